@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hudiscope/hudiscope/hudi"
+)
+
+// CheckpointCmd checks an incremental-read begin time. Exit code 3 when the value is an
+// instant's requested time that the read would return again.
+type CheckpointCmd struct {
+	Table string `arg:"" help:"Table path."`
+	Value string `arg:"" help:"The begin.instanttime / checkpoint value to check."`
+	JSON  bool   `name:"json" help:"Print JSON."`
+}
+
+func (c *CheckpointCmd) Run() error {
+	ctx := context.Background()
+	t, tl, err := openTimeline(ctx, c.Table, true)
+	if err != nil {
+		return err
+	}
+	defer reportProblems(t)
+	r := t.CheckIncrementalCheckpoint(ctx, tl, c.Value)
+	if c.JSON {
+		err = writeCheckpointJSON(os.Stdout, r)
+	} else {
+		err = writeCheckpointText(os.Stdout, r)
+	}
+	if err != nil {
+		return err
+	}
+	if r.ReRead {
+		return codeError{code: exitCheckpointReRead}
+	}
+	return nil
+}
+
+func writeCheckpointJSON(w io.Writer, r *hudi.CheckpointReport) error {
+	out := struct {
+		*hudi.CheckpointReport
+		Instant *instantJSON  `json:"instant"`
+		Covered []instantJSON `json:"covered"`
+	}{CheckpointReport: r, Covered: []instantJSON{}}
+	if r.Instant != nil {
+		j := toInstantJSON(r.Instant)
+		out.Instant = &j
+	}
+	for _, in := range r.Covered {
+		out.Covered = append(out.Covered, toInstantJSON(in))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func writeCheckpointText(w io.Writer, r *hudi.CheckpointReport) error {
+	for _, line := range hudi.CheckpointLines(r) {
+		fmt.Fprintln(w, line)
+	}
+	return nil
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi"
+)
+
+// TimelineCmd lists instants in completion order.
+type TimelineCmd struct {
+	Table    string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
+	Archived bool   `help:"Include the archived timeline."`
+	JSON     bool   `name:"json" help:"Print JSON."`
+}
+
+// tableJSON is the "table" object of the timeline JSON contract.
+type tableJSON struct {
+	Name                       string   `json:"name"`
+	Type                       string   `json:"type"`
+	Version                    int      `json:"version"`
+	BasePath                   string   `json:"basePath"`
+	PartitionFields            []string `json:"partitionFields"`
+	RecordKeyFields            []string `json:"recordKeyFields"`
+	KeyGenerator               string   `json:"keyGenerator"`
+	CDCEnabled                 bool     `json:"cdcEnabled"`
+	CDCSupplementalLoggingMode string   `json:"cdcSupplementalLoggingMode"`
+}
+
+type instantJSON struct {
+	RequestedTime     string     `json:"requestedTime"`
+	CompletionTime    *string    `json:"completionTime"`
+	Derived           bool       `json:"completionTimeDerived"`
+	Action            string     `json:"action"`
+	State             hudi.State `json:"state"`
+	Archived          bool       `json:"archived"`
+	Operation         *string    `json:"operation"`
+	NumWrites         int64      `json:"numWrites"`
+	NumInserts        int64      `json:"numInserts"`
+	NumUpdateWrites   int64      `json:"numUpdateWrites"`
+	NumDeletes        int64      `json:"numDeletes"`
+	TotalBytesWritten int64      `json:"totalBytesWritten"`
+	FileCount         int        `json:"fileCount"`
+	PartitionCount    int        `json:"partitionCount"`
+	DurationMs        *int64     `json:"durationMs"`
+	PlanAction        string     `json:"planAction,omitempty"`
+	Error             string     `json:"error,omitempty"`
+}
+
+func (c *TimelineCmd) Run() error {
+	ctx := context.Background()
+	t, tl, err := openTimeline(ctx, c.Table, c.Archived)
+	if err != nil {
+		return err
+	}
+	instants := tl.Instants
+	if c.Archived {
+		instants = tl.All()
+	}
+	defer reportProblems(t)
+	if c.JSON {
+		return writeTimelineJSON(os.Stdout, t, instants)
+	}
+	return writeTimelineText(os.Stdout, t, instants)
+}
+
+func openTimeline(ctx context.Context, location string, archived bool) (*hudi.Table, *hudi.Timeline, error) {
+	t, err := hudi.Open(ctx, location)
+	if err != nil {
+		return nil, nil, err
+	}
+	tl, err := t.ActiveTimeline(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if archived {
+		if err := t.LoadArchived(ctx, tl); err != nil {
+			fmt.Fprintln(os.Stderr, "hudiscope: archived timeline:", err)
+		}
+	}
+	return t, tl, nil
+}
+
+func reportProblems(t *hudi.Table) {
+	for _, p := range t.Problems() {
+		fmt.Fprintln(os.Stderr, "hudiscope: warning:", p.String())
+	}
+}
+
+func tableInfo(t *hudi.Table) tableJSON {
+	c := t.Config
+	return tableJSON{Name: c.Name, Type: c.Type, Version: c.Version, BasePath: t.Store.Root(),
+		PartitionFields: nonNil(c.PartitionFieldNames()), RecordKeyFields: nonNil(c.RecordKeys),
+		KeyGenerator: c.KeyGenerator, CDCEnabled: c.CDCEnabled, CDCSupplementalLoggingMode: c.CDCMode}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func toInstantJSON(in *hudi.Instant) instantJSON {
+	j := instantJSON{RequestedTime: in.RequestedTime, Derived: in.CompletionDerived, Action: in.Action,
+		State: in.State, Archived: in.Archived, NumWrites: in.Totals.NumWrites, NumInserts: in.Totals.NumInserts,
+		NumUpdateWrites: in.Totals.NumUpdateWrites, NumDeletes: in.Totals.NumDeletes,
+		TotalBytesWritten: in.Totals.TotalBytesWritten, FileCount: in.Totals.Files,
+		PartitionCount: in.Totals.Partitions, PlanAction: in.PlanAction, Error: in.Err}
+	if in.CompletionTime != "" {
+		ct := in.CompletionTime
+		j.CompletionTime = &ct
+	}
+	if in.Operation != "" {
+		op := in.Operation
+		j.Operation = &op
+	}
+	if d := in.Duration(); d > 0 || (in.IsCompleted() && !in.Started.IsZero() && !in.Ended.IsZero()) {
+		ms := d.Milliseconds()
+		j.DurationMs = &ms
+	}
+	return j
+}
+
+func writeTimelineJSON(w io.Writer, t *hudi.Table, instants []*hudi.Instant) error {
+	out := struct {
+		Table    tableJSON     `json:"table"`
+		Instants []instantJSON `json:"instants"`
+	}{Table: tableInfo(t), Instants: make([]instantJSON, 0, len(instants))}
+	for _, in := range instants {
+		out.Instants = append(out.Instants, toInstantJSON(in))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func writeTimelineText(w io.Writer, t *hudi.Table, instants []*hudi.Instant) error {
+	c := t.Config
+	fmt.Fprintf(w, "%s · %s · table version %d · %d instants · times in %s\n", c.Name, c.Type, c.Version, len(instants), c.ZoneSource)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "requested\tcompleted\taction\tstate\toperation\twrites\tinserts\tupdates\tdeletes\tbytes\tfiles\tparts\tduration\t")
+	for _, in := range instants {
+		ct := in.CompletionTime
+		if in.CompletionDerived {
+			ct += "~"
+		}
+		action := in.Action
+		if in.Archived {
+			action += " (archived)"
+		}
+		dur := "-"
+		if d := in.Duration(); d > 0 {
+			dur = d.Round(time.Millisecond).String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", in.RequestedTime, dash(ct), action,
+			in.State, dash(in.Operation), in.Totals.NumWrites, in.Totals.NumInserts, in.Totals.NumUpdateWrites,
+			in.Totals.NumDeletes, in.Totals.TotalBytesWritten, in.Totals.Files, in.Totals.Partitions, dur)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, in := range instants {
+		if in.CompletionDerived {
+			fmt.Fprintln(w, "~ completion time derived from the completed file's modification time (table version < 8)")
+			break
+		}
+	}
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,323 @@
+package hudi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// LoadArchived reads the archived timeline into tl.Archived: the 0.x archive (Hudi log files of
+// HoodieArchivedMetaEntry records) and the 1.x LSM history (parquet files named by the latest
+// manifest). Unreadable files are recorded as problems; what can be read is kept.
+func (t *Table) LoadArchived(ctx context.Context, tl *Timeline) error {
+	var archived []*Instant
+	if t.Config.HistoryDir != "" {
+		lsm, err := t.readLSMHistory(ctx)
+		if err != nil {
+			return err
+		}
+		archived = append(archived, lsm...)
+	}
+	old, err := t.readArchiveLogs(ctx)
+	if err != nil {
+		return err
+	}
+	archived = append(archived, old...)
+	// The active timeline wins where both hold an instant (archival is copy-then-delete).
+	active := map[string]bool{}
+	for _, in := range tl.Instants {
+		active[in.RequestedTime+"/"+family(in.Action)] = true
+	}
+	seen := map[string]bool{}
+	tl.Archived = tl.Archived[:0]
+	for _, in := range archived {
+		k := in.RequestedTime + "/" + family(in.Action)
+		if active[k] || seen[k] {
+			continue
+		}
+		seen[k] = true
+		in.Started, _ = ParseInstantTime(in.RequestedTime, t.Config.Zone)
+		if in.CompletionTime != "" {
+			in.Ended, _ = ParseInstantTime(in.CompletionTime, t.Config.Zone)
+		}
+		tl.Archived = append(tl.Archived, in)
+	}
+	SortByCompletion(tl.Archived)
+	return nil
+}
+
+var archiveFileRe = regexp.MustCompile(`^\.commits_\.archive\.(\d+)(?:_.*)?$`)
+
+// readArchiveLogs reads `.hoodie/archived/.commits_.archive.<N>_<token>` files, newest first.
+func (t *Table) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
+	entries, err := t.Store.List(ctx, t.Config.ArchiveDir)
+	if err != nil {
+		if isNotExist(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list %s: %w", t.Path(t.Config.ArchiveDir), err)
+	}
+	type af struct {
+		n    int
+		path string
+	}
+	var files []af
+	for _, e := range entries {
+		if m := archiveFileRe.FindStringSubmatch(e.Name); m != nil && !e.IsDir {
+			n, _ := strconv.Atoi(m[1])
+			files = append(files, af{n, e.Path})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].n > files[j].n })
+	byKey := map[string]*Instant{}
+	var out []*Instant
+	for _, f := range files {
+		b, err := t.Store.ReadFile(ctx, f.path)
+		if err != nil {
+			t.addProblem(t.Path(f.path), err.Error())
+			continue
+		}
+		r := bytes.NewReader(b)
+		for _, blk := range ReadLogBlocks(r, int64(len(b))) {
+			if blk.Corrupt {
+				t.addProblem(t.Path(f.path), blk.Problem)
+				continue
+			}
+			if blk.Type != BlockAvroData {
+				continue
+			}
+			content, err := blk.ReadContent(r)
+			if err != nil {
+				t.addProblem(t.Path(f.path), err.Error())
+				continue
+			}
+			recs, err := AvroRecords(content)
+			if err != nil {
+				t.addProblem(t.Path(f.path), fmt.Sprintf("block at byte %d: %v", blk.Offset, err))
+			}
+			schema := blk.Header[HeaderSchema]
+			for i, rec := range recs {
+				js, err := DatumJSON(schema, rec)
+				if err != nil {
+					t.addProblem(t.Path(f.path), fmt.Sprintf("block at byte %d, record %d: %v", blk.Offset, i, err))
+					continue
+				}
+				in, err := archivedEntry(js)
+				if err != nil {
+					t.addProblem(t.Path(f.path), fmt.Sprintf("block at byte %d, record %d: %v", blk.Offset, i, err))
+					continue
+				}
+				k := in.RequestedTime + "/" + family(in.Action)
+				if prev := byKey[k]; prev != nil {
+					mergeArchived(prev, in)
+					continue
+				}
+				byKey[k] = in
+				out = append(out, in)
+			}
+		}
+	}
+	for _, in := range out {
+		if in.State == Completed && IsWriteAction(in.Action) && in.Content != nil {
+			var cm CommitMetadata
+			if err := json.Unmarshal(in.Content, &cm); err == nil {
+				t.setCommit(in, &cm)
+			} else {
+				in.Err = err.Error()
+			}
+		}
+	}
+	return out, nil
+}
+
+// archivedEntryFields maps HoodieArchivedMetaEntry's nested metadata fields; which one is set
+// depends on the action and state of the archived instant file.
+var archivedContentFields = []string{"hoodieCommitMetadata", "hoodieReplaceCommitMetadata", "hoodieCleanMetadata",
+	"hoodieRollbackMetadata", "hoodieSavePointMetadata", "hoodieRestoreMetadata", "hoodieIndexCommitMetadata"}
+var archivedPlanFields = []string{"hoodieCompactionPlan", "hoodieCleanerPlan", "hoodieRequestedReplaceMetadata",
+	"hoodieIndexPlan", "hoodieRollbackPlan"}
+
+func archivedEntry(js []byte) (*Instant, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(js, &m); err != nil {
+		return nil, err
+	}
+	var commitTime, action, state string
+	_ = json.Unmarshal(m["commitTime"], &commitTime)
+	_ = json.Unmarshal(m["actionType"], &action)
+	_ = json.Unmarshal(m["actionState"], &state)
+	if commitTime == "" || action == "" {
+		return nil, fmt.Errorf("archived entry without commitTime/actionType")
+	}
+	in := &Instant{RequestedTime: commitTime, Action: action, State: Completed, Archived: true}
+	switch strings.ToUpper(state) {
+	case "REQUESTED":
+		in.State = Requested
+	case "INFLIGHT":
+		in.State = Inflight
+	}
+	if _, isPlan := completedAs[action]; isPlan {
+		in.PlanAction = action
+	}
+	for _, f := range archivedContentFields {
+		if v := m[f]; len(v) > 0 && string(v) != "null" {
+			in.Content = v
+			break
+		}
+	}
+	for _, f := range archivedPlanFields {
+		if v := m[f]; len(v) > 0 && string(v) != "null" {
+			in.Plan = v
+			break
+		}
+	}
+	return in, nil
+}
+
+// mergeArchived folds another state's entry of the same instant into prev.
+func mergeArchived(prev, in *Instant) {
+	if in.Plan != nil && prev.Plan == nil {
+		prev.Plan = in.Plan
+	}
+	if in.PlanAction != "" {
+		prev.PlanAction = in.PlanAction
+	}
+	if stateRank(in.State) > stateRank(prev.State) {
+		prev.State, prev.Action = in.State, in.Action
+		if in.Content != nil {
+			prev.Content = in.Content
+		}
+	}
+}
+
+// lsmRow is one row of a 1.x LSM history parquet file (HoodieLSMTimelineInstant).
+type lsmRow struct {
+	InstantTime    string `parquet:"instantTime,optional"`
+	CompletionTime string `parquet:"completionTime,optional"`
+	Action         string `parquet:"action,optional"`
+	Metadata       []byte `parquet:"metadata,optional"`
+	Plan           []byte `parquet:"plan,optional"`
+}
+
+type lsmManifest struct {
+	Files []struct {
+		FileName string `json:"fileName"`
+		FileLen  int64  `json:"fileLen"`
+	} `json:"files"`
+}
+
+var manifestRe = regexp.MustCompile(`^manifest_(\d+)$`)
+
+// readLSMHistory reads the live files of the latest LSM manifest.
+func (t *Table) readLSMHistory(ctx context.Context) ([]*Instant, error) {
+	dir := t.Config.HistoryDir
+	entries, err := t.Store.List(ctx, dir)
+	if err != nil {
+		if isNotExist(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list %s: %w", t.Path(dir), err)
+	}
+	version := -1
+	maxManifest := -1
+	for _, e := range entries {
+		if m := manifestRe.FindStringSubmatch(e.Name); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > maxManifest {
+				maxManifest = n
+			}
+		}
+	}
+	if b, err := t.Store.ReadFile(ctx, dir+"/_version_"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			version = n
+		}
+	}
+	if version < 0 {
+		version = maxManifest
+	}
+	if version < 0 {
+		return nil, nil // empty history
+	}
+	mp := fmt.Sprintf("%s/manifest_%d", dir, version)
+	mb, err := t.Store.ReadFile(ctx, mp)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", t.Path(mp), err)
+	}
+	var man lsmManifest
+	if err := json.Unmarshal(mb, &man); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", t.Path(mp), err)
+	}
+	var out []*Instant
+	for _, f := range man.Files {
+		p := dir + "/" + f.FileName
+		rows, err := t.readLSMFile(ctx, p)
+		if err != nil {
+			t.addProblem(t.Path(p), err.Error())
+		}
+		for _, r := range rows {
+			in := &Instant{RequestedTime: r.InstantTime, CompletionTime: r.CompletionTime, Action: r.Action,
+				State: Completed, Archived: true}
+			if a, ok := completedAs[r.Action]; ok { // LSM rows store the completed action
+				in.PlanAction, in.Action = r.Action, a
+			}
+			if len(r.Metadata) > 0 {
+				if js, err := ContentJSON(r.Metadata); err == nil {
+					in.Content = js
+				} else if err != ErrEmpty {
+					in.Err = err.Error()
+				}
+			}
+			if len(r.Plan) > 0 {
+				if js, err := ContentJSON(r.Plan); err == nil {
+					in.Plan = js
+				}
+			}
+			if IsWriteAction(in.Action) && in.Content != nil {
+				var cm CommitMetadata
+				if err := json.Unmarshal(in.Content, &cm); err == nil {
+					t.setCommit(in, &cm)
+				}
+			}
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}
+
+func (t *Table) readLSMFile(ctx context.Context, p string) ([]lsmRow, error) {
+	f, err := t.Store.Open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("parquet: %w", err)
+	}
+	r := parquet.NewGenericReader[lsmRow](pf)
+	defer r.Close()
+	var out []lsmRow
+	buf := make([]lsmRow, 64)
+	for {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return out, fmt.Errorf("parquet rows: %w", err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,87 @@
+package hudi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/twmb/avro"
+	"github.com/twmb/avro/ocf"
+)
+
+// ocfMagic starts every Avro object container file.
+var ocfMagic = []byte{'O', 'b', 'j', 1}
+
+// IsAvroOCF reports whether content is an Avro object container file.
+func IsAvroOCF(b []byte) bool { return bytes.HasPrefix(b, ocfMagic) }
+
+// ErrEmpty marks instant content of zero bytes (normal for requested files and many inflights).
+var ErrEmpty = errors.New("empty file")
+
+// ContentJSON normalises instant content to JSON: JSON text is returned as is (after a
+// validity check) and an Avro OCF's first record is re-encoded as JSON with bare unions.
+// Hudi writes exactly one record per instant file, with writer schemas that grow over releases,
+// so we always decode with the embedded schema and never positionally.
+func ContentJSON(b []byte) ([]byte, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, ErrEmpty
+	}
+	if IsAvroOCF(b) {
+		return ocfFirstRecordJSON(b)
+	}
+	if !json.Valid(b) {
+		return nil, errors.New("neither valid JSON nor an Avro object container file")
+	}
+	return b, nil
+}
+
+func ocfFirstRecordJSON(b []byte) ([]byte, error) {
+	r, err := ocf.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("avro container: %w", err)
+	}
+	var v any
+	if err := r.Decode(&v); err != nil {
+		if err == io.EOF {
+			return nil, errors.New("avro container holds no record")
+		}
+		return nil, fmt.Errorf("avro record: %w", err)
+	}
+	out, err := r.Schema().EncodeJSON(v)
+	if err != nil {
+		return nil, fmt.Errorf("avro record to JSON: %w", err)
+	}
+	return out, nil
+}
+
+// schemaCache holds parsed writer schemas by their JSON text: archived timelines and log
+// blocks repeat the same schema thousands of times.
+var schemaCache sync.Map // string → *avro.Schema
+
+func parseSchemaCached(text string) (*avro.Schema, error) {
+	if s, ok := schemaCache.Load(text); ok {
+		return s.(*avro.Schema), nil
+	}
+	s, err := avro.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	schemaCache.Store(text, s)
+	return s, nil
+}
+
+// DatumJSON decodes one Avro binary datum written with schemaText and re-encodes it as JSON.
+func DatumJSON(schemaText string, datum []byte) ([]byte, error) {
+	s, err := parseSchemaCached(schemaText)
+	if err != nil {
+		return nil, fmt.Errorf("avro schema: %w", err)
+	}
+	var v any
+	if _, err := s.Decode(datum, &v); err != nil {
+		return nil, fmt.Errorf("avro datum: %w", err)
+	}
+	return s.EncodeJSON(v)
+}

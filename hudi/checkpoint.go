@@ -1,0 +1,112 @@
+package hudi
+
+import "context"
+
+// CheckpointMatch says what a checkpoint value is on the timeline.
+type CheckpointMatch string
+
+const (
+	MatchRequested  CheckpointMatch = "requested"  // an instant's requested (instant) time
+	MatchCompletion CheckpointMatch = "completion" // an instant's completion time
+	MatchNone       CheckpointMatch = "none"
+)
+
+// CheckpointReport answers "what does an incremental read from this value read?".
+type CheckpointReport struct {
+	Value string          `json:"value"`
+	Match CheckpointMatch `json:"match"`
+	// Instant is the instant VALUE names (by requested or completion time), if any.
+	Instant *Instant `json:"-"`
+	// CompletionOrdered is true for table version ≥ 8, where begin.instanttime is compared with
+	// completion times; older versions compare requested times.
+	CompletionOrdered bool `json:"completionOrdered"`
+	// InActiveTimeline is false when VALUE is older than the active timeline's first instant:
+	// the instants between it and the timeline start are archived and Hudi falls back to a
+	// full scan (or fails, depending on hoodie.datasource.read.incr.fallback.fulltablescan.enable).
+	InActiveTimeline bool   `json:"inActiveTimeline"`
+	ActiveStart      string `json:"activeTimelineStart"`
+	// InCleanerRetention is false when VALUE is older than the last clean's
+	// earliestCommitToRetain: files the read needs may already be deleted.
+	InCleanerRetention     bool   `json:"inCleanerRetention"`
+	EarliestCommitToRetain string `json:"earliestCommitToRetain,omitempty"`
+	// Covered are the completed write instants the read returns, in completion order.
+	Covered []*Instant `json:"-"`
+	// ReRead is true when VALUE is the requested time of an instant that the read covers
+	// again: the checkpoint came from _hoodie_commit_time and the batch is read twice.
+	ReRead bool `json:"reRead"`
+}
+
+// CheckIncrementalCheckpoint evaluates an incremental-read begin time against the timeline.
+func (t *Table) CheckIncrementalCheckpoint(ctx context.Context, tl *Timeline, value string) *CheckpointReport {
+	r := &CheckpointReport{Value: value, Match: MatchNone, CompletionOrdered: t.Config.Version >= 8}
+	var writes []*Instant
+	for _, in := range tl.Instants {
+		if in.State == Completed && IsWriteAction(in.Action) {
+			writes = append(writes, in)
+		}
+	}
+	for _, in := range tl.Instants {
+		switch value {
+		case in.RequestedTime:
+			r.Match, r.Instant = MatchRequested, in
+		case in.CompletionTime:
+			if r.Match == MatchNone && !in.CompletionDerived {
+				r.Match, r.Instant = MatchCompletion, in
+			}
+		}
+	}
+	if r.Match == MatchNone {
+		for _, in := range tl.Archived {
+			if value == in.RequestedTime {
+				r.Match, r.Instant = MatchRequested, in
+			} else if value == in.CompletionTime && r.Match == MatchNone {
+				r.Match, r.Instant = MatchCompletion, in
+			}
+		}
+	}
+	if len(writes) > 0 {
+		first := writes[0]
+		for _, w := range writes {
+			if CompareInstants(w.RequestedTime, first.RequestedTime) < 0 {
+				first = w
+			}
+		}
+		r.ActiveStart = first.RequestedTime
+		// Anything at or after the first active write's requested time is still answerable
+		// from the active timeline.
+		r.InActiveTimeline = CompareInstants(value, first.RequestedTime) >= 0
+	}
+	r.InCleanerRetention = true
+	if ect := t.lastCleanRetain(ctx, tl); ect != "" {
+		r.EarliestCommitToRetain = ect
+		r.InCleanerRetention = CompareInstants(value, ect) >= 0
+	}
+	for _, w := range writes {
+		key := w.RequestedTime
+		if r.CompletionOrdered {
+			key = w.CompletionTime
+		}
+		if CompareInstants(key, value) > 0 {
+			r.Covered = append(r.Covered, w)
+			if r.Match == MatchRequested && w == r.Instant {
+				r.ReRead = true
+			}
+		}
+	}
+	return r
+}
+
+// lastCleanRetain returns earliestCommitToRetain of the newest completed clean.
+func (t *Table) lastCleanRetain(ctx context.Context, tl *Timeline) string {
+	for i := len(tl.Instants) - 1; i >= 0; i-- {
+		in := tl.Instants[i]
+		if in.Action != ActionClean || in.State != Completed {
+			continue
+		}
+		d, err := t.Details(ctx, in)
+		if err == nil && d.Clean != nil && d.Clean.EarliestCommitToRetain != "" {
+			return d.Clean.EarliestCommitToRetain
+		}
+	}
+	return ""
+}

@@ -1,0 +1,101 @@
+// Package storage is the read-only file access under every Hudi reader: one small interface
+// with backends for local directories and zip archives (S3 and HDFS plug in behind it).
+// There is no write method anywhere in this package, by design.
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+)
+
+// ErrNotExist is returned (wrapped) when a path does not exist.
+var ErrNotExist = fs.ErrNotExist
+
+// Entry describes one file or directory. Name is the base name; Path is relative to the root,
+// slash-separated.
+type Entry struct {
+	Name    string
+	Path    string
+	Size    int64
+	ModTime time.Time
+	IsDir   bool
+}
+
+// File is an open file that supports ranged reads (parquet footers, log-block headers).
+type File interface {
+	io.ReaderAt
+	io.Closer
+	Size() int64
+}
+
+// Storage is a read-only view of one table root. Paths are slash-separated and relative to
+// the root; "" is the root itself.
+type Storage interface {
+	// Root names the root for messages (a directory, zip path or URI).
+	Root() string
+	// List returns the direct children of dir, sorted by name. A missing dir is ErrNotExist.
+	List(ctx context.Context, dir string) ([]Entry, error)
+	// Stat describes one path.
+	Stat(ctx context.Context, p string) (Entry, error)
+	// Open opens a file for ranged reads.
+	Open(ctx context.Context, p string) (File, error)
+	// ReadFile reads a whole file.
+	ReadFile(ctx context.Context, p string) ([]byte, error)
+}
+
+// Open picks the backend for a table location: a `.zip` archive or a local directory.
+// Remote schemes are rejected with a clear message until their backends are registered.
+func Open(location string) (Storage, error) {
+	if opener, ok := schemeOpener(location); ok {
+		return opener(location)
+	}
+	if strings.Contains(location, "://") {
+		return nil, fmt.Errorf("open %s: no storage backend for this scheme", location)
+	}
+	loc := strings.TrimPrefix(location, "file:")
+	if strings.HasSuffix(strings.ToLower(loc), ".zip") {
+		return OpenZip(loc)
+	}
+	return OpenLocal(loc)
+}
+
+// Opener opens a location of one URI scheme.
+type Opener func(location string) (Storage, error)
+
+var openers = map[string]Opener{}
+
+// Register adds a backend for a URI scheme such as "s3"; called from backend packages' init.
+func Register(scheme string, o Opener) { openers[scheme] = o }
+
+func schemeOpener(location string) (Opener, bool) {
+	i := strings.Index(location, "://")
+	if i <= 0 {
+		return nil, false
+	}
+	o, ok := openers[strings.ToLower(location[:i])]
+	return o, ok
+}
+
+// Join joins slash paths relative to a root, never producing a leading slash.
+func Join(elem ...string) string {
+	return strings.TrimPrefix(path.Join(elem...), "/")
+}
+
+// IsNotExist reports whether err means the path is missing.
+func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// ReadAll reads a whole File; used by backends whose ReadFile is Open + read.
+func ReadAll(f File) ([]byte, error) {
+	buf := make([]byte, f.Size())
+	n, err := f.ReadAt(buf, 0)
+	if err == io.EOF && int64(n) == f.Size() {
+		err = nil
+	}
+	return buf[:n], err
+}

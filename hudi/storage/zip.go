@@ -1,0 +1,173 @@
+package storage
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Zip reads a table packed in a zip archive whose single top-level folder is the table
+// (the layout of the shared fixtures); `__MACOSX/` and `.DS_Store` are ignored. Members are
+// decompressed on open, which suits the small metadata files and fixtures it is meant for.
+type Zip struct {
+	path     string
+	f        *os.File
+	entries  map[string]Entry     // by relative path
+	children map[string][]Entry   // dir → sorted children
+	files    map[string]*zip.File // by relative path
+}
+
+// OpenZip opens a zip archive as a table root.
+func OpenZip(p string) (*Zip, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", p, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("stat %s: %w", p, err)
+	}
+	zr, err := zip.NewReader(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("read zip %s: %w", p, err)
+	}
+	z := &Zip{path: p, f: f, entries: map[string]Entry{}, children: map[string][]Entry{}, files: map[string]*zip.File{}}
+	prefix := zipPrefix(zr.File)
+	for _, zf := range zr.File {
+		name := strings.TrimPrefix(zf.Name, "./")
+		if skipZipName(name) || !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		rel := strings.TrimSuffix(strings.TrimPrefix(name, prefix), "/")
+		if rel == "" {
+			continue
+		}
+		isDir := strings.HasSuffix(zf.Name, "/")
+		z.add(Entry{Name: path.Base(rel), Path: rel, Size: int64(zf.UncompressedSize64), ModTime: zf.Modified, IsDir: isDir})
+		if !isDir {
+			z.files[rel] = zf
+		}
+	}
+	for d := range z.children {
+		c := z.children[d]
+		sort.Slice(c, func(i, j int) bool { return c[i].Name < c[j].Name })
+	}
+	return z, nil
+}
+
+// zipPrefix finds the single top-level folder, if the archive has one.
+func zipPrefix(files []*zip.File) string {
+	top := ""
+	for _, zf := range files {
+		name := strings.TrimPrefix(zf.Name, "./")
+		if skipZipName(name) {
+			continue
+		}
+		i := strings.Index(name, "/")
+		if i < 0 {
+			return "" // a file at top level: the archive root is the table
+		}
+		if top == "" {
+			top = name[:i]
+		} else if top != name[:i] {
+			return ""
+		}
+	}
+	if top == "" || top == ".hoodie" {
+		return ""
+	}
+	return top + "/"
+}
+
+func skipZipName(name string) bool {
+	return strings.HasPrefix(name, "__MACOSX/") || path.Base(strings.TrimSuffix(name, "/")) == ".DS_Store"
+}
+
+// add records an entry and every parent directory implied by its path.
+func (z *Zip) add(e Entry) {
+	if old, ok := z.entries[e.Path]; ok {
+		if old.IsDir && e.IsDir {
+			return
+		}
+	}
+	_, existed := z.entries[e.Path]
+	z.entries[e.Path] = e
+	if existed {
+		return
+	}
+	parent := path.Dir(e.Path)
+	if parent == "." {
+		parent = ""
+	}
+	z.children[parent] = append(z.children[parent], e)
+	if parent != "" {
+		if _, ok := z.entries[parent]; !ok {
+			z.add(Entry{Name: path.Base(parent), Path: parent, IsDir: true, ModTime: e.ModTime})
+		}
+	}
+}
+
+func (z *Zip) Root() string { return z.path }
+
+func (z *Zip) List(_ context.Context, dir string) ([]Entry, error) {
+	dir = strings.Trim(dir, "/")
+	if dir != "" {
+		if e, ok := z.entries[dir]; !ok || !e.IsDir {
+			return nil, fmt.Errorf("list %s!/%s: %w", z.path, dir, ErrNotExist)
+		}
+	}
+	c := z.children[dir]
+	out := make([]Entry, len(c))
+	for i, e := range c {
+		out[i] = z.entries[e.Path] // the map holds the final form of a re-added dir
+	}
+	return out, nil
+}
+
+func (z *Zip) Stat(_ context.Context, p string) (Entry, error) {
+	e, ok := z.entries[strings.Trim(p, "/")]
+	if !ok {
+		return Entry{}, fmt.Errorf("stat %s!/%s: %w", z.path, p, ErrNotExist)
+	}
+	return e, nil
+}
+
+type memFile struct{ *bytes.Reader }
+
+func (memFile) Close() error { return nil }
+
+func (z *Zip) Open(ctx context.Context, p string) (File, error) {
+	b, err := z.ReadFile(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return memFile{bytes.NewReader(b)}, nil
+}
+
+func (z *Zip) ReadFile(_ context.Context, p string) ([]byte, error) {
+	zf, ok := z.files[strings.Trim(p, "/")]
+	if !ok {
+		return nil, fmt.Errorf("read %s!/%s: %w", z.path, p, ErrNotExist)
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, fmt.Errorf("read %s!/%s: %w", z.path, p, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, fmt.Errorf("read %s!/%s: %w", z.path, p, err)
+	}
+	return b, nil
+}
+
+// Close releases the archive.
+func (z *Zip) Close() error { return z.f.Close() }

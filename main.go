@@ -1,0 +1,54 @@
+// Command hudiscope explores and analyzes Apache Hudi tables from a terminal.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit codes shared by every command; documented in the README.
+const (
+	exitOK               = 0
+	exitError            = 1 // unreadable input, bad arguments
+	exitUsage            = 2
+	exitCheckpointReRead = 3 // `checkpoint`: the value would re-read its own instant
+)
+
+// CLI is the whole command line; each command lives in its own cmd_*.go file.
+type CLI struct {
+	Timeline   TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
+	Files      FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
+	Checkpoint CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
+	Eventlog   EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
+}
+
+func main() {
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("hudiscope"),
+		kong.Description("A terminal explorer and analyzer for Apache Hudi tables."),
+		kong.UsageOnError(),
+	)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		os.Exit(exitError)
+	}
+	ctx, err := parser.Parse(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		os.Exit(exitUsage)
+	}
+	if err := ctx.Run(); err != nil {
+		var ec exitCoder
+		if asExitCoder(err, &ec) {
+			if msg := ec.Error(); msg != "" {
+				fmt.Fprintln(os.Stderr, "hudiscope:", msg)
+			}
+			os.Exit(ec.ExitCode())
+		}
+		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		os.Exit(exitError)
+	}
+}
