@@ -1,3 +1,3 @@
 package main
 
-type EventlogCmd struct{}
+// EventlogCmd is defined in cmd_eventlog.go.

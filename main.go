@@ -18,10 +18,14 @@ const (
 
 // CLI is the whole command line; each command lives in its own cmd_*.go file.
 type CLI struct {
+	Open       OpenCmd       `cmd:"" default:"withargs" help:"Open the interactive explorer (default)."`
+	Report     ReportCmd     `cmd:"" help:"Write the full report (Markdown or JSON) without the TUI."`
 	Timeline   TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
 	Files      FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
 	Checkpoint CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
 	Eventlog   EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
+	Layout     LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
+	Health     HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`
 }
 
 func main() {

@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/twmb/avro"
-	"github.com/twmb/avro/ocf"
 )
 
 // ocfMagic starts every Avro object container file.
@@ -39,22 +37,14 @@ func ContentJSON(b []byte) ([]byte, error) {
 }
 
 func ocfFirstRecordJSON(b []byte) ([]byte, error) {
-	r, err := ocf.NewReader(bytes.NewReader(b))
+	f, err := readOCF(b)
 	if err != nil {
 		return nil, fmt.Errorf("avro container: %w", err)
 	}
-	var v any
-	if err := r.Decode(&v); err != nil {
-		if err == io.EOF {
-			return nil, errors.New("avro container holds no record")
-		}
-		return nil, fmt.Errorf("avro record: %w", err)
+	if f.count < 1 {
+		return nil, errors.New("avro container holds no record")
 	}
-	out, err := r.Schema().EncodeJSON(v)
-	if err != nil {
-		return nil, fmt.Errorf("avro record to JSON: %w", err)
-	}
-	return out, nil
+	return DatumJSON(f.schema, f.block)
 }
 
 // schemaCache holds parsed writer schemas by their JSON text: archived timelines and log

@@ -95,6 +95,9 @@ func ParseInstantFileName(name string) (InstantFile, bool) {
 
 // FormatInstantTime renders a time as an instant string (yyyyMMddHHmmssSSS) in zone.
 func FormatInstantTime(t time.Time, zone *time.Location) string {
+	if zone == nil {
+		zone = time.UTC
+	}
 	t = t.In(zone)
 	return t.Format("20060102150405") + strings.TrimPrefix(t.Format(".000"), ".")
 }
@@ -102,6 +105,9 @@ func FormatInstantTime(t time.Time, zone *time.Location) string {
 // ParseInstantTime parses a 14- or 17-digit instant string in zone; false for MDT-style
 // instants (all zeros, 20 digits) and anything else that is not a date.
 func ParseInstantTime(s string, zone *time.Location) (time.Time, bool) {
+	if zone == nil {
+		zone = time.UTC
+	}
 	switch len(s) {
 	case 14:
 		t, err := time.ParseInLocation("20060102150405", s, zone)

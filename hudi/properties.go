@@ -138,7 +138,7 @@ type TableConfig struct {
 	// else the local zone of this machine.
 	Zone       *time.Location
 	ZoneSource string
-	// ChecksumOK is false when hoodie.table.checksum is present and does not match.
+	// ChecksumOK is false when hoodie.table.checksum is missing or does not match.
 	ChecksumOK bool
 }
 
@@ -205,9 +205,9 @@ func ParseTableConfig(data []byte, source string) (*TableConfig, error) {
 	}
 	c.MetadataParts = splitList(props["hoodie.table.metadata.partitions"])
 	c.MetadataPartsInflight = splitList(props["hoodie.table.metadata.partitions.inflight"])
-	if sum, ok := props["hoodie.table.checksum"]; ok {
-		c.ChecksumOK = sum == strconv.FormatUint(uint64(TableChecksum(c.Database, c.Name)), 10)
-	}
+	// Hudi writes the checksum since table version 3; a file without it was cut short.
+	sum, ok := props["hoodie.table.checksum"]
+	c.ChecksumOK = ok && sum == strconv.FormatUint(uint64(TableChecksum(c.Database, c.Name)), 10)
 	c.Zone, c.ZoneSource = tableZone(props, data)
 	return c, nil
 }

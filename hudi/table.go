@@ -63,14 +63,14 @@ func OpenStorage(ctx context.Context, st storage.Storage) (*Table, error) {
 	switch {
 	case backupErr == nil:
 		if mainErr != nil {
-			t.addProblem(main, mainErr.Error()+"; using hoodie.properties.backup")
+			t.addProblem(t.Path(main), mainErr.Error()+"; using hoodie.properties.backup")
 		} else {
-			t.addProblem(main, "hoodie.table.checksum does not match; using hoodie.properties.backup")
+			t.addProblem(t.Path(main), "hoodie.table.checksum is missing or does not match; using hoodie.properties.backup")
 		}
 		t.Config = backup
 		return t, nil
 	case mainErr == nil:
-		t.addProblem(main, "hoodie.table.checksum does not match the table name (file may be truncated)")
+		t.addProblem(t.Path(main), "hoodie.table.checksum is missing or does not match the table name (file may be truncated)")
 		t.Config = cfg
 		return t, nil
 	}

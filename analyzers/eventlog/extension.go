@@ -1,0 +1,115 @@
+package eventlog
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// ExtensionVersion versions the "hudiscope" block.
+const ExtensionVersion = "1"
+
+// Extension is everything hudiscope adds to the 1.1.0 document.
+type Extension struct {
+	Version     string         `json:"version"`
+	Source      SourceInfo     `json:"source"`
+	Files       []FileInfo     `json:"files"`
+	Damage      []DamageRecord `json:"damage"`
+	Application AppExtra       `json:"application"`
+	Hudi        HudiInfo       `json:"hudi"`
+	// Stages lists, per stage attempt with something to add, the table, the
+	// write operation type, extra metrics, and what the Java tool would have
+	// reported where hudiscope's rules differ.
+	Stages []StageExtra `json:"stages"`
+}
+
+// SourceInfo says how the log was found.
+type SourceInfo struct {
+	Layout        string   `json:"layout"` // file | rolling | databricks
+	HistoryServer string   `json:"historyServer,omitempty"`
+	InProgress    bool     `json:"inProgress"`
+	Compacted     bool     `json:"compacted"`
+	Notes         []string `json:"notes"`
+}
+
+// FileInfo is one part of the log as read.
+type FileInfo struct {
+	Path           string `json:"path"`
+	Index          int64  `json:"index"`
+	Codec          string `json:"codec"`
+	CodecFromName  string `json:"codecFromName"`
+	EncodedBytes   int64  `json:"encodedBytes"`
+	DecodedBytes   int64  `json:"decodedBytes"`
+	Lines          int64  `json:"lines"`
+	Events         int64  `json:"events"`
+	MalformedLines int64  `json:"malformedLines"`
+	// Truncated: the codec stream or the last line was cut (in-progress or crashed writer).
+	Truncated bool `json:"truncated"`
+}
+
+// DamageRecord locates one piece of damage: a codec problem (byte offsets) or
+// a malformed line (line number and the decoded byte offset of its start).
+type DamageRecord struct {
+	File          string `json:"file"`
+	Kind          string `json:"kind"` // truncated | corrupt | checksum | malformed-line
+	Offset        *int64 `json:"offset,omitempty"`
+	DecodedOffset int64  `json:"decodedOffset"`
+	Line          *int64 `json:"line,omitempty"`
+	Detail        string `json:"detail"`
+}
+
+// AppExtra are application facts the 1.1.0 document lacks.
+type AppExtra struct {
+	AttemptID          *string          `json:"attemptId"`
+	User               *string          `json:"user"`
+	SparkVersionSource string           `json:"sparkVersionSource"` // spark.version | SparkListenerLogStart | none
+	Complete           bool             `json:"complete"`           // an ApplicationEnd was read
+	UnfinishedJobCount int              `json:"unfinishedJobCount"`
+	JobWallClockMillis int64            `json:"jobWallClockMillis"` // union of job intervals
+	UncoveredMillis    int64            `json:"uncoveredMillis"`    // duration not covered by any job (driver-side work, idle); -1 if unknown
+	RollbackExecutions int              `json:"rollbackExecutions"`
+	EventCounts        map[string]int64 `json:"eventCounts"`
+}
+
+// HudiInfo summarises the Hudi work recognised.
+type HudiInfo struct {
+	Detected        bool              `json:"detected"`
+	Encoding        string            `json:"encoding"` // "1.x" (<Module>:<text>), "0.x" (job group + text), "mixed" or ""
+	Tables          []string          `json:"tables"`
+	WriteOperations map[string]int    `json:"writeOperations"` // write operation type -> jobs
+	Configs         map[string]string `json:"configs"`         // hoodie.* and spark.sql.extensions from Spark Properties
+}
+
+// StageExtra adds to one stage attempt.
+type StageExtra struct {
+	StageID                  int     `json:"stageId"`
+	AttemptID                int     `json:"attemptId"`
+	Table                    string  `json:"table,omitempty"`
+	WriteOperationType       string  `json:"writeOperationType,omitempty"`
+	ExecutorCPUTimeNanos     int64   `json:"executorCpuTimeNanos"`
+	PeakExecutionMemoryBytes int64   `json:"peakExecutionMemoryBytes"`
+	JavaJobID                *int    `json:"javaJobId,omitempty"`
+	JavaJobIDDiffers         bool    `json:"javaJobIdDiffers,omitempty"`
+	JavaPhase                string  `json:"javaPhase,omitempty"`
+	JavaOperation            string  `json:"javaOperation,omitempty"`
+	JavaOperationSource      string  `json:"javaOperationSource,omitempty"`
+	JavaJobDescription       *string `json:"-"`
+}
+
+// MarshalJSON writes the label under "operation" or "phase" first.
+func (g GroupSummary) MarshalJSON() ([]byte, error) {
+	type plain GroupSummary
+	body, err := json.Marshal(plain(g))
+	if err != nil {
+		return nil, err
+	}
+	key := g.labelKey
+	if key == "" {
+		key = "label"
+	}
+	head, _ := json.Marshal(map[string]string{key: g.Label})
+	var b bytes.Buffer
+	b.Write(head[:len(head)-1])
+	b.WriteByte(',')
+	b.Write(body[1:])
+	return b.Bytes(), nil
+}

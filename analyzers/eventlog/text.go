@@ -1,0 +1,123 @@
+package eventlog
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+func dash(p *string) string {
+	if p == nil || *p == "" {
+		return "-"
+	}
+	return *p
+}
+
+func ms(v int64) string {
+	if v < 0 {
+		return "-"
+	}
+	return (time.Duration(v) * time.Millisecond).String()
+}
+
+func bytesStr(v int64) string {
+	const unit = 1024
+	if v < unit {
+		return fmt.Sprintf("%d B", v)
+	}
+	div, exp := int64(unit), 0
+	for n := v / unit; n >= unit; n /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(v)/float64(div), "KMGTPE"[exp])
+}
+
+// WriteText prints a short human summary: application, operations, phases,
+// the longest stages (at most topN, none shorter than minStageMillis), caveats and warnings.
+func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
+	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	a := r.Application
+	o := a.Observed
+	x := r.Hudiscope
+	fmt.Fprintf(tw, "== Application ==\n")
+	fmt.Fprintf(tw, "  name\t%s\n  id\t%s\n  spark version\t%s\n", dash(a.Name), dash(a.ID), dash(a.SparkVersion))
+	state := "complete"
+	if !x.Application.Complete {
+		state = "incomplete (no ApplicationEnd)"
+	}
+	fmt.Fprintf(tw, "  log\t%s, %s, %d file(s)\n", x.Source.Layout, state, len(x.Files))
+	fmt.Fprintf(tw, "  duration\t%s (critical path %s, not covered by any job %s)\n", ms(o.DurationMillis), ms(o.CriticalPathMillis), ms(x.Application.UncoveredMillis))
+	fmt.Fprintf(tw, "  jobs\t%d (%d failed, %d unfinished)\n", o.JobCount, o.FailedJobCount, x.Application.UnfinishedJobCount)
+	fmt.Fprintf(tw, "  stages\t%d (%d failed)\n  tasks\t%d (%d failed)\n", o.StageCount, o.FailedStageCount, o.TaskCount, o.FailedTaskCount)
+	fmt.Fprintf(tw, "  executor run time\t%s\n  shuffle read / write\t%s / %s\n  spilled (mem / disk)\t%s / %s\n",
+		ms(o.ExecutorRunTimeMillis), bytesStr(o.ShuffleReadBytes), bytesStr(o.ShuffleWriteBytes), bytesStr(o.MemoryBytesSpilled), bytesStr(o.DiskBytesSpilled))
+	fmt.Fprintf(tw, "  peak executors\t%d\n  events read\t%d\n", o.PeakConcurrentExecutors, o.EventsRead)
+	if x.Hudi.Detected {
+		fmt.Fprintf(tw, "  hudi\t%s descriptions; tables %s\n", x.Hudi.Encoding, strings.Join(x.Hudi.Tables, ", "))
+	} else {
+		fmt.Fprintf(tw, "  hudi\tno Hudi job descriptions found\n")
+	}
+	group := func(title string, rows []GroupSummary) {
+		fmt.Fprintf(tw, "\n== %s ==\n  %s\tstages\ttasks\twall clock\tshare\trun time\tshuffle\tspilled\n", title, strings.ToLower(title))
+		for _, g := range rows {
+			share := "-"
+			if g.ShareOfStageWallClock >= 0 {
+				share = fmt.Sprintf("%.1f%%", 100*float64(g.ShareOfStageWallClock))
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", g.Label, g.StageCount, g.TaskCount, ms(g.StageWallClockMillis), share,
+				ms(g.ExecutorRunTimeMillis), bytesStr(g.ShuffleBytes), bytesStr(g.SpilledBytes))
+		}
+	}
+	group("Operation", r.OperationSummary)
+	group("Phase", r.PhaseSummary)
+
+	idx := make([]int, 0, len(r.Stages))
+	for i, s := range r.Stages {
+		if s.Observed.DurationMillis >= minStageMillis {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		return r.Stages[idx[i]].Observed.DurationMillis > r.Stages[idx[j]].Observed.DurationMillis
+	})
+	if topN >= 0 && len(idx) > topN {
+		idx = idx[:topN]
+	}
+	fmt.Fprintf(tw, "\n== Longest stages ==\n  stage\tjob\tduration\ttasks\tp50\tmax\tskew\toperation\tphase/subPhase\tname\n")
+	for _, i := range idx {
+		s := r.Stages[i]
+		job := "-"
+		if s.JobID != nil {
+			job = fmt.Sprint(*s.JobID)
+		}
+		ph := s.Phase
+		if s.SubPhase != nil {
+			ph += "/" + *s.SubPhase
+		}
+		skew := "-"
+		if s.Observed.SkewRatio >= 0 {
+			skew = fmt.Sprintf("%.1f", float64(s.Observed.SkewRatio))
+		}
+		name := s.Name
+		if len(name) > 60 {
+			name = name[:57] + "..."
+		}
+		fmt.Fprintf(tw, "  %d.%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.StageID, s.AttemptID, job, ms(s.Observed.DurationMillis),
+			s.Observed.NumTasksObserved, ms(s.Observed.TaskDurationMillis.P50), ms(s.Observed.TaskDurationMillis.Max), skew, s.Operation, ph, name)
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintf(tw, "\n== Warnings ==\n")
+		for _, s := range r.Warnings {
+			fmt.Fprintf(tw, "  - %s\n", s)
+		}
+	}
+	fmt.Fprintf(tw, "\n== Caveats ==\n")
+	for _, s := range r.Caveats {
+		fmt.Fprintf(tw, "  - %s\n", s)
+	}
+	return tw.Flush()
+}

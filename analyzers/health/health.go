@@ -1,0 +1,479 @@
+// Package health is a Go port of Hudi's HoodieTableHealthChecker: compaction, cleaner,
+// savepoint, archival, record-index, mdt-sync and mdt-compaction checks, each judging observed
+// table state against the writer's own configuration with the Java checker's slack thresholds.
+// Its JSON matches the Java tool's (effectiveConfigs values are strings, insertion-ordered); what
+// hudiscope adds (value sources, the "behind, not stopped" band) sits under the key "hudiscope".
+//
+// Run is a pure function of what it is handed: it does no I/O.
+package health
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/hudi"
+)
+
+// Statuses, in severity order.
+const (
+	Skipped   = "SKIPPED"
+	Healthy   = "HEALTHY"
+	Unhealthy = "UNHEALTHY"
+)
+
+func rank(s string) int {
+	switch s {
+	case Healthy:
+		return 1
+	case Unhealthy:
+		return 2
+	}
+	return 0
+}
+
+// Check names in registration (report) order.
+var CheckNames = []string{"compaction", "cleaner", "savepoint", "archival", "record-index", "mdt-sync", "mdt-compaction"}
+
+// Exit codes of the Java tool.
+const (
+	ExitHealthy   = 0 // nothing UNHEALTHY (all-SKIPPED included)
+	ExitUnhealthy = 1 // at least one UNHEALTHY
+	ExitError     = 2 // a check threw, unreadable table, unknown check
+)
+
+// KV is one effectiveConfigs entry.
+type KV struct{ Key, Value string }
+
+// Configs is an insertion-ordered string map.
+type Configs []KV
+
+func (c Configs) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, kv := range c {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(kv.Key)
+		v, _ := json.Marshal(kv.Value)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// Get returns a value by key ("" if absent).
+func (c Configs) Get(key string) string {
+	for _, kv := range c {
+		if kv.Key == key {
+			return kv.Value
+		}
+	}
+	return ""
+}
+
+// Check is one check's result.
+type Check struct {
+	Name             string   `json:"name"`
+	Status           string   `json:"status"`
+	Summary          string   `json:"summary"`
+	Findings         []string `json:"findings"`
+	EffectiveConfigs Configs  `json:"effectiveConfigs"`
+}
+
+// Result is the whole report, fields in the Java tool's order plus "hudiscope".
+type Result struct {
+	BasePath      string   `json:"basePath"`
+	TableType     string   `json:"tableType"`
+	OverallStatus string   `json:"overallStatus"`
+	Checks        []Check  `json:"checks"`
+	Errors        []string `json:"errors"`
+	Hudiscope     *Extra   `json:"hudiscope"`
+}
+
+// Check returns the named check's result, or nil.
+func (r *Result) Check(name string) *Check {
+	for i := range r.Checks {
+		if r.Checks[i].Name == name {
+			return &r.Checks[i]
+		}
+	}
+	return nil
+}
+
+// ExitCode is the Java tool's exit code for this result.
+func (r *Result) ExitCode() int {
+	if len(r.Errors) > 0 {
+		return ExitError
+	}
+	if r.OverallStatus == Unhealthy {
+		return ExitUnhealthy
+	}
+	return ExitHealthy
+}
+
+// Extra is hudiscope's addition: where each value came from and where each check stands
+// against its configured trigger and the checker's slack threshold.
+type Extra struct {
+	Engine           string        `json:"engine"`
+	ApplyAllDefaults bool          `json:"applyAllDefaults"`
+	Checks           []Band        `json:"checks"`
+	Notes            []string      `json:"notes,omitempty"`
+	Sources          []SourceEntry `json:"sources"`
+}
+
+// Band says where a cadence check stands: the observed number, the configured trigger (when the
+// service should run) and the checker's slack threshold (past which it calls the table
+// unhealthy). Between the two is "behind, not stopped" — where optimizations live.
+type Band struct {
+	Name      string `json:"name"`
+	Status    string `json:"status"`
+	Measure   string `json:"measure,omitempty"`
+	Observed  *int64 `json:"observed,omitempty"`
+	Trigger   *int64 `json:"trigger,omitempty"`
+	Threshold *int64 `json:"threshold,omitempty"`
+	// State is "on track", "behind, not stopped", "stopped or far behind", or "" when the check
+	// has no cadence (or was skipped).
+	State string `json:"state,omitempty"`
+}
+
+// Band states.
+const (
+	OnTrack = "on track"
+	Behind  = "behind, not stopped"
+	Stopped = "stopped or far behind"
+)
+
+// SourceEntry names where one writer property a check used came from.
+type SourceEntry struct {
+	Check  string `json:"check"`
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
+// MDT is what the checks read from the metadata table.
+type MDT struct {
+	// Exists: .hoodie/metadata is on storage.
+	Exists bool
+	// Timeline is the metadata table's active timeline (nil with Err when unreadable).
+	Timeline *hudi.Timeline
+	Err      error
+	// RecordIndex is the record_index partition's file groups (latest slice used); RecordIndexErr
+	// says why they could not be read.
+	RecordIndex    []*hudi.FileGroup
+	RecordIndexErr error
+}
+
+// Input is the read data the checks work on.
+type Input struct {
+	BasePath           string
+	TableType          string
+	MetadataPartitions []string // hoodie.table.metadata.partitions
+	Timeline           *hudi.Timeline
+	// LastClean is the latest completed clean's metadata (LastCleanErr if unreadable).
+	LastClean    *hudi.CleanMetadata
+	LastCleanErr error
+	MDT          *MDT
+	Now          time.Time
+	Zone         *time.Location
+}
+
+// Options select checks and the configuration they judge against.
+type Options struct {
+	Checks           []string // nil or ["all"] = all
+	ApplyAllDefaults bool
+	Config           *config.Effective
+}
+
+// ParseChecks lower-cases and validates a --checks list; "all" (or empty) selects every check.
+func ParseChecks(s string) ([]string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.EqualFold(s, "all") {
+		return nil, nil
+	}
+	var out []string
+	for _, c := range strings.Split(s, ",") {
+		c = strings.ToLower(strings.TrimSpace(c))
+		if c == "" {
+			continue
+		}
+		if c == "all" {
+			return nil, nil
+		}
+		found := false
+		for _, n := range CheckNames {
+			if n == c {
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown check %q; available checks: %s", c, strings.Join(CheckNames, ", "))
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// ctx is one run's shared state.
+type ctx struct {
+	in   Input
+	opt  Options
+	cfg  *config.Effective
+	srcs []SourceEntry
+	cur  string
+}
+
+// Run runs the selected checks in registration order.
+func Run(in Input, opt Options) *Result {
+	if in.Now.IsZero() {
+		in.Now = time.Now()
+	}
+	if in.Zone == nil {
+		in.Zone = time.Local
+	}
+	cfg := opt.Config
+	if cfg == nil {
+		cfg = config.New(config.Input{})
+	}
+	c := &ctx{in: in, opt: opt, cfg: cfg}
+	r := &Result{BasePath: in.BasePath, TableType: in.TableType, OverallStatus: Skipped, Checks: []Check{}, Errors: []string{},
+		Hudiscope: &Extra{Engine: cfg.Engine, ApplyAllDefaults: opt.ApplyAllDefaults}}
+	want := map[string]bool{}
+	for _, n := range opt.Checks {
+		want[n] = true
+	}
+	funcs := map[string]func() (Check, Band, error){
+		"compaction": c.compaction, "cleaner": c.cleaner, "savepoint": c.savepoint, "archival": c.archival,
+		"record-index": c.recordIndex, "mdt-sync": c.mdtSync, "mdt-compaction": c.mdtCompaction,
+	}
+	for _, name := range CheckNames {
+		if len(want) > 0 && !want[name] {
+			continue
+		}
+		c.cur = name
+		ch, band, err := safeRun(funcs[name])
+		if err != nil {
+			r.Errors = append(r.Errors, name+": "+err.Error())
+			continue
+		}
+		if ch.Findings == nil {
+			ch.Findings = []string{}
+		}
+		if ch.EffectiveConfigs == nil {
+			ch.EffectiveConfigs = Configs{}
+		}
+		r.Checks = append(r.Checks, ch)
+		band.Name, band.Status = ch.Name, ch.Status
+		if ch.Status == Skipped {
+			band = Band{Name: ch.Name, Status: ch.Status}
+		}
+		r.Hudiscope.Checks = append(r.Hudiscope.Checks, band)
+		if rank(ch.Status) > rank(r.OverallStatus) {
+			r.OverallStatus = ch.Status
+		}
+	}
+	r.Hudiscope.Sources = c.srcs
+	if r.Hudiscope.Sources == nil {
+		r.Hudiscope.Sources = []SourceEntry{}
+	}
+	if want["mdt-sync"] || len(want) == 0 {
+		r.Hudiscope.Notes = append(r.Hudiscope.Notes, "mdt-sync: the listing comparison (metadata table vs storage) is not performed; hudiscope does not read the metadata table's files partition yet, so only sync lag is judged")
+	}
+	return r
+}
+
+func safeRun(f func() (Check, Band, error)) (ch Check, b Band, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	return f()
+}
+
+func skipped(name, summary string) Check {
+	return Check{Name: name, Status: Skipped, Summary: summary, Findings: []string{}, EffectiveConfigs: Configs{}}
+}
+
+func skipForMissing(name, key string) Check {
+	return skipped(name, fmt.Sprintf("Writer property '%s' was not supplied, so this check cannot judge the table against the "+
+		"settings it is actually written with. Pass it via --props or --hoodie-conf, or rerun "+
+		"with --apply-all-defaults to evaluate against Hudi defaults.", key))
+}
+
+// firstMissing is HealthCheckContext.firstMissingConfig (exact keys, as Java's containsKey).
+func (c *ctx) firstMissing(keys ...string) (string, bool) {
+	if c.opt.ApplyAllDefaults {
+		return "", false
+	}
+	for _, k := range keys {
+		if _, ok := c.cfg.SuppliedExact(k); !ok {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// firstMissingAlt also accepts alternative keys (the record-index check's rule).
+func (c *ctx) firstMissingAlt(keys ...string) (string, bool) {
+	if c.opt.ApplyAllDefaults {
+		return "", false
+	}
+	for _, k := range keys {
+		if _, ok := c.cfg.Supplied(k); !ok {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// get is props.getString(key, default): the supplied value, else the default (engine-effective
+// where SKILL.md's table has one, else declared). alt: honour alternative keys.
+func (c *ctx) get(key string, alt bool) string {
+	var v config.Value
+	var ok bool
+	if alt {
+		v, ok = c.cfg.Supplied(key)
+	} else {
+		v, ok = c.cfg.SuppliedExact(key)
+	}
+	if !ok {
+		v, ok = c.cfg.Default(key)
+	}
+	if !ok {
+		return ""
+	}
+	src := v.SourceLabel()
+	if v.AltKey != "" {
+		src += " as " + v.AltKey
+	}
+	c.srcs = append(c.srcs, SourceEntry{Check: c.cur, Key: key, Value: v.Display(), Source: src})
+	return v.Raw
+}
+
+func parseInt(s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("For input string: \"%s\"", s)
+	}
+	return n, nil
+}
+
+func parseLong(s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("For input string: \"%s\"", s)
+	}
+	return n, nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func i64(n int64) *int64 { return &n }
+
+func slack(factor float64, n int64) int64 { return int64(math.Ceil(factor * float64(n))) }
+
+// band computes the state of an observed count against trigger and threshold. strict: unhealthy
+// past the threshold (>); else at it (≥).
+func band(measure string, observed, trigger, threshold int64, strict bool) Band {
+	b := Band{Measure: measure, Observed: i64(observed), Trigger: i64(trigger), Threshold: i64(threshold)}
+	over := observed > threshold
+	if !strict {
+		over = observed >= threshold
+	}
+	switch {
+	case over:
+		b.State = Stopped
+	case observed > trigger:
+		b.State = Behind
+	default:
+		b.State = OnTrack
+	}
+	return b
+}
+
+// --- timeline helpers (Java HoodieTimeline views over the active timeline) ---
+
+func (c *ctx) instants() []*hudi.Instant {
+	if c.in.Timeline == nil {
+		return nil
+	}
+	return byRequested(c.in.Timeline.Instants)
+}
+
+func byRequested(in []*hudi.Instant) []*hudi.Instant {
+	out := append([]*hudi.Instant(nil), in...)
+	hudi.SortByRequested(out)
+	return out
+}
+
+func filter(in []*hudi.Instant, keep func(*hudi.Instant) bool) []*hudi.Instant {
+	var out []*hudi.Instant
+	for _, i := range in {
+		if keep(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func last(in []*hudi.Instant) *hudi.Instant {
+	if len(in) == 0 {
+		return nil
+	}
+	return in[len(in)-1]
+}
+
+func completed(i *hudi.Instant) bool { return i.IsCompleted() }
+
+// isCommitTimeline: getCommitTimeline (commit, replacecommit, clustering).
+func isCommitTimeline(i *hudi.Instant) bool {
+	return i.Action == hudi.ActionCommit || i.Action == hudi.ActionReplaceCommit || i.Action == hudi.ActionClustering
+}
+
+// isCommitsTimeline: getCommitsTimeline (commit, deltacommit, replacecommit, clustering).
+func isCommitsTimeline(i *hudi.Instant) bool {
+	return isCommitTimeline(i) || i.Action == hudi.ActionDeltaCommit
+}
+
+// isWriteTimeline: getWriteTimeline (+ compaction, logcompaction; pending included).
+func isWriteTimeline(i *hudi.Instant) bool {
+	return isCommitsTimeline(i) || i.Action == hudi.ActionCompaction || i.Action == hudi.ActionLogCompaction
+}
+
+func isDelta(i *hudi.Instant) bool { return i.Action == hudi.ActionDeltaCommit }
+
+func isPendingCompaction(i *hudi.Instant) bool {
+	return i.Action == hudi.ActionCompaction && !i.IsCompleted()
+}
+
+func after(in []*hudi.Instant, ts string) []*hudi.Instant {
+	return filter(in, func(i *hudi.Instant) bool { return hudi.CompareInstants(i.RequestedTime, ts) > 0 })
+}
+
+// deltaCommitsSinceLatestCompaction is CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction:
+// completed delta commits whose completion time is after the last completed commit-timeline
+// instant's requested time; with no compaction, all delta commits counted from the first one.
+func deltaCommitsSinceLatestCompaction(all []*hudi.Instant) (deltas []*hudi.Instant, ref *hudi.Instant, ok bool) {
+	lastCompaction := last(filter(all, func(i *hudi.Instant) bool { return isCommitTimeline(i) && completed(i) }))
+	ds := filter(all, isDelta)
+	if lastCompaction != nil {
+		d := filter(ds, func(i *hudi.Instant) bool {
+			return i.IsCompleted() && i.CompletionTime != "" && hudi.CompareInstants(i.CompletionTime, lastCompaction.RequestedTime) > 0 &&
+				i.RequestedTime != lastCompaction.RequestedTime
+		})
+		return d, lastCompaction, true
+	}
+	if len(ds) == 0 {
+		return nil, nil, false
+	}
+	return filter(ds, completed), ds[0], true
+}

@@ -1,0 +1,75 @@
+package health
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText renders the report for a terminal: one block per check with the observed number,
+// the configured trigger and the checker's slack threshold, then where each value came from.
+// verbose adds every effectiveConfigs entry.
+func WriteText(w io.Writer, r *Result, verbose bool) error {
+	fmt.Fprintf(w, "Table: %s  (%s)  overall: %s\n\n", r.BasePath, r.TableType, r.OverallStatus)
+	bands := map[string]Band{}
+	if r.Hudiscope != nil {
+		for _, b := range r.Hudiscope.Checks {
+			bands[b.Name] = b
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CHECK\tSTATUS\tOBSERVED\tTRIGGER\tUNHEALTHY AT\tSTATE")
+	for _, c := range r.Checks {
+		b := bands[c.Name]
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Status, num(b.Observed), num(b.Trigger), num(b.Threshold), dash(b.State))
+	}
+	tw.Flush()
+	for _, c := range r.Checks {
+		fmt.Fprintf(w, "\n[%s] %s — %s\n", c.Status, c.Name, c.Summary)
+		for _, f := range c.Findings {
+			fmt.Fprintf(w, "  - %s\n", f)
+		}
+		if verbose {
+			for _, kv := range c.EffectiveConfigs {
+				fmt.Fprintf(w, "    %s = %s\n", kv.Key, kv.Value)
+			}
+		}
+	}
+	if r.Hudiscope != nil && len(r.Hudiscope.Sources) > 0 {
+		fmt.Fprintf(w, "\nWriter properties used (engine %s):\n", r.Hudiscope.Engine)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		seen := map[string]bool{}
+		for _, s := range r.Hudiscope.Sources {
+			if seen[s.Key] {
+				continue
+			}
+			seen[s.Key] = true
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Key, s.Value, s.Source)
+		}
+		tw.Flush()
+	}
+	if r.Hudiscope != nil {
+		for _, n := range r.Hudiscope.Notes {
+			fmt.Fprintf(w, "\nnote: %s\n", n)
+		}
+	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(w, "\nErrors:\n  %s\n", strings.Join(r.Errors, "\n  "))
+	}
+	return nil
+}
+
+func num(p *int64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprint(*p)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

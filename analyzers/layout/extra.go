@@ -1,0 +1,79 @@
+package layout
+
+// Extra is everything hudiscope adds to the Java tool's report, under the one key "hudiscope":
+// log files of MOR slices, file groups and slices, per-partition and table histograms on a
+// log scale, and the small-file share against the writer's own small-file limit.
+type Extra struct {
+	TableType     string `json:"tableType"`
+	ListingSource string `json:"listingSource"`
+	FileGroups    int    `json:"fileGroups"`
+	FileSlices    int    `json:"fileSlices"`
+	// LogFiles / LogBytes are the log files of every file group's latest slice (the Java tool
+	// never counts them).
+	LogFiles           int   `json:"logFiles"`
+	LogBytes           int64 `json:"logBytes"`
+	TotalBytesWithLogs int64 `json:"totalBytesWithLogs"`
+	// SmallFileLimit is the writer's effective hoodie.parquet.small.file.limit; SmallFileShare
+	// the share of latest base files below it.
+	SmallFileLimit       int64            `json:"smallFileLimit"`
+	SmallFileLimitSource string           `json:"smallFileLimitSource"`
+	SmallFileShare       Dec4             `json:"smallFileShare"`
+	Histogram            []Bucket         `json:"histogram"`
+	Partitions           []ExtraPartition `json:"partitions"`
+	// Detectors gives, per detector, the observed number against the threshold it is judged by.
+	Detectors []DetectorBand `json:"detectors,omitempty"`
+}
+
+// ExtraPartition is one partition as hudiscope sees it (name order).
+type ExtraPartition struct {
+	Partition         string   `json:"partition"`
+	FileGroups        int      `json:"fileGroups"`
+	FileSlices        int      `json:"fileSlices"`
+	BaseFiles         int64    `json:"baseFiles"`
+	BaseBytes         int64    `json:"baseBytes"`
+	LogFiles          int      `json:"logFiles"`
+	LogBytes          int64    `json:"logBytes"`
+	P50               int64    `json:"p50"`
+	SmallFiles        int      `json:"smallFiles"`
+	SmallFileShare    Dec4     `json:"smallFileShare"`
+	PendingCompaction int      `json:"pendingCompactionFileGroups"`
+	PendingClustering int      `json:"pendingClusteringFileGroups"`
+	Replaced          int      `json:"replacedFileGroups"`
+	UncommittedFiles  int      `json:"uncommittedFiles"`
+	Histogram         []Bucket `json:"histogram"`
+}
+
+// DetectorBand is one detector's headline number against its threshold.
+type DetectorBand struct {
+	Name      string  `json:"name"`
+	Status    string  `json:"status"`
+	Observed  float64 `json:"observed"`
+	Threshold float64 `json:"threshold"`
+	What      string  `json:"what"`
+}
+
+func detectorBands(c *Characteristics, opt Options) []DetectorBand {
+	var out []DetectorBand
+	for _, d := range c.Detectors {
+		b := DetectorBand{Name: d.Name, Status: d.Status}
+		switch d.Name {
+		case MicroPartition:
+			b.Observed = float64(c.NumPartitions)
+			b.Threshold = float64(opt.MicroPartitionCountThreshold)
+			b.What = "partitions vs count threshold"
+		case SmallFiles:
+			if v, ok := d.EffectiveConfigs.Get("observed.flagged.pct").(Dec4); ok {
+				b.Observed = float64(v)
+			}
+			b.Threshold = opt.SmallFilesModeratePct
+			b.What = "share of qualifying partitions averaging under the threshold vs MODERATE tier"
+		case HotPartitions:
+			if v, ok := d.EffectiveConfigs.Get("observed.hot.partition.count").(int); ok {
+				b.Observed = float64(v)
+			}
+			b.What = "hot partitions (commit share ≥ the configured share)"
+		}
+		out = append(out, b)
+	}
+	return out
+}

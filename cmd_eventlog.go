@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+)
+
+// EventlogCmd analyzes a Spark event log by Hudi operation and phase
+// (HoodieSparkEventLogAnalyzer-compatible JSON, schemaVersion 1.1.0).
+type EventlogCmd struct {
+	Path            string  `arg:"" optional:"" help:"Event log: a file (plain, .gz, .lz4, .snappy, .zstd/.zst, .lzf, .inprogress), a rolling eventlog_v2_* directory, or shs://HOST:PORT/APP_ID[/ATTEMPT] (Spark History Server)."`
+	EventLog        string  `name:"event-log" short:"e" help:"Same as PATH (the Java tool's flag)."`
+	AppID           string  `name:"app-id" help:"Download this application's logs from the History Server (see --history-server)."`
+	HistoryServer   string  `name:"history-server" default:"localhost:18080" help:"HOST:PORT of the Spark History Server used with --app-id (EMR runs it on the primary node)."`
+	Output          string  `short:"o" enum:"JSON,json,text,TABLE,table" default:"text" help:"JSON (schemaVersion 1.1.0 + a \"hudiscope\" block) or text."`
+	OutputFile      string  `name:"output-file" short:"f" help:"Write the report to this file instead of stdout."`
+	TopN            int     `name:"top-n" short:"n" default:"20" help:"Stages shown in text output, longest first."`
+	MinStageSeconds float64 `name:"min-stage-seconds" short:"m" default:"0" help:"Hide stages shorter than this in text output."`
+	IncludeTasks    bool    `name:"include-tasks" help:"Add p25/p75/p99 task durations per stage to JSON."`
+	Progress        bool    `help:"Print reading progress to stderr."`
+}
+
+// Run executes the command. Exit 2 for unreadable input, as the Java tool.
+func (c *EventlogCmd) Run() error {
+	path := c.Path
+	if c.EventLog != "" {
+		if path != "" && path != c.EventLog {
+			return codeError{exitUsage, "give the event log either as PATH or as --event-log, not both"}
+		}
+		path = c.EventLog
+	}
+	if c.AppID != "" {
+		if path != "" {
+			return codeError{exitUsage, "--app-id and an event-log path are exclusive"}
+		}
+		hs := strings.TrimPrefix(strings.TrimPrefix(c.HistoryServer, "http://"), "shs://")
+		path = "shs://" + strings.TrimRight(hs, "/") + "/" + c.AppID
+	}
+	if path == "" {
+		return codeError{exitUsage, "missing event log: give PATH, --event-log or --app-id"}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	opt := eventlog.Options{IncludeTasks: c.IncludeTasks}
+	if c.Progress {
+		opt.Progress = func(p eventlog.Progress) {
+			fmt.Fprintf(os.Stderr, "\r%s (%d/%d): %d MiB decoded, %d events", p.File, p.Part, p.Parts, p.TotalDecoded>>20, p.Events)
+		}
+	}
+	rep, err := eventlog.Analyze(ctx, path, opt)
+	if c.Progress {
+		fmt.Fprintln(os.Stderr)
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return codeError{exitError, "interrupted"}
+		}
+		return codeError{exitUsage, fmt.Sprintf("failed to analyze Spark event log at %s: %v", path, err)}
+	}
+	var w io.Writer = os.Stdout
+	if c.OutputFile != "" {
+		f, err := os.Create(c.OutputFile)
+		if err != nil {
+			return codeError{exitUsage, err.Error()}
+		}
+		defer f.Close()
+		w = f
+	}
+	if strings.EqualFold(c.Output, "json") {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rep); err != nil {
+			return codeError{exitError, err.Error()}
+		}
+		return nil
+	}
+	return eventlog.WriteText(w, rep, c.TopN, int64(c.MinStageSeconds*1000))
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui"
+)
+
+// OpenCmd starts the interactive explorer (the default command).
+type OpenCmd struct {
+	Table     string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
+	Archived  bool   `help:"Also read the archived timeline."`
+	Props     string `help:"Writer properties file (the options the job writes with)." type:"existingfile"`
+	EventLog  string `name:"event-log" help:"Spark event log file or directory of the job." type:"path"`
+	ExportDir string `name:"export-dir" help:"Directory for Markdown exports (e, E)." default:"." type:"existingdir"`
+	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
+	LogFile   string `name:"log-file" help:"Write library and SDK logs to this file (default: discard)." type:"path"`
+	NoMouse   bool   `name:"no-mouse" help:"Do not capture the mouse (keeps the terminal's own selection)."`
+}
+
+func (c *OpenCmd) Run() error {
+	if c.EventLog != "" {
+		if _, err := os.Stat(c.EventLog); err != nil {
+			return fmt.Errorf("event log: %w", err)
+		}
+	}
+	// Nothing may write to the screen while the TUI runs: logs go to --log-file or nowhere.
+	var logw io.Writer = io.Discard
+	if c.LogFile != "" {
+		f, err := os.OpenFile(c.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("log file: %w", err)
+		}
+		defer f.Close()
+		logw = f
+	}
+	log.SetOutput(logw)
+	slog.SetDefault(slog.New(slog.NewTextHandler(logw, nil)))
+
+	// Validate before the TUI starts: a bad path is a plain error and exit code 1.
+	ctx := context.Background()
+	if _, err := hudi.Open(ctx, c.Table); err != nil {
+		if errors.Is(err, hudi.ErrNotHudiTable) {
+			return fmt.Errorf("%s: not a Hudi table (no .hoodie directory)", c.Table)
+		}
+		return err
+	}
+	opts := model.Options{Location: c.Table, Archived: c.Archived, Props: c.Props, EventLog: c.EventLog}
+	_, noColor := os.LookupEnv("NO_COLOR")
+	app := ui.New(ui.Options{
+		Location:  c.Table,
+		ExportDir: c.ExportDir,
+		Color:     !noColor,
+		ASCII:     c.ASCII,
+		Mouse:     !c.NoMouse,
+		Load: func(ctx context.Context, progress func(model.Progress)) {
+			_, _ = model.Load(ctx, opts, progress)
+		},
+	})
+	// Stderr stays off the screen too (libraries that print directly).
+	stderr := os.Stderr
+	if f, ok := logw.(*os.File); ok {
+		os.Stderr = f
+	} else if devnull, err := os.Open(os.DevNull); err == nil {
+		os.Stderr = devnull
+		defer devnull.Close()
+	}
+	defer func() { os.Stderr = stderr }()
+	_, err := tea.NewProgram(app).Run()
+	return err
+}

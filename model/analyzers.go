@@ -1,0 +1,172 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/health"
+	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
+)
+
+// Analyzer load steps.
+const (
+	StepConfig Step = "effective configuration"
+	StepLayout Step = "layout"
+	StepHealth Step = "health"
+)
+
+func init() {
+	steps = append(steps,
+		step{StepConfig, always, func(ctx context.Context, s *Snapshot) error {
+			if s.Config == nil {
+				return errSkipped(StepProperties)
+			}
+			eff, err := LoadConfig(s.Options.Props, s.Options.HoodieConf, s.Options.Engine, s.Config)
+			if err != nil {
+				return err
+			}
+			s.Effective = eff
+			return nil
+		}},
+		step{StepLayout, always, func(ctx context.Context, s *Snapshot) error {
+			if s.View == nil {
+				return errSkipped(StepFiles)
+			}
+			opt := LayoutOptions(s.Effective)
+			opt.PartitionStats, opt.Characteristics, opt.PrintTopK = true, true, 10
+			in, err := LayoutInput(ctx, s.Table, s.Timeline, s.View, opt)
+			if err != nil {
+				return err
+			}
+			s.Layout = layout.Analyze(in, opt)
+			return nil
+		}},
+		step{StepHealth, always, func(ctx context.Context, s *Snapshot) error {
+			if s.Timeline == nil {
+				return errSkipped(StepTimeline)
+			}
+			in := HealthInput(ctx, s.Table, s.Timeline)
+			s.Health = health.Run(in, health.Options{Config: s.Effective})
+			return nil
+		}},
+	)
+}
+
+// LoadConfig builds the effective configuration from a props file, --hoodie-conf entries, the
+// cluster defaults and hoodie.properties.
+func LoadConfig(props string, hoodieConf []string, engine string, tc *hudi.TableConfig) (*config.Effective, error) {
+	var table map[string]string
+	if tc != nil {
+		table = tc.Props
+	}
+	return config.Load(config.Files{Engine: engine, PropsFile: props, HoodieConf: hoodieConf, Table: table})
+}
+
+// LayoutOptions are the Java defaults plus the writer's effective small-file limit.
+func LayoutOptions(eff *config.Effective) layout.Options {
+	opt := layout.DefaultOptions()
+	if eff != nil {
+		if v, ok := eff.Lookup("hoodie.parquet.small.file.limit"); ok {
+			var n int64
+			if _, err := fmt.Sscan(v.Raw, &n); err == nil {
+				opt.SmallFileLimit, opt.SmallFileLimitSource = n, v.SourceLabel()
+			}
+		}
+	}
+	return opt
+}
+
+// LayoutInput gathers what the layout analyzer reads: hoodie.properties' mtime, and the archived
+// timeline when the active one is under the small-files commit gate.
+func LayoutInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, view *hudi.FileSystemView, opt layout.Options) (layout.Input, error) {
+	in := layout.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, View: view, Timeline: tl,
+		MDTEnabled: hasPart(t.Config.MetadataParts, "files"), Now: time.Now(), Zone: time.Local}
+	if e, err := t.Store.Stat(ctx, ".hoodie/hoodie.properties"); err == nil {
+		in.PropsModTime = e.ModTime
+	}
+	if opt.Characteristics && layout.IngestCommitCount(in, opt.SmallFilesMinTableCommits) < int64(opt.SmallFilesMinTableCommits) {
+		if len(tl.Archived) > 0 {
+			in.Archived = tl.Archived
+		} else {
+			arch := &hudi.Timeline{Instants: tl.Instants}
+			if err := t.LoadArchived(ctx, arch); err == nil {
+				in.Archived = arch.Archived
+			}
+		}
+	}
+	return in, nil
+}
+
+// HealthInput gathers what the health checks read: the last clean's metadata and the metadata
+// table's timeline and record-index file groups.
+func HealthInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline) health.Input {
+	in := health.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, MetadataPartitions: t.Config.MetadataParts,
+		Timeline: tl, Now: time.Now(), Zone: t.Config.Zone}
+	var lastClean *hudi.Instant
+	for _, i := range tl.Instants {
+		if i.Action == hudi.ActionClean && i.IsCompleted() && (lastClean == nil || hudi.CompareInstants(i.RequestedTime, lastClean.RequestedTime) > 0) {
+			lastClean = i
+		}
+	}
+	if lastClean != nil {
+		d, err := t.Details(ctx, lastClean)
+		switch {
+		case err != nil:
+			in.LastCleanErr = err
+		case d.Clean == nil && len(d.Problems) > 0:
+			in.LastCleanErr = fmt.Errorf("%s", d.Problems[0].Err)
+		case d.Clean == nil:
+			in.LastCleanErr = fmt.Errorf("empty clean metadata")
+		default:
+			in.LastClean = d.Clean
+		}
+	}
+	if hasPart(t.Config.MetadataParts, "files") || hasPart(t.Config.MetadataParts, "record_index") {
+		in.MDT = LoadMDT(ctx, t)
+	}
+	return in
+}
+
+// LoadMDT reads the metadata table's timeline and record-index file groups.
+func LoadMDT(ctx context.Context, t *hudi.Table) *health.MDT {
+	m := &health.MDT{Exists: t.HasMetadataTable(ctx)}
+	if !m.Exists {
+		return m
+	}
+	mt, err := t.OpenMetadataTable(ctx)
+	if err != nil {
+		m.Err, m.RecordIndexErr = err, err
+		return m
+	}
+	mtl, err := mt.ActiveTimeline(ctx)
+	if err != nil {
+		m.Err, m.RecordIndexErr = err, err
+		return m
+	}
+	m.Timeline = mtl
+	if hasPart(t.Config.MetadataParts, "record_index") {
+		entries, err := mt.Store.List(ctx, "record_index")
+		if err != nil {
+			m.RecordIndexErr = err
+			return m
+		}
+		v := mt.BuildView(ctx, mtl, map[string][]storage.Entry{"record_index": entries}, "metadata table storage listing")
+		for _, p := range v.Partitions {
+			m.RecordIndex = append(m.RecordIndex, p.FileGroups...)
+		}
+	}
+	return m
+}
+
+func hasPart(parts []string, p string) bool {
+	for _, x := range parts {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}

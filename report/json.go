@@ -1,0 +1,142 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// Document is the JSON report. Instant fields use the names of `hudiscope timeline --json`.
+type Document struct {
+	Table            *TableJSON        `json:"table"`
+	IncrementalStart *IncrementalJSON  `json:"incrementalStart"`
+	Instants         []InstantJSON     `json:"instants"`
+	Steps            []StepJSON        `json:"steps"`
+	Problems         []string          `json:"problems"`
+	Sections         map[string]string `json:"sections,omitempty"` // later analyses, as Markdown
+}
+
+// TableJSON identifies the table.
+type TableJSON struct {
+	Location                   string   `json:"location"`
+	Name                       string   `json:"name"`
+	Type                       string   `json:"type"`
+	Version                    int      `json:"version"`
+	PartitionFields            []string `json:"partitionFields"`
+	RecordKeyFields            []string `json:"recordKeyFields"`
+	KeyGenerator               string   `json:"keyGenerator"`
+	CDCEnabled                 bool     `json:"cdcEnabled"`
+	CDCSupplementalLoggingMode string   `json:"cdcSupplementalLoggingMode"`
+}
+
+// IncrementalJSON is the oldest point an incremental read can start from.
+type IncrementalJSON struct {
+	Instant string `json:"instant"`
+	Reason  string `json:"reason"`
+}
+
+// InstantJSON is one instant.
+type InstantJSON struct {
+	RequestedTime     string     `json:"requestedTime"`
+	CompletionTime    *string    `json:"completionTime"`
+	Derived           bool       `json:"completionTimeDerived"`
+	Action            string     `json:"action"`
+	State             hudi.State `json:"state"`
+	Archived          bool       `json:"archived"`
+	Operation         *string    `json:"operation"`
+	NumWrites         int64      `json:"numWrites"`
+	NumInserts        int64      `json:"numInserts"`
+	NumUpdateWrites   int64      `json:"numUpdateWrites"`
+	NumDeletes        int64      `json:"numDeletes"`
+	TotalBytesWritten int64      `json:"totalBytesWritten"`
+	FileCount         int        `json:"fileCount"`
+	PartitionCount    int        `json:"partitionCount"`
+	DurationMs        *int64     `json:"durationMs"`
+	PlanAction        string     `json:"planAction,omitempty"`
+	Error             string     `json:"error,omitempty"`
+	// CompletedAfterLaterStart marks instants where requested and completion order disagree.
+	CompletedAfterLaterStart bool `json:"completedAfterLaterStart"`
+}
+
+// StepJSON is one load step's outcome.
+type StepJSON struct {
+	Step  string `json:"step"`
+	Error string `json:"error,omitempty"`
+}
+
+// BuildDocument collects the JSON report.
+func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
+	d := Document{Instants: []InstantJSON{}, Steps: []StepJSON{}, Problems: []string{}}
+	if c := s.Config; c != nil {
+		d.Table = &TableJSON{Location: s.Options.Location, Name: c.Name, Type: c.Type, Version: c.Version,
+			PartitionFields: nonNil(c.PartitionFieldNames()), RecordKeyFields: nonNil(c.RecordKeys),
+			KeyGenerator: c.KeyGenerator, CDCEnabled: c.CDCEnabled, CDCSupplementalLoggingMode: c.CDCMode}
+	}
+	if start, reason := s.IncrementalStart(ctx); start != "" {
+		d.IncrementalStart = &IncrementalJSON{Instant: start, Reason: reason}
+	}
+	instants := s.TimelineInstants()
+	late := model.LateCompletions(instants)
+	for i, in := range instants {
+		j := instantJSON(in)
+		j.CompletedAfterLaterStart = late[i]
+		d.Instants = append(d.Instants, j)
+	}
+	for _, st := range s.Done {
+		sj := StepJSON{Step: string(st)}
+		if err := s.StepErrors[st]; err != nil {
+			sj.Error = err.Error()
+		}
+		d.Steps = append(d.Steps, sj)
+	}
+	for _, p := range s.Problems() {
+		d.Problems = append(d.Problems, p.String())
+	}
+	for _, sec := range sections {
+		if body, ok := sec.Render(ctx, s); ok {
+			if d.Sections == nil {
+				d.Sections = map[string]string{}
+			}
+			d.Sections[sec.Title] = body
+		}
+	}
+	return d
+}
+
+// JSON writes the JSON report, indented.
+func JSON(ctx context.Context, w io.Writer, s *model.Snapshot) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(BuildDocument(ctx, s))
+}
+
+func instantJSON(in *hudi.Instant) InstantJSON {
+	j := InstantJSON{RequestedTime: in.RequestedTime, Derived: in.CompletionDerived, Action: in.Action,
+		State: in.State, Archived: in.Archived, NumWrites: in.Totals.NumWrites, NumInserts: in.Totals.NumInserts,
+		NumUpdateWrites: in.Totals.NumUpdateWrites, NumDeletes: in.Totals.NumDeletes,
+		TotalBytesWritten: in.Totals.TotalBytesWritten, FileCount: in.Totals.Files,
+		PartitionCount: in.Totals.Partitions, PlanAction: in.PlanAction, Error: in.Err}
+	if in.CompletionTime != "" {
+		ct := in.CompletionTime
+		j.CompletionTime = &ct
+	}
+	if in.Operation != "" {
+		op := in.Operation
+		j.Operation = &op
+	}
+	if d := in.Duration(); d > 0 || (in.IsCompleted() && !in.Started.IsZero() && !in.Ended.IsZero()) {
+		ms := d.Milliseconds()
+		j.DurationMs = &ms
+	}
+	return j
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

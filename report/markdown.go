@@ -1,0 +1,232 @@
+// Package report renders a model.Snapshot as Markdown and JSON. The TUI's export keys (e, E)
+// and `hudiscope report` share these renderers. Everything here is built from unstyled data:
+// no ANSI, only GitHub-flavoured Markdown headings, lists and tables.
+package report
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// Section is an extra report section for a later analysis (layout, health, event log,
+// findings). Render returns ok=false while the snapshot has no data for it; the section is
+// then left out of the report.
+type Section struct {
+	Title  string
+	Render func(ctx context.Context, s *model.Snapshot) (body string, ok bool)
+}
+
+var sections []Section
+
+// Register adds a section to the full report, after the timeline. Call it from an init func.
+func Register(sec Section) { sections = append(sections, sec) }
+
+// Markdown renders the full report of a snapshot.
+func Markdown(ctx context.Context, s *model.Snapshot) string {
+	var b strings.Builder
+	name := "(unknown table)"
+	if s.Config != nil {
+		name = s.Config.Name
+	}
+	fmt.Fprintf(&b, "# hudiscope report: %s\n\n", Escape(name))
+	b.WriteString("## Table\n\n")
+	b.WriteString(TableSummary(s))
+	if start, reason := s.IncrementalStart(ctx); start != "" {
+		b.WriteString("\n## Incremental reads\n\n")
+		fmt.Fprintf(&b, "Incremental reads can start from `%s` (%s).\n", start, reason)
+	}
+	if instants := s.TimelineInstants(); s.Timeline != nil {
+		b.WriteString("\n## Timeline\n\n")
+		b.WriteString(TimelineMarkdown(instants, model.LateCompletions(instants)))
+	}
+	for _, sec := range sections {
+		if body, ok := sec.Render(ctx, s); ok {
+			fmt.Fprintf(&b, "\n## %s\n\n%s", sec.Title, ensureNL(body))
+		}
+	}
+	b.WriteString("\n## Load steps\n\n")
+	var rows [][]string
+	for _, st := range s.Done {
+		res := "ok"
+		if err := s.StepErrors[st]; err != nil {
+			res = "failed: " + err.Error()
+		}
+		rows = append(rows, []string{string(st), res})
+	}
+	b.WriteString(Table([]string{"step", "result"}, "ll", rows))
+	b.WriteString("\n## Problems\n\n")
+	probs := s.Problems()
+	if len(probs) == 0 {
+		b.WriteString("None.\n")
+	}
+	for _, p := range probs {
+		fmt.Fprintf(&b, "- %s\n", Escape(p.String()))
+	}
+	return b.String()
+}
+
+// TableSummary is a two-column table of the table's identity and configuration.
+func TableSummary(s *model.Snapshot) string {
+	rows := [][]string{{"location", s.Options.Location}}
+	if c := s.Config; c != nil {
+		cdc := "off"
+		if c.CDCEnabled {
+			cdc = "on (" + orDash(c.CDCMode) + ")"
+		}
+		rows = append(rows,
+			[]string{"name", c.Name},
+			[]string{"type", c.Type},
+			[]string{"table version", strconv.Itoa(c.Version)},
+			[]string{"record key fields", orDash(strings.Join(c.RecordKeys, ", "))},
+			[]string{"partition fields", orDash(strings.Join(c.PartitionFieldNames(), ", "))},
+			[]string{"key generator", orDash(c.KeyGenerator)},
+			[]string{"base file format", orDash(c.BaseFormat)},
+			[]string{"CDC", cdc},
+			[]string{"times shown in", orDash(c.ZoneSource)},
+		)
+	}
+	if tl := s.Timeline; tl != nil {
+		rows = append(rows, []string{"active instants", strconv.Itoa(len(tl.Instants))})
+		if s.Options.Archived {
+			rows = append(rows, []string{"archived instants", strconv.Itoa(len(tl.Archived))})
+		}
+	}
+	return Table([]string{"field", "value"}, "ll", rows)
+}
+
+// TimelineHeaders are the columns of `hudiscope timeline`, plus notes.
+var TimelineHeaders = []string{"requested", "completed", "action", "state", "operation", "writes",
+	"inserts", "updates", "deletes", "bytes", "files", "parts", "duration", "notes"}
+
+// TimelineMarkdown renders instants (in the order given) as a table; late marks instants that
+// completed after a later-started one (see model.LateCompletions), may be nil.
+func TimelineMarkdown(instants []*hudi.Instant, late []bool) string {
+	rows := make([][]string, 0, len(instants))
+	anyDerived, anyLate := false, false
+	for i, in := range instants {
+		var notes []string
+		if late != nil && late[i] {
+			notes = append(notes, "completed after a later-started instant")
+			anyLate = true
+		}
+		if in.Archived {
+			notes = append(notes, "archived")
+		}
+		if in.CompletionDerived {
+			anyDerived = true
+		}
+		if in.Err != "" {
+			notes = append(notes, "unreadable: "+in.Err)
+		}
+		rows = append(rows, append(InstantCells(in), strings.Join(notes, "; ")))
+	}
+	var b strings.Builder
+	b.WriteString(Table(TimelineHeaders, "lllllrrrrrrrrl", rows))
+	if anyDerived {
+		b.WriteString("\n`~` completion time derived from the completed file's modification time (table version < 8).\n")
+	}
+	if anyLate {
+		b.WriteString("\nAn instant marked \"completed after a later-started instant\" is where requested order and completion order disagree: " +
+			"a checkpoint taken from `_hoodie_commit_time` re-reads or skips it. Use completion times as checkpoints.\n")
+	}
+	return b.String()
+}
+
+// InstantCells are the `hudiscope timeline` columns of one instant, without notes.
+func InstantCells(in *hudi.Instant) []string {
+	ct := in.CompletionTime
+	if ct != "" && in.CompletionDerived {
+		ct += "~"
+	}
+	return []string{in.RequestedTime, orDash(ct), in.Action, string(in.State), orDash(in.Operation),
+		i64(in.Totals.NumWrites), i64(in.Totals.NumInserts), i64(in.Totals.NumUpdateWrites),
+		i64(in.Totals.NumDeletes), i64(in.Totals.TotalBytesWritten), strconv.Itoa(in.Totals.Files),
+		strconv.Itoa(in.Totals.Partitions), Duration(in)}
+}
+
+// Duration is an instant's requested→completion duration, or "-".
+func Duration(in *hudi.Instant) string {
+	if d := in.Duration(); d > 0 {
+		return d.Round(time.Millisecond).String()
+	}
+	return "-"
+}
+
+// Table renders a GitHub-flavoured Markdown table. align has one letter per column: 'l' or
+// 'r'. Cells are escaped.
+func Table(headers []string, align string, rows [][]string) string {
+	var b strings.Builder
+	b.WriteString("|")
+	for _, h := range headers {
+		b.WriteString(" " + Escape(h) + " |")
+	}
+	b.WriteString("\n|")
+	for i := range headers {
+		if i < len(align) && align[i] == 'r' {
+			b.WriteString("---:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		b.WriteString("|")
+		for i := range headers {
+			c := ""
+			if i < len(r) {
+				c = r[i]
+			}
+			b.WriteString(" " + Escape(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// KeyValues renders pairs as a bullet list ("- **key**: value").
+func KeyValues(pairs [][2]string) string {
+	var b strings.Builder
+	for _, p := range pairs {
+		fmt.Fprintf(&b, "- **%s**: %s\n", Escape(p[0]), Escape(p[1]))
+	}
+	return b.String()
+}
+
+// Escape makes text safe inside a Markdown table cell or list item.
+func Escape(s string) string {
+	r := strings.NewReplacer("|", `\|`, "\r", " ", "\n", " ", "\x1b", "")
+	return r.Replace(s)
+}
+
+// SortedKeys returns a map's keys in order.
+func SortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func ensureNL(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func i64(v int64) string { return strconv.FormatInt(v, 10) }

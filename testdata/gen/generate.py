@@ -1,0 +1,720 @@
+#!/usr/bin/env python3
+"""Generate one hudiscope test fixture with real Spark + real Hudi.
+
+One invocation = one Spark application = one fixture directory:
+
+  testdata/fixtures/<fixture>/
+      table.zip            the table; single top-level folder = table name
+      writer.properties    the Hudi writer options (Java properties syntax)
+      <event log>          Spark event log of this run (plain, .lz4, .zstd, .snappy or eventlog_v2_* dir)
+      oracle/*.json        what Spark/Hudi itself says about the table
+
+Never run from `go test`/CI; see testdata/README.md and run.sh.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+import zipfile
+
+from pyspark.sql import SparkSession, Row
+from pyspark.sql import functions as F
+from pyspark.sql.types import StructType, StructField, IntegerType, LongType, StringType
+
+SCHEMA = StructType([
+    StructField("id", IntegerType(), False),
+    StructField("name", StringType(), True),
+    StructField("ts", LongType(), False),
+])
+PSCHEMA = StructType([
+    StructField("id", IntegerType(), False),
+    StructField("name", StringType(), True),
+    StructField("ts", LongType(), False),
+    StructField("dt", StringType(), False),
+])
+
+
+def log(*a):
+    print("[gen]", *a, flush=True)
+
+
+# ---------------------------------------------------------------- helpers
+
+def java_props_escape(s, key=False):
+    out = []
+    for i, ch in enumerate(str(s)):
+        if ch in "\\":
+            out.append("\\\\")
+        elif ch in "=:#!":
+            out.append("\\" + ch)
+        elif ch == " " and (key or i == 0):
+            out.append("\\ ")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) > 126 or ord(ch) < 32:
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def write_props(path, props, header):
+    with open(path, "w") as f:
+        for line in header.splitlines():
+            f.write("# " + line + "\n")
+        for k in sorted(props):
+            f.write("%s=%s\n" % (java_props_escape(k, True), java_props_escape(props[k])))
+
+
+def jval(v):
+    """Make a Spark value JSON-friendly."""
+    if isinstance(v, Row):
+        return {k: jval(x) for k, x in v.asDict(recursive=False).items()}
+    if isinstance(v, (list, tuple)):
+        return [jval(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): jval(x) for k, x in v.items()}
+    if isinstance(v, (datetime.datetime, datetime.date)):
+        return v.isoformat()
+    if isinstance(v, (bytes, bytearray)):
+        return v.hex()
+    if hasattr(v, "__float__") and not isinstance(v, (int, float, bool)):
+        return float(v)
+    return v
+
+
+def df_json(df, order_by=None):
+    if order_by:
+        df = df.orderBy(*order_by)
+    rows = df.collect()
+    return {"columns": df.columns, "rows": [[jval(x) for x in r] for r in rows]}
+
+
+def exc_text(e):
+    """Java exception class + message from a py4j / pyspark error."""
+    out = {"python_type": type(e).__name__}
+    jexc = getattr(e, "java_exception", None)
+    if jexc is not None:
+        try:
+            out["java_class"] = jexc.getClass().getName()
+            out["java_message"] = jexc.getMessage()
+            root = jexc
+            while root.getCause() is not None and root.getCause() != root:
+                root = root.getCause()
+            out["root_class"] = root.getClass().getName()
+            out["root_message"] = root.getMessage()
+        except Exception:  # pragma: no cover
+            pass
+    # pyspark's own rendering (first lines only; no JVM stack)
+    txt = str(e)
+    out["text"] = "\n".join(txt.splitlines()[:6])
+    return out
+
+
+def dump(path, obj):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=1, sort_keys=False, default=str)
+        f.write("\n")
+
+
+TL2 = re.compile(r"^(\d+)(?:_(\d+))?\.([a-z_]+)(?:\.(requested|inflight))?$")
+
+
+def read_timeline(table_path):
+    """Active timeline straight from the file names (what a reader sees)."""
+    props = read_hoodie_props(table_path)
+    layout = int(props.get("hoodie.timeline.layout.version", "1"))
+    ver = int(props.get("hoodie.table.version", "0"))
+    tdir = os.path.join(table_path, ".hoodie")
+    rel = ".hoodie/"
+    if ver >= 8:
+        tdir = os.path.join(tdir, props.get("hoodie.timeline.path", "timeline"))
+        rel = ".hoodie/" + props.get("hoodie.timeline.path", "timeline") + "/"
+    inst = {}
+    for name in sorted(os.listdir(tdir)):
+        p = os.path.join(tdir, name)
+        if os.path.isdir(p) or name.endswith(".crc") or name.startswith("hoodie.properties"):
+            continue
+        m = TL2.match(name)
+        if not m:
+            continue
+        req, comp, action, state = m.group(1), m.group(2), m.group(3), m.group(4)
+        if action == "inflight" and state is None:  # <ts>.inflight = commit inflight
+            action, state = "commit", "inflight"
+        e = inst.setdefault(req, {"requested_time": req, "files": []})
+        e["files"].append(rel + name)
+        if state is None:
+            e["action"] = action
+            e["state"] = "COMPLETED"
+            e["completion_time"] = comp
+            e["completed_file"] = rel + name
+            e["completed_file_mtime"] = datetime.datetime.fromtimestamp(
+                os.path.getmtime(p), datetime.timezone.utc).isoformat()
+        else:
+            if e.get("state") != "COMPLETED":
+                e.setdefault("action", action)
+                # inflight beats requested
+                if e.get("state") != "INFLIGHT":
+                    e["state"] = state.upper()
+                if state == "inflight":
+                    e["state"] = "INFLIGHT"
+    out = [inst[k] for k in sorted(inst)]
+    for e in out:
+        e.setdefault("completion_time", None)
+    return out
+
+
+def read_hoodie_props(table_path):
+    props = {}
+    with open(os.path.join(table_path, ".hoodie", "hoodie.properties")) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            k, _, v = line.partition("=")
+            props[k.replace("\\:", ":").replace("\\=", "=")] = v.replace("\\:", ":").replace("\\=", "=").replace("\\\\", "\\")
+    return props
+
+
+def count_by(timeline, pred):
+    out = {}
+    for e in timeline:
+        if pred(e):
+            out[e["action"]] = out.get(e["action"], 0) + 1
+    return dict(sorted(out.items()))
+
+
+def zip_table(table_path, zip_path):
+    parent, name = os.path.split(table_path.rstrip("/"))
+    if os.path.exists(zip_path):
+        os.remove(zip_path)
+    subprocess.check_call(["zip", "-q", "-r", "-X", zip_path, name], cwd=parent)
+
+
+def list_files(table_path):
+    out = {}
+    for root, dirs, files in os.walk(table_path):
+        for fn in files:
+            p = os.path.join(root, fn)
+            out[os.path.relpath(p, table_path)] = os.path.getsize(p)
+    return dict(sorted(out.items()))
+
+
+# ---------------------------------------------------------------- generator
+
+class Gen:
+    def __init__(self, args):
+        self.a = args
+        self.release = args.hudi_release
+        self.is1x = not self.release.startswith("0.")
+        self.fixture_dir = os.path.abspath(args.out)
+        self.work = os.path.abspath(args.work)
+        self.oracle = os.path.join(self.fixture_dir, "oracle")
+        if os.path.exists(self.fixture_dir):
+            shutil.rmtree(self.fixture_dir)
+        os.makedirs(self.oracle)
+        os.makedirs(self.work, exist_ok=True)
+        self.errors = []
+        self.notes = []
+        self.spark = self._spark()
+
+    def _spark(self):
+        b = (SparkSession.builder.master("local[2]").appName("hudiscope-gen-" + self.a.fixture)
+             .config("spark.jars", self.a.bundle)
+             .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+             .config("spark.sql.extensions", "org.apache.spark.sql.hudi.HoodieSparkSessionExtension")
+             .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.hudi.catalog.HoodieCatalog")
+             .config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
+             .config("spark.sql.shuffle.partitions", "2")
+             .config("spark.default.parallelism", "2")
+             .config("spark.ui.enabled", "false")
+             .config("spark.driver.memory", "2g")
+             .config("spark.sql.warehouse.dir", os.path.join(self.work, "_warehouse"))
+             .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + os.path.join(self.work, "_derby"))
+             .config("spark.eventLog.enabled", "true")
+             .config("spark.eventLog.dir", "file://" + self.fixture_dir))
+        codec = self.a.eventlog_codec
+        if codec in ("lz4", "zstd", "snappy"):
+            b = b.config("spark.eventLog.compress", "true").config("spark.eventLog.compression.codec", codec)
+        else:
+            b = b.config("spark.eventLog.compress", "false")
+        if self.a.eventlog_rolling:
+            b = (b.config("spark.eventLog.rolling.enabled", "true")
+                 .config("spark.eventLog.rolling.maxFileSize", "10m"))
+        s = b.getOrCreate()
+        s.sparkContext.setLogLevel("WARN")
+        return s
+
+    # --- writes
+    def base_opts(self, name, table_type="COPY_ON_WRITE", partitioned=False):
+        o = {
+            "hoodie.table.name": name,
+            "hoodie.datasource.write.table.name": name,
+            "hoodie.datasource.write.table.type": table_type,
+            "hoodie.datasource.write.recordkey.field": "id",
+            "hoodie.datasource.write.precombine.field": "ts",
+            "hoodie.index.bloom.num_entries": "1000",
+            "hoodie.upsert.shuffle.parallelism": "2",
+            "hoodie.insert.shuffle.parallelism": "2",
+            "hoodie.bulkinsert.shuffle.parallelism": "2",
+            "hoodie.delete.shuffle.parallelism": "2",
+        }
+        if self.is1x:
+            o["hoodie.table.ordering.fields"] = "ts"
+        if partitioned:
+            o["hoodie.datasource.write.partitionpath.field"] = "dt"
+            o["hoodie.datasource.write.keygenerator.class"] = "org.apache.hudi.keygen.SimpleKeyGenerator"
+        else:
+            o["hoodie.datasource.write.partitionpath.field"] = ""
+            o["hoodie.datasource.write.keygenerator.class"] = "org.apache.hudi.keygen.NonpartitionedKeyGenerator"
+        return o
+
+    def write(self, path, rows, opts, op="upsert", schema=None, extra=None):
+        o = dict(opts)
+        o["hoodie.datasource.write.operation"] = op
+        if extra:
+            o.update(extra)
+        df = self.spark.createDataFrame(rows, schema or SCHEMA)
+        df.write.format("hudi").options(**o).mode("append").save(path)
+
+    def register(self, name, path):
+        self.spark.sql("DROP TABLE IF EXISTS %s" % name)
+        self.spark.sql("CREATE TABLE %s USING hudi LOCATION '%s'" % (name, path))
+
+    def sql_json(self, q, order_by=None):
+        return df_json(self.spark.sql(q), order_by)
+
+    def try_oracle(self, fname, fn):
+        try:
+            obj = fn()
+            dump(os.path.join(self.oracle, fname), obj)
+            return obj
+        except Exception as e:  # keep going; record the failure
+            log("oracle %s failed: %s" % (fname, e))
+            self.errors.append({"oracle": fname, "error": exc_text(e)})
+            return None
+
+    # --- common oracles
+    def common_oracles(self, name, path, partitions=None):
+        spark = self.spark
+        self.register(name, path)
+        props = read_hoodie_props(path)
+        tl = read_timeline(path)
+        snap = spark.read.format("hudi").load(path)
+        row_count = snap.count()
+        if partitions is None:
+            if props.get("hoodie.table.partition.fields"):
+                partitions = sorted(r[0] for r in snap.select("_hoodie_partition_path").distinct().collect())
+            else:
+                partitions = [""]
+        self.try_oracle("show_commits.json", lambda: self.sql_json(
+            "CALL show_commits(table => '%s', limit => 1000)" % name))
+        def archived():
+            q = ("CALL show_archived_commits(table => '%s', limit => 1000, "
+                 "start_ts => '00000000000000000', end_ts => '99999999999999999')" % name)
+            try:
+                return dict(query=q, **self.sql_json(q))
+            except Exception:
+                q = "CALL show_archived_commits(table => '%s', limit => 1000)" % name
+                return dict(query=q, **self.sql_json(q))
+        self.try_oracle("show_archived_commits.json", archived)
+        self.try_oracle("java_archived_timeline.json", lambda: self.java_archived(path))
+        def fsview():
+            out = {"procedure": "show_fsview_latest", "partitions": {}}
+            for p in partitions:
+                out["partitions"][p] = df_json(spark.sql(
+                    "CALL show_fsview_latest(table => '%s', partition_path => '%s')" % (name, p)))
+            return out
+        self.try_oracle("latest_file_slices.json", fsview)
+        self.try_oracle("java_fsview_latest.json", lambda: self.java_fsview(path, partitions))
+        self.try_oracle("show_savepoints.json", lambda: self.sql_json(
+            "CALL show_savepoints(table => '%s')" % name))
+        summary = {
+            "fixture": self.a.fixture,
+            "scenario": self.a.scenario,
+            "hudi_release": self.release,
+            "spark_version": spark.version,
+            "java_version": spark.sparkContext._jvm.java.lang.System.getProperty("java.version"),
+            "table_name": name,
+            "table_dir": os.path.basename(path),
+            "table_type": props.get("hoodie.table.type"),
+            "table_version": int(props.get("hoodie.table.version", "0")),
+            "timeline_layout_version": int(props.get("hoodie.timeline.layout.version", "0")),
+            "metadata_partitions": props.get("hoodie.table.metadata.partitions", ""),
+            "row_count": row_count,
+            "partitions": partitions,
+            "completed_by_action": count_by(tl, lambda e: e.get("state") == "COMPLETED"),
+            "pending_by_action": count_by(tl, lambda e: e.get("state") != "COMPLETED"),
+            "active_timeline": tl,
+            "event_log_codec": self.a.eventlog_codec + (" rolling" if self.a.eventlog_rolling else ""),
+            "application_id": spark.sparkContext.applicationId,
+            "notes": self.notes,
+        }
+        return summary
+
+    def java_archived(self, path):
+        """Archived timeline as Hudi's Java API loads it (1.x: LSM history; 0.x: .commits_.archive.N)."""
+        jvm = self.spark.sparkContext._jvm
+        hconf = self.spark.sparkContext._jsc.hadoopConfiguration()
+        sconf = jvm.org.apache.hudi.storage.hadoop.HadoopStorageConfiguration(hconf)
+        mc = jvm.org.apache.hudi.common.table.HoodieTableMetaClient.builder().setConf(sconf).setBasePath(path).build()
+        at = mc.getArchivedTimeline()
+        out = []
+        it = at.getInstants().iterator()
+        while it.hasNext():
+            i = it.next()
+            e = {"action": i.getAction(), "state": str(i.getState())}
+            for k, getters in (("requested_time", ("requestedTime", "getTimestamp")),
+                               ("completion_time", ("getCompletionTime", "getStateTransitionTime"))):
+                for g in getters:
+                    try:
+                        e[k] = getattr(i, g)()
+                        break
+                    except Exception:
+                        continue
+            out.append(e)
+        return {"api": "HoodieTableMetaClient.getArchivedTimeline().getInstants()", "count": len(out),
+                "instants": out}
+
+    def java_fsview(self, path, partitions):
+        """Latest file slices via Hudi's Java FileSystemView (py4j)."""
+        jvm = self.spark.sparkContext._jvm
+        jsc = self.spark.sparkContext._jsc
+        hconf = jsc.hadoopConfiguration()
+        if self.is1x:
+            sconf = jvm.org.apache.hudi.storage.hadoop.HadoopStorageConfiguration(hconf)
+            mc = jvm.org.apache.hudi.common.table.HoodieTableMetaClient.builder().setConf(sconf).setBasePath(path).build()
+            engine = jvm.org.apache.hudi.common.engine.HoodieLocalEngineContext(sconf)
+        else:
+            sconf = jvm.org.apache.hudi.storage.hadoop.HadoopStorageConfiguration(hconf)
+            mc = jvm.org.apache.hudi.common.table.HoodieTableMetaClient.builder().setConf(sconf).setBasePath(path).build()
+            engine = jvm.org.apache.hudi.common.engine.HoodieLocalEngineContext(sconf)
+        mdcfg = jvm.org.apache.hudi.common.config.HoodieMetadataConfig.newBuilder().enable(False).build()
+        tl = mc.getActiveTimeline().filterCompletedAndCompactionInstants()
+        fsv = jvm.org.apache.hudi.common.table.view.FileSystemViewManager.createInMemoryFileSystemViewWithTimeline(
+            engine, mc, mdcfg, tl)
+        out = {"api": "FileSystemViewManager.createInMemoryFileSystemViewWithTimeline(...).getLatestFileSlices(partition)",
+               "partitions": {}}
+        for p in partitions:
+            slices = []
+            it = fsv.getLatestFileSlices(p).iterator()
+            while it.hasNext():
+                fs = it.next()
+                bf = fs.getBaseFile()
+                base = None
+                if bf.isPresent():
+                    b = bf.get()
+                    base = {"name": b.getFileName(), "size": b.getFileSize(), "commit_time": b.getCommitTime()}
+                logs = []
+                lit = fs.getLogFiles().iterator()
+                while lit.hasNext():
+                    lf = lit.next()
+                    logs.append({"name": lf.getFileName(), "size": lf.getFileSize()})
+                slices.append({"file_id": fs.getFileId(), "base_instant": fs.getBaseInstantTime(),
+                               "base_file": base, "log_files": logs})
+            slices.sort(key=lambda s: s["file_id"])
+            out["partitions"][p] = slices
+        fsv.close()
+        return out
+
+    def finish(self, name, path, summary, writer_opts, extra_props_note=""):
+        self.spark.sql("DROP TABLE IF EXISTS %s" % name)
+        write_props(os.path.join(self.fixture_dir, "writer.properties"), writer_opts,
+                    "Hudi writer options used for table '%s' (%s, Hudi %s, Spark %s).\n"
+                    "Passed as DataFrame writer options; same keys a --props file holds.%s"
+                    % (name, self.a.scenario, self.release, self.spark.version, extra_props_note))
+        summary["storage_files"] = list_files(path)
+        summary["generator_errors"] = self.errors
+        dump(os.path.join(self.oracle, "summary.json"), summary)
+        self.spark.stop()
+        time.sleep(1)
+        zip_table(path, os.path.join(self.fixture_dir, "table.zip"))
+        # tidy event log names list
+        ev = sorted(x for x in os.listdir(self.fixture_dir) if x.startswith("local-") or x.startswith("eventlog_v2_"))
+        summary["event_logs"] = ev
+        dump(os.path.join(self.oracle, "summary.json"), summary)
+        log("done", self.a.fixture, "events:", ev, "errors:", len(self.errors))
+
+    def table_path(self, name):
+        p = os.path.join(self.work, self.a.fixture, name)
+        if os.path.exists(p):
+            shutil.rmtree(p)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        return p
+
+    # ---------------------------------------------------------------- scenarios
+    def incr(self):
+        name = "incr"
+        path = self.table_path(name)
+        opts = self.base_opts(name)
+        self.write(path, [(1, "a", 1), (2, "b", 1), (3, "c", 1)], opts, op="insert")
+        self.write(path, [(1, "a2", 2), (4, "d", 2)], opts)
+        self.write(path, [(2, "b3", 3)], opts)
+        tl = read_timeline(path)
+        commits = [e for e in tl if e.get("action") == "commit" and e["state"] == "COMPLETED"]
+        assert len(commits) == 3, commits
+        c1 = commits[0]
+        commit_times = sorted(r[0] for r in self.spark.read.format("hudi").load(path)
+                              .select("_hoodie_commit_time").distinct().collect())
+        res = {
+            "commits": [{"requested_time": c["requested_time"], "completion_time": c["completion_time"],
+                         "completed_file": c["completed_file"], "completed_file_mtime": c["completed_file_mtime"]}
+                        for c in commits],
+            "distinct__hoodie_commit_time": commit_times,
+            "c1_requested_time": c1["requested_time"],
+            "c1_completion_time": c1["completion_time"],
+        }
+
+        def incr_read(begin, key="hoodie.datasource.read.begin.instanttime"):
+            df = (self.spark.read.format("hudi")
+                  .option("hoodie.datasource.query.type", "incremental")
+                  .option(key, begin).load(path))
+            return df_json(df.select("_hoodie_commit_time", "id", "name", "ts"), ["id"])
+
+        r = incr_read(c1["requested_time"])
+        res["begin_requested"] = {"option": "hoodie.datasource.read.begin.instanttime",
+                                  "begin": c1["requested_time"], "row_count": len(r["rows"]), **r}
+        if c1["completion_time"]:
+            r = incr_read(c1["completion_time"])
+            res["begin_completion"] = {"option": "hoodie.datasource.read.begin.instanttime",
+                                       "begin": c1["completion_time"], "row_count": len(r["rows"]), **r}
+        else:
+            res["begin_completion"] = None
+            self.notes.append("table version < 8: no completion time in instant file names")
+        try:
+            r = incr_read(c1["requested_time"], key="hoodie.datasource.read.start.commit")
+            res["start_commit_option"] = {"raised": False, "row_count": len(r["rows"]), **r}
+        except Exception as e:
+            res["start_commit_option"] = {"raised": True, "error": exc_text(e)}
+        # CDC query on this non-CDC table
+        self.register(name, path)
+        try:
+            self.sql_json("SELECT * FROM hudi_table_changes('%s', 'cdc', 'earliest')" % name)
+            res["cdc_query_on_non_cdc_table"] = {"raised": False}
+        except Exception as e:
+            res["cdc_query_on_non_cdc_table"] = {"raised": True, "error": exc_text(e)}
+        dump(os.path.join(self.oracle, "incremental.json"), res)
+        summary = self.common_oracles(name, path)
+        summary["c1_requested_time"] = c1["requested_time"]
+        summary["c1_completion_time"] = c1["completion_time"]
+        self.finish(name, path, summary, opts)
+
+    def cdc(self):
+        name = "cdc"
+        path = self.table_path(name)
+        opts = self.base_opts(name)
+        opts["hoodie.table.cdc.enabled"] = "true"
+        opts["hoodie.table.cdc.supplemental.logging.mode"] = "data_before_after" if not self.is1x else "DATA_BEFORE_AFTER"
+        self.write(path, [(1, "a", 1), (2, "b", 1)], opts, op="insert")
+        self.write(path, [(1, "a2", 2), (3, "c", 2)], opts)
+        self.write(path, [(2, "b", 3)], opts, op="delete")
+        self.register(name, path)
+        res = {}
+        q = "SELECT * FROM hudi_table_changes('%s', '%s', 'earliest')"
+        for mode in ("cdc", "latest_state"):
+            try:
+                df = self.spark.sql(q % (name, mode))
+                order = ["ts_ms", "op"] if mode == "cdc" else ["id"]
+                d = df_json(df, order)
+                res[mode] = {"query": q % (name, mode), "row_count": len(d["rows"]), **d}
+            except Exception as e:
+                res[mode] = {"query": q % (name, mode), "error": exc_text(e)}
+        # error text of a CDC query on the non-CDC incr table (generated earlier in the same run.sh)
+        incr_path = os.path.join(self.work, "incr-" + self.release, "incr")
+        if os.path.exists(incr_path):
+            self.register("incr", incr_path)
+            try:
+                self.spark.sql(q % ("incr", "cdc")).collect()
+                res["cdc_query_on_non_cdc_incr_table"] = {"raised": False}
+            except Exception as e:
+                res["cdc_query_on_non_cdc_incr_table"] = {"raised": True, "query": q % ("incr", "cdc"),
+                                                          "error": exc_text(e)}
+            self.spark.sql("DROP TABLE IF EXISTS incr")
+        dump(os.path.join(self.oracle, "cdc.json"), res)
+        summary = self.common_oracles(name, path)
+        self.finish(name, path, summary, opts)
+
+    def pdata(self, n, start_id, ts, parts, name_prefix="v"):
+        rows = []
+        for i in range(n):
+            k = start_id + i
+            rows.append((k, "%s%d_%d" % (name_prefix, k, ts), ts, parts[k % len(parts)]))
+        return rows
+
+    def cow_services(self):
+        name = "cow_services"
+        path = self.table_path(name)
+        parts = ["2024-01-01", "2024-01-02", "2024-01-03"]
+        opts = self.base_opts(name, partitioned=True)
+        opts.update({
+            "hoodie.clean.automatic": "true",
+            "hoodie.cleaner.policy": "KEEP_LATEST_COMMITS",
+            "hoodie.cleaner.commits.retained": "2",
+            "hoodie.keep.min.commits": "4",
+            "hoodie.keep.max.commits": "6",
+            "hoodie.archive.automatic": "true",
+            "hoodie.clustering.inline": "true",
+            "hoodie.clustering.inline.max.commits": "12",
+            "hoodie.clustering.plan.strategy.sort.columns": "name",
+            "hoodie.clustering.plan.strategy.small.file.limit": "1048576",
+            "hoodie.clustering.plan.strategy.target.file.max.bytes": "2097152",
+            "hoodie.parquet.small.file.limit": "0",
+            "hoodie.metadata.enable": "true",
+            "hoodie.metadata.compact.max.delta.commits": "5",
+            "hoodie.metadata.keep.min.commits": "4" if not self.is1x else "4",
+        })
+        if not self.is1x:
+            opts["hoodie.metadata.keep.max.commits"] = "6"
+        if self.is1x:
+            opts["hoodie.timeline.compaction.batch.size"] = "4"
+        events = []
+        self.write(path, self.pdata(12, 0, 0, parts), opts, op="insert", schema=PSCHEMA)
+        events.append("c0 insert 12 rows")
+        savepoint_at = 30
+        next_id = 12
+        for i in range(1, 44):
+            if i == 41:
+                # a failing write: an executor-side exception after Hudi created the instant
+                @F.udf(LongType())
+                def boom(x):
+                    if x is not None and x >= 0:
+                        raise RuntimeError("hudiscope-gen: deliberate failure inside the write")
+                    return x
+                df = self.spark.createDataFrame(self.pdata(3, 100, i, parts), PSCHEMA).withColumn("ts", boom(F.col("ts")))
+                o = dict(opts)
+                o["hoodie.datasource.write.operation"] = "upsert"
+                o["hoodie.clustering.inline"] = "false"
+                o["hoodie.clean.automatic"] = "false"
+                o["hoodie.archive.automatic"] = "false"
+                try:
+                    df.write.format("hudi").options(**o).mode("append").save(path)
+                    events.append("c%d failing write did NOT fail" % i)
+                except Exception as e:
+                    failed = [x for x in read_timeline(path) if x["state"] != "COMPLETED"]
+                    events.append("c%d failing write raised %s; pending after failure: %s" % (
+                        i, exc_text(e).get("root_message", "")[:200], [(x["requested_time"], x["action"], x["state"]) for x in failed]))
+                continue
+            if i == 33:
+                self.write(path, self.pdata(4, 1000, i, ["2024-01-02"]), opts, op="insert_overwrite", schema=PSCHEMA)
+                events.append("c%d insert_overwrite partition 2024-01-02" % i)
+                continue
+            upd = [(k, "u%d_%d" % (k, i), i, parts[k % 3]) for k in range(i % 6, 12, 5)]
+            ins = self.pdata(2, next_id, i, parts)
+            next_id += 2
+            self.write(path, upd + ins, opts, schema=PSCHEMA)
+            events.append("c%d upsert %d rows" % (i, len(upd) + len(ins)))
+            if i == savepoint_at:
+                self.register(name, path)
+                last = [x for x in read_timeline(path) if x["state"] == "COMPLETED" and x["action"] in ("commit", "replacecommit")][-1]
+                self.spark.sql("CALL create_savepoint(table => '%s', commit_time => '%s')" % (name, last["requested_time"])).collect()
+                events.append("savepoint at %s" % last["requested_time"])
+        summary = self.common_oracles(name, path)
+        summary["write_log"] = events
+        self.finish(name, path, summary, opts)
+
+    def mor_services(self):
+        name = "mor_services"
+        path = self.table_path(name)
+        parts = ["2024-01-01", "2024-01-02", "2024-01-03"]
+        opts = self.base_opts(name, table_type="MERGE_ON_READ", partitioned=True)
+        opts.update({
+            "hoodie.clean.automatic": "true",
+            "hoodie.cleaner.policy": "KEEP_LATEST_COMMITS",
+            "hoodie.cleaner.commits.retained": "2",
+            "hoodie.keep.min.commits": "4",
+            "hoodie.keep.max.commits": "6",
+            "hoodie.compact.inline": "true",
+            "hoodie.compact.inline.max.delta.commits": "3",
+            "hoodie.metadata.enable": "true",
+            "hoodie.metadata.record.index.enable": "true",
+            "hoodie.metadata.compact.max.delta.commits": "5",
+            "hoodie.index.type": "RECORD_INDEX" if self.is1x else "BLOOM",
+        })
+        events = []
+        self.write(path, self.pdata(12, 0, 0, parts), opts, op="insert", schema=PSCHEMA)
+        events.append("dc0 insert 12")
+        for i in range(1, 16):
+            upd = [(k, "u%d_%d" % (k, i), i, parts[k % 3]) for k in range(i % 4, 12, 4)]
+            self.write(path, upd, opts, schema=PSCHEMA)
+            events.append("dc%d update %d rows (inline compaction every 3)" % (i, len(upd)))
+        # now: schedule only -> one pending compaction, then keep writing below the trigger
+        sched = dict(opts)
+        sched["hoodie.compact.inline"] = "false"
+        sched["hoodie.compact.schedule.inline"] = "true"
+        for i in range(16, 21):
+            upd = [(k, "u%d_%d" % (k, i), i, parts[k % 3]) for k in range(i % 4, 12, 4)]
+            self.write(path, upd, sched if i <= 18 else dict(sched, **{"hoodie.compact.schedule.inline": "false"}),
+                       schema=PSCHEMA)
+            events.append("dc%d update (compaction schedule.inline=%s)" % (i, "true" if i <= 18 else "false"))
+        summary = self.common_oracles(name, path)
+        summary["write_log"] = events
+        try:
+            self.register(name, path)
+            summary["show_compaction"] = self.sql_json("CALL show_compaction(table => '%s')" % name)
+        except Exception as e:
+            summary["show_compaction_error"] = exc_text(e)
+        self.finish(name, path, summary, dict(opts, **{"hoodie.compact.schedule.inline": "true (last 3 writes; inline compaction off)"}))
+
+    def index_variant(self):
+        variant = self.a.variant
+        name = "idx_" + variant
+        path = self.table_path(name)
+        parts = ["2024-01-%02d" % d for d in range(1, 9)]
+        opts = self.base_opts(name, partitioned=True)
+        opts.update({"hoodie.parquet.small.file.limit": "0", "hoodie.metadata.enable": "true"})
+        if variant == "simple":
+            opts["hoodie.index.type"] = "SIMPLE"
+        elif variant == "bloom":
+            opts["hoodie.index.type"] = "BLOOM"
+        elif variant in ("rli", "rli_nostream"):
+            opts["hoodie.index.type"] = "RECORD_INDEX"
+            opts["hoodie.metadata.record.index.enable"] = "true"
+            if variant == "rli_nostream":
+                opts["hoodie.metadata.streaming.write.enabled"] = "false"
+        bulk = dict(opts)
+        bulk["hoodie.bulkinsert.shuffle.parallelism"] = "4"
+        bulk["hoodie.bulkinsert.sort.mode"] = "NONE"
+        nid = 0
+        for r in range(3):
+            rows = [(k, "n%d" % k, 0, parts[k % 8]) for k in range(nid, nid + 400)]
+            nid += 400
+            self.spark.createDataFrame(rows, PSCHEMA).repartition(4).write.format("hudi").options(
+                **dict(bulk, **{"hoodie.datasource.write.operation": "bulk_insert"})).mode("append").save(path)
+        # the measured upsert: 150 updates spread over all partitions + 50 inserts
+        upd = [(k, "x%d" % k, 1, parts[k % 8]) for k in range(0, nid, 8)][:150]
+        ins = [(k, "y%d" % k, 1, parts[k % 8]) for k in range(nid, nid + 50)]
+        self.spark.sparkContext.setJobGroup("hudiscope-upsert", "hudiscope: measured upsert (%s)" % variant)
+        self.write(path, upd + ins, opts, schema=PSCHEMA)
+        summary = self.common_oracles(name, path)
+        summary["workload"] = "3 x bulk_insert 400 rows (4 tasks, 8 partitions) then one upsert of %d rows" % (len(upd) + len(ins))
+        self.finish(name, path, summary, opts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "index"])
+    ap.add_argument("--variant", default="")
+    ap.add_argument("--fixture", required=True)
+    ap.add_argument("--hudi-release", required=True)
+    ap.add_argument("--bundle", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--eventlog-codec", default="none", choices=["none", "lz4", "zstd", "snappy"])
+    ap.add_argument("--eventlog-rolling", action="store_true")
+    a = ap.parse_args()
+    g = Gen(a)
+    {"incr": g.incr, "cdc": g.cdc, "cow-services": g.cow_services,
+     "mor-services": g.mor_services, "index": g.index_variant}[a.scenario]()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Regenerates every fixture under testdata/fixtures/ with real Spark + real Hudi.
+# Needs: Java 17 (JAVA_HOME), python3 >= 3.8 with venv, mvn, zip; network access to PyPI and Maven Central.
+# Never run by `go test` or CI: the output is committed.
+#
+#   bash testdata/gen/run.sh            # everything (≈ 40 min on 2 cores)
+#   bash testdata/gen/run.sh incr-1.2.0 cdc-1.2.0   # only the named fixtures
+set -euo pipefail
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+TESTDATA="$(dirname "$HERE")"
+OUT="$TESTDATA/fixtures"
+WORK="${HUDISCOPE_GEN_WORK:-/tmp/hudiscope-gen}"
+PYSPARK_VERSION=3.5.8
+HUDI_1X=1.2.0
+HUDI_0X=0.15.0
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
+export PATH="$JAVA_HOME/bin:$PATH"
+export TZ="${TZ:-UTC}"
+
+mkdir -p "$WORK" "$OUT"
+VENV="$WORK/venv-pyspark-$PYSPARK_VERSION"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q "pyspark==$PYSPARK_VERSION"
+fi
+
+jar() { # group artifact version -> path in ~/.m2 (downloads from Maven Central once)
+  local g=$1 a=$2 v=$3
+  local p="$HOME/.m2/repository/${g//.//}/$a/$v/$a-$v.jar"
+  [ -f "$p" ] || mvn -q dependency:get -Dartifact="$g:$a:$v" -Dtransitive=false >&2
+  echo "$p"
+}
+B1=$(jar org.apache.hudi hudi-spark3.5-bundle_2.12 $HUDI_1X)
+B0=$(jar org.apache.hudi hudi-spark3.5-bundle_2.12 $HUDI_0X)
+
+# fixture | scenario | variant | release | bundle | event-log codec | rolling
+FIXTURES="
+incr-$HUDI_1X|incr||$HUDI_1X|$B1|none|
+cdc-$HUDI_1X|cdc||$HUDI_1X|$B1|none|
+cow-services-$HUDI_1X|cow-services||$HUDI_1X|$B1|zstd|rolling
+mor-services-$HUDI_1X|mor-services||$HUDI_1X|$B1|lz4|
+incr-$HUDI_1X-lz4|incr||$HUDI_1X|$B1|lz4|
+incr-$HUDI_1X-zstd|incr||$HUDI_1X|$B1|zstd|
+incr-$HUDI_1X-snappy|incr||$HUDI_1X|$B1|snappy|
+index-simple-$HUDI_1X|index|simple|$HUDI_1X|$B1|zstd|
+index-bloom-$HUDI_1X|index|bloom|$HUDI_1X|$B1|zstd|
+index-rli-$HUDI_1X|index|rli|$HUDI_1X|$B1|zstd|
+index-rli-nostream-$HUDI_1X|index|rli_nostream|$HUDI_1X|$B1|zstd|
+incr-$HUDI_0X|incr||$HUDI_0X|$B0|none|
+cow-services-$HUDI_0X|cow-services||$HUDI_0X|$B0|snappy|
+"
+
+want() { local w; for w in "${SELECTED[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
+SELECTED=("$@")
+echo "$FIXTURES" | while IFS='|' read -r fx sc var rel bundle codec roll; do
+  [ -n "$fx" ] || continue
+  if [ ${#SELECTED[@]} -gt 0 ] && ! want "$fx"; then continue; fi
+  echo "=== $fx ($sc $var, Hudi $rel, event log $codec $roll)"
+  args=(--scenario "$sc" --fixture "$fx" --hudi-release "$rel" --bundle "$bundle"
+        --out "$OUT/$fx" --work "$WORK/tables" --eventlog-codec "$codec")
+  [ -n "$var" ] && args+=(--variant "$var")
+  [ -n "$roll" ] && args+=(--eventlog-rolling)
+  "$VENV/bin/python" "$HERE/generate.py" "${args[@]}" > "$WORK/$fx.log" 2>&1 \
+    || { echo "FAILED: $fx (see $WORK/$fx.log)"; tail -20 "$WORK/$fx.log"; }
+done
+
+# Do the released hudi-utilities bundles ship the analyzer tools?
+{
+  echo "# Class-list check of released hudi-utilities bundles (Maven Central), $(date -u +%F)"
+  for v in $HUDI_1X $HUDI_0X; do
+    u=$(jar org.apache.hudi hudi-utilities-bundle_2.12 $v 2>/dev/null || true)
+    if [ -f "$u" ]; then
+      hits=$(unzip -l "$u" | grep -E 'HoodieTableLayoutAnalyzer|HoodieTableHealthChecker|HoodieSparkEventLogAnalyzer' || true)
+      echo "hudi-utilities-bundle_2.12:$v: ${hits:-none of HoodieTableLayoutAnalyzer, HoodieTableHealthChecker, HoodieSparkEventLogAnalyzer}"
+    else
+      echo "hudi-utilities-bundle_2.12:$v: not downloadable"
+    fi
+  done
+} > "$OUT/ANALYZERS.txt"
+cat "$OUT/ANALYZERS.txt"
+du -sh "$TESTDATA"

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/hudiscope/hudiscope/model"
+)
+
+var sizes = [][2]int{{80, 24}, {120, 40}}
+
+// TestGolden renders every main state at 80x24 and 120x40. Refresh with -update.
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func(t *testing.T, w, h int) *App
+	}{
+		{"loading-start", func(t *testing.T, w, h int) *App {
+			a := newTestApp(w, h)
+			a.Update(ProgressMsg{Step: model.StepProperties, Index: 1, Total: 4,
+				Snapshot: &model.Snapshot{Options: model.Options{Location: "table.zip"}, StepErrors: map[model.Step]error{}}})
+			return a
+		}},
+		{"loading-timeline", func(t *testing.T, w, h int) *App {
+			s := snapshotFor(t, fxV9, false)
+			s1 := *s
+			s1.Timeline, s1.Done = nil, []model.Step{model.StepProperties}
+			a := newTestApp(w, h)
+			a.Update(ProgressMsg{Step: model.StepTimeline, Index: 2, Total: 4, Snapshot: &s1})
+			return a
+		}},
+		{"timeline-v9", func(t *testing.T, w, h int) *App { return loadedApp(t, fxV9, w, h) }},
+		{"timeline-v6-derived", func(t *testing.T, w, h int) *App { return loadedApp(t, fxV6, w, h) }},
+		{"timeline-requested-order", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "o", "j", "j")
+			return a
+		}},
+		{"timeline-ascii", func(t *testing.T, w, h int) *App {
+			return loadedApp(t, fxV9, w, h, func(o *Options) { o.ASCII = true })
+		}},
+		{"detail-commit", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "enter")
+			return a
+		}},
+		{"detail-clustering-partitions", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "/")
+			typeText(a, "cluster")
+			press(a, "enter", "enter", "t", "s", "s")
+			return a
+		}},
+		{"detail-indexing-json", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "G", "enter")
+			return a
+		}},
+		{"help", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "?")
+			return a
+		}},
+		{"filter-typing", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "/")
+			typeText(a, "op:upsert")
+			return a
+		}},
+		{"filter-applied", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "/")
+			typeText(a, "action:replace")
+			press(a, "enter")
+			return a
+		}},
+		{"checkpoint-reread", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxIncr, w, h)
+			press(a, "c", "tab", "enter")
+			return a
+		}},
+		{"checkpoint-completion", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxIncr, w, h)
+			press(a, "c", "tab", "tab", "enter")
+			return a
+		}},
+		{"checkpoint-typed", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "c")
+			typeText(a, "20200101000000000")
+			press(a, "enter")
+			return a
+		}},
+		{"pane-layout-placeholder", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "2")
+			return a
+		}},
+		{"pane-eventlog-placeholder", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "4")
+			return a
+		}},
+	}
+	for _, c := range cases {
+		for _, sz := range sizes {
+			w, h := sz[0], sz[1]
+			t.Run(fmt.Sprintf("%s/%dx%d", c.name, w, h), func(t *testing.T) {
+				a := c.build(t, w, h)
+				golden.RequireEqual(t, checkScreen(t, a, w, h))
+			})
+		}
+	}
+	for _, sz := range [][2]int{{59, 24}, {80, 14}, {40, 10}} {
+		t.Run(fmt.Sprintf("too-small/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			a := newTestApp(sz[0], sz[1])
+			golden.RequireEqual(t, checkScreen(t, a, sz[0], sz[1]))
+		})
+	}
+}

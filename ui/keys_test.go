@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+func tl(a *App) *Timeline { return a.Pane(0).(*Timeline) }
+
+func mustContain(t *testing.T, s, want string) {
+	t.Helper()
+	if !strings.Contains(s, want) {
+		t.Fatalf("screen lacks %q:\n%s", want, s)
+	}
+}
+
+func mustNotContain(t *testing.T, s, bad string) {
+	t.Helper()
+	if strings.Contains(s, bad) {
+		t.Fatalf("screen has %q:\n%s", bad, s)
+	}
+}
+
+// TestKeys sends each key once to a loaded 80x24 app and checks Update's effect and the View.
+func TestKeys(t *testing.T) {
+	cases := []struct {
+		name  string
+		keys  []string
+		check func(t *testing.T, a *App, scr string)
+	}{
+		{"j", []string{"j"}, func(t *testing.T, a *App, s string) {
+			if tl(a).cursor != 1 {
+				t.Fatal("cursor", tl(a).cursor)
+			}
+			mustContain(t, s, "▶ 20260307162440672")
+		}},
+		{"down", []string{"down"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "2/14") }},
+		{"k", []string{"j", "j", "k"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "2/14") }},
+		{"up", []string{"j", "up"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "1/14") }},
+		{"G", []string{"G"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "▶ 20260307162458438") }},
+		{"end", []string{"G"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "14/14") }},
+		{"g", []string{"G", "g"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "1/14") }},
+		{"pgdown", []string{"pgdown"}, func(t *testing.T, a *App, s string) {
+			if tl(a).cursor == 0 {
+				t.Fatal("page down did not move")
+			}
+		}},
+		{"pgup", []string{"pgdown", "pgup"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "1/14") }},
+		{"enter", []string{"enter"}, func(t *testing.T, a *App, s string) {
+			mustContain(t, s, "Timeline › 20260307162434124 commit")
+			mustContain(t, s, "files written")
+		}},
+		{"esc", []string{"enter", "esc"}, func(t *testing.T, a *App, s string) {
+			mustContain(t, s, "[1 Timeline]")
+			mustNotContain(t, s, "files written")
+		}},
+		{"s", []string{"enter", "s", "s", "s", "s"}, func(t *testing.T, a *App, s string) {
+			// fourth column (writes) sorted descending: region=eu or us (3 writes) first
+			mustContain(t, s, "writes▼")
+			mustNotContain(t, strings.Split(s, "▶")[1][:20], "apac")
+		}},
+		{"t", []string{"enter", "t"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[partitions written]") }},
+		{"tab", []string{"tab"}, func(t *testing.T, a *App, s string) {
+			if a.ActivePane() != 1 {
+				t.Fatal(a.ActivePane())
+			}
+			mustContain(t, s, "[2 Layout]")
+		}},
+		{"shift+tab", []string{"shift+tab"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[5 Findings]") }},
+		{"1", []string{"3", "1"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[1 Timeline]") }},
+		{"2", []string{"2"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "layout analysis") }},
+		{"3", []string{"3"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "health check") }},
+		{"4", []string{"4"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "No event log loaded") }},
+		{"5", []string{"5"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "findings catalog") }},
+		{"?", []string{"?"}, func(t *testing.T, a *App, s string) {
+			if !a.HelpOpen() {
+				t.Fatal("help not open")
+			}
+			for _, g := range a.c.Keys.Groups() {
+				for _, b := range g.Keys {
+					mustContain(t, s, b.Help().Desc)
+				}
+			}
+		}},
+		{"? closes", []string{"?", "?"}, func(t *testing.T, a *App, s string) { mustNotContain(t, s, "Keys  (") }},
+		{"/", []string{"/", "c", "l", "u"}, func(t *testing.T, a *App, s string) {
+			mustContain(t, s, "filter (action: state: op: or text): clu")
+			mustContain(t, s, "1/1 of 14")
+		}},
+		{"/ esc clears", []string{"/", "x", "esc"}, func(t *testing.T, a *App, s string) {
+			mustContain(t, s, "13/14 ") // the selection is kept
+			mustNotContain(t, s, "filter \"")
+		}},
+		{"esc clears kept filter", []string{"/", "x", "enter", "esc"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "13/14 ") }},
+		{"/ q is text", []string{"/", "q"}, func(t *testing.T, a *App, s string) {
+			mustContain(t, s, "0/14")
+			mustContain(t, s, "no instant matches the filter")
+		}},
+		{"/ backspace", []string{"/", "x", "backspace", "enter"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "13/14 ") }},
+		{"o", []string{"o"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "requested ▼") }},
+		{"o twice", []string{"o", "o"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "completed ▼") }},
+		{"c", []string{"c"}, func(t *testing.T, a *App, s string) {
+			mustContain(t, s, "Checkpoint helper")
+			if !a.Pane(0).Capturing() {
+				t.Fatal("checkpoint input should capture keys")
+			}
+		}},
+		{"c tab enter", []string{"c", "tab", "enter"}, func(t *testing.T, a *App, s string) {
+			mustContain(t, s, "RE-READ: 20260307162434124 is an instant time")
+		}},
+		{"c esc", []string{"c", "esc"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[1 Timeline]") }},
+		{"c q is text", []string{"c", "q"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "value: q") }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := loadedApp(t, fxV9, 80, 24)
+			press(a, c.keys...)
+			c.check(t, a, checkScreen(t, a, 80, 24))
+		})
+	}
+}
+
+func TestQuitKeys(t *testing.T) {
+	for _, k := range []string{"q", "ctrl+c"} {
+		a := loadedApp(t, fxV9, 80, 24)
+		_, cmd := a.Update(keyMsg(k))
+		if cmd == nil {
+			t.Fatalf("%s: no command", k)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Fatalf("%s does not quit", k)
+		}
+	}
+	// ctrl+c quits even while typing a filter.
+	a := loadedApp(t, fxV9, 80, 24)
+	press(a, "/")
+	_, cmd := a.Update(keyMsg("ctrl+c"))
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("ctrl+c while filtering does not quit")
+	}
+}
+
+func TestMouseWheel(t *testing.T) {
+	a := loadedApp(t, fxV9, 80, 24)
+	a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if tl(a).cursor != 3 {
+		t.Fatalf("wheel down: cursor %d, want 3", tl(a).cursor)
+	}
+	a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if tl(a).cursor != 0 {
+		t.Fatalf("wheel up: cursor %d", tl(a).cursor)
+	}
+	if a.View().MouseMode != tea.MouseModeNone {
+		t.Fatal("mouse captured without Options.Mouse")
+	}
+	b := newTestApp(80, 24, func(o *Options) { o.Mouse = true })
+	if b.View().MouseMode != tea.MouseModeCellMotion {
+		t.Fatal("Options.Mouse should capture the wheel")
+	}
+}
+
+func TestExportKeys(t *testing.T) {
+	dir := t.TempDir()
+	a := loadedApp(t, fxV9, 80, 24, func(o *Options) { o.ExportDir = dir })
+	press(a, "e")
+	want := filepath.Join(dir, "hudiscope-v9_txns_cow_simple_meta-timeline-20261130-120000.md")
+	s := screen(a)
+	mustContain(t, s, "exported timeline pane to")
+	b, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	mustContain(t, md, "| requested | completed | action |")
+	mustContain(t, md, "| 20260307162434124 | 20260307162438653 | commit | COMPLETED | INSERT |")
+	mustNotContain(t, md, "\x1b")
+
+	press(a, "j", "enter", "e")
+	b, err = os.ReadFile(filepath.Join(dir, "hudiscope-v9_txns_cow_simple_meta-timeline-20260307162440672-20261130-120000.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, string(b), "## files written")
+
+	press(a, "E")
+	b, err = os.ReadFile(filepath.Join(dir, "hudiscope-v9_txns_cow_simple_meta-report-20261130-120000.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, string(b), "# hudiscope report: v9_txns_cow_simple_meta")
+	mustContain(t, screen(a), "exported report to")
+
+	// A placeholder pane exports what it says, nothing invented.
+	press(a, "esc", "2", "e")
+	b, err = os.ReadFile(filepath.Join(dir, "hudiscope-v9_txns_cow_simple_meta-layout-20261130-120000.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, string(b), "Nothing is shown here rather than a guess.")
+}
+
+func TestExportError(t *testing.T) {
+	a := loadedApp(t, fxV9, 80, 24, func(o *Options) { o.ExportDir = "/nonexistent/dir" })
+	press(a, "e")
+	mustContain(t, screen(a), "export failed")
+	press(a, "j") // any key clears the message
+	mustNotContain(t, screen(a), "export failed")
+}
+
+func TestTooSmallOnlyQuits(t *testing.T) {
+	a := loadedApp(t, fxV9, 50, 12)
+	press(a, "2", "?")
+	if a.ActivePane() != 0 || a.HelpOpen() {
+		t.Fatal("keys other than q act on a too-small screen")
+	}
+	mustContain(t, screen(a), "terminal too small")
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	mustContain(t, screen(a), "[1 Timeline]")
+}
+
+// TestLoadingThenPanesFill feeds the real model.Load progress stream: loading screen first,
+// then the Timeline pane, and no step blocks the view.
+func TestLoadingThenPanesFill(t *testing.T) {
+	needFixture(t, fxV9)
+	var events []model.Progress
+	_, err := model.Load(t.Context(), model.Options{Location: fxV9}, func(p model.Progress) { events = append(events, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newTestApp(80, 24)
+	sawLoading, sawTimeline := false, false
+	for _, p := range events {
+		_, cmd := a.Update(ProgressMsg(p))
+		run(a, cmd)
+		s := checkScreen(t, a, 80, 24)
+		if strings.Contains(s, "Reading ") {
+			sawLoading = true
+		}
+		if strings.Contains(s, "▶ 20260307162434124") {
+			sawTimeline = true
+		}
+	}
+	if !sawLoading || !sawTimeline {
+		t.Fatalf("loading shown %v, timeline shown %v", sawLoading, sawTimeline)
+	}
+}
+
+// TestLoadViaInit runs the loader through Init like the program does.
+func TestLoadViaInit(t *testing.T) {
+	needFixture(t, fxV9)
+	a := New(Options{Location: fxV9, Load: func(ctx context.Context, progress func(model.Progress)) {
+		_, _ = model.Load(ctx, model.Options{Location: fxV9}, progress)
+	}})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	run(a, a.Init())
+	if !a.finished || a.Snapshot() == nil || a.Snapshot().Timeline == nil {
+		t.Fatal("load did not finish")
+	}
+	mustContain(t, screen(a), "v9_txns_cow_simple_meta")
+}
+
+func TestLateMarker(t *testing.T) {
+	// b started after a but completed before it: a is marked.
+	mk := func(req, comp string) *hudi.Instant {
+		return &hudi.Instant{RequestedTime: req, CompletionTime: comp, Action: "commit", State: hudi.Completed}
+	}
+	ins := []*hudi.Instant{mk("20260101000000100", "20260101000000200"), mk("20260101000000150", "20260101000000300"),
+		mk("20260101000000120", "20260101000000400")}
+	s := &model.Snapshot{Timeline: &hudi.Timeline{Instants: ins}, Done: []model.Step{model.StepTimeline},
+		StepErrors: map[model.Step]error{}, Config: &hudi.TableConfig{Name: "t", Type: "COPY_ON_WRITE", Version: 9}}
+	a := newTestApp(80, 24)
+	a.Update(ProgressMsg{Snapshot: s, Finished: true})
+	scr := screen(a)
+	mustContain(t, scr, " ↯20260101000000120")
+	mustContain(t, scr, "completed after a later-started instant")
+	press(a, "o")
+	mustContain(t, screen(a), " ↯20260101000000120")
+	press(a, "/")
+	typeText(a, "late")
+	mustContain(t, screen(a), "1/1 of 3")
+}

@@ -1,0 +1,243 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// Pane is one of the explorer's five panes. The root model owns the panes and calls them
+// directly; panes never see each other. To add a pane, implement this interface and put it
+// in Options.Panes (or replace the placeholder at its index in DefaultPanes).
+//
+// Contract:
+//   - SetSnapshot is called with every snapshot Load publishes (the first may lack the data
+//     the pane needs; say so plainly, never invent data). Snapshots are immutable.
+//   - Update gets key presses (tea.KeyPressMsg) and mouse wheel messages while the pane is
+//     active and no overlay is open, plus every message the pane's own Cmds produce (they are
+//     broadcast to all panes; ignore what is not yours). Reading storage happens in the
+//     returned Cmd, never in Update.
+//   - View returns at most height lines, none wider than width; it must render only what is
+//     visible (virtualize long lists).
+//   - Back handles Esc: leave one drill-down level or close the pane's input, and report
+//     whether anything happened (false at the top level).
+//   - Capturing is true while a text input has focus: the root then routes every key to the
+//     pane (q, digits and ? are text).
+//   - Breadcrumb is the drill-down path below the pane's title (empty at the top level).
+//   - Export returns a file-name slug ("timeline", "timeline-20260307162434124") and the
+//     Markdown of what the pane shows; build it from unstyled data (see package report).
+//   - Help lists the pane's own keys for the status line; Status is a short right-aligned
+//     status ("12/340").
+type Pane interface {
+	Title() string
+	SetSnapshot(s *model.Snapshot) tea.Cmd
+	SetSize(width, height int)
+	Update(msg tea.Msg) tea.Cmd
+	View(width, height int) string
+	Back() bool
+	Capturing() bool
+	Breadcrumb() []string
+	Export() (slug, markdown string)
+	Help() []key.Binding
+	Status() string
+}
+
+// Common is what the root shares with every pane.
+type Common struct {
+	Styles *Styles
+	Keys   KeyMap
+}
+
+// PlaceholderPane stands in for an analysis pane that this build cannot fill yet. It says so
+// plainly, and what it would need.
+type PlaceholderPane struct {
+	c     *Common
+	title string
+	// Reason returns the plain sentence(s) to show for a snapshot.
+	reason func(s *model.Snapshot) []string
+	snap   *model.Snapshot
+}
+
+// NewPlaceholder makes a placeholder pane.
+func NewPlaceholder(c *Common, title string, reason func(s *model.Snapshot) []string) *PlaceholderPane {
+	return &PlaceholderPane{c: c, title: title, reason: reason}
+}
+
+func (p *PlaceholderPane) Title() string                         { return p.title }
+func (p *PlaceholderPane) SetSnapshot(s *model.Snapshot) tea.Cmd { p.snap = s; return nil }
+func (p *PlaceholderPane) SetSize(int, int)                      {}
+func (p *PlaceholderPane) Update(tea.Msg) tea.Cmd                { return nil }
+func (p *PlaceholderPane) Back() bool                            { return false }
+func (p *PlaceholderPane) Capturing() bool                       { return false }
+func (p *PlaceholderPane) Breadcrumb() []string                  { return nil }
+func (p *PlaceholderPane) Help() []key.Binding                   { return nil }
+func (p *PlaceholderPane) Status() string                        { return "not loaded" }
+
+func (p *PlaceholderPane) lines() []string {
+	return p.reason(p.snap)
+}
+
+func (p *PlaceholderPane) View(width, height int) string {
+	out := []string{"", " " + p.c.Styles.ColHead.Render(p.title)}
+	out = append(out, "")
+	for _, l := range p.lines() {
+		for _, w := range wrap(l, width-2) {
+			out = append(out, " "+w)
+		}
+	}
+	return fit(out, width, height)
+}
+
+func (p *PlaceholderPane) Export() (string, string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", p.title)
+	for _, l := range p.lines() {
+		b.WriteString(l + "\n\n")
+	}
+	return slug(p.title), b.String()
+}
+
+// DefaultPanes are the five panes in key order: Timeline, then placeholders for the analyses
+// other packages provide (replace them through Options.Panes).
+func DefaultPanes(c *Common) []Pane {
+	return []Pane{
+		NewTimeline(c),
+		NewPlaceholder(c, "Layout", StepReason(model.StepLayout, "layout analysis (partitions, file sizes, skew)")),
+		NewPlaceholder(c, "Health", StepReason(model.StepHealth, "health check (table services, configuration)")),
+		NewPlaceholder(c, "Event log", func(s *model.Snapshot) []string {
+			if s == nil || s.Options.EventLog == "" {
+				return []string{"No event log loaded. Start hudiscope with --event-log PATH (a Spark event log file or directory) to see the job's stages by Hudi phase."}
+			}
+			return StepReason("event log", "event-log analysis")(s)
+		}),
+		NewPlaceholder(c, "Findings", StepReason("findings", "findings catalog")),
+	}
+}
+
+// StepReason says plainly where a pane's analysis stands: not loaded, failed, or loaded but
+// without a pane in this build. It never describes data it does not have.
+func StepReason(step model.Step, what string) func(*model.Snapshot) []string {
+	return func(s *model.Snapshot) []string {
+		switch {
+		case s == nil:
+			return []string{"Nothing is loaded yet."}
+		case s.StepErrors[step] != nil:
+			return []string{"The " + what + " failed: " + s.StepErrors[step].Error()}
+		case s.HasRun(step):
+			return []string{"The " + what + " has run, but its pane has not been built yet in this version of hudiscope.",
+				"Nothing is shown here rather than a guess."}
+		}
+		return []string{"The " + what + " has not been built or loaded yet.",
+			"Nothing is shown here rather than a guess."}
+	}
+}
+
+// fit pads or cuts lines to exactly height lines of at most width cells.
+func fit(lines []string, width, height int) string {
+	if height <= 0 {
+		return ""
+	}
+	out := make([]string, height)
+	for i := 0; i < height; i++ {
+		if i < len(lines) {
+			out[i] = clip(lines[i], width)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// fitLines is fit on pre-split content.
+func splitFit(s string, width, height int) string {
+	return fit(strings.Split(s, "\n"), width, height)
+}
+
+// clip cuts a (possibly styled) line to width cells.
+func clip(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return ansi.Truncate(s, width, "")
+}
+
+// trunc cuts plain text to width cells with a tail glyph.
+func trunc(s string, width int, tail string) string {
+	if width <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return ansi.Truncate(s, width, tail)
+}
+
+// padRight pads plain or styled text with spaces to width cells (cutting when longer).
+func padRight(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w > width {
+		return ansi.Truncate(s, width, "")
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+func padLeft(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w > width {
+		return ansi.Truncate(s, width, "")
+	}
+	return strings.Repeat(" ", width-w) + s
+}
+
+// wrap breaks plain text into lines of at most width cells at spaces; a paragraph's leading
+// indentation is kept on its first line.
+func wrap(s string, width int) []string {
+	if width < 8 {
+		width = 8
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := strings.Repeat(" ", len(para)-len(strings.TrimLeft(para, " ")))
+		fresh := true
+		for _, w := range strings.Fields(para) {
+			switch {
+			case fresh:
+				line += w
+			case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+				line += " " + w
+			default:
+				out = append(out, line)
+				line = w
+			}
+			fresh = false
+			for ansi.StringWidth(line) > width {
+				out = append(out, ansi.Truncate(line, width, ""))
+				line = ansi.TruncateLeft(line, width, "")
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func slug(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+func lipglossWidth(s string) int { return ansi.StringWidth(s) }

@@ -1,0 +1,768 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
+)
+
+type timelineOrder int
+
+const (
+	byCompletion timelineOrder = iota
+	byRequested
+)
+
+type tlRow struct {
+	in   *hudi.Instant
+	late bool
+}
+
+// Timeline is pane 1: the instant table in completion (or requested) order, the span strip,
+// drill-down into one instant, and the checkpoint helper.
+type Timeline struct {
+	c    *Common
+	snap *model.Snapshot
+	tl   *hudi.Timeline // the timeline rows were built from
+
+	byComp, byReq []tlRow
+	rows          []tlRow // current order, filtered
+	order         timelineOrder
+	cursor, top   int
+	anyLate       bool
+	anyDerived    bool
+
+	filter     string
+	filtering  bool
+	filterEdit lineInput
+
+	incrStart, incrReason string
+	incrKnown             bool
+
+	detail *instantDetail
+	ckpt   *checkpointHelper
+
+	width, height int
+}
+
+// NewTimeline makes the Timeline pane.
+func NewTimeline(c *Common) *Timeline { return &Timeline{c: c} }
+
+type incrStartMsg struct {
+	tl            *hudi.Timeline
+	start, reason string
+}
+
+func (t *Timeline) Title() string { return "Timeline" }
+
+func (t *Timeline) SetSize(w, h int) { t.width, t.height = w, h; t.clampScroll() }
+
+// SetSnapshot rebuilds the rows when the snapshot carries a new timeline, keeping the
+// selected instant.
+func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
+	t.snap = s
+	if s == nil || s.Timeline == nil || s.Timeline == t.tl {
+		return nil
+	}
+	var keep *hudi.Instant
+	if sel := t.Selected(); sel != nil {
+		keep = sel
+	}
+	t.tl = s.Timeline
+	instants := s.TimelineInstants()
+	late := model.LateCompletions(instants)
+	t.byComp = make([]tlRow, len(instants))
+	t.anyLate, t.anyDerived = false, false
+	for i, in := range instants {
+		t.byComp[i] = tlRow{in, late[i]}
+		t.anyLate = t.anyLate || late[i]
+		t.anyDerived = t.anyDerived || in.CompletionDerived
+	}
+	t.byReq = nil
+	t.incrKnown = false
+	t.applyView(keep)
+	tl := s.Timeline
+	return func() tea.Msg {
+		start, reason := s.IncrementalStart(context.Background())
+		return incrStartMsg{tl: tl, start: start, reason: reason}
+	}
+}
+
+// Selected is the instant under the cursor, or nil.
+func (t *Timeline) Selected() *hudi.Instant {
+	if t.cursor >= 0 && t.cursor < len(t.rows) {
+		return t.rows[t.cursor].in
+	}
+	return nil
+}
+
+// applyView recomputes rows from order and filter, keeping keep selected when present.
+func (t *Timeline) applyView(keep *hudi.Instant) {
+	src := t.byComp
+	if t.order == byRequested {
+		if t.byReq == nil {
+			t.byReq = append([]tlRow(nil), t.byComp...)
+			sortRowsByRequested(t.byReq)
+		}
+		src = t.byReq
+	}
+	terms := parseFilter(t.filter)
+	if len(terms) == 0 {
+		t.rows = src
+	} else {
+		t.rows = make([]tlRow, 0, len(src)/4)
+		for _, r := range src {
+			if matchRow(r, terms) {
+				t.rows = append(t.rows, r)
+			}
+		}
+	}
+	t.cursor = 0
+	if keep != nil {
+		for i, r := range t.rows {
+			if r.in == keep {
+				t.cursor = i
+				break
+			}
+		}
+	}
+	t.clampScroll()
+}
+
+func sortRowsByRequested(rows []tlRow) {
+	ins := make([]*hudi.Instant, len(rows))
+	late := make(map[*hudi.Instant]bool)
+	for i, r := range rows {
+		ins[i] = r.in
+		if r.late {
+			late[r.in] = true
+		}
+	}
+	hudi.SortByRequested(ins)
+	for i, in := range ins {
+		rows[i] = tlRow{in, late[in]}
+	}
+}
+
+type filterTerm struct{ field, text string }
+
+// parseFilter splits "action:clean upsert" into terms; every term must match.
+func parseFilter(f string) []filterTerm {
+	var out []filterTerm
+	for _, w := range strings.Fields(strings.ToLower(f)) {
+		ft := filterTerm{text: w}
+		if i := strings.IndexByte(w, ':'); i > 0 {
+			ft.field, ft.text = w[:i], w[i+1:]
+		}
+		out = append(out, ft)
+	}
+	return out
+}
+
+func matchRow(r tlRow, terms []filterTerm) bool {
+	in := r.in
+	for _, t := range terms {
+		has := func(s string) bool { return strings.Contains(strings.ToLower(s), t.text) }
+		ok := false
+		switch t.field {
+		case "action", "a":
+			ok = has(in.Action) || has(in.PlanAction)
+		case "state", "s":
+			ok = has(string(in.State))
+		case "op", "operation", "o":
+			ok = has(in.Operation)
+		default:
+			ok = has(in.Action) || has(in.PlanAction) || has(string(in.State)) || has(in.Operation) ||
+				strings.HasPrefix(in.RequestedTime, t.text) || strings.HasPrefix(in.CompletionTime, t.text) ||
+				(in.Archived && t.text == "archived") || (r.late && t.text == "late")
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// listRows is how many table rows fit.
+func (t *Timeline) listRows() int {
+	n := t.height - 3 - t.stripLines() - 1
+	if n < 1 {
+		n = 1
+	}
+	return n
+}
+
+// stripLines is the span strip's height including its rule (0 when there is no room).
+func (t *Timeline) stripLines() int {
+	switch {
+	case t.height >= 34:
+		return 4
+	case t.height >= 18:
+		return 3
+	case t.height >= 14:
+		return 2
+	}
+	return 0
+}
+
+func (t *Timeline) clampScroll() {
+	n := len(t.rows)
+	if t.cursor >= n {
+		t.cursor = n - 1
+	}
+	if t.cursor < 0 {
+		t.cursor = 0
+	}
+	page := t.listRows()
+	if t.cursor < t.top {
+		t.top = t.cursor
+	}
+	if t.cursor >= t.top+page {
+		t.top = t.cursor - page + 1
+	}
+	if t.top > n-page {
+		t.top = n - page
+	}
+	if t.top < 0 {
+		t.top = 0
+	}
+}
+
+func (t *Timeline) move(d int) {
+	t.cursor += d
+	t.clampScroll()
+}
+
+func (t *Timeline) Capturing() bool {
+	return t.filtering || (t.ckpt != nil && t.detail == nil)
+}
+
+func (t *Timeline) Back() bool {
+	switch {
+	case t.ckpt != nil:
+		t.ckpt = nil
+	case t.detail != nil:
+		t.detail = nil
+	case t.filtering || t.filter != "":
+		t.filtering = false
+		t.filter = ""
+		t.applyView(t.Selected())
+	default:
+		return false
+	}
+	return true
+}
+
+func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case incrStartMsg:
+		if msg.tl == t.tl {
+			t.incrStart, t.incrReason, t.incrKnown = msg.start, msg.reason, true
+		}
+		return nil
+	case detailMsg, checkpointMsg:
+		if d, ok := msg.(detailMsg); ok && t.detail != nil && t.detail.in == d.in {
+			t.detail.set(d)
+		}
+		if c, ok := msg.(checkpointMsg); ok && t.ckpt != nil {
+			t.ckpt.set(c)
+		}
+		return nil
+	}
+	if t.ckpt != nil {
+		return t.ckpt.update(t, msg)
+	}
+	if t.detail != nil {
+		t.detail.update(t.c, msg)
+		return nil
+	}
+	if t.filtering {
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			switch k.String() {
+			case "enter":
+				t.filtering = false
+				return nil
+			case "esc":
+				t.filtering = false
+				t.filter = ""
+				t.applyView(t.Selected())
+				return nil
+			case "up", "down", "pgup", "pgdown":
+				// fall through to list movement below
+			default:
+				if t.filterEdit.Update(msg) {
+					t.filter = t.filterEdit.Value()
+					t.applyView(t.Selected())
+				}
+				return nil
+			}
+		} else if t.filterEdit.Update(msg) {
+			t.filter = t.filterEdit.Value()
+			t.applyView(t.Selected())
+			return nil
+		}
+	}
+	k := t.c.Keys
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			t.move(-3)
+		case tea.MouseWheelDown:
+			t.move(3)
+		}
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			t.move(-1)
+		case key.Matches(msg, k.Down):
+			t.move(1)
+		case key.Matches(msg, k.PageUp):
+			t.move(-t.listRows())
+		case key.Matches(msg, k.PageDown):
+			t.move(t.listRows())
+		case key.Matches(msg, k.Top):
+			t.move(-len(t.rows))
+		case key.Matches(msg, k.Bottom):
+			t.move(len(t.rows))
+		case key.Matches(msg, k.Order):
+			if t.order == byCompletion {
+				t.order = byRequested
+			} else {
+				t.order = byCompletion
+			}
+			t.applyView(t.Selected())
+		case key.Matches(msg, k.Filter):
+			t.filtering = true
+			t.filterEdit.Set(t.filter)
+		case key.Matches(msg, k.Enter):
+			if in := t.Selected(); in != nil && t.snap != nil {
+				t.detail = newInstantDetail(in)
+				return loadDetail(t.snap, in)
+			}
+		case key.Matches(msg, k.Checkpoint):
+			if t.snap != nil && t.snap.Timeline != nil {
+				t.ckpt = &checkpointHelper{}
+			}
+		}
+	}
+	return nil
+}
+
+func (t *Timeline) Breadcrumb() []string {
+	var out []string
+	if t.detail != nil {
+		out = append(out, t.detail.crumb())
+	}
+	if t.ckpt != nil {
+		out = append(out, "checkpoint helper")
+	}
+	return out
+}
+
+func (t *Timeline) Help() []key.Binding {
+	k := t.c.Keys
+	switch {
+	case t.ckpt != nil:
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "take selected")),
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		}
+	case t.detail != nil:
+		return []key.Binding{k.Back, k.Sort, k.Table, k.Export}
+	case t.filtering:
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear")),
+		}
+	}
+	return []key.Binding{k.Help, k.Filter, k.Order, k.Enter, k.Checkpoint, k.Export, k.Quit}
+}
+
+func (t *Timeline) Status() string {
+	if t.detail != nil {
+		return t.detail.status()
+	}
+	if len(t.rows) == 0 {
+		return fmt.Sprintf("0/%d", len(t.byComp))
+	}
+	s := fmt.Sprintf("%d/%d", t.cursor+1, len(t.rows))
+	if len(t.rows) != len(t.byComp) {
+		s += fmt.Sprintf(" of %d", len(t.byComp))
+	}
+	return s
+}
+
+// ---- view ----
+
+type tlColumn struct {
+	title string
+	width int
+	right bool
+	prio  int
+	cell  func(g Glyphs, r tlRow) string
+}
+
+var tlColumns = []tlColumn{
+	{"requested", 17, false, 0, func(_ Glyphs, r tlRow) string { return r.in.RequestedTime }},
+	{"completed", 18, false, 1, func(g Glyphs, r tlRow) string {
+		if r.in.CompletionTime == "" {
+			return "(" + strings.ToLower(string(r.in.State)) + ")"
+		}
+		if r.in.CompletionDerived {
+			return r.in.CompletionTime + g.Derived
+		}
+		return r.in.CompletionTime
+	}},
+	{"action", 13, false, 2, func(_ Glyphs, r tlRow) string { return r.in.Action }},
+	{"state", 9, false, 7, func(_ Glyphs, r tlRow) string { return strings.ToLower(string(r.in.State)) }},
+	{"op", 8, false, 3, func(_ Glyphs, r tlRow) string { return dashIf(r.in.Operation) }},
+	{"writes", 6, true, 4, writeCell(func(c hudi.CommitTotals) int64 { return c.NumWrites }, humanCount)},
+	{"ins", 5, true, 8, writeCell(func(c hudi.CommitTotals) int64 { return c.NumInserts }, humanCount)},
+	{"upd", 5, true, 9, writeCell(func(c hudi.CommitTotals) int64 { return c.NumUpdateWrites }, humanCount)},
+	{"del", 5, true, 10, writeCell(func(c hudi.CommitTotals) int64 { return c.NumDeletes }, humanCount)},
+	{"bytes", 5, true, 5, writeCell(func(c hudi.CommitTotals) int64 { return c.TotalBytesWritten }, humanBytes)},
+	{"files", 5, true, 11, writeCell(func(c hudi.CommitTotals) int64 { return int64(c.Files) }, humanCount)},
+	{"parts", 5, true, 12, writeCell(func(c hudi.CommitTotals) int64 { return int64(c.Partitions) }, humanCount)},
+	{"dur", 5, true, 6, func(_ Glyphs, r tlRow) string { return humanDuration(r.in) }},
+}
+
+func writeCell(get func(hudi.CommitTotals) int64, f func(int64) string) func(Glyphs, tlRow) string {
+	return func(_ Glyphs, r tlRow) string {
+		if r.in.Commit == nil && r.in.Totals == (hudi.CommitTotals{}) {
+			return "-"
+		}
+		return f(get(r.in.Totals))
+	}
+}
+
+// columnsFor picks the columns that fit width (2 cells of gutter), by priority, kept in
+// display order.
+func columnsFor(width int) []tlColumn {
+	used := 2 - 1
+	take := make([]bool, len(tlColumns))
+	for p := 0; p < len(tlColumns); p++ {
+		for i, c := range tlColumns {
+			if c.prio == p && used+1+c.width <= width {
+				take[i] = true
+				used += 1 + c.width
+			}
+		}
+	}
+	var out []tlColumn
+	for i, c := range tlColumns {
+		if take[i] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (t *Timeline) View(width, height int) string {
+	if t.width != width || t.height != height {
+		t.SetSize(width, height)
+	}
+	if t.ckpt != nil {
+		return t.ckpt.view(t, width, height)
+	}
+	if t.detail != nil {
+		return t.detail.view(t.c, width, height)
+	}
+	st := t.c.Styles
+	g := st.G
+	lines := make([]string, 0, height)
+	lines = append(lines, t.headerLine(width))
+	if t.snap == nil || t.snap.Timeline == nil {
+		msg := "The timeline has not been read yet."
+		if t.snap != nil {
+			if err := t.snap.StepErrors[model.StepTimeline]; err != nil {
+				msg = "The timeline could not be read: " + err.Error()
+			}
+		}
+		for _, l := range wrap(msg, width-2) {
+			lines = append(lines, " "+l)
+		}
+		return fit(lines, width, height)
+	}
+	cols := columnsFor(width)
+	var hb strings.Builder
+	hb.WriteString("  ")
+	for i, c := range cols {
+		if i > 0 {
+			hb.WriteByte(' ')
+		}
+		title := c.title
+		if c.title == "requested" && t.order == byRequested {
+			title = "requested " + g.Sorted
+		} else if c.title == "completed" && t.order == byCompletion {
+			title = "completed " + g.Sorted
+		}
+		if c.right {
+			hb.WriteString(padLeft(title, c.width))
+		} else {
+			hb.WriteString(padRight(title, c.width))
+		}
+	}
+	lines = append(lines, st.ColHead.Render(padRight(hb.String(), width)))
+	page := t.listRows()
+	end := t.top + page
+	if end > len(t.rows) {
+		end = len(t.rows)
+	}
+	if len(t.rows) == 0 {
+		if t.filter != "" {
+			lines = append(lines, "  no instant matches the filter")
+		} else {
+			lines = append(lines, "  the timeline has no instants")
+		}
+	}
+	var b strings.Builder
+	for i := t.top; i < end; i++ {
+		r := t.rows[i]
+		b.Reset()
+		sel := i == t.cursor
+		if sel {
+			b.WriteString(g.Cursor)
+		} else {
+			b.WriteByte(' ')
+		}
+		mark := " "
+		switch {
+		case r.late:
+			mark = g.Late
+		case r.in.Archived:
+			mark = g.Archived
+		}
+		b.WriteString(mark)
+		for j, c := range cols {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			v := trunc(c.cell(g, r), c.width, g.Ellipsis)
+			if c.right {
+				b.WriteString(padLeft(v, c.width))
+			} else {
+				b.WriteString(padRight(v, c.width))
+			}
+		}
+		line := b.String()
+		if sel {
+			line = st.Cursor.Render(padRight(line, width))
+		} else if r.late {
+			line = " " + st.Late.Render(mark) + line[1+len(mark):]
+		}
+		lines = append(lines, line)
+	}
+	if n := t.stripLines(); n > 0 {
+		lines = append(lines, t.stripView(width, n)...)
+	}
+	for len(lines) < height-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, t.footerLine(width))
+	return fit(lines, width, height)
+}
+
+func (t *Timeline) headerLine(width int) string {
+	st := t.c.Styles
+	switch {
+	case t.snap == nil || t.snap.Timeline == nil:
+		return ""
+	case !t.incrKnown:
+		return " incremental reads can start from: (reading the last clean)"
+	case t.incrStart == "":
+		return " incremental reads can start from: no completed write on the active timeline"
+	}
+	s := " incremental reads can start from " + st.Key.Render(t.incrStart) + " (" + t.incrReason + ")"
+	return clip(s, width)
+}
+
+func (t *Timeline) footerLine(width int) string {
+	st := t.c.Styles
+	g := st.G
+	switch {
+	case t.filtering:
+		return " " + st.Key.Render("/") + " filter (action: state: op: or text): " + t.filterEdit.View(st, width-45)
+	case t.filter != "":
+		return clip(fmt.Sprintf(" filter %q: %d of %d instants · esc clears", t.filter, len(t.rows), len(t.byComp)), width)
+	case t.anyLate:
+		return clip(" "+st.Late.Render(g.Late)+" completed after a later-started instant: a checkpoint from _hoodie_commit_time re-reads it "+g.Rule+" press c", width)
+	case t.anyDerived:
+		return clip(" "+g.Derived+" completion time derived from the completed file's time (table version < 8)", width)
+	}
+	return clip(" "+g.Late+" marks instants that completed after a later-started one (none here)", width)
+}
+
+// stripView draws the rule with the axis range and the visible instants' spans.
+func (t *Timeline) stripView(width, n int) []string {
+	st := t.c.Styles
+	g := st.G
+	end := t.top + t.listRows()
+	if end > len(t.rows) {
+		end = len(t.rows)
+	}
+	var spans []Span
+	var first, last *hudi.Instant
+	var t0 float64 = math.Inf(1)
+	var t1 float64 = math.Inf(-1)
+	for i := t.top; i < end; i++ {
+		in := t.rows[i].in
+		if in.Started.IsZero() {
+			continue
+		}
+		s := float64(in.Started.UnixMilli()) / 1000
+		e := s
+		open := in.Ended.IsZero()
+		if !open {
+			e = math.Max(s, float64(in.Ended.UnixMilli())/1000)
+		}
+		spans = append(spans, Span{Start: s, End: e, Open: open, Selected: i == t.cursor})
+		if s < t0 {
+			t0, first = s, in
+		}
+		if e > t1 {
+			t1, last = e, in
+		}
+	}
+	label := g.Rule + " spans "
+	if first != nil && last != nil {
+		from := first.Started
+		to := last.Started
+		if !last.Ended.IsZero() && last.Ended.After(to) {
+			to = last.Ended
+		}
+		layout := "15:04:05"
+		if from.YearDay() != to.YearDay() || from.Year() != to.Year() {
+			layout = "2006-01-02 15:04"
+		}
+		label += from.Format(layout) + " " + g.Arrow + " " + to.Format(layout) + " (" + shortDur(to.Sub(from).Seconds()) + ") "
+	}
+	rule := label + strings.Repeat(g.Rule, max(0, width-len([]rune(label))))
+	out := []string{st.Dim.Render(clip(rule, width))}
+	lanes := SpanStrip(st, spans, width-2, n-1)
+	for i := 0; i < n-1; i++ {
+		l := ""
+		if i < len(lanes) {
+			l = "  " + lanes[i]
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// Export renders what the pane shows: the detail, or the (filtered, ordered) timeline.
+func (t *Timeline) Export() (string, string) {
+	if t.detail != nil {
+		return "timeline-" + t.detail.in.RequestedTime, t.detail.markdown()
+	}
+	var b strings.Builder
+	name := "table"
+	if t.snap != nil && t.snap.Config != nil {
+		name = t.snap.Config.Name
+	}
+	fmt.Fprintf(&b, "# Timeline: %s\n\n", report.Escape(name))
+	if t.snap != nil {
+		b.WriteString(report.TableSummary(t.snap))
+		b.WriteString("\n")
+	}
+	if t.incrStart != "" {
+		fmt.Fprintf(&b, "Incremental reads can start from `%s` (%s).\n\n", t.incrStart, t.incrReason)
+	}
+	order := "completion order"
+	if t.order == byRequested {
+		order = "requested-time order"
+	}
+	fmt.Fprintf(&b, "%d instants, %s", len(t.rows), order)
+	if t.filter != "" {
+		fmt.Fprintf(&b, ", filter `%s` (of %d)", t.filter, len(t.byComp))
+	}
+	b.WriteString(".\n\n")
+	ins := make([]*hudi.Instant, len(t.rows))
+	late := make([]bool, len(t.rows))
+	for i, r := range t.rows {
+		ins[i], late[i] = r.in, r.late
+	}
+	b.WriteString(report.TimelineMarkdown(ins, late))
+	return "timeline", b.String()
+}
+
+// ---- formatting ----
+
+func dashIf(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func humanCount(v int64) string {
+	f := float64(v)
+	switch {
+	case v < 1000:
+		return fmt.Sprintf("%d", v)
+	case v < 10_000:
+		return fmt.Sprintf("%.1fk", f/1e3)
+	case v < 1_000_000:
+		return fmt.Sprintf("%dk", v/1000)
+	case v < 10_000_000:
+		return fmt.Sprintf("%.1fM", f/1e6)
+	case v < 1_000_000_000:
+		return fmt.Sprintf("%dM", v/1_000_000)
+	case v < 10_000_000_000:
+		return fmt.Sprintf("%.1fG", f/1e9)
+	}
+	return fmt.Sprintf("%dG", v/1_000_000_000)
+}
+
+func humanBytes(v int64) string {
+	if v < 1024 {
+		return fmt.Sprintf("%d", v)
+	}
+	f := float64(v)
+	for _, u := range []string{"K", "M", "G", "T", "P"} {
+		f /= 1024
+		if f < 9.95 {
+			return fmt.Sprintf("%.1f%s", f, u)
+		}
+		if f < 1023.5 {
+			return fmt.Sprintf("%.0f%s", f, u)
+		}
+	}
+	return fmt.Sprintf("%.0fE", f/1024)
+}
+
+func humanDuration(in *hudi.Instant) string {
+	d := in.Duration()
+	if d <= 0 {
+		return "-"
+	}
+	return shortDur(d.Seconds())
+}
+
+// shortDur renders seconds in at most 5 cells.
+func shortDur(s float64) string {
+	switch {
+	case s < 1:
+		return fmt.Sprintf("%dms", int(s*1000))
+	case s < 9.95:
+		return fmt.Sprintf("%.1fs", s)
+	case s < 59.5:
+		return fmt.Sprintf("%.0fs", s)
+	case s < 600:
+		return fmt.Sprintf("%dm%02d", int(s)/60, int(s)%60)
+	case s < 6000:
+		return fmt.Sprintf("%dm", int(s)/60)
+	case s < 86400:
+		return fmt.Sprintf("%dh%02d", int(s)/3600, int(s)%3600/60)
+	}
+	return fmt.Sprintf("%dd", int(s)/86400)
+}

@@ -1,0 +1,567 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
+)
+
+// detailMsg carries an instant's details read in a Cmd.
+type detailMsg struct {
+	in  *hudi.Instant
+	d   *hudi.Details
+	err error
+}
+
+func loadDetail(s *model.Snapshot, in *hudi.Instant) tea.Cmd {
+	return func() tea.Msg {
+		d, err := s.InstantDetails(context.Background(), in)
+		return detailMsg{in: in, d: d, err: err}
+	}
+}
+
+// dtable is one sortable table of the detail view.
+type dtable struct {
+	name    string
+	headers []string
+	right   []bool
+	rows    [][]string
+	nums    [][]float64 // numeric sort key per cell; NaN for text cells
+}
+
+func (t *dtable) add(cells ...any) {
+	row := make([]string, len(cells))
+	num := make([]float64, len(cells))
+	for i, c := range cells {
+		num[i] = math.NaN()
+		switch v := c.(type) {
+		case string:
+			row[i] = v
+		case int:
+			row[i], num[i] = strconv.Itoa(v), float64(v)
+		case int64:
+			row[i], num[i] = strconv.FormatInt(v, 10), float64(v)
+		case float64:
+			row[i], num[i] = strconv.FormatFloat(v, 'f', -1, 64), v
+		default:
+			row[i] = fmt.Sprint(v)
+		}
+	}
+	t.rows = append(t.rows, row)
+	t.nums = append(t.nums, num)
+}
+
+// instantDetail is the drill-down view of one instant.
+type instantDetail struct {
+	in      *hudi.Instant
+	loading bool
+	err     error
+	info    [][2]string
+	notes   []string
+	tables  []*dtable
+	table   int // shown table
+	sortCol int // -1: stored order
+	cursor  int
+	top     int
+	height  int
+}
+
+func newInstantDetail(in *hudi.Instant) *instantDetail {
+	d := &instantDetail{in: in, loading: true, sortCol: -1}
+	d.info = baseInfo(in)
+	return d
+}
+
+func (d *instantDetail) crumb() string {
+	return d.in.RequestedTime + " " + d.in.Action
+}
+
+func baseInfo(in *hudi.Instant) [][2]string {
+	ct := dashIf(in.CompletionTime)
+	if in.CompletionDerived {
+		ct += " (derived from the completed file's time)"
+	}
+	info := [][2]string{
+		{"instant", in.RequestedTime + " " + in.Action + " " + strings.ToLower(string(in.State))},
+		{"times", "requested " + in.RequestedTime + ", completed " + ct + ", took " + report.Duration(in)},
+	}
+	if in.PlanAction != "" && in.PlanAction != in.Action {
+		info = append(info, [2]string{"plan", in.PlanAction})
+	}
+	if in.Operation != "" {
+		info = append(info, [2]string{"operation", in.Operation})
+	}
+	if in.Archived {
+		info = append(info, [2]string{"archived", "yes (from the archived timeline)"})
+	}
+	if in.Err != "" {
+		info = append(info, [2]string{"unreadable", in.Err})
+	}
+	return info
+}
+
+func (d *instantDetail) set(m detailMsg) {
+	d.loading = false
+	d.err = m.err
+	if m.d == nil {
+		return
+	}
+	det := m.d
+	in := d.in
+	if c := det.Commit; c != nil {
+		tot := c.Totals()
+		d.info = append(d.info, [2]string{"written", fmt.Sprintf("%d records (%d inserted, %d updated, %d deleted), %s in %d file(s), %d partition(s)",
+			tot.NumWrites, tot.NumInserts, tot.NumUpdateWrites, tot.NumDeletes, humanBytes(tot.TotalBytesWritten), tot.Files, tot.Partitions)})
+		if k, v := c.Checkpoint(); k != "" {
+			d.info = append(d.info, [2]string{"streamer checkpoint", k + " = " + v})
+		}
+		if n := countReplaced(c.PartitionToReplaceFileIDs); n > 0 {
+			d.info = append(d.info, [2]string{"replaces", fmt.Sprintf("%d file group(s)", n)})
+		}
+		files, parts, cdc := commitTables(c)
+		d.tables = append(d.tables, files, parts)
+		if cdc != nil {
+			d.tables = append(d.tables, cdc)
+		}
+	}
+	if c := det.Clean; c != nil {
+		d.info = append(d.info,
+			[2]string{"policy", c.Policy},
+			[2]string{"earliest commit to retain", dashIf(c.EarliestCommitToRetain)},
+			[2]string{"last completed commit", dashIf(c.LastCompletedCommitTimestamp)},
+			[2]string{"files deleted", fmt.Sprintf("%d in %s", c.TotalFilesDeleted, time.Duration(c.TimeTakenInMillis)*time.Millisecond)})
+		t := &dtable{name: "partitions cleaned", headers: []string{"partition", "policy", "deleted", "failed", "partition deleted"}, right: []bool{false, false, true, true, false}}
+		for _, p := range report.SortedKeys(c.PartitionMetadata) {
+			pm := c.PartitionMetadata[p]
+			t.add(partName(p), pm.Policy, len(pm.SuccessDeleteFiles), len(pm.FailedDeleteFiles), yesNo(pm.IsPartitionDeleted))
+		}
+		d.tables = append(d.tables, t)
+	}
+	if c := det.CleanerPlan; c != nil {
+		if c.EarliestInstantToRetain != nil {
+			d.info = append(d.info, [2]string{"plan: earliest instant to retain", c.EarliestInstantToRetain.Timestamp})
+		}
+		t := &dtable{name: "clean plan", headers: []string{"partition", "files to delete"}, right: []bool{false, true}}
+		for _, p := range report.SortedKeys(c.FilePathsToBeDeletedPerPartition) {
+			t.add(partName(p), len(c.FilePathsToBeDeletedPerPartition[p]))
+		}
+		for _, p := range report.SortedKeys(c.FilesToBeDeletedPerPartition) {
+			t.add(partName(p), len(c.FilesToBeDeletedPerPartition[p]))
+		}
+		d.tables = append(d.tables, t)
+	}
+	if r := det.Rollback; r != nil {
+		d.info = append(d.info,
+			[2]string{"rolled back", strings.Join(r.CommitsRollback, ", ")},
+			[2]string{"files deleted", fmt.Sprintf("%d in %s", r.TotalFilesDeleted, time.Duration(r.TimeTakenInMillis)*time.Millisecond)})
+		t := &dtable{name: "partitions rolled back", headers: []string{"partition", "deleted", "failed", "rollback logs", "failed-commit logs"}, right: []bool{false, true, true, true, true}}
+		for _, p := range report.SortedKeys(r.PartitionMetadata) {
+			pm := r.PartitionMetadata[p]
+			t.add(partName(p), len(pm.SuccessDeleteFiles), len(pm.FailedDeleteFiles), len(pm.RollbackLogFiles), len(pm.LogFilesFromFailedCommit))
+		}
+		d.tables = append(d.tables, t)
+	}
+	if r := det.RollbackPlan; r != nil {
+		if r.InstantToRollback != nil {
+			d.info = append(d.info, [2]string{"plan: instant to roll back", r.InstantToRollback.CommitTime + " " + r.InstantToRollback.Action})
+		}
+		t := &dtable{name: "rollback plan", headers: []string{"partition", "file group", "files to delete", "log blocks"}, right: []bool{false, false, true, true}}
+		for _, rq := range r.RollbackRequests {
+			t.add(partName(rq.PartitionPath), rq.FileID, len(rq.FilesToBeDeleted), len(rq.LogBlocksToBeDeleted))
+		}
+		d.tables = append(d.tables, t)
+	}
+	if r := det.Restore; r != nil {
+		d.info = append(d.info, [2]string{"instants rolled back", fmt.Sprintf("%d in %s", len(r.InstantsToRollback), time.Duration(r.TimeTakenInMillis)*time.Millisecond)})
+		t := &dtable{name: "restored instants", headers: []string{"instant", "action", "state"}, right: []bool{false, false, false}}
+		for _, ref := range r.RestoreInstantInfo {
+			t.add(ref.CommitTime+ref.Timestamp, ref.Action, ref.State)
+		}
+		if len(r.RestoreInstantInfo) == 0 {
+			for _, i := range r.InstantsToRollback {
+				t.add(i, "", "")
+			}
+		}
+		d.tables = append(d.tables, t)
+	}
+	if s := det.Savepoint; s != nil {
+		d.info = append(d.info, [2]string{"savepointed by", dashIf(s.SavepointedBy)},
+			[2]string{"comments", dashIf(s.Comments)})
+		t := &dtable{name: "savepointed files", headers: []string{"partition", "files"}, right: []bool{false, true}}
+		for _, p := range report.SortedKeys(s.PartitionMetadata) {
+			t.add(partName(p), len(s.PartitionMetadata[p].SavepointDataFile))
+		}
+		d.tables = append(d.tables, t)
+	}
+	if c := det.Compaction; c != nil {
+		t := &dtable{name: "compaction plan", headers: []string{"partition", "file group", "base instant", "log files", "log MB"}, right: []bool{false, false, false, true, true}}
+		for _, op := range c.Operations {
+			t.add(partName(op.PartitionPath), op.FileID, dashIf(op.BaseInstantTime), len(op.DeltaFilePaths), op.Metrics["TOTAL_LOG_FILES_SIZE"]/1024/1024)
+		}
+		d.info = append(d.info, [2]string{"plan", fmt.Sprintf("%s of %d file group(s)", dashIf(in.PlanAction), len(c.Operations))})
+		d.tables = append(d.tables, t)
+	}
+	if r := det.Replace; r != nil && r.ClusteringPlan != nil {
+		t := &dtable{name: "clustering plan", headers: []string{"group", "partition", "file group", "log files", "output groups"}, right: []bool{true, false, false, true, true}}
+		for gi, g := range r.ClusteringPlan.InputGroups {
+			for _, sl := range g.Slices {
+				t.add(gi+1, partName(sl.PartitionPath), sl.FileID, len(sl.DeltaFilePaths), g.NumOutputFileGroups)
+			}
+		}
+		if s := r.ClusteringPlan.Strategy; s != nil {
+			d.info = append(d.info, [2]string{"clustering strategy", s.StrategyClassName})
+		}
+		d.tables = append(d.tables, t)
+	}
+	if x := det.Index; x != nil {
+		t := &dtable{name: "indexes", headers: []string{"metadata partition", "indexed up to"}, right: []bool{false, false}}
+		for _, p := range x.IndexPartitionInfos {
+			t.add(p.MetadataPartitionPath, p.IndexUptoInstant)
+		}
+		d.tables = append(d.tables, t)
+	}
+	for _, p := range det.Problems {
+		d.notes = append(d.notes, "could not read "+p.String())
+	}
+	if len(d.tables) == 0 {
+		raw := det.Content
+		name := "metadata (JSON)"
+		if len(raw) == 0 {
+			raw, name = det.Plan, "plan (JSON)"
+		}
+		t := &dtable{name: name, headers: []string{name}, right: []bool{false}}
+		if len(raw) == 0 {
+			t.add("(this instant has no stored metadata)")
+		} else {
+			var v any
+			if json.Unmarshal(raw, &v) == nil {
+				if b, err := json.MarshalIndent(v, "", "  "); err == nil {
+					raw = b
+				}
+			}
+			for _, l := range strings.Split(string(raw), "\n") {
+				t.add(l)
+			}
+		}
+		d.tables = append(d.tables, t)
+	}
+}
+
+func countReplaced(m map[string][]string) int {
+	n := 0
+	for _, v := range m {
+		n += len(v)
+	}
+	return n
+}
+
+func commitTables(c *hudi.CommitMetadata) (files, parts, cdc *dtable) {
+	files = &dtable{name: "files written", headers: []string{"partition", "file", "prev", "writes", "ins", "upd", "del", "bytes", "size"},
+		right: []bool{false, false, false, true, true, true, true, true, true}}
+	parts = &dtable{name: "partitions written", headers: []string{"partition", "files", "writes", "ins", "upd", "del", "bytes"},
+		right: []bool{false, true, true, true, true, true, true}}
+	for _, p := range c.Partitions() {
+		var pw, pi, pu, pd, pb int64
+		stats := c.PartitionToWriteStats[p]
+		for _, s := range stats {
+			name := s.FileID
+			if s.Path != "" {
+				name = s.Path[strings.LastIndexByte(s.Path, '/')+1:]
+			}
+			files.add(partName(p), name, dashIf(s.PrevCommit), s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.FileSizeInBytes)
+			pw, pi, pu, pd, pb = pw+s.NumWrites, pi+s.NumInserts, pu+s.NumUpdateWrites, pd+s.NumDeletes, pb+s.TotalWriteBytes
+			if len(s.CDCStats) > 0 {
+				if cdc == nil {
+					cdc = &dtable{name: "CDC files", headers: []string{"partition", "file group", "cdc file", "bytes"}, right: []bool{false, false, false, true}}
+				}
+				for _, f := range report.SortedKeys(s.CDCStats) {
+					cdc.add(partName(p), s.FileID, f[strings.LastIndexByte(f, '/')+1:], s.CDCStats[f])
+				}
+			}
+		}
+		parts.add(partName(p), len(stats), pw, pi, pu, pd, pb)
+	}
+	return files, parts, cdc
+}
+
+func partName(p string) string {
+	if p == "" {
+		return "(non-partitioned)"
+	}
+	return p
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func (d *instantDetail) cur() *dtable {
+	if d.table < len(d.tables) {
+		return d.tables[d.table]
+	}
+	return nil
+}
+
+func (d *instantDetail) update(c *Common, msg tea.Msg) {
+	t := d.cur()
+	n := 0
+	if t != nil {
+		n = len(t.rows)
+	}
+	page := max(1, d.height)
+	k := c.Keys
+	move := func(delta int) {
+		d.cursor = max(0, min(n-1, d.cursor+delta))
+	}
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if msg.Button == tea.MouseWheelUp {
+			move(-3)
+		} else if msg.Button == tea.MouseWheelDown {
+			move(3)
+		}
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			move(-1)
+		case key.Matches(msg, k.Down):
+			move(1)
+		case key.Matches(msg, k.PageUp):
+			move(-page)
+		case key.Matches(msg, k.PageDown):
+			move(page)
+		case key.Matches(msg, k.Top):
+			move(-n)
+		case key.Matches(msg, k.Bottom):
+			move(n)
+		case key.Matches(msg, k.Table):
+			if len(d.tables) > 1 {
+				d.table = (d.table + 1) % len(d.tables)
+				d.cursor, d.top, d.sortCol = 0, 0, -1
+			}
+		case key.Matches(msg, k.Sort):
+			if t != nil && len(t.rows) > 1 {
+				d.sortCol++
+				if d.sortCol >= len(t.headers) {
+					d.sortCol = 0
+				}
+				d.sortBy(t, d.sortCol)
+				d.cursor, d.top = 0, 0
+			}
+		}
+	}
+}
+
+// sortBy orders rows by column c: numbers descending (largest first), text ascending.
+func (d *instantDetail) sortBy(t *dtable, c int) {
+	idx := make([]int, len(t.rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		x, y := t.nums[idx[a]][c], t.nums[idx[b]][c]
+		if !math.IsNaN(x) && !math.IsNaN(y) {
+			return x > y
+		}
+		return t.rows[idx[a]][c] < t.rows[idx[b]][c]
+	})
+	rows := make([][]string, len(idx))
+	nums := make([][]float64, len(idx))
+	for i, j := range idx {
+		rows[i], nums[i] = t.rows[j], t.nums[j]
+	}
+	t.rows, t.nums = rows, nums
+}
+
+func (d *instantDetail) status() string {
+	t := d.cur()
+	if t == nil || len(t.rows) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s %d/%d", t.name, d.cursor+1, len(t.rows))
+	if len(d.tables) > 1 {
+		s = fmt.Sprintf("[%d/%d] ", d.table+1, len(d.tables)) + s
+	}
+	return s
+}
+
+func (d *instantDetail) view(c *Common, width, height int) string {
+	st := c.Styles
+	var lines []string
+	for _, kv := range d.info {
+		for i, l := range wrap(kv[0]+": "+kv[1], width-3) {
+			if i == 0 {
+				l = st.Dim.Render(kv[0]+":") + strings.TrimPrefix(l, kv[0]+":")
+				lines = append(lines, " "+l)
+			} else {
+				lines = append(lines, "   "+l)
+			}
+		}
+	}
+	for _, n := range d.notes {
+		lines = append(lines, clip(" "+st.Warn.Render(st.G.Warn+" "+n), width))
+	}
+	switch {
+	case d.loading:
+		lines = append(lines, "", " reading the instant's plan and metadata...")
+		return fit(lines, width, height)
+	case d.err != nil:
+		lines = append(lines, "", " "+st.Bad.Render("could not read details: "+d.err.Error()))
+		return fit(lines, width, height)
+	}
+	t := d.cur()
+	if t == nil {
+		return fit(lines, width, height)
+	}
+	// Keep at least a third of the height for rows when info is long.
+	if maxInfo := height - 4; len(lines) > maxInfo && maxInfo > 0 {
+		lines = lines[:maxInfo]
+	}
+	title := t.name
+	if len(d.tables) > 1 {
+		var names []string
+		for i, o := range d.tables {
+			if i == d.table {
+				names = append(names, "["+o.name+"]")
+			} else {
+				names = append(names, o.name)
+			}
+		}
+		title = strings.Join(names, "  ") + "   (t: next table)"
+	}
+	lines = append(lines, "", " "+st.ColHead.Render(clip(title, width-1)))
+	widths := colWidths(t, width-2)
+	hdr := make([]string, len(t.headers))
+	for i, h := range t.headers {
+		if i == d.sortCol {
+			h += st.G.Sorted
+		}
+		hdr[i] = h
+	}
+	lines = append(lines, st.ColHead.Render(padRight("  "+joinCells(hdr, widths, t.right, st.G), width)))
+	page := height - len(lines)
+	if page < 1 {
+		page = 1
+	}
+	d.height = page
+	if d.cursor < d.top {
+		d.top = d.cursor
+	}
+	if d.cursor >= d.top+page {
+		d.top = d.cursor - page + 1
+	}
+	for i := d.top; i < len(t.rows) && i < d.top+page; i++ {
+		l := "  " + joinCells(t.rows[i], widths, t.right, st.G)
+		if i == d.cursor {
+			l = st.Cursor.Render(padRight(st.G.Cursor+l[1:], width))
+		}
+		lines = append(lines, l)
+	}
+	return fit(lines, width, height)
+}
+
+// colWidths sizes columns to their content, shrinking the widest text columns to fit.
+func colWidths(t *dtable, width int) []int {
+	w := make([]int, len(t.headers))
+	for i, h := range t.headers {
+		w[i] = len([]rune(h)) + 1
+	}
+	for _, r := range t.rows {
+		for i, c := range r {
+			if l := len([]rune(c)); l > w[i] {
+				w[i] = l
+			}
+		}
+	}
+	total := func() int {
+		s := len(w) - 1
+		for _, x := range w {
+			s += x
+		}
+		return s
+	}
+	for total() > width {
+		wi := -1
+		for i := range w {
+			if !t.right[i] && (wi < 0 || w[i] > w[wi]) {
+				wi = i
+			}
+		}
+		if wi < 0 || w[wi] <= 6 {
+			break
+		}
+		w[wi]--
+	}
+	return w
+}
+
+func joinCells(cells []string, widths []int, right []bool, g Glyphs) string {
+	var b strings.Builder
+	for i, c := range cells {
+		if i >= len(widths) {
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		c = trunc(c, widths[i], g.Ellipsis)
+		if right[i] {
+			b.WriteString(padLeft(c, widths[i]))
+		} else {
+			b.WriteString(padRight(c, widths[i]))
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// markdown renders the detail: info, then every table.
+func (d *instantDetail) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s %s\n\n", d.in.Action, d.in.RequestedTime)
+	b.WriteString(report.KeyValues(d.info))
+	for _, n := range d.notes {
+		fmt.Fprintf(&b, "- %s\n", report.Escape(n))
+	}
+	if d.loading {
+		b.WriteString("\nDetails were still being read when this was exported.\n")
+	}
+	if d.err != nil {
+		fmt.Fprintf(&b, "\nDetails could not be read: %s\n", report.Escape(d.err.Error()))
+	}
+	for _, t := range d.tables {
+		fmt.Fprintf(&b, "\n## %s\n\n", t.name)
+		align := ""
+		for _, r := range t.right {
+			if r {
+				align += "r"
+			} else {
+				align += "l"
+			}
+		}
+		if len(t.headers) == 1 && strings.HasSuffix(t.name, "(JSON)") {
+			b.WriteString("```json\n")
+			for _, r := range t.rows {
+				b.WriteString(r[0] + "\n")
+			}
+			b.WriteString("```\n")
+			continue
+		}
+		b.WriteString(report.Table(t.headers, align, t.rows))
+	}
+	return b.String()
+}
