@@ -1,7 +1,6 @@
 package hudi
 
 import (
-	"regexp"
 	"strings"
 	"time"
 )
@@ -62,35 +61,67 @@ type InstantFile struct {
 	State          State
 }
 
-// Layout 1: <ts>.<action>[.<state>]; layout 2 adds _<completion> to completed files.
-var instantNameRe = regexp.MustCompile(`^(\d+)(?:_(\d+))?\.([a-z]+)(?:\.([a-z]+))?$`)
-
-// ParseInstantFileName parses a timeline file name. It returns false for anything that is not
+// ParseInstantFileName parses a timeline file name: `<ts>.<action>[.<state>]` (layout 1) with
+// `_<completion>` added to completed files in layout 2. It returns false for anything that is not
 // an instant file (hoodie.properties, .crc side files, unknown actions, directories' names).
+// Hand-written rather than a regexp: it runs once per timeline file.
 func ParseInstantFileName(name string) (InstantFile, bool) {
-	m := instantNameRe.FindStringSubmatch(name)
-	if m == nil {
+	digits := func(s string) int {
+		n := 0
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		return n
+	}
+	n := digits(name)
+	if n == 0 || n == len(name) {
 		return InstantFile{}, false
 	}
-	f := InstantFile{Name: name, RequestedTime: m[1], CompletionTime: m[2], Action: m[3], State: Completed}
+	f := InstantFile{Name: name, RequestedTime: name[:n], State: Completed}
+	rest := name[n:]
+	if rest[0] == '_' {
+		m := digits(rest[1:])
+		if m == 0 {
+			return InstantFile{}, false
+		}
+		f.CompletionTime = rest[1 : 1+m]
+		rest = rest[1+m:]
+	}
+	if len(rest) < 2 || rest[0] != '.' {
+		return InstantFile{}, false
+	}
+	action, state, hasState := strings.Cut(rest[1:], ".")
+	if !isLowerWord(action) || (hasState && !isLowerWord(state)) {
+		return InstantFile{}, false
+	}
+	f.Action = action
 	switch {
-	case m[4] == "" && f.Action == "inflight":
+	case !hasState && action == "inflight":
 		// `<ts>.inflight` is the inflight of a commit action, in both layouts.
 		f.Action, f.State = ActionCommit, Inflight
-	case m[4] == "requested":
+	case state == "requested":
 		f.State = Requested
-	case m[4] == "inflight":
+	case state == "inflight":
 		f.State = Inflight
-	case m[4] != "":
+	case hasState:
 		return InstantFile{}, false
 	}
-	if !knownActions[f.Action] {
-		return InstantFile{}, false
-	}
-	if f.CompletionTime != "" && f.State != Completed {
+	if !knownActions[f.Action] || (f.CompletionTime != "" && f.State != Completed) {
 		return InstantFile{}, false
 	}
 	return f, true
+}
+
+func isLowerWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // FormatInstantTime renders a time as an instant string (yyyyMMddHHmmssSSS) in zone.

@@ -34,11 +34,14 @@ type WriteStat struct {
 	LogVersion                   int64            `json:"logVersion,omitempty"`
 	LogOffset                    int64            `json:"logOffset,omitempty"`
 	CDCStats                     map[string]int64 `json:"cdcStats,omitempty"`
-	RuntimeStats                 *struct {
-		TotalScanTime   int64 `json:"totalScanTime"`
-		TotalUpsertTime int64 `json:"totalUpsertTime"`
-		TotalCreateTime int64 `json:"totalCreateTime"`
-	} `json:"runtimeStats,omitempty"`
+	RuntimeStats                 *RuntimeStats    `json:"runtimeStats,omitempty"`
+}
+
+// RuntimeStats are a write stat's timings in milliseconds.
+type RuntimeStats struct {
+	TotalScanTime   int64 `json:"totalScanTime"`
+	TotalUpsertTime int64 `json:"totalUpsertTime"`
+	TotalCreateTime int64 `json:"totalCreateTime"`
 }
 
 // CommitMetadata is the content of completed commit, deltacommit and replacecommit instants.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -150,7 +149,7 @@ func family(action string) string {
 // ActiveTimeline lists and reads the active timeline. Completed write instants have their
 // commit metadata decoded (in parallel); other contents are read on demand by Details.
 func (t *Table) ActiveTimeline(ctx context.Context) (*Timeline, error) {
-	entries, err := t.Store.List(ctx, t.Config.TimelineDir)
+	entries, err := storage.ListNames(ctx, t.Store, t.Config.TimelineDir)
 	if err != nil {
 		return nil, fmt.Errorf("list timeline %s: %w", t.Path(t.Config.TimelineDir), err)
 	}
@@ -184,6 +183,15 @@ func (t *Table) ActiveTimeline(ctx context.Context) (*Timeline, error) {
 			if f.CompletionTime != "" {
 				in.CompletionTime = f.CompletionTime
 			} else {
+				if e.ModTime.IsZero() {
+					// Name-only listing: the completion time needs this file's modification time.
+					if st, err := t.Store.Stat(ctx, e.Path); err == nil {
+						e.ModTime, e.Size = st.ModTime, st.Size
+						in.Files[len(in.Files)-1] = e
+					} else {
+						t.addProblem(t.Path(e.Path), err.Error())
+					}
+				}
 				in.CompletionTime = FormatInstantTime(e.ModTime, t.Config.Zone)
 				in.CompletionDerived = true
 			}
@@ -261,13 +269,13 @@ func (t *Table) decodeInstant(ctx context.Context, in *Instant) {
 		t.addProblem(t.Path(cf), err.Error())
 		return
 	}
-	var cm CommitMetadata
-	if err := decodeInto(b, t.Path(cf), &cm); err != nil {
-		in.Err = err.Error()
-		t.addProblem(t.Path(cf), strings.TrimPrefix(err.Error(), "decode "+t.Path(cf)+": "))
+	cm, err := decodeCommitMetadata(b)
+	if err != nil {
+		in.Err = fmt.Sprintf("decode %s: %v", t.Path(cf), err)
+		t.addProblem(t.Path(cf), err.Error())
 		return
 	}
-	t.setCommit(in, &cm)
+	t.setCommit(in, cm)
 }
 
 func (t *Table) setCommit(in *Instant, cm *CommitMetadata) {

@@ -80,3 +80,16 @@ func (l *Local) ReadFile(_ context.Context, p string) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// ListNames lists a directory without stat-ing its entries.
+func (l *Local) ListNames(_ context.Context, dir string) ([]Entry, error) {
+	des, err := os.ReadDir(l.abs(dir))
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", l.abs(dir), err)
+	}
+	out := make([]Entry, len(des))
+	for i, de := range des {
+		out[i] = Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1}
+	}
+	return out, nil // os.ReadDir sorts by name
+}

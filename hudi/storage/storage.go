@@ -99,3 +99,18 @@ func ReadAll(f File) ([]byte, error) {
 	}
 	return buf[:n], err
 }
+
+// NameLister is implemented by backends where listing names is much cheaper than listing with
+// sizes and times (local disk: one getdents instead of an lstat per file). Entries carry Name,
+// Path and IsDir only; callers Stat the few files whose size or time they need.
+type NameLister interface {
+	ListNames(ctx context.Context, dir string) ([]Entry, error)
+}
+
+// ListNames lists a directory through NameLister when the backend has it, else through List.
+func ListNames(ctx context.Context, s Storage, dir string) ([]Entry, error) {
+	if nl, ok := s.(NameLister); ok {
+		return nl.ListNames(ctx, dir)
+	}
+	return s.List(ctx, dir)
+}

@@ -1,0 +1,179 @@
+package hudi_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
+)
+
+// mdtTables lists every corpus and fixture zip; tables without a `files` MDT partition are
+// filtered by the caller.
+func mdtTables(t *testing.T) []string {
+	var zips []string
+	if dir, err := filepath.Abs("../../shared/testdata/hudi-rs/crates/test/data"); err == nil {
+		if _, err := os.Stat(dir); err == nil {
+			_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && strings.HasSuffix(p, ".zip") {
+					zips = append(zips, p)
+				}
+				return nil
+			})
+		} else {
+			t.Logf("external corpus not present at %s; checking our fixtures only", dir)
+		}
+	}
+	fx, _ := filepath.Glob("../testdata/fixtures/*/table.zip")
+	return append(zips, fx...)
+}
+
+// dataFiles renders a listing as sorted "partition/name size" lines of base and log files.
+func dataFiles(parts map[string][]storage.Entry) []string {
+	var out []string
+	for p, es := range parts {
+		for _, e := range es {
+			_, isBase := hudi.ParseBaseFileName(e.Name)
+			_, isLog := hudi.ParseLogFileName(e.Name)
+			if isBase || isLog {
+				out = append(out, fmt.Sprintf("%s/%s %d", p, e.Name, e.Size))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func viewSummary(v *hudi.FileSystemView) []string {
+	var out []string
+	for _, p := range v.Partitions {
+		for _, g := range p.FileGroups {
+			for _, s := range g.Slices {
+				line := fmt.Sprintf("%s %s %s", p.Path, g.FileID, s.BaseInstant)
+				if s.Base != nil {
+					line += fmt.Sprintf(" base=%s:%d", s.Base.Name, s.Base.Size)
+				}
+				for _, l := range s.Logs {
+					line += fmt.Sprintf(" log=%s:%d", l.Name, l.Size)
+				}
+				out = append(out, line)
+			}
+		}
+		for _, g := range p.Replaced {
+			out = append(out, p.Path+" replaced "+g.FileID)
+		}
+	}
+	return out
+}
+
+// TestMDTListingEqualsStorage: for every table with a metadata-table `files` partition, the
+// MDT listing equals the storage listing (names and sizes), and so do the views built on them.
+func TestMDTListingEqualsStorage(t *testing.T) {
+	ctx := context.Background()
+	checked := 0
+	for _, z := range mdtTables(t) {
+		tab, err := hudi.Open(ctx, z)
+		if err != nil || !tab.CanListFromMDT() {
+			continue
+		}
+		checked++
+		name := filepath.Base(filepath.Dir(z)) + "/" + filepath.Base(z)
+		t.Run(name, func(t *testing.T) {
+			tl, err := tab.ActiveTimeline(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromStore, err := tab.ListPartitions(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromMDT, err := tab.ListPartitionsFromMDT(ctx, tl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := sortedKeys(fromMDT), sortedKeys(fromStore); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("partitions: MDT %q, storage %q", got, want)
+			}
+			got, want := dataFiles(fromMDT), dataFiles(fromStore)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("files differ\nMDT:\n%s\nstorage:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			vm := tab.BuildView(ctx, tl, fromMDT, hudi.SourceMetadata)
+			vs := tab.BuildView(ctx, tl, fromStore, hudi.SourceStorage)
+			if a, b := strings.Join(viewSummary(vm), "\n"), strings.Join(viewSummary(vs), "\n"); a != b {
+				t.Errorf("views differ\nMDT:\n%s\nstorage:\n%s", a, b)
+			}
+			auto, err := tab.FileSystemViewAuto(ctx, tl, true)
+			if err != nil || auto.Source != hudi.SourceMetadata {
+				t.Errorf("FileSystemViewAuto: source %v, err %v", auto, err)
+			}
+			if v, _ := tab.FileSystemViewAuto(ctx, tl, false); v.Source != hudi.SourceStorage {
+				t.Errorf("FileSystemViewAuto(useMDT=false) used %q", v.Source)
+			}
+			for _, p := range tab.Problems() {
+				t.Logf("problem: %s", p)
+			}
+		})
+	}
+	if checked == 0 {
+		t.Skip("no table with a metadata-table files partition found")
+	}
+	t.Logf("%d tables with an MDT files partition checked", checked)
+}
+
+func sortedKeys(m map[string][]storage.Entry) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestMDTFallback: a table whose metadata table cannot be read falls back to storage listing
+// and records a problem.
+func TestMDTFallback(t *testing.T) {
+	ctx := context.Background()
+	for _, z := range mdtTables(t) {
+		tab, err := hudi.Open(ctx, z)
+		if err != nil || !tab.CanListFromMDT() {
+			continue
+		}
+		tl, err := tab.ActiveTimeline(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab.Store = hideMDT{tab.Store}
+		v, err := tab.FileSystemViewAuto(ctx, tl, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Source != hudi.SourceStorage {
+			t.Errorf("source %q, want storage listing", v.Source)
+		}
+		found := false
+		for _, p := range tab.Problems() {
+			found = found || strings.Contains(p.Err, "metadata table")
+		}
+		if !found {
+			t.Errorf("no problem recorded: %v", tab.Problems())
+		}
+		return
+	}
+	t.Skip("no table with a metadata-table files partition found")
+}
+
+// hideMDT makes `.hoodie/metadata` unreadable.
+type hideMDT struct{ storage.Storage }
+
+func (h hideMDT) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if strings.HasPrefix(p, hudi.MetadataTablePath) {
+		return nil, fmt.Errorf("read %s: access denied", p)
+	}
+	return h.Storage.ReadFile(ctx, p)
+}
