@@ -13,7 +13,8 @@ const (
 	exitOK               = 0
 	exitError            = 1 // unreadable input, bad arguments
 	exitUsage            = 2
-	exitCheckpointReRead = 3 // `checkpoint`: the value would re-read its own instant
+	exitCheckpointReRead = 3  // `checkpoint`: the value would re-read its own instant
+	exitInternal         = 70 // a bug in hudiscope (a recovered panic); EX_SOFTWARE
 )
 
 // CLI is the whole command line; each command lives in its own cmd_*.go file.
@@ -44,7 +45,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "hudiscope:", err)
 		os.Exit(exitUsage)
 	}
-	if err := ctx.Run(); err != nil {
+	if err := runGuarded(ctx.Run); err != nil {
 		var ec exitCoder
 		if asExitCoder(err, &ec) {
 			if msg := ec.Error(); msg != "" {

@@ -34,11 +34,9 @@ func (t *Table) Details(ctx context.Context, in *Instant) (*Details, error) {
 		if rf := in.RequestedFile(); rf != "" {
 			plan = t.readContent(ctx, rf, d)
 		}
-		if plan == nil && in.Action == ActionSavepoint {
-			plan = nil
-		} else if plan == nil {
-			// 0.x clean/compaction inflights may carry a copy of the plan.
-			if f := in.InflightFile(); f != "" && in.PlanAction != "" {
+		if plan == nil && in.PlanAction != "" {
+			// 0.x compaction/clustering inflights may carry a copy of the plan.
+			if f := in.InflightFile(); f != "" {
 				plan = t.readContent(ctx, f, d)
 			}
 		}
@@ -118,6 +116,9 @@ func (t *Table) Details(ctx context.Context, in *Instant) (*Details, error) {
 		if err != nil {
 			d.Problems = append(d.Problems, Problem{File: t.Path(in.CompletedFile()), Err: err.Error()})
 		}
+	}
+	for _, p := range d.Problems {
+		t.addProblemOnce(p.File, p.Err)
 	}
 	return d, nil
 }

@@ -148,7 +148,8 @@ type zipInstant struct {
 	requested, completion, action string
 }
 
-// completedInstants lists completed instant files of the active timeline found in the zip.
+// completedInstants lists completed instant files of the active timeline found in the zip, keyed by
+// "<requested>.<action>": a savepoint reuses the requested time of the commit it savepoints.
 func completedInstants(fz fixtureZip, tableVersion int) map[string]zipInstant {
 	prefix := ".hoodie/"
 	if tableVersion >= 8 {
@@ -164,7 +165,7 @@ func completedInstants(fz fixtureZip, tableVersion int) map[string]zipInstant {
 		if m == nil || m[4] != "" || m[3] == "inflight" {
 			continue
 		}
-		out[m[1]] = zipInstant{requested: m[1], completion: m[2], action: m[3]}
+		out[m[1]+"."+m[3]] = zipInstant{requested: m[1], completion: m[2], action: m[3]}
 	}
 	return out
 }
@@ -280,8 +281,8 @@ func checkFixture(t *testing.T, dir string) {
 			}
 		}
 		if in.State == "COMPLETED" {
-			z, ok := done[in.RequestedTime]
-			if !ok || z.action != in.Action {
+			z, ok := done[in.RequestedTime+"."+in.Action]
+			if !ok {
 				t.Errorf("instant %s %s: zip has %+v", in.RequestedTime, in.Action, z)
 			}
 			if s.TableVersion >= 8 && (in.CompletionTime == nil || *in.CompletionTime != z.completion) {
@@ -310,7 +311,13 @@ func checkFixture(t *testing.T, dir string) {
 		}
 		for _, r := range sc.Rows {
 			ct := asString(r[ci])
-			z, ok := done[ct]
+			var z zipInstant
+			ok := false
+			for _, a := range []string{"commit", "deltacommit", "replacecommit"} {
+				if zi, hit := done[ct+"."+a]; hit {
+					z, ok = zi, true
+				}
+			}
 			if !ok {
 				t.Errorf("show_commits %s: no completed instant in zip", ct)
 				continue

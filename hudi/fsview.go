@@ -252,9 +252,11 @@ func (t *Table) BuildView(ctx context.Context, tl *Timeline, parts map[string][]
 				continue
 			}
 			ln, ok := ParseLogFileName(e.Name)
-			if !ok || ln.CDC {
-				continue // CDC logs are change data, not part of the slice's records
+			if !ok {
+				continue
 			}
+			// CDC logs (.cdc) stay in their slice, as Java's file-system view keeps them;
+			// LogFile.Meta.CDC tells them apart from record logs.
 			lf := LogFile{Name: e.Name, Path: e.Path, Size: e.Size, Meta: ln}
 			if v1 {
 				if !vs.isCommitted(ln.Instant) && !vs.compactionInstants[ln.Instant] {

@@ -193,7 +193,12 @@ func ParseTableConfig(data []byte, source string) (*TableConfig, error) {
 	} else {
 		c.TimelineDir = ".hoodie"
 	}
-	c.ArchiveDir = ".hoodie/" + orDefault(props["hoodie.archivelog.folder"], "archived")
+	// The 0.x archive lives in .hoodie/<hoodie.archivelog.folder>. Layout-2 tables reuse that key
+	// for their LSM history, so for them only a pre-upgrade .hoodie/archived is read.
+	c.ArchiveDir = ".hoodie/archived"
+	if c.LayoutVersion < 2 {
+		c.ArchiveDir = ".hoodie/" + orDefault(props["hoodie.archivelog.folder"], "archived")
+	}
 	c.RecordKeys = splitList(props["hoodie.table.recordkey.fields"])
 	c.PartitionKeys = splitList(props["hoodie.table.partition.fields"])
 	c.KeyGenerator = orDefault(props["hoodie.table.keygenerator.type"], props["hoodie.table.keygenerator.class"])

@@ -94,6 +94,19 @@ func (t *Table) addProblem(file, msg string) {
 	t.mu.Unlock()
 }
 
+// addProblemOnce records a problem unless the same one is already recorded (details of an
+// instant may be read more than once).
+func (t *Table) addProblemOnce(file, msg string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, p := range t.problems {
+		if p.File == file && p.Err == msg {
+			return
+		}
+	}
+	t.problems = append(t.problems, Problem{File: file, Err: msg})
+}
+
 // Problems returns the bad input met so far, in the order found.
 func (t *Table) Problems() []Problem {
 	t.mu.Lock()

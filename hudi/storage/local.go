@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -34,8 +35,17 @@ func (l *Local) List(_ context.Context, dir string) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, len(des))
 	for _, de := range des {
-		info, err := de.Info()
-		if err != nil {
+		var info fs.FileInfo
+		if de.Type()&fs.ModeSymlink != 0 {
+			// Follow links as Hadoop's local file system does. A link that cannot be followed
+			// (dangling, a loop) is listed as a directory so that reading it reports the error
+			// with its path instead of the entry silently disappearing.
+			info, err = os.Stat(filepath.Join(l.abs(dir), de.Name()))
+			if err != nil {
+				out = append(out, Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: true})
+				continue
+			}
+		} else if info, err = de.Info(); err != nil {
 			continue // vanished between ReadDir and Info
 		}
 		out = append(out, Entry{Name: de.Name(), Path: Join(dir, de.Name()), Size: info.Size(),

@@ -1,0 +1,74 @@
+package s3_test
+
+// Opening a 10,000-file, 100-partition table (synthetic, table version 9, metadata table
+// with a `files` partition) from the in-process S3 fake with 20 ms injected per request:
+// hudi.Open + ActiveTimeline + FileSystemViewAuto, as `hudiscope files` does.
+//
+//	go test ./hudi/storage/s3/ -run '^$' -bench BenchmarkOpen -benchtime 5x
+//
+// Figures (FIGURES_PLACEHOLDER)
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi"
+)
+
+func BenchmarkOpen(b *testing.B) {
+	f := newFake(b)
+	for p, data := range synthTable(100, 100) {
+		f.put(b, "big/"+p, data)
+	}
+	f.rt.latency = benchLatency
+	for _, mode := range []struct {
+		name   string
+		useMDT bool
+		source string
+	}{{"storage-listing", false, hudi.SourceStorage}, {"metadata-table", true, hudi.SourceMetadata}} {
+		b.Run(mode.name, func(b *testing.B) {
+			ctx := context.Background()
+			var requests, gets, heads, lists int
+			var worst time.Duration
+			for i := 0; i < b.N; i++ {
+				f.rt.reset()
+				start := time.Now()
+				tab, err := hudi.Open(ctx, "s3://"+bucket+"/big")
+				if err != nil {
+					b.Fatal(err)
+				}
+				tl, err := tab.ActiveTimeline(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				v, err := tab.FileSystemViewAuto(ctx, tl, mode.useMDT)
+				if err != nil {
+					b.Fatal(err)
+				}
+				worst = max(worst, time.Since(start))
+				if v.Source != mode.source || len(v.Partitions) != 100 || v.NumFileGroups() != 10000 {
+					b.Fatalf("got %v, want 100 partitions and 10000 file groups from %s (problems %v)", v, mode.source, tab.Problems())
+				}
+				c := f.rt.snapshot()
+				requests += f.rt.total()
+				gets, heads, lists = gets+c["GET"], heads+c["HEAD"], lists+c["LIST"]
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(requests)/n, "requests/op")
+			b.ReportMetric(float64(gets)/n, "GET/op")
+			b.ReportMetric(float64(heads)/n, "HEAD/op")
+			b.ReportMetric(float64(lists)/n, "LIST/op")
+			b.ReportMetric(float64(worst.Milliseconds()), "worst-ms")
+			limit := 2 * time.Second
+			if mode.useMDT {
+				limit = 500 * time.Millisecond
+			}
+			if worst > limit {
+				b.Errorf("slowest open took %v, budget %v", worst, limit)
+			}
+		})
+	}
+}
+
+var benchLatency = 0 * time.Millisecond

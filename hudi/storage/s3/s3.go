@@ -1,0 +1,489 @@
+// Package s3 is the read-only Amazon S3 backend of hudi/storage for `s3://`, `s3a://` and
+// `s3n://` locations (aws-sdk-go-v2). Credentials come from the SDK's default chain (env,
+// profile, web identity, ECS, EC2 instance profile via IMDSv2); the region is discovered
+// from the bucket; `Options.Endpoint` targets S3-compatible stores. Requests are bounded,
+// retried with backoff on throttling and timeouts, and errors name bucket and key. The SDK
+// never logs: checksum warnings and retry chatter would corrupt the TUI.
+package s3
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/config"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
+
+	"github.com/hudiscope/hudiscope/hudi/storage"
+)
+
+func init() {
+	for _, scheme := range []string{"s3", "s3a", "s3n"} {
+		storage.Register(scheme, func(location string) (storage.Storage, error) { return Open(location) })
+	}
+}
+
+// Options configure the backend; set them once from CLI flags with Configure.
+type Options struct {
+	// Endpoint is the base URL of an S3-compatible store (MinIO, Ceph, LocalStack). Empty
+	// means AWS (or AWS_ENDPOINT_URL_S3 from the environment).
+	Endpoint string
+	// PathStyle addresses buckets as endpoint/bucket/key; implied by Endpoint.
+	PathStyle bool
+	// Region overrides bucket-region discovery.
+	Region string
+	// MaxConcurrency bounds requests in flight per table (default 32).
+	MaxConcurrency int
+	// MaxAttempts per request including retries (default 10).
+	MaxAttempts int
+	// MaxBackoff caps the delay between retries (default 5s).
+	MaxBackoff time.Duration
+	// Logger receives SDK logs (default: discarded).
+	Logger logging.Logger
+	// HTTPClient and Credentials replace the defaults (tests, custom transports).
+	HTTPClient  aws.HTTPClient
+	Credentials aws.CredentialsProvider
+}
+
+var (
+	optsMu  sync.Mutex
+	current Options
+	clients = map[string]*awss3.Client{} // by region
+)
+
+// Configure sets the options used by later Opens (and drops cached clients).
+func Configure(o Options) {
+	optsMu.Lock()
+	defer optsMu.Unlock()
+	current = o
+	clients = map[string]*awss3.Client{}
+}
+
+func options() Options {
+	optsMu.Lock()
+	defer optsMu.Unlock()
+	o := current
+	if o.MaxConcurrency <= 0 {
+		o.MaxConcurrency = 32
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = 10
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 5 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = logging.Nop{}
+	}
+	if o.Endpoint != "" {
+		o.PathStyle = true
+	}
+	return o
+}
+
+// ParseLocation splits `s3://bucket/key/prefix` (also s3a, s3n) into bucket and key prefix
+// (no leading or trailing slash).
+func ParseLocation(location string) (bucket, prefix string, err error) {
+	u, err := url.Parse(location)
+	if err != nil {
+		return "", "", fmt.Errorf("open %s: %w", location, err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "s3", "s3a", "s3n":
+	default:
+		return "", "", fmt.Errorf("open %s: not an s3:// location", location)
+	}
+	if u.Host == "" {
+		return "", "", fmt.Errorf("open %s: no bucket in the location", location)
+	}
+	return u.Host, strings.Trim(path.Clean("/"+u.Path), "/"), nil
+}
+
+// Store reads one table root in a bucket.
+type Store struct {
+	client *awss3.Client
+	bucket string
+	prefix string
+	sem    chan struct{}
+}
+
+var loadConfig = func(ctx context.Context, o Options) (aws.Config, error) {
+	opts := []func(*config.LoadOptions) error{
+		config.WithLogger(o.Logger),
+		config.WithClientLogMode(0),
+		config.WithRequestChecksumCalculation(aws.RequestChecksumCalculationWhenRequired),
+		config.WithResponseChecksumValidation(aws.ResponseChecksumValidationWhenRequired),
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(so *retry.StandardOptions) {
+				so.MaxAttempts = o.MaxAttempts
+				so.MaxBackoff = o.MaxBackoff
+				so.RateLimiter = ratelimit.None // a reader must outlast long throttling bursts
+			})
+		}),
+	}
+	// A caller's HTTPClient goes to the S3 client only (newClient): the SDK wants a buildable
+	// client here when AWS_CA_BUNDLE is set.
+	opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+		t.MaxIdleConnsPerHost = o.MaxConcurrency
+	})))
+	if o.Credentials != nil {
+		opts = append(opts, config.WithCredentialsProvider(o.Credentials))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return cfg, err
+	}
+	if cfg.Region == "" && o.Endpoint == "" {
+		// On EC2/EMR the region comes from IMDS only when asked (honours AWS_EC2_METADATA_DISABLED).
+		if c2, err := config.LoadDefaultConfig(ctx, append(opts, config.WithEC2IMDSRegion())...); err == nil {
+			cfg = c2
+		}
+	}
+	return cfg, nil
+}
+
+// Open opens an s3:// table root.
+func Open(location string) (*Store, error) {
+	bucket, prefix, err := ParseLocation(location)
+	if err != nil {
+		return nil, err
+	}
+	o := options()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cfg, err := loadConfig(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: AWS configuration: %w", location, err)
+	}
+	region := o.Region
+	if region == "" && o.Endpoint == "" {
+		region = bucketRegion(ctx, cfg, o, bucket)
+	}
+	if region == "" {
+		region = cfg.Region
+	}
+	if region == "" {
+		region = "us-east-1"
+	}
+	return &Store{client: client(cfg, o, region), bucket: bucket, prefix: prefix, sem: make(chan struct{}, o.MaxConcurrency)}, nil
+}
+
+func newClient(cfg aws.Config, o Options, region string) *awss3.Client {
+	return awss3.NewFromConfig(cfg, func(so *awss3.Options) {
+		so.Region = region
+		so.UsePathStyle = o.PathStyle
+		if o.Endpoint != "" {
+			so.BaseEndpoint = aws.String(o.Endpoint)
+		}
+		if o.HTTPClient != nil {
+			so.HTTPClient = o.HTTPClient
+		}
+		so.Logger = o.Logger
+		so.ClientLogMode = 0
+		so.DisableLogOutputChecksumValidationSkipped = true
+		so.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenRequired
+		so.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired
+	})
+}
+
+func client(cfg aws.Config, o Options, region string) *awss3.Client {
+	optsMu.Lock()
+	defer optsMu.Unlock()
+	if c := clients[region]; c != nil {
+		return c
+	}
+	c := newClient(cfg, o, region)
+	clients[region] = c
+	return c
+}
+
+// bucketRegion asks S3 where a bucket lives: an anonymous HeadBucket answers with the
+// x-amz-bucket-region header even when it is refused (301, 403). "" when unknown.
+func bucketRegion(ctx context.Context, cfg aws.Config, o Options, bucket string) string {
+	probeRegion := cfg.Region
+	if probeRegion == "" {
+		probeRegion = "us-east-1"
+	}
+	c := newClient(cfg, o, probeRegion)
+	_, err := c.HeadBucket(ctx, &awss3.HeadBucketInput{Bucket: aws.String(bucket)}, func(so *awss3.Options) {
+		so.Credentials = aws.AnonymousCredentials{}
+		so.Retryer = retry.AddWithMaxAttempts(so.Retryer, 2)
+	})
+	var re *awshttp.ResponseError
+	if err != nil && errors.As(err, &re) && re.Response != nil {
+		return re.Response.Header.Get("X-Amz-Bucket-Region")
+	}
+	if err == nil {
+		return probeRegion
+	}
+	return ""
+}
+
+func (s *Store) key(p string) string {
+	p = strings.Trim(p, "/")
+	switch {
+	case s.prefix == "":
+		return p
+	case p == "":
+		return s.prefix
+	}
+	return s.prefix + "/" + p
+}
+
+// uri names an object for messages.
+func (s *Store) uri(p string) string { return "s3://" + s.bucket + "/" + s.key(p) }
+
+// Root is the table's s3:// URI.
+func (s *Store) Root() string { return strings.TrimSuffix("s3://"+s.bucket+"/"+s.prefix, "/") }
+
+func (s *Store) acquire(ctx context.Context) error {
+	select {
+	case s.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Store) release() { <-s.sem }
+
+// List returns the direct children of dir (one delimited ListObjectsV2 walk). S3 has no
+// directories, so an empty prefix is reported as not existing.
+func (s *Store) List(ctx context.Context, dir string) ([]storage.Entry, error) {
+	prefix := s.key(dir)
+	if prefix != "" {
+		prefix += "/"
+	}
+	var out []storage.Entry
+	pager := awss3.NewListObjectsV2Paginator(s.client, &awss3.ListObjectsV2Input{
+		Bucket: aws.String(s.bucket), Prefix: aws.String(prefix), Delimiter: aws.String("/")})
+	for pager.HasMorePages() {
+		if err := s.acquire(ctx); err != nil {
+			return nil, err
+		}
+		page, err := pager.NextPage(ctx)
+		s.release()
+		if err != nil {
+			return nil, s.wrap("list", dir, err)
+		}
+		for _, cp := range page.CommonPrefixes {
+			name := strings.TrimSuffix(strings.TrimPrefix(aws.ToString(cp.Prefix), prefix), "/")
+			if name == "" {
+				continue
+			}
+			out = append(out, storage.Entry{Name: name, Path: storage.Join(dir, name), IsDir: true})
+		}
+		for _, obj := range page.Contents {
+			name := strings.TrimPrefix(aws.ToString(obj.Key), prefix)
+			if name == "" || strings.Contains(name, "/") {
+				continue // a "directory marker" object
+			}
+			out = append(out, storage.Entry{Name: name, Path: storage.Join(dir, name), Size: aws.ToInt64(obj.Size),
+				ModTime: aws.ToTime(obj.LastModified)})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("list %s: %w", s.uri(dir)+"/", fs.ErrNotExist)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Stat describes an object, or a "directory" (a prefix with objects under it).
+func (s *Store) Stat(ctx context.Context, p string) (storage.Entry, error) {
+	name := path.Base("/" + p)
+	if strings.Trim(p, "/") == "" {
+		return storage.Entry{Name: name, Path: "", IsDir: true}, nil
+	}
+	if err := s.acquire(ctx); err != nil {
+		return storage.Entry{}, err
+	}
+	head, err := s.client.HeadObject(ctx, &awss3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(p))})
+	s.release()
+	if err == nil {
+		return storage.Entry{Name: name, Path: p, Size: aws.ToInt64(head.ContentLength), ModTime: aws.ToTime(head.LastModified)}, nil
+	}
+	if werr := s.wrap("stat", p, err); !errors.Is(werr, fs.ErrNotExist) {
+		return storage.Entry{}, werr
+	}
+	if err := s.acquire(ctx); err != nil {
+		return storage.Entry{}, err
+	}
+	lo, err := s.client.ListObjectsV2(ctx, &awss3.ListObjectsV2Input{Bucket: aws.String(s.bucket),
+		Prefix: aws.String(s.key(p) + "/"), MaxKeys: aws.Int32(1)})
+	s.release()
+	if err != nil {
+		return storage.Entry{}, s.wrap("stat", p, err)
+	}
+	if len(lo.Contents) == 0 && len(lo.CommonPrefixes) == 0 {
+		return storage.Entry{}, fmt.Errorf("stat %s: %w", s.uri(p), fs.ErrNotExist)
+	}
+	return storage.Entry{Name: name, Path: p, IsDir: true}, nil
+}
+
+// Open returns a ranged reader (one HEAD, then one ranged GET per ReadAt).
+func (s *Store) Open(ctx context.Context, p string) (storage.File, error) {
+	e, err := s.Stat(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if e.IsDir {
+		return nil, fmt.Errorf("open %s: is a directory", s.uri(p))
+	}
+	return &object{s: s, ctx: ctx, p: p, size: e.Size}, nil
+}
+
+// ReadFile reads a whole object with one GET.
+func (s *Store) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if err := s.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer s.release()
+	out, err := s.client.GetObject(ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(p))})
+	if err != nil {
+		return nil, s.wrap("read", p, err)
+	}
+	defer out.Body.Close()
+	var buf bytes.Buffer
+	if n := aws.ToInt64(out.ContentLength); n > 0 {
+		buf.Grow(int(n))
+	}
+	if _, err := io.Copy(&buf, out.Body); err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.uri(p), err)
+	}
+	return buf.Bytes(), nil
+}
+
+type object struct {
+	s    *Store
+	ctx  context.Context
+	p    string
+	size int64
+}
+
+func (f *object) Size() int64  { return f.size }
+func (f *object) Close() error { return nil }
+
+// ReadAt issues one ranged GET.
+func (f *object) ReadAt(b []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("read %s: negative offset", f.s.uri(f.p))
+	}
+	if off >= f.size {
+		return 0, io.EOF
+	}
+	want := int64(len(b))
+	if off+want > f.size {
+		want = f.size - off
+	}
+	if want == 0 {
+		return 0, nil
+	}
+	s := f.s
+	if err := s.acquire(f.ctx); err != nil {
+		return 0, err
+	}
+	defer s.release()
+	out, err := s.client.GetObject(f.ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(f.p)),
+		Range: aws.String(fmt.Sprintf("bytes=%d-%d", off, off+want-1))})
+	if err != nil {
+		return 0, s.wrap("read", f.p, err)
+	}
+	defer out.Body.Close()
+	n, err := io.ReadFull(out.Body, b[:want])
+	if err != nil {
+		return n, fmt.Errorf("read %s: %w", s.uri(f.p), err)
+	}
+	if want < int64(len(b)) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// Error is an S3 failure naming the object.
+type Error struct {
+	Op     string // list, stat, read
+	Bucket string
+	Key    string
+	Code   string // AccessDenied, NoSuchBucket, NoSuchKey, ExpiredToken, …
+	Hint   string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("%s s3://%s/%s: %s", e.Op, e.Bucket, e.Key, e.Code)
+	if e.Hint != "" {
+		msg += " (" + e.Hint + ")"
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error {
+	switch e.Code {
+	case "NoSuchKey", "NotFound":
+		return errors.Join(fs.ErrNotExist, e.Err)
+	case "AccessDenied", "Forbidden":
+		return errors.Join(fs.ErrPermission, e.Err)
+	}
+	return e.Err
+}
+
+func (s *Store) wrap(op, p string, err error) error {
+	if err == nil {
+		return nil
+	}
+	e := &Error{Op: op, Bucket: s.bucket, Key: s.key(p), Err: err}
+	if op == "list" && e.Key != "" {
+		e.Key += "/"
+	}
+	var api smithy.APIError
+	var re *awshttp.ResponseError
+	switch {
+	case errors.As(err, &api):
+		e.Code = api.ErrorCode()
+	case errors.As(err, &re):
+		e.Code = http.StatusText(re.HTTPStatusCode())
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		e.Code = "timeout"
+	default:
+		e.Code = "request failed"
+		e.Hint = err.Error()
+	}
+	if errors.As(err, &re) && e.Code == "" {
+		e.Code = http.StatusText(re.HTTPStatusCode())
+	}
+	switch e.Code {
+	case "NotFound":
+		e.Code = "NoSuchKey"
+	case "AccessDenied", "Forbidden":
+		e.Code = "AccessDenied"
+		e.Hint = "the credentials in use may not read this key: check the IAM policy or bucket policy"
+	case "NoSuchBucket":
+		e.Hint = "the bucket does not exist"
+	case "ExpiredToken", "ExpiredTokenException", "TokenRefreshRequired", "RequestExpired":
+		e.Hint = "credentials expired: refresh them (aws sso login, new session token) or use the instance profile"
+	case "InvalidAccessKeyId", "SignatureDoesNotMatch":
+		e.Hint = "credentials are not valid for this endpoint"
+	case "SlowDown", "ThrottlingException", "RequestLimitExceeded":
+		e.Hint = "still throttled after retries"
+	case "PermanentRedirect", "AuthorizationHeaderMalformed":
+		e.Hint = "wrong region for this bucket: set --s3-region or AWS_REGION"
+	}
+	return e
+}
