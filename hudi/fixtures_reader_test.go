@@ -124,6 +124,46 @@ func checkReaderFixture(t *testing.T, dir string) {
 			}
 		}
 	}
+	// CALL show_archived_commits: the archived write instants, with their totals.
+	var sa readerOracle
+	if readOracle(t, dir, "show_archived_commits.json", &sa) {
+		if err := tbl.LoadArchived(ctx, tl); err != nil {
+			t.Fatal(err)
+		}
+		archived := map[string]*hudi.Instant{}
+		writes := 0
+		for _, in := range tl.Archived {
+			if !in.Archived {
+				t.Errorf("%s not marked archived", in.RequestedTime)
+			}
+			if hudi.IsWriteAction(in.Action) {
+				archived[in.RequestedTime] = in
+				writes++
+			}
+		}
+		if writes != len(sa.Rows) {
+			t.Errorf("archived writes = %d, show_archived_commits has %d", writes, len(sa.Rows))
+		}
+		for _, row := range sa.Rows {
+			ts := sa.col(row, "commit_time").(string)
+			in := archived[ts]
+			if in == nil {
+				t.Errorf("archived %s missing", ts)
+				continue
+			}
+			tt := in.Totals
+			if in.CompletionTime != sa.col(row, "state_transition_time") ||
+				float64(tt.TotalBytesWritten) != sa.col(row, "total_bytes_written") ||
+				float64(tt.NumWrites) != sa.col(row, "total_records_written") ||
+				float64(tt.NumUpdateWrites) != sa.col(row, "total_update_records_written") ||
+				float64(tt.Partitions) != sa.col(row, "total_partitions_written") {
+				t.Errorf("archived %s: ours %s %+v, oracle %v", ts, in.CompletionTime, tt, row)
+			}
+		}
+		if p := tbl.Problems(); len(p) > 0 {
+			t.Errorf("problems: %v", p)
+		}
+	}
 	// The Java file-system view's latest slices, file by file.
 	var fsv struct {
 		Partitions map[string][]struct {
