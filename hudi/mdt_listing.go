@@ -106,9 +106,25 @@ func (m *mdtInstants) isCompleted(instant string) bool {
 // HFILE_DATA and DELETE log blocks of its slice, merged (format.md §5.3). Entries carry
 // names and sizes (no modification times). tl is the data table's active timeline.
 func (t *Table) ListPartitionsFromMDT(ctx context.Context, tl *Timeline) (map[string][]storage.Entry, error) {
-	mdt, err := t.OpenMetadataTable(ctx)
+	// Read the MDT's properties and list its `files` partition at the same time (each is a
+	// round trip on object stores), then its timeline.
+	store := storage.NewPrefixed(t.Store, MetadataTablePath)
+	var files []storage.Entry
+	var filesErr error
+	listed := make(chan struct{})
+	go func() {
+		defer close(listed)
+		files, filesErr = store.List(ctx, mdtFilesPartition)
+	}()
+	mdt := &Table{Store: store}
+	cfg, err := mdt.readConfig(ctx, ".hoodie/hoodie.properties")
+	<-listed
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("metadata table: %w", err)
+	}
+	mdt.Config = cfg
+	if filesErr != nil {
+		return nil, fmt.Errorf("list metadata files partition: %w", filesErr)
 	}
 	timeline, err := mdt.Store.List(ctx, mdt.Config.TimelineDir)
 	if err != nil {
@@ -124,10 +140,6 @@ func (t *Table) ListPartitionsFromMDT(ctx context.Context, tl *Timeline) (map[st
 		if mi.firstActive == "" || CompareInstants(f.RequestedTime, mi.firstActive) < 0 {
 			mi.firstActive = f.RequestedTime
 		}
-	}
-	files, err := mdt.Store.List(ctx, mdtFilesPartition)
-	if err != nil {
-		return nil, fmt.Errorf("list metadata files partition: %w", err)
 	}
 	v8 := mdt.Config.Version >= 8
 

@@ -48,6 +48,8 @@ type Snapshot struct {
 	Effective *config.Effective
 	Layout    *layout.Result
 	Health    *health.Result
+	EventLog  *EventLogReport // the Spark event log's analysis (nil without --event-log)
+	Findings  *FindingsResult // the optimization catalogs evaluated against the rest
 
 	// Done lists the steps that have finished (successfully or not), in order.
 	Done       []Step

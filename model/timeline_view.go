@@ -20,15 +20,17 @@ func (s *Snapshot) TimelineInstants() []*hudi.Instant {
 	return s.Timeline.Instants
 }
 
-// LateCompletions marks, for instants given in completion order, each completed instant that
-// started (was requested) before an instant that completed ahead of it. These are the places
-// where completion order and requested order disagree: a checkpoint taken from the largest
-// _hoodie_commit_time seen so far skips or re-reads them. Pending instants are never marked.
+// LateCompletions marks, for instants given in completion order, each completed write
+// (commit, deltacommit, replacecommit) that started (was requested) before a write that
+// completed ahead of it. These are the places where completion order and requested order
+// disagree: a checkpoint taken from the largest _hoodie_commit_time seen so far skips or
+// re-reads them. Pending instants and table services without data (clean, savepoint, rollback;
+// a savepoint even carries its commit's time) are never marked and never mark others.
 func LateCompletions(inCompletionOrder []*hudi.Instant) []bool {
 	late := make([]bool, len(inCompletionOrder))
 	maxReq := ""
 	for i, in := range inCompletionOrder {
-		if in.CompletionTime == "" {
+		if in.CompletionTime == "" || !hudi.IsWriteAction(in.Action) {
 			continue
 		}
 		if maxReq != "" && hudi.CompareInstants(in.RequestedTime, maxReq) < 0 {

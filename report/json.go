@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/model"
 )
@@ -17,6 +18,7 @@ type Document struct {
 	Steps            []StepJSON        `json:"steps"`
 	Problems         []string          `json:"problems"`
 	Sections         map[string]string `json:"sections,omitempty"` // later analyses, as Markdown
+	Findings         *findings.Result  `json:"findings,omitempty"` // the optimization catalogs' findings
 }
 
 // TableJSON identifies the table.
@@ -95,6 +97,7 @@ func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
 	for _, p := range s.Problems() {
 		d.Problems = append(d.Problems, p.String())
 	}
+	d.Findings = s.Findings
 	for _, sec := range sections {
 		if body, ok := sec.Render(ctx, s); ok {
 			if d.Sections == nil {

@@ -38,6 +38,9 @@ func Markdown(ctx context.Context, s *model.Snapshot) string {
 	fmt.Fprintf(&b, "# hudiscope report: %s\n\n", Escape(name))
 	b.WriteString("## Table\n\n")
 	b.WriteString(TableSummary(s))
+	if body, ok := findingsSection(ctx, s); ok {
+		fmt.Fprintf(&b, "\n## Findings\n\n%s", ensureNL(body))
+	}
 	if start, reason := s.IncrementalStart(ctx); start != "" {
 		b.WriteString("\n## Incremental reads\n\n")
 		fmt.Fprintf(&b, "Incremental reads can start from `%s` (%s).\n", start, reason)

@@ -98,7 +98,7 @@ func SpanStrip(st *Styles, spans []Span, width, lanes int) []string {
 		}
 		lane := -1
 		for l := 0; l < lanes; l++ {
-			if laneEnd[l] <= math.Floor(x0) {
+			if laneEnd[l] <= x0 {
 				lane = l
 				break
 			}
@@ -106,10 +106,7 @@ func SpanStrip(st *Styles, spans []Span, width, lanes int) []string {
 		if lane < 0 {
 			lane = lanes - 1
 		}
-		laneEnd[lane] = math.Ceil(x1)
-		if x1 == x0 {
-			laneEnd[lane]++
-		}
+		laneEnd[lane] = math.Max(x1, x0+1.0/8)
 		if lane+1 > used {
 			used = lane + 1
 		}

@@ -58,6 +58,22 @@ func TestGolden(t *testing.T) {
 			press(a, "G", "enter")
 			return a
 		}},
+		{"timeline-cdc", func(t *testing.T, w, h int) *App { return loadedApp(t, fxCDC, w, h) }},
+		{"detail-cdc", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxCDC, w, h)
+			press(a, "j", "enter", "t", "t")
+			return a
+		}},
+		{"timeline-late-synthetic", func(t *testing.T, w, h int) *App {
+			a := newTestApp(w, h)
+			feed(a, synthetic(t, 60))
+			press(a, "j", "j", "j", "j", "j", "j")
+			return a
+		}},
+		{"timeline-services", func(t *testing.T, w, h int) *App { return loadedApp(t, fxSvc, w, h) }},
+		{"detail-clean", func(t *testing.T, w, h int) *App { return services(t, w, h, "action:clean") }},
+		{"detail-rollback", func(t *testing.T, w, h int) *App { return services(t, w, h, "action:rollback") }},
+		{"detail-savepoint", func(t *testing.T, w, h int) *App { return services(t, w, h, "action:savepoint") }},
 		{"help", func(t *testing.T, w, h int) *App {
 			a := loadedApp(t, fxV9, w, h)
 			press(a, "?")
@@ -93,14 +109,9 @@ func TestGolden(t *testing.T) {
 			press(a, "enter")
 			return a
 		}},
-		{"pane-layout-placeholder", func(t *testing.T, w, h int) *App {
-			a := loadedApp(t, fxV9, w, h)
+		{"pane-placeholder", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h, withPlaceholder)
 			press(a, "2")
-			return a
-		}},
-		{"pane-eventlog-placeholder", func(t *testing.T, w, h int) *App {
-			a := loadedApp(t, fxV9, w, h)
-			press(a, "4")
 			return a
 		}},
 	}
@@ -119,4 +130,13 @@ func TestGolden(t *testing.T) {
 			golden.RequireEqual(t, checkScreen(t, a, sz[0], sz[1]))
 		})
 	}
+}
+
+// services opens the first instant matching filter on the table-services fixture.
+func services(t *testing.T, w, h int, filter string) *App {
+	a := loadedApp(t, fxSvc, w, h)
+	press(a, "/")
+	typeText(a, filter)
+	press(a, "enter", "enter")
+	return a
 }

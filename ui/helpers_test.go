@@ -22,6 +22,8 @@ const (
 	fxV9   = corpus + "sample_table/cow/v9_txns_simple_meta.zip"
 	fxV6   = corpus + "sample_table/mor/parquet/v6_simplekeygen_nonhivestyle_overwritetable.zip"
 	fxIncr = "../testdata/fixtures/incr-1.2.0/table.zip"
+	fxCDC  = "../testdata/fixtures/cdc-1.2.0/table.zip"
+	fxSvc  = "../testdata/fixtures/cow-services-1.2.0/table.zip"
 )
 
 var fixedNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)

@@ -76,10 +76,10 @@ func TestKeys(t *testing.T) {
 		}},
 		{"shift+tab", []string{"shift+tab"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[5 Findings]") }},
 		{"1", []string{"3", "1"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[1 Timeline]") }},
-		{"2", []string{"2"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "layout analysis") }},
-		{"3", []string{"3"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "health check") }},
-		{"4", []string{"4"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "No event log loaded") }},
-		{"5", []string{"5"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "findings catalog") }},
+		{"2", []string{"2"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[2 Layout]") }},
+		{"3", []string{"3"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[3 Health]") }},
+		{"4", []string{"4"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[4 Event log]") }},
+		{"5", []string{"5"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[5 Findings]") }},
 		{"?", []string{"?"}, func(t *testing.T, a *App, s string) {
 			if !a.HelpOpen() {
 				t.Fatal("help not open")
@@ -198,13 +198,38 @@ func TestExportKeys(t *testing.T) {
 	mustContain(t, string(b), "# hudiscope report: v9_txns_cow_simple_meta")
 	mustContain(t, screen(a), "exported report to")
 
-	// A placeholder pane exports what it says, nothing invented.
-	press(a, "esc", "2", "e")
-	b, err = os.ReadFile(filepath.Join(dir, "hudiscope-v9_txns_cow_simple_meta-layout-20261130-120000.md"))
+}
+
+// withPlaceholder replaces the default panes with the Timeline and one placeholder, the way
+// another package drops its pane in through Options.Panes.
+func withPlaceholder(o *Options) {
+	o.Panes = func(c *Common) []Pane {
+		return []Pane{NewTimeline(c), NewPlaceholder(c, "Layout", StepReason(model.StepLayout, "layout analysis"))}
+	}
+}
+
+func TestPlaceholderPane(t *testing.T) {
+	dir := t.TempDir()
+	a := loadedApp(t, fxV9, 80, 24, withPlaceholder, func(o *Options) { o.ExportDir = dir })
+	press(a, "2")
+	s := checkScreen(t, a, 80, 24)
+	mustContain(t, s, "[2 Layout]")
+	mustContain(t, s, "The layout analysis has not been built or loaded yet.")
+	press(a, "e")
+	b, err := os.ReadFile(filepath.Join(dir, "hudiscope-v9_txns_cow_simple_meta-layout-20261130-120000.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustContain(t, string(b), "Nothing is shown here rather than a guess.")
+	// After the step has run (or failed) the placeholder says so, still without data.
+	snap := *a.Snapshot()
+	snap.Done = append(append([]model.Step(nil), snap.Done...), model.StepLayout)
+	feed(a, &snap)
+	mustContain(t, screen(a), "has run, but its pane has not been built yet")
+	press(a, "tab")
+	if a.ActivePane() != 0 {
+		t.Fatal("tab should wrap around two panes")
+	}
 }
 
 func TestExportError(t *testing.T) {
@@ -274,16 +299,48 @@ func TestLateMarker(t *testing.T) {
 	}
 	ins := []*hudi.Instant{mk("20260101000000100", "20260101000000200"), mk("20260101000000150", "20260101000000300"),
 		mk("20260101000000120", "20260101000000400")}
-	s := &model.Snapshot{Timeline: &hudi.Timeline{Instants: ins}, Done: []model.Step{model.StepTimeline},
+	old := mk("20251231000000000", "20251231000000100")
+	old.Archived = true
+	s := &model.Snapshot{Timeline: &hudi.Timeline{Instants: ins, Archived: []*hudi.Instant{old}}, Done: []model.Step{model.StepTimeline},
 		StepErrors: map[model.Step]error{}, Config: &hudi.TableConfig{Name: "t", Type: "COPY_ON_WRITE", Version: 9}}
 	a := newTestApp(80, 24)
 	a.Update(ProgressMsg{Snapshot: s, Finished: true})
 	scr := screen(a)
 	mustContain(t, scr, " ↯20260101000000120")
+	mustContain(t, scr, "▶a20251231000000000") // archived marker (and the cursor)
 	mustContain(t, scr, "completed after a later-started instant")
 	press(a, "o")
 	mustContain(t, screen(a), " ↯20260101000000120")
 	press(a, "/")
 	typeText(a, "late")
-	mustContain(t, screen(a), "1/1 of 3")
+	mustContain(t, screen(a), "1/1 of 4")
+	press(a, "esc", "/")
+	typeText(a, "archived")
+	mustContain(t, screen(a), "1/1 of 4")
+}
+
+// TestASCIIAndNoColor: --ascii draws only ASCII, and without color no color codes are sent.
+func TestASCIIAndNoColor(t *testing.T) {
+	states := [][]string{{}, {"enter"}, {"?"}, {"c", "tab", "enter"}, {"/", "u"}, {"2"}, {"G", "enter"}}
+	for _, keys := range states {
+		a := loadedApp(t, fxIncr, 80, 24, withPlaceholder, func(o *Options) { o.ASCII = true })
+		press(a, keys...)
+		s := screen(a)
+		for i, r := range s {
+			if r > 127 {
+				t.Fatalf("keys %v: non-ASCII %q at %d:\n%s", keys, r, i, s)
+			}
+		}
+		raw := a.View().Content
+		if strings.Contains(raw, "\x1b[3") || strings.Contains(raw, "\x1b[4") || strings.Contains(raw, "38;") {
+			t.Fatalf("keys %v: color codes without Options.Color: %q", keys, raw)
+		}
+	}
+	a := newTestApp(80, 24, func(o *Options) { o.ASCII = true })
+	a.Update(ProgressMsg{Step: model.StepTimeline, Index: 2, Total: 4, Snapshot: &model.Snapshot{StepErrors: map[model.Step]error{}, Done: []model.Step{model.StepProperties}}})
+	for _, r := range screen(a) {
+		if r > 127 {
+			t.Fatalf("loading screen: non-ASCII %q", r)
+		}
+	}
 }

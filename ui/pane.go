@@ -107,15 +107,10 @@ func (p *PlaceholderPane) Export() (string, string) {
 func DefaultPanes(c *Common) []Pane {
 	return []Pane{
 		NewTimeline(c),
-		NewPlaceholder(c, "Layout", StepReason(model.StepLayout, "layout analysis (partitions, file sizes, skew)")),
-		NewPlaceholder(c, "Health", StepReason(model.StepHealth, "health check (table services, configuration)")),
-		NewPlaceholder(c, "Event log", func(s *model.Snapshot) []string {
-			if s == nil || s.Options.EventLog == "" {
-				return []string{"No event log loaded. Start hudiscope with --event-log PATH (a Spark event log file or directory) to see the job's stages by Hudi phase."}
-			}
-			return StepReason("event log", "event-log analysis")(s)
-		}),
-		NewPlaceholder(c, "Findings", StepReason("findings", "findings catalog")),
+		NewLayout(c),
+		NewHealth(c),
+		NewEventLog(c),
+		NewFindings(c),
 	}
 }
 
@@ -161,7 +156,7 @@ func clip(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(s) <= width {
+	if cellWidth(s) <= width {
 		return s
 	}
 	return ansi.Truncate(s, width, "")
@@ -172,7 +167,7 @@ func trunc(s string, width int, tail string) string {
 	if width <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(s) <= width {
+	if cellWidth(s) <= width {
 		return s
 	}
 	return ansi.Truncate(s, width, tail)
@@ -180,7 +175,7 @@ func trunc(s string, width int, tail string) string {
 
 // padRight pads plain or styled text with spaces to width cells (cutting when longer).
 func padRight(s string, width int) string {
-	w := ansi.StringWidth(s)
+	w := cellWidth(s)
 	if w > width {
 		return ansi.Truncate(s, width, "")
 	}
@@ -188,7 +183,7 @@ func padRight(s string, width int) string {
 }
 
 func padLeft(s string, width int) string {
-	w := ansi.StringWidth(s)
+	w := cellWidth(s)
 	if w > width {
 		return ansi.Truncate(s, width, "")
 	}
@@ -209,14 +204,14 @@ func wrap(s string, width int) []string {
 			switch {
 			case fresh:
 				line += w
-			case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+			case cellWidth(line)+1+cellWidth(w) <= width:
 				line += " " + w
 			default:
 				out = append(out, line)
 				line = w
 			}
 			fresh = false
-			for ansi.StringWidth(line) > width {
+			for cellWidth(line) > width {
 				out = append(out, ansi.Truncate(line, width, ""))
 				line = ansi.TruncateLeft(line, width, "")
 			}
@@ -240,4 +235,14 @@ func slug(s string) string {
 	return strings.Trim(b.String(), "-")
 }
 
-func lipglossWidth(s string) int { return ansi.StringWidth(s) }
+func lipglossWidth(s string) int { return cellWidth(s) }
+
+// cellWidth is ansi.StringWidth with a fast path for plain ASCII (most table cells).
+func cellWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c < 0x20 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}

@@ -21,7 +21,7 @@ type Glyphs struct {
 	Sorted   string // the column the table is ordered by
 	// Bars: Eighths[i] is a left-aligned cell filled (i+1)/8; Full fills a cell; RightHalf and
 	// RightEighth start a span mid-cell; Open marks a span still running at the axis end.
-	Eighths                     [8]string
+	Eighths                      [8]string
 	Full, RightHalf, RightEighth string
 	Open, Empty, ProgressEmpty   string
 }

@@ -42,6 +42,7 @@ type Timeline struct {
 
 	filter     string
 	filtering  bool
+	lower      map[string]string
 	filterEdit lineInput
 
 	incrStart, incrReason string
@@ -118,9 +119,12 @@ func (t *Timeline) applyView(keep *hudi.Instant) {
 	if len(terms) == 0 {
 		t.rows = src
 	} else {
+		if t.lower == nil {
+			t.lower = map[string]string{}
+		}
 		t.rows = make([]tlRow, 0, len(src)/4)
 		for _, r := range src {
-			if matchRow(r, terms) {
+			if matchRow(r, terms, t.lower) {
 				t.rows = append(t.rows, r)
 			}
 		}
@@ -167,10 +171,22 @@ func parseFilter(f string) []filterTerm {
 	return out
 }
 
-func matchRow(r tlRow, terms []filterTerm) bool {
+// matchRow reports whether every term matches; lower caches lower-cased field values (a
+// timeline has few distinct actions, states and operations).
+func matchRow(r tlRow, terms []filterTerm, lower map[string]string) bool {
 	in := r.in
 	for _, t := range terms {
-		has := func(s string) bool { return strings.Contains(strings.ToLower(s), t.text) }
+		has := func(s string) bool {
+			if s == "" {
+				return t.text == ""
+			}
+			l, ok := lower[s]
+			if !ok {
+				l = strings.ToLower(s)
+				lower[s] = l
+			}
+			return strings.Contains(l, t.text)
+		}
 		ok := false
 		switch t.field {
 		case "action", "a":
@@ -582,8 +598,16 @@ func (t *Timeline) headerLine(width int) string {
 	case t.incrStart == "":
 		return " incremental reads can start from: no completed write on the active timeline"
 	}
-	s := " incremental reads can start from " + st.Key.Render(t.incrStart) + " (" + t.incrReason + ")"
-	return clip(s, width)
+	reason := t.incrReason
+	if 35+len(t.incrStart)+len(reason) > width {
+		switch reason {
+		case "cleaner's earliest retained commit":
+			reason = "cleaner retention"
+		case "active timeline start":
+			reason = "timeline start"
+		}
+	}
+	return clip(" incremental reads can start from "+st.Key.Render(t.incrStart)+" ("+reason+")", width)
 }
 
 func (t *Timeline) footerLine(width int) string {
@@ -595,7 +619,11 @@ func (t *Timeline) footerLine(width int) string {
 	case t.filter != "":
 		return clip(fmt.Sprintf(" filter %q: %d of %d instants · esc clears", t.filter, len(t.rows), len(t.byComp)), width)
 	case t.anyLate:
-		return clip(" "+st.Late.Render(g.Late)+" completed after a later-started instant: a checkpoint from _hoodie_commit_time re-reads it "+g.Rule+" press c", width)
+		msg := " completed after a later-started instant: a checkpoint taken from _hoodie_commit_time re-reads it; press c to check one"
+		if width < 120 {
+			msg = " completed after a later-started instant: checkpoints go wrong here (c: check)"
+		}
+		return clip(" "+st.Late.Render(g.Late)+msg, width)
 	case t.anyDerived:
 		return clip(" "+g.Derived+" completion time derived from the completed file's time (table version < 8)", width)
 	}

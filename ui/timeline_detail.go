@@ -138,7 +138,7 @@ func (d *instantDetail) set(m detailMsg) {
 	}
 	if c := det.Clean; c != nil {
 		d.info = append(d.info,
-			[2]string{"policy", c.Policy},
+			[2]string{"policy", dashIf(c.Policy)},
 			[2]string{"earliest commit to retain", dashIf(c.EarliestCommitToRetain)},
 			[2]string{"last completed commit", dashIf(c.LastCompletedCommitTimestamp)},
 			[2]string{"files deleted", fmt.Sprintf("%d in %s", c.TotalFilesDeleted, time.Duration(c.TimeTakenInMillis)*time.Millisecond)})
@@ -464,6 +464,9 @@ func (d *instantDetail) view(c *Common, width, height int) string {
 	}
 	if d.cursor >= d.top+page {
 		d.top = d.cursor - page + 1
+	}
+	if len(t.rows) == 0 {
+		lines = append(lines, "  (none)")
 	}
 	for i := d.top; i < len(t.rows) && i < d.top+page; i++ {
 		l := "  " + joinCells(t.rows[i], widths, t.right, st.G)

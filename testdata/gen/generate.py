@@ -150,23 +150,27 @@ def read_timeline(table_path):
         req, comp, action, state = m.group(1), m.group(2), m.group(3), m.group(4)
         if action == "inflight" and state is None:  # <ts>.inflight = commit inflight
             action, state = "commit", "inflight"
-        e = inst.setdefault(req, {"requested_time": req, "files": []})
+        # NB: key by (requested time, action): a savepoint instant reuses the requested time of the
+        # commit it savepoints, so two completed files can share one requested time.
+        e = inst.setdefault((req, action), {"requested_time": req, "action": action, "files": []})
         e["files"].append(rel + name)
         if state is None:
-            e["action"] = action
             e["state"] = "COMPLETED"
             e["completion_time"] = comp
             e["completed_file"] = rel + name
             e["completed_file_mtime"] = datetime.datetime.fromtimestamp(
                 os.path.getmtime(p), datetime.timezone.utc).isoformat()
-        else:
-            if e.get("state") != "COMPLETED":
-                e.setdefault("action", action)
-                # inflight beats requested
-                if e.get("state") != "INFLIGHT":
-                    e["state"] = state.upper()
-                if state == "inflight":
-                    e["state"] = "INFLIGHT"
+        elif e.get("state") != "COMPLETED":
+            if state == "inflight" or e.get("state") is None:
+                e["state"] = state.upper()
+    # clustering completes as replacecommit, compaction as commit, logcompaction as deltacommit
+    for (req, action), done_action in list(((k, {"clustering": "replacecommit", "compaction": "commit",
+                                                  "logcompaction": "deltacommit"}.get(k[1])) for k in inst)):
+        if done_action and inst.get((req, done_action), {}).get("state") == "COMPLETED":
+            pend = inst.pop((req, action))
+            tgt = inst[(req, done_action)]
+            tgt["files"] = sorted(tgt["files"] + pend["files"])
+            tgt["planned_as"] = action
     out = [inst[k] for k in sorted(inst)]
     for e in out:
         e.setdefault("completion_time", None)
@@ -233,7 +237,6 @@ class Gen:
              .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
              .config("spark.sql.extensions", "org.apache.spark.sql.hudi.HoodieSparkSessionExtension")
              .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.hudi.catalog.HoodieCatalog")
-             .config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
              .config("spark.sql.shuffle.partitions", "2")
              .config("spark.default.parallelism", "2")
              .config("spark.ui.enabled", "false")
@@ -242,6 +245,8 @@ class Gen:
              .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + os.path.join(self.work, "_derby"))
              .config("spark.eventLog.enabled", "true")
              .config("spark.eventLog.dir", "file://" + self.fixture_dir))
+        if not re.match(r"0\.(1[012]|[0-9])\.", self.release):  # registrar exists since 0.13
+            b = b.config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
         codec = self.a.eventlog_codec
         if codec in ("lz4", "zstd", "snappy"):
             b = b.config("spark.eventLog.compress", "true").config("spark.eventLog.compression.codec", codec)
@@ -361,11 +366,19 @@ class Gen:
         }
         return summary
 
+    def storage_conf(self):
+        jvm = self.spark.sparkContext._jvm
+        hconf = self.spark.sparkContext._jsc.hadoopConfiguration()
+        try:  # 0.15+: hudi-io storage abstraction
+            return jvm.org.apache.hudi.storage.hadoop.HadoopStorageConfiguration(hconf)
+        except Exception:  # 0.12-0.14: plain Hadoop Configuration
+            return hconf
+
     def java_archived(self, path):
         """Archived timeline as Hudi's Java API loads it (1.x: LSM history; 0.x: .commits_.archive.N)."""
         jvm = self.spark.sparkContext._jvm
         hconf = self.spark.sparkContext._jsc.hadoopConfiguration()
-        sconf = jvm.org.apache.hudi.storage.hadoop.HadoopStorageConfiguration(hconf)
+        sconf = self.storage_conf()
         mc = jvm.org.apache.hudi.common.table.HoodieTableMetaClient.builder().setConf(sconf).setBasePath(path).build()
         at = mc.getArchivedTimeline()
         out = []
@@ -390,14 +403,9 @@ class Gen:
         jvm = self.spark.sparkContext._jvm
         jsc = self.spark.sparkContext._jsc
         hconf = jsc.hadoopConfiguration()
-        if self.is1x:
-            sconf = jvm.org.apache.hudi.storage.hadoop.HadoopStorageConfiguration(hconf)
-            mc = jvm.org.apache.hudi.common.table.HoodieTableMetaClient.builder().setConf(sconf).setBasePath(path).build()
-            engine = jvm.org.apache.hudi.common.engine.HoodieLocalEngineContext(sconf)
-        else:
-            sconf = jvm.org.apache.hudi.storage.hadoop.HadoopStorageConfiguration(hconf)
-            mc = jvm.org.apache.hudi.common.table.HoodieTableMetaClient.builder().setConf(sconf).setBasePath(path).build()
-            engine = jvm.org.apache.hudi.common.engine.HoodieLocalEngineContext(sconf)
+        sconf = self.storage_conf()
+        mc = jvm.org.apache.hudi.common.table.HoodieTableMetaClient.builder().setConf(sconf).setBasePath(path).build()
+        engine = jvm.org.apache.hudi.common.engine.HoodieLocalEngineContext(sconf)
         mdcfg = jvm.org.apache.hudi.common.config.HoodieMetadataConfig.newBuilder().enable(False).build()
         tl = mc.getActiveTimeline().filterCompletedAndCompactionInstants()
         fsv = jvm.org.apache.hudi.common.table.view.FileSystemViewManager.createInMemoryFileSystemViewWithTimeline(
@@ -699,7 +707,21 @@ class Gen:
         self.finish(name, path, summary, opts)
 
 
+def refresh_timeline(fixture_dir, table_path):
+    """Recompute the file-name-derived parts of summary.json from the (unchanged) work table."""
+    sp = os.path.join(fixture_dir, "oracle", "summary.json")
+    s = json.load(open(sp))
+    tl = read_timeline(table_path)
+    assert list_files(table_path) == s["storage_files"], "work table differs from the zipped one"
+    s["active_timeline"] = tl
+    s["completed_by_action"] = count_by(tl, lambda e: e.get("state") == "COMPLETED")
+    s["pending_by_action"] = count_by(tl, lambda e: e.get("state") != "COMPLETED")
+    dump(sp, s)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--refresh-timeline":
+        return refresh_timeline(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser()
     ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "index"])
     ap.add_argument("--variant", default="")

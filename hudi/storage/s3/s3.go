@@ -305,46 +305,65 @@ func (s *Store) List(ctx context.Context, dir string) ([]storage.Entry, error) {
 	return out, nil
 }
 
-// Stat describes an object, or a "directory" (a prefix with objects under it).
+// Stat describes an object, or a "directory" (a prefix with objects under it). The HEAD and
+// the one-key LIST run concurrently: a table open stats directories, so waiting for the HEAD
+// to fail first would cost a round trip each time.
 func (s *Store) Stat(ctx context.Context, p string) (storage.Entry, error) {
 	name := path.Base("/" + p)
 	if strings.Trim(p, "/") == "" {
 		return storage.Entry{Name: name, Path: "", IsDir: true}, nil
 	}
-	if err := s.acquire(ctx); err != nil {
-		return storage.Entry{}, err
+	type listResult struct {
+		dir bool
+		err error
 	}
-	head, err := s.client.HeadObject(ctx, &awss3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(p))})
-	s.release()
-	if err == nil {
-		return storage.Entry{Name: name, Path: p, Size: aws.ToInt64(head.ContentLength), ModTime: aws.ToTime(head.LastModified)}, nil
-	}
-	if werr := s.wrap("stat", p, err); !errors.Is(werr, fs.ErrNotExist) {
-		return storage.Entry{}, werr
-	}
-	if err := s.acquire(ctx); err != nil {
-		return storage.Entry{}, err
-	}
-	lo, err := s.client.ListObjectsV2(ctx, &awss3.ListObjectsV2Input{Bucket: aws.String(s.bucket),
-		Prefix: aws.String(s.key(p) + "/"), MaxKeys: aws.Int32(1)})
-	s.release()
-	if err != nil {
-		return storage.Entry{}, s.wrap("stat", p, err)
-	}
-	if len(lo.Contents) == 0 && len(lo.CommonPrefixes) == 0 {
+	lc := make(chan listResult, 1)
+	go func() {
+		if err := s.acquire(ctx); err != nil {
+			lc <- listResult{err: err}
+			return
+		}
+		lo, err := s.client.ListObjectsV2(ctx, &awss3.ListObjectsV2Input{Bucket: aws.String(s.bucket),
+			Prefix: aws.String(s.key(p) + "/"), MaxKeys: aws.Int32(1)})
+		s.release()
+		if err != nil {
+			lc <- listResult{err: s.wrap("stat", p, err)}
+			return
+		}
+		lc <- listResult{dir: len(lo.Contents) > 0 || len(lo.CommonPrefixes) > 0}
+	}()
+	e, herr := s.head(ctx, p)
+	lr := <-lc
+	switch {
+	case herr == nil:
+		return e, nil
+	case !errors.Is(herr, fs.ErrNotExist):
+		return storage.Entry{}, herr
+	case lr.err != nil:
+		return storage.Entry{}, lr.err
+	case !lr.dir:
 		return storage.Entry{}, fmt.Errorf("stat %s: %w", s.uri(p), fs.ErrNotExist)
 	}
 	return storage.Entry{Name: name, Path: p, IsDir: true}, nil
 }
 
+func (s *Store) head(ctx context.Context, p string) (storage.Entry, error) {
+	if err := s.acquire(ctx); err != nil {
+		return storage.Entry{}, err
+	}
+	head, err := s.client.HeadObject(ctx, &awss3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(p))})
+	s.release()
+	if err != nil {
+		return storage.Entry{}, s.wrap("stat", p, err)
+	}
+	return storage.Entry{Name: path.Base("/" + p), Path: p, Size: aws.ToInt64(head.ContentLength), ModTime: aws.ToTime(head.LastModified)}, nil
+}
+
 // Open returns a ranged reader (one HEAD, then one ranged GET per ReadAt).
 func (s *Store) Open(ctx context.Context, p string) (storage.File, error) {
-	e, err := s.Stat(ctx, p)
+	e, err := s.head(ctx, p)
 	if err != nil {
 		return nil, err
-	}
-	if e.IsDir {
-		return nil, fmt.Errorf("open %s: is a directory", s.uri(p))
 	}
 	return &object{s: s, ctx: ctx, p: p, size: e.Size}, nil
 }

@@ -1,0 +1,301 @@
+// Package findings evaluates the optimization catalogs (observation rows OBS-001…030 and
+// capability rows CAP-001…007 of shared/docs/catalog) against a table snapshot. The rows are
+// data (assets/findings_catalog.json); this package only knows how to read a field path, test
+// a condition, count which inputs agreed, and apply the corroboration, gating, counter-signal
+// and durable-refusal rules. Evaluate is a pure function: it does no I/O.
+package findings
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hudiscope/hudiscope/assets"
+)
+
+// The three inputs.
+const (
+	InputProps    = "props"
+	InputEventLog = "eventlog"
+	InputTable    = "table"
+)
+
+// Row kinds.
+const (
+	KindObservation = "observation"
+	KindCapability  = "capability"
+)
+
+// Risk tiers.
+const (
+	RiskSafe        = "safe"
+	RiskOperational = "operational"
+	RiskDurable     = "durable"
+)
+
+// Row outcomes (what a row says when it fires).
+const (
+	OutcomeRecommend = "recommend"
+	OutcomeDoNothing = "do-nothing"
+	OutcomeRefuse    = "refuse"
+)
+
+// Cond is one measurable condition: the value(s) at Path, aggregated by Agg, compared by Op
+// with Value or with the value at Ref times Factor.
+//
+// Paths start with the input they read: props.<hoodie key> (the effective writer
+// configuration), eventlog.<HoodieSparkEventLogAnalyzer JSON path>, layout.<layout JSON path>,
+// health.<health JSON path> and table.<derived table fact> (see TableFacts). A path step may
+// select array elements, [field=value] or [field=a|b], or name a key holding dots, ["a.b"].
+// Arrays without a selector fan out: the path yields every element's value.
+//
+// Agg folds several values: first (default), max, min, sum, mean, count, any, all (any/all
+// test each value). Ops: lt le gt ge eq ne in nin approx (|a-b| <= Factor·b) exists missing
+// contains set unset (props: supplied by the operator or not).
+type Cond struct {
+	Path   string  `json:"path"`
+	Agg    string  `json:"agg,omitempty"`
+	Op     string  `json:"op"`
+	Value  any     `json:"value,omitempty"`
+	Ref    string  `json:"ref,omitempty"`
+	Factor float64 `json:"factor,omitempty"`
+	// Optional signals corroborate but are not required for the row to fire.
+	Optional bool `json:"optional,omitempty"`
+	// Says is the condition in words ("p50 base file under a third of the target size").
+	Says string `json:"says"`
+}
+
+// KeyChange is one config key a row moves, and which way.
+type KeyChange struct {
+	Key       string `json:"key"`
+	Direction string `json:"direction"` // up, down, on, off, set, explicit, unset
+	To        string `json:"to,omitempty"`
+	Note      string `json:"note,omitempty"`
+	// When gates the key: it is named only when every condition holds; otherwise it would be
+	// inert on this table and is listed as such, never recommended.
+	When []Cond `json:"when,omitempty"`
+	// InertSays explains why the key is inert when When fails.
+	InertSays string `json:"inertSays,omitempty"`
+}
+
+// Row is one catalog row.
+type Row struct {
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	Theme string `json:"theme"`
+	Title string `json:"title"`
+	Costs string `json:"costs"`
+	// Signals argue for the row; every non-optional one must hold where its input is present.
+	Signals []Cond `json:"signals"`
+	// Against are counter-signals: any one holding stops an observation, and makes a
+	// capability row say "don't".
+	Against []Cond `json:"against,omitempty"`
+	// Gates are preconditions (capability) or the conditions under which the row's lever is
+	// live (observation). A gate that is known and false stops the row.
+	Gates []Cond `json:"gates,omitempty"`
+	// Corroborate are the inputs that must agree; at least two must always agree.
+	Corroborate []string `json:"corroborate"`
+	// Settle says, per input, what that input would settle when it is missing.
+	Settle map[string]string `json:"settle,omitempty"`
+	Change struct {
+		Text string      `json:"text"`
+		Keys []KeyChange `json:"keys,omitempty"`
+	} `json:"change"`
+	Risk    string `json:"risk"`
+	Outcome string `json:"outcome,omitempty"` // default recommend
+	// DoNothingWhen turns a firing row into "do nothing" (the benign reading).
+	DoNothingWhen []Cond `json:"doNothingWhen,omitempty"`
+	DoNothingText string `json:"doNothingText,omitempty"`
+	// Payoff in words; PayoffPath (a share, 0..1) orders observations, else PayoffRank.
+	Payoff     string  `json:"payoff"`
+	PayoffPath string  `json:"payoffPath,omitempty"`
+	PayoffRank float64 `json:"payoffRank,omitempty"`
+	Verify     string  `json:"verify"`
+	// Caveats are event-log caveat tags carried into the finding's text (see caveatTags).
+	Caveats []string `json:"caveats,omitempty"`
+	// Notes are always printed with the finding (the row's own warnings).
+	Notes []string `json:"notes,omitempty"`
+	// Estimate names a computed estimate attached to the finding ("record-index-file-groups").
+	Estimate string `json:"estimate,omitempty"`
+	// Handoff is the refusal text of a durable row.
+	Handoff string `json:"handoff,omitempty"`
+}
+
+// Catalog is the whole data file.
+type Catalog struct {
+	Source string `json:"_source"`
+	// Defaults are declared defaults of keys the rows read that the config analyzer's known
+	// configs do not carry (the effective configuration is asked first).
+	Defaults map[string]string `json:"defaults"`
+	// Caveats maps a caveat tag to a phrase the analyzer's caveats[] entry contains and the
+	// text to use when the event log did not carry one.
+	Caveats map[string]CaveatText `json:"caveats"`
+	Rows    []Row                 `json:"rows"`
+	// Known are the hoodie.* keys the misspelling check matches against (with the config
+	// analyzer's known keys and the keys the rows name).
+	Known map[string]bool `json:"-"`
+}
+
+// CaveatText is one caveat: Match is a phrase of the analyzer's own caveat; Text the fallback.
+type CaveatText struct {
+	Match string `json:"match"`
+	Text  string `json:"text"`
+}
+
+// Load parses the embedded catalog and known-key lists.
+func Load() (*Catalog, error) {
+	return Parse(assets.FindingsCatalog, assets.FindingsKnownKeys, assets.KnownConfigs, assets.EngineDefaults)
+}
+
+var defaultCatalog *Catalog
+
+// Default is the embedded catalog (parsed once; it panics on a malformed asset, which the
+// package tests catch).
+func Default() *Catalog {
+	if defaultCatalog == nil {
+		c, err := Load()
+		if err != nil {
+			panic(err)
+		}
+		defaultCatalog = c
+	}
+	return defaultCatalog
+}
+
+// Parse reads a catalog and the known-key data.
+func Parse(catalog, knownKeys, knownConfigs, engineDefaults []byte) (*Catalog, error) {
+	var c Catalog
+	if err := json.Unmarshal(catalog, &c); err != nil {
+		return nil, fmt.Errorf("findings catalog: %w", err)
+	}
+	c.Known = map[string]bool{}
+	var kk struct {
+		Keys []string `json:"keys"`
+	}
+	if len(knownKeys) > 0 {
+		if err := json.Unmarshal(knownKeys, &kk); err != nil {
+			return nil, fmt.Errorf("findings known keys: %w", err)
+		}
+	}
+	for _, k := range kk.Keys {
+		c.Known[k] = true
+	}
+	var kc struct {
+		Configs []struct {
+			Key          string   `json:"key"`
+			Alternatives []string `json:"alternatives"`
+		} `json:"configs"`
+		Defaults []struct {
+			Key string `json:"key"`
+		} `json:"defaults"`
+	}
+	for _, b := range [][]byte{knownConfigs, engineDefaults} {
+		if len(b) == 0 {
+			continue
+		}
+		kc.Configs, kc.Defaults = nil, nil
+		if err := json.Unmarshal(b, &kc); err != nil {
+			return nil, fmt.Errorf("known configs: %w", err)
+		}
+		for _, x := range kc.Configs {
+			c.Known[x.Key] = true
+			for _, a := range x.Alternatives {
+				c.Known[a] = true
+			}
+		}
+		for _, x := range kc.Defaults {
+			c.Known[x.Key] = true
+		}
+	}
+	for k := range c.Defaults {
+		c.Known[k] = true
+	}
+	seen := map[string]bool{}
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if seen[r.ID] {
+			return nil, fmt.Errorf("findings catalog: duplicate row %s", r.ID)
+		}
+		seen[r.ID] = true
+		if r.Outcome == "" {
+			r.Outcome = OutcomeRecommend
+		}
+		if r.Risk == RiskDurable && r.Outcome != OutcomeRefuse {
+			return nil, fmt.Errorf("findings catalog: %s is durable but its outcome is %q; durable rows are refused", r.ID, r.Outcome)
+		}
+		if len(r.Signals) == 0 {
+			return nil, fmt.Errorf("findings catalog: %s has no signals", r.ID)
+		}
+		for _, k := range r.Change.Keys {
+			if strings.HasPrefix(k.Key, "hoodie.") {
+				c.Known[k.Key] = true
+			}
+		}
+		for _, cs := range [][]Cond{r.Signals, r.Against, r.Gates, r.DoNothingWhen} {
+			for _, cd := range cs {
+				if err := checkPath(cd.Path); err != nil {
+					return nil, fmt.Errorf("findings catalog: %s: %w", r.ID, err)
+				}
+				if cd.Ref != "" {
+					if err := checkPath(cd.Ref); err != nil {
+						return nil, fmt.Errorf("findings catalog: %s: %w", r.ID, err)
+					}
+				}
+				if !validOp(cd.Op) {
+					return nil, fmt.Errorf("findings catalog: %s: unknown op %q", r.ID, cd.Op)
+				}
+				if strings.HasPrefix(cd.Path, "props.hoodie.") {
+					c.Known[strings.TrimPrefix(cd.Path, "props.")] = true
+				}
+			}
+		}
+	}
+	return &c, nil
+}
+
+// Row returns the row with an id, or nil.
+func (c *Catalog) Row(id string) *Row {
+	for i := range c.Rows {
+		if c.Rows[i].ID == id {
+			return &c.Rows[i]
+		}
+	}
+	return nil
+}
+
+// KnownKeys lists the known hoodie.* keys, sorted.
+func (c *Catalog) KnownKeys() []string {
+	out := make([]string, 0, len(c.Known))
+	for k := range c.Known {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var ops = map[string]bool{"lt": true, "le": true, "gt": true, "ge": true, "eq": true, "ne": true, "in": true, "nin": true,
+	"approx": true, "exists": true, "missing": true, "contains": true, "ncontains": true, "set": true, "unset": true}
+
+func validOp(op string) bool { return ops[op] }
+
+func checkPath(p string) error {
+	root, _, _ := strings.Cut(p, ".")
+	switch root {
+	case "props", "eventlog", "layout", "health", "table":
+		return nil
+	}
+	return fmt.Errorf("path %q: unknown input %q (want props, eventlog, layout, health or table)", p, root)
+}
+
+// InputOf is the input a path reads: layout, health and table facts are all the table.
+func InputOf(path string) string {
+	root, _, _ := strings.Cut(path, ".")
+	switch root {
+	case "props":
+		return InputProps
+	case "eventlog":
+		return InputEventLog
+	}
+	return InputTable
+}

@@ -1,0 +1,914 @@
+package findings
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/analyzers/health"
+	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi"
+)
+
+// Input is what Evaluate reads: pointers into a snapshot. Nil parts are absent inputs.
+type Input struct {
+	// Config is the effective writer configuration (always built; PropsPresent says whether
+	// the operator's writer properties were part of it).
+	Config       *config.Effective
+	PropsPresent bool
+	PropsOrigin  string
+	EventLog     *eventlog.Report
+	Layout       *layout.Result
+	Health       *health.Result
+	TableConfig  *hudi.TableConfig
+	Timeline     *hudi.Timeline
+	View         *hudi.FileSystemView
+	TablePath    string
+	// Facts overrides TableFacts(TableConfig, Timeline, View) (tests, replays).
+	Facts map[string]any
+}
+
+// Confidence levels (SKILL.md step 1).
+const (
+	Describe              = "describe"
+	Recommend             = "recommend"
+	RecommendWithVerifies = "recommend with verification"
+)
+
+// Finding statuses.
+const (
+	StatusObservation   = "observation"    // two or more inputs agreed
+	StatusHypothesis    = "hypothesis"     // one input: names the input that would settle it
+	StatusDoNothing     = "do nothing"     // the benign reading: the answer is no change
+	StatusRefused       = "refused"        // durable: measurements reported, change refused
+	StatusCandidate     = "candidate"      // capability with signals for and none against
+	StatusDont          = "don't"          // capability whose counter-signals fire
+	StatusStopped       = "stopped"        // observation whose counter-signal fired
+	StatusGated         = "gated"          // the lever is inert here, or a precondition fails
+	StatusNotApplicable = "not applicable" // capability with no signal for it
+)
+
+// Evidence is one condition as evaluated: the field path, the value found, and whether it held.
+type Evidence struct {
+	Path      string `json:"path"`
+	Input     string `json:"input"`
+	Says      string `json:"says"`
+	Op        string `json:"op"`
+	Value     string `json:"value"`               // the value found ("" when unknown)
+	Source    string `json:"source,omitempty"`    // where a props value came from
+	Threshold string `json:"threshold,omitempty"` // what it was compared with
+	Known     bool   `json:"known"`               // the input was present and the field found
+	Holds     bool   `json:"holds"`
+	Optional  bool   `json:"optional,omitempty"`
+	// Assumed: a props condition read a default because no writer properties were given.
+	Assumed bool `json:"assumed,omitempty"`
+}
+
+// KeyAdvice is one config key of a finding's change, as it stands on this table.
+type KeyAdvice struct {
+	Key       string `json:"key"`
+	Direction string `json:"direction"`
+	To        string `json:"to,omitempty"`
+	Note      string `json:"note,omitempty"`
+	Current   string `json:"current"`
+	Source    string `json:"source"`
+	OnDefault bool   `json:"onDefault"`
+	// Inert: the key would do nothing on this table (its When failed); it is not recommended.
+	Inert     bool   `json:"inert,omitempty"`
+	InertSays string `json:"inertSays,omitempty"`
+}
+
+// Estimate is a computed sizing figure attached to a finding.
+type Estimate struct {
+	Name   string            `json:"name"`
+	Value  int64             `json:"value"`
+	Text   string            `json:"text"`
+	Inputs map[string]string `json:"inputs"`
+}
+
+// Finding is one evaluated catalog row.
+type Finding struct {
+	ID     string `json:"id"`
+	Kind   string `json:"kind"`
+	Theme  string `json:"theme"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	Risk   string `json:"risk"`
+	// Fired: at least one signal for the row held (the row is worth mentioning).
+	Fired    bool        `json:"fired"`
+	Signals  []Evidence  `json:"signals"`
+	Against  []Evidence  `json:"against,omitempty"`
+	Gates    []Evidence  `json:"gates,omitempty"`
+	Agreed   []string    `json:"agreed"`
+	Missing  []string    `json:"missing,omitempty"` // corroborating inputs not present
+	Settle   string      `json:"settle,omitempty"`  // the input that would settle a hypothesis, and what it settles
+	Why      string      `json:"why"`               // one sentence: why this status
+	Costs    string      `json:"costs"`
+	Change   string      `json:"change"`
+	Keys     []KeyAdvice `json:"keys,omitempty"`
+	Payoff   string      `json:"payoff"`
+	Score    float64     `json:"score"`
+	Verify   string      `json:"verify"`
+	Caveats  []string    `json:"caveats,omitempty"`
+	Notes    []string    `json:"notes,omitempty"`
+	Estimate *Estimate   `json:"estimate,omitempty"`
+	Refusal  string      `json:"refusal,omitempty"`
+}
+
+// Misspelling is a hoodie.* props key no known key matches, with the nearest known key.
+type Misspelling struct {
+	Key      string `json:"key"`
+	Origin   string `json:"origin"`
+	Suggest  string `json:"suggest"`
+	Distance int    `json:"distance"`
+}
+
+// Inputs says which inputs are present and what that buys.
+type Inputs struct {
+	Props      bool              `json:"props"`
+	EventLog   bool              `json:"eventLog"`
+	Table      bool              `json:"table"`
+	Count      int               `json:"count"`
+	Confidence string            `json:"confidence"`
+	Statement  string            `json:"statement"`
+	Sources    map[string]string `json:"sources"`
+}
+
+// Phase is one phaseSummary row, for "where the time went".
+type Phase struct {
+	Phase  string  `json:"phase"`
+	Share  float64 `json:"share"`
+	Millis int64   `json:"stageWallClockMillis"`
+	Stages int     `json:"stageCount"`
+}
+
+// TimeBreakdown is the event log's phase breakdown with its caveats.
+type TimeBreakdown struct {
+	DurationMillis int64    `json:"durationMillis"`
+	UnknownShare   float64  `json:"unknownShare"`
+	Phases         []Phase  `json:"phases"`
+	Operations     []Phase  `json:"operations"`
+	Caveats        []string `json:"caveats"`
+	Lead           string   `json:"lead"`
+}
+
+// Missing is one absent input and what it would settle.
+type Missing struct {
+	Input   string   `json:"input"`
+	Unlocks string   `json:"unlocks"`
+	Settles []string `json:"settles"` // "OBS-011: …"
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// Result is the whole evaluation.
+type Result struct {
+	Inputs       Inputs         `json:"inputs"`
+	Time         *TimeBreakdown `json:"time,omitempty"`
+	Findings     []Finding      `json:"findings"` // catalog order
+	Misspellings []Misspelling  `json:"misspellings"`
+	Missing      []Missing      `json:"missing"`
+}
+
+// Find returns a finding by row id, or nil.
+func (r *Result) Find(id string) *Finding {
+	for i := range r.Findings {
+		if r.Findings[i].ID == id {
+			return &r.Findings[i]
+		}
+	}
+	return nil
+}
+
+// Observations are the observation findings to report (observations, hypotheses and
+// do-nothing readings, not durable), ordered by payoff.
+func (r *Result) Observations() []*Finding {
+	var out []*Finding
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Kind == KindObservation && f.Risk != RiskDurable && (f.Status == StatusObservation || f.Status == StatusHypothesis || f.Status == StatusDoNothing) {
+			out = append(out, f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// Capabilities are the non-durable capability rows (every one, with its verdict).
+func (r *Result) Capabilities() []*Finding {
+	var out []*Finding
+	for i := range r.Findings {
+		if f := &r.Findings[i]; f.Kind == KindCapability && f.Risk != RiskDurable {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Durable are durable rows with at least one signal for them: reported and refused.
+func (r *Result) Durable() []*Finding {
+	var out []*Finding
+	for i := range r.Findings {
+		if f := &r.Findings[i]; f.Risk == RiskDurable && f.Fired {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Stopped are observation rows some signal fired for that a counter-signal or gate stopped.
+func (r *Result) Stopped() []*Finding {
+	var out []*Finding
+	for i := range r.Findings {
+		if f := &r.Findings[i]; f.Kind == KindObservation && f.Fired && (f.Status == StatusStopped || f.Status == StatusGated) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+type env struct {
+	in    Input
+	cat   *Catalog
+	docs  map[string]any
+	facts map[string]any
+}
+
+// Evaluate matches every catalog row against the input.
+func Evaluate(in Input, cat *Catalog) *Result {
+	if cat == nil {
+		cat = Default()
+	}
+	e := &env{in: in, cat: cat, docs: map[string]any{}}
+	if in.EventLog != nil {
+		e.docs["eventlog"] = toJSONValue(in.EventLog)
+	}
+	if in.Layout != nil {
+		e.docs["layout"] = toJSONValue(in.Layout)
+	}
+	if in.Health != nil {
+		e.docs["health"] = toJSONValue(in.Health)
+	}
+	e.facts = in.Facts
+	if e.facts == nil {
+		e.facts = TableFacts(in.TableConfig, in.Timeline, in.View)
+	}
+	r := &Result{Findings: []Finding{}, Misspellings: []Misspelling{}, Missing: []Missing{}}
+	r.Inputs = e.inputs()
+	r.Time = e.time()
+	for i := range cat.Rows {
+		r.Findings = append(r.Findings, e.row(&cat.Rows[i], r.Inputs))
+	}
+	r.Misspellings = misspellings(in.Config, cat)
+	r.Missing = e.missing(r)
+	return r
+}
+
+func (e *env) present(input string) bool {
+	switch input {
+	case InputProps:
+		return e.in.PropsPresent
+	case InputEventLog:
+		return e.in.EventLog != nil
+	case InputTable:
+		return e.in.TableConfig != nil || e.in.Layout != nil || e.in.Health != nil || e.in.Facts != nil
+	}
+	return false
+}
+
+func (e *env) inputs() Inputs {
+	in := Inputs{Props: e.present(InputProps), EventLog: e.present(InputEventLog), Table: e.present(InputTable), Sources: map[string]string{}}
+	var have, miss []string
+	for _, x := range []struct {
+		ok   bool
+		name string
+		src  string
+	}{{in.Props, "writer properties", e.in.PropsOrigin}, {in.EventLog, "Spark event log", evPath(e.in.EventLog)}, {in.Table, "table", e.in.TablePath}} {
+		if x.ok {
+			in.Count++
+			have = append(have, x.name)
+			if x.src != "" {
+				in.Sources[x.name] = x.src
+			}
+		} else {
+			miss = append(miss, x.name)
+		}
+	}
+	switch {
+	case in.Count >= 3:
+		in.Confidence = RecommendWithVerifies
+	case in.Count == 2:
+		in.Confidence = Recommend
+	default:
+		in.Confidence = Describe
+	}
+	s := fmt.Sprintf("Working from %d of 3 inputs (%s)", in.Count, strings.Join(have, ", "))
+	if len(miss) > 0 {
+		s += "; missing: " + strings.Join(miss, ", ")
+	}
+	switch in.Confidence {
+	case RecommendWithVerifies:
+		s += ". That is enough to recommend, with a verification step for each change."
+	case Recommend:
+		s += ". That is enough to recommend where two inputs agree; without the third, no change comes with a predicted measurement."
+	default:
+		s += ". With one input this report describes what was measured and recommends nothing; each reading names the input that would make it a recommendation."
+	}
+	in.Statement = s
+	return in
+}
+
+func evPath(r *eventlog.Report) string {
+	if r == nil {
+		return ""
+	}
+	return r.EventLogPath
+}
+
+func (e *env) time() *TimeBreakdown {
+	r := e.in.EventLog
+	if r == nil {
+		return nil
+	}
+	t := &TimeBreakdown{DurationMillis: r.Application.Observed.DurationMillis, Caveats: append([]string(nil), r.Caveats...)}
+	for _, p := range r.PhaseSummary {
+		t.Phases = append(t.Phases, Phase{Phase: p.Label, Share: float64(p.ShareOfStageWallClock), Millis: p.StageWallClockMillis, Stages: p.StageCount})
+		if p.Label == eventlog.PhaseUnknown {
+			t.UnknownShare = float64(p.ShareOfStageWallClock)
+		}
+	}
+	for _, p := range r.OperationSummary {
+		t.Operations = append(t.Operations, Phase{Phase: p.Label, Share: float64(p.ShareOfStageWallClock), Millis: p.StageWallClockMillis, Stages: p.StageCount})
+	}
+	sort.SliceStable(t.Phases, func(i, j int) bool { return t.Phases[i].Share > t.Phases[j].Share })
+	var top *Phase
+	for i := range t.Phases {
+		if t.Phases[i].Phase != eventlog.PhaseUnknown {
+			top = &t.Phases[i]
+			break
+		}
+	}
+	switch {
+	case t.UnknownShare >= 0.2:
+		t.Lead = fmt.Sprintf("%s of stage wall clock is UNKNOWN — unattributable, not idle — so every phase share below is a partial picture.", pct(t.UnknownShare))
+		if v, ok := e.lookup("hoodie.metadata.streaming.write.enabled"); ok && strings.EqualFold(v.Raw, "true") {
+			t.Lead += " hoodie.metadata.streaming.write.enabled is true (" + sourceWords(v) + "); setting it to false for one diagnostic run gives a fully attributed breakdown and costs nothing to turn back on."
+		}
+		if top != nil {
+			t.Lead += fmt.Sprintf(" The largest attributed phase is %s at %s.", top.Phase, pct(top.Share))
+		}
+	case top != nil:
+		t.Lead = fmt.Sprintf("The largest phase is %s at %s of stage wall clock (UNKNOWN %s).", top.Phase, pct(top.Share), pct(t.UnknownShare))
+	}
+	return t
+}
+
+func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
+
+// lookup is the effective value of a key: the config analyzer's chain, then the catalog's
+// declared defaults.
+func (e *env) lookup(key string) (config.Value, bool) {
+	if e.in.Config != nil {
+		if v, ok := e.in.Config.Lookup(key); ok {
+			return v, true
+		}
+	}
+	if d, ok := e.cat.Defaults[key]; ok {
+		return config.Value{Key: key, Raw: d, Source: config.SourceDeclared}, true
+	}
+	return config.Value{}, false
+}
+
+func (e *env) supplied(key string) bool {
+	if e.in.Config == nil {
+		return false
+	}
+	_, ok := e.in.Config.Supplied(key)
+	return ok
+}
+
+// sourceWords says where a value came from, and "you are on the default" when nothing set it.
+func sourceWords(v config.Value) string {
+	switch v.Source {
+	case config.SourceEngine:
+		return "you are on the default: the " + v.Origin + " engine-effective default"
+	case config.SourceDeclared:
+		return "you are on the default"
+	}
+	return "set in " + v.SourceLabel()
+}
+
+// resolve returns the values at a path, whether the input was present, and a props source.
+func (e *env) resolve(path string) (vals []any, known bool, source string, assumed bool) {
+	root, rest, _ := strings.Cut(path, ".")
+	switch root {
+	case "props":
+		v, ok := e.lookup(rest)
+		assumed = !e.in.PropsPresent
+		if !ok {
+			return nil, true, "not set, no known default", assumed
+		}
+		return []any{v.Raw}, true, sourceWords(v), assumed
+	case "table":
+		if !e.present(InputTable) {
+			return nil, false, "", false
+		}
+		if v, ok := e.facts[rest]; ok && v != nil {
+			if a, ok := v.([]any); ok {
+				return []any{a}, true, "", false
+			}
+			return []any{v}, true, "", false
+		}
+		return nil, true, "", false
+	}
+	doc, ok := e.docs[root]
+	if !ok {
+		return nil, false, "", false
+	}
+	steps, err := parsePath(rest)
+	if err != nil {
+		return nil, true, "", false
+	}
+	return walk(doc, steps), true, "", false
+}
+
+// cond evaluates one condition.
+func (e *env) cond(c Cond) Evidence {
+	ev := Evidence{Path: c.Path, Input: InputOf(c.Path), Says: c.Says, Op: c.Op, Optional: c.Optional}
+	if c.Op == "set" || c.Op == "unset" {
+		key := strings.TrimPrefix(c.Path, "props.")
+		ev.Known = e.in.PropsPresent
+		ev.Assumed = !e.in.PropsPresent
+		v, ok := e.lookup(key)
+		if ok {
+			ev.Value, ev.Source = config.Redact(key, v.Raw), sourceWords(v)
+		} else {
+			ev.Value, ev.Source = "(not set)", "no known default"
+		}
+		ev.Holds = e.supplied(key) == (c.Op == "set")
+		if ev.Assumed {
+			ev.Known = true // read as the defaults; counted as assumed, not as agreement
+		}
+		return ev
+	}
+	vals, known, src, assumed := e.resolve(c.Path)
+	ev.Known, ev.Source, ev.Assumed = known, src, assumed
+	if !known {
+		return ev
+	}
+	var cmp any = c.Value
+	if c.Ref != "" {
+		rv, rk, _, ra := e.resolve(c.Ref)
+		if !rk {
+			ev.Known = false
+			return ev
+		}
+		ev.Assumed = ev.Assumed || ra
+		r, ok := aggregate(rv, "first")
+		if !ok {
+			ev.Known = false
+			return ev
+		}
+		f, ok := num(r)
+		if !ok {
+			cmp = r
+		} else {
+			factor := c.Factor
+			if factor == 0 {
+				factor = 1
+			}
+			if c.Op == "approx" {
+				cmp = f
+			} else {
+				cmp = f * factor
+			}
+		}
+		ev.Threshold = describeRef(c, cmp)
+	} else if c.Value != nil {
+		ev.Threshold = scalarString(c.Value)
+	}
+	if strings.HasPrefix(c.Path, "props.") {
+		for i, v := range vals {
+			vals[i] = config.Redact(strings.TrimPrefix(c.Path, "props."), scalarString(v))
+		}
+	}
+	switch c.Agg {
+	case "any", "all":
+		hits := 0
+		var shown []string
+		for _, v := range vals {
+			if e.test(v, c, cmp) {
+				hits++
+				if len(shown) < 3 {
+					shown = append(shown, scalarString(v))
+				}
+			}
+		}
+		if c.Agg == "any" {
+			ev.Holds = hits > 0
+		} else {
+			ev.Holds = len(vals) > 0 && hits == len(vals)
+		}
+		ev.Value = fmt.Sprintf("%d of %d match", hits, len(vals))
+		if len(shown) > 0 {
+			ev.Value += " (" + strings.Join(shown, ", ") + ")"
+		}
+		return ev
+	}
+	v, ok := aggregate(vals, c.Agg)
+	if !ok {
+		ev.Value = "(absent)"
+		ev.Holds = c.Op == "missing"
+		return ev
+	}
+	ev.Value = scalarString(v)
+	if c.Agg != "" && c.Agg != "first" {
+		ev.Value = c.Agg + " " + ev.Value
+	}
+	ev.Holds = e.test(v, c, cmp)
+	return ev
+}
+
+func (e *env) test(v any, c Cond, cmp any) bool {
+	if c.Op == "approx" {
+		a, ok1 := num(v)
+		b, ok2 := num(cmp)
+		if !ok1 || !ok2 {
+			return false
+		}
+		tol := c.Factor
+		if tol == 0 {
+			tol = 0.1
+		}
+		d := a - b
+		if d < 0 {
+			d = -d
+		}
+		return d <= tol*b
+	}
+	return compare(v, c.Op, cmp)
+}
+
+func describeRef(c Cond, cmp any) string {
+	s := c.Ref
+	if c.Op == "approx" {
+		tol := c.Factor
+		if tol == 0 {
+			tol = 0.1
+		}
+		return fmt.Sprintf("%s = %s (±%s)", s, scalarString(cmp), pct(tol))
+	}
+	if c.Factor != 0 && c.Factor != 1 {
+		return fmt.Sprintf("%s × %s = %s", s, FormatNumber(c.Factor), scalarString(cmp))
+	}
+	return fmt.Sprintf("%s = %s", s, scalarString(cmp))
+}
+
+// row evaluates one catalog row.
+func (e *env) row(r *Row, inputs Inputs) Finding {
+	f := Finding{ID: r.ID, Kind: r.Kind, Theme: r.Theme, Title: r.Title, Risk: r.Risk, Costs: r.Costs,
+		Change: r.Change.Text, Payoff: r.Payoff, Verify: r.Verify, Notes: r.Notes, Agreed: []string{}}
+	agree := map[string]bool{}
+	needFail, anyHold := false, false
+	for _, c := range r.Signals {
+		ev := e.cond(c)
+		f.Signals = append(f.Signals, ev)
+		if ev.Known && ev.Holds {
+			// Props conditions on defaults hold only as an assumption; the row can still
+			// fire on the others, but props did not agree.
+			if !(ev.Input == InputProps && ev.Assumed) {
+				agree[ev.Input] = true
+				anyHold = true
+			}
+		}
+		// A derived-expectation check (a measurement against a configured value) is agreement
+		// from both inputs.
+		if ri := InputOf(c.Ref); c.Ref != "" && ev.Known && ev.Holds && e.present(ri) {
+			agree[ri] = true
+		}
+		if !c.Optional && ev.Known && !ev.Holds {
+			needFail = true
+		}
+	}
+	for _, c := range r.Against {
+		f.Against = append(f.Against, e.cond(c))
+	}
+	for _, c := range r.Gates {
+		f.Gates = append(f.Gates, e.cond(c))
+	}
+	for _, in := range []string{InputProps, InputEventLog, InputTable} {
+		if agree[in] {
+			f.Agreed = append(f.Agreed, in)
+		}
+	}
+	for _, in := range r.Corroborate {
+		if !e.present(in) {
+			f.Missing = append(f.Missing, in)
+		}
+	}
+	f.Fired = anyHold && !needFail
+	f.Keys = e.keys(r)
+	f.Score = e.score(r)
+	f.Caveats = e.caveats(r)
+	if r.Estimate != "" {
+		f.Estimate = e.estimate(r.Estimate)
+	}
+	against := firing(f.Against)
+	gate := failing(f.Gates)
+	switch {
+	case !f.Fired:
+		f.Status = StatusNotApplicable
+		if r.Kind == KindObservation {
+			f.Status = "not observed"
+		}
+		f.Why = e.notFiredWhy(f)
+	case gate != nil:
+		f.Status = StatusGated
+		f.Why = "Not raised: " + gate.Says + " (" + gate.Path + " = " + gate.Value + ")."
+	case r.Risk == RiskDurable:
+		f.Status = StatusRefused
+		f.Refusal = r.Handoff
+		if against != nil {
+			f.Why = "Counter-signals fire (" + against.Says + "), so even the handoff should start from \"don't\"."
+		} else {
+			f.Why = "The measurements point at a change to what is on storage."
+		}
+	case against != nil && r.Kind == KindCapability:
+		f.Status = StatusDont
+		f.Why = "Don't: " + against.Says + " (" + against.Path + " = " + against.Value + ")."
+	case against != nil:
+		f.Status = StatusStopped
+		f.Why = "Not raised: " + against.Says + " (" + against.Path + " = " + against.Value + ")."
+	default:
+		e.corroborate(r, &f, agree, inputs)
+	}
+	return f
+}
+
+// corroborate applies the two-input rule.
+func (e *env) corroborate(r *Row, f *Finding, agree map[string]bool, inputs Inputs) {
+	var short []string
+	for _, in := range r.Corroborate {
+		if !agree[in] {
+			short = append(short, in)
+		}
+	}
+	if len(f.Agreed) >= 2 && len(short) == 0 {
+		switch {
+		case r.Outcome == OutcomeDoNothing:
+			f.Status = StatusDoNothing
+			f.Why = "Confirmed by " + strings.Join(f.Agreed, " + ") + ": " + r.DoNothingText
+		case e.all(r.DoNothingWhen):
+			f.Status = StatusDoNothing
+			f.Why = "Confirmed by " + strings.Join(f.Agreed, " + ") + ": " + r.DoNothingText
+		case r.Kind == KindCapability:
+			f.Status = StatusCandidate
+			f.Why = "Signals for it from " + strings.Join(f.Agreed, " + ") + " and no counter-signal fires."
+		default:
+			f.Status = StatusObservation
+			f.Why = "Corroborated by " + strings.Join(f.Agreed, " + ") + "."
+		}
+		if inputs.Confidence != RecommendWithVerifies && f.Status != StatusDoNothing {
+			f.Why += " With fewer than three inputs, the verification step is stated but not predicted."
+		}
+		return
+	}
+	f.Status = StatusHypothesis
+	settle := ""
+	for _, in := range short {
+		if !e.present(in) {
+			settle = in
+			break
+		}
+	}
+	if settle == "" && len(short) > 0 {
+		settle = short[0]
+	}
+	if settle == "" {
+		for _, in := range []string{InputProps, InputTable, InputEventLog} {
+			if !agree[in] {
+				settle = in
+				break
+			}
+		}
+	}
+	what := r.Settle[settle]
+	if what == "" {
+		what = "whether the reading holds"
+	}
+	f.Settle = settle + ": " + what
+	agreed := "no input"
+	if len(f.Agreed) > 0 {
+		agreed = "only " + strings.Join(f.Agreed, " + ")
+	}
+	f.Why = fmt.Sprintf("Hypothesis — %s agreed; the %s input would settle %s.", agreed, inputName(settle), what)
+	if r.Outcome == OutcomeDoNothing || e.all(r.DoNothingWhen) {
+		f.Why += " If it holds, the answer is to change nothing: " + r.DoNothingText
+	}
+}
+
+func inputName(in string) string {
+	switch in {
+	case InputProps:
+		return "writer properties"
+	case InputEventLog:
+		return "event log"
+	}
+	return "table"
+}
+
+func (e *env) all(cs []Cond) bool {
+	if len(cs) == 0 {
+		return false
+	}
+	for _, c := range cs {
+		ev := e.cond(c)
+		if !ev.Known || !ev.Holds {
+			return false
+		}
+	}
+	return true
+}
+
+func firing(evs []Evidence) *Evidence {
+	for i := range evs {
+		if evs[i].Known && evs[i].Holds {
+			return &evs[i]
+		}
+	}
+	return nil
+}
+
+func failing(evs []Evidence) *Evidence {
+	for i := range evs {
+		if evs[i].Known && !evs[i].Holds {
+			return &evs[i]
+		}
+	}
+	return nil
+}
+
+func (e *env) notFiredWhy(f Finding) string {
+	for _, ev := range f.Signals {
+		if !ev.Optional && ev.Known && !ev.Holds {
+			return "Not observed: " + ev.Says + " does not hold (" + ev.Path + " = " + orAbsent(ev.Value) + ")."
+		}
+	}
+	return "Not observed: no signal for it in the inputs present."
+}
+
+func orAbsent(s string) string {
+	if s == "" {
+		return "(absent)"
+	}
+	return s
+}
+
+func (e *env) keys(r *Row) []KeyAdvice {
+	var out []KeyAdvice
+	for _, k := range r.Change.Keys {
+		a := KeyAdvice{Key: k.Key, Direction: k.Direction, To: k.To, Note: k.Note}
+		if strings.HasPrefix(k.Key, "hoodie.") {
+			if v, ok := e.lookup(k.Key); ok {
+				a.Current, a.Source = config.Redact(k.Key, v.Raw), sourceWords(v)
+				a.OnDefault = v.Source == config.SourceEngine || v.Source == config.SourceDeclared
+			} else {
+				a.Current, a.Source, a.OnDefault = "(not set)", "you are on the default", true
+			}
+		}
+		for _, c := range k.When {
+			if ev := e.cond(c); ev.Known && !ev.Holds {
+				a.Inert, a.InertSays = true, k.InertSays
+				if a.InertSays == "" {
+					a.InertSays = "inert here: " + c.Says + " does not hold"
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func (e *env) score(r *Row) float64 {
+	if r.PayoffPath != "" {
+		vals, known, _, _ := e.resolve(r.PayoffPath)
+		if known {
+			if v, ok := aggregate(vals, "max"); ok {
+				if f, ok := num(v); ok && f >= 0 {
+					return f
+				}
+			}
+		}
+	}
+	return r.PayoffRank
+}
+
+// caveats carries the event log's own caveat text for each tag the row names.
+func (e *env) caveats(r *Row) []string {
+	var out []string
+	for _, tag := range r.Caveats {
+		ct, ok := e.cat.Caveats[tag]
+		if !ok {
+			continue
+		}
+		if tag == "unknown" {
+			if e.in.EventLog == nil {
+				continue
+			}
+			share := -1.0
+			for _, p := range e.in.EventLog.PhaseSummary {
+				if p.Label == eventlog.PhaseUnknown {
+					share = float64(p.ShareOfStageWallClock)
+				}
+			}
+			if share < 0.2 {
+				continue
+			}
+			out = append(out, fmt.Sprintf("UNKNOWN is %s of stage wall clock in this log: %s", pct(share), ct.Text))
+			continue
+		}
+		text := ct.Text
+		if e.in.EventLog != nil && ct.Match != "" {
+			for _, c := range e.in.EventLog.Caveats {
+				if strings.Contains(strings.ToLower(c), strings.ToLower(ct.Match)) {
+					text = c
+					break
+				}
+			}
+		}
+		out = append(out, text)
+	}
+	return out
+}
+
+// estimate computes a named sizing figure.
+func (e *env) estimate(name string) *Estimate {
+	switch name {
+	case "record-index-file-groups":
+		recs, ok := e.facts["records.estimate"].(float64)
+		if !ok {
+			return &Estimate{Name: name, Value: -1, Text: "No record count could be derived from the table, so the record-level index cannot be sized here; run the layout analyzer with --include-row-counts."}
+		}
+		get := func(k string, def float64) float64 {
+			if v, ok := e.lookup(k); ok {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v.Raw), 64); err == nil {
+					return f
+				}
+			}
+			return def
+		}
+		growth := get("hoodie.metadata.record.index.growth.factor", 2.0)
+		maxBytes := get("hoodie.metadata.record.index.max.filegroup.size", 1073741824)
+		minN := get("hoodie.metadata.global.record.level.index.min.filegroup.count", 10)
+		maxN := get("hoodie.metadata.global.record.level.index.max.filegroup.count", 10000)
+		const avgRecordSize = 48 // HoodieTableMetadataUtil's record-index entry estimate
+		n := health.EstimateFileGroupCount(int64(recs), avgRecordSize, int64(minN), int64(maxN), float32(growth), int64(maxBytes))
+		src, _ := e.facts["records.source"].(string)
+		text := fmt.Sprintf("Your record count (%s, from %s) implies roughly %d record-index file group(s) (growth factor %s, %s bytes per file group, clamped to %s–%s); bootstrap writes that index once over the whole table.",
+			FormatNumber(recs), src, n, FormatNumber(growth), FormatNumber(maxBytes), FormatNumber(minN), FormatNumber(maxN))
+		if float64(n) >= maxN {
+			text += " The estimate sits at the max.filegroup.count ceiling: the index will be clamped and each file group will exceed the target size, which makes metadata-table compaction heavier."
+		} else if float64(n) <= minN {
+			text += " The estimate sits at the min.filegroup.count floor: the table is small for this index."
+		}
+		return &Estimate{Name: name, Value: n, Text: text, Inputs: map[string]string{
+			"records": FormatNumber(recs), "growth.factor": FormatNumber(growth), "max.filegroup.size": FormatNumber(maxBytes),
+			"min.filegroup.count": FormatNumber(minN), "max.filegroup.count": FormatNumber(maxN), "avg.record.size": "48"}}
+	}
+	return nil
+}
+
+func (e *env) missing(r *Result) []Missing {
+	unlocks := map[string]string{
+		InputProps:    "whether a lever is live at all: which keys the writer actually sets, so a recommendation is never made against a default the writer overrides (pass --props FILE or --hoodie-conf)",
+		InputEventLog: "where the time actually went, per Hudi phase (pass --event-log with the Spark event log written under spark.eventLog.enabled=true)",
+		InputTable:    "file sizes, partition skew, service cadence and timeline state",
+	}
+	var out []Missing
+	for _, in := range []string{InputProps, InputEventLog, InputTable} {
+		if e.present(in) {
+			continue
+		}
+		m := Missing{Input: in, Unlocks: unlocks[in], Settles: []string{}}
+		for _, f := range r.Findings {
+			if f.Status == StatusHypothesis && strings.HasPrefix(f.Settle, in+":") {
+				m.Settles = append(m.Settles, f.ID+" ("+f.Title+"): "+strings.TrimSpace(strings.TrimPrefix(f.Settle, in+":")))
+			}
+		}
+		out = append(out, m)
+	}
+	if e.in.Health != nil {
+		for _, c := range e.in.Health.Checks {
+			if c.Status == health.Skipped {
+				for i := range out {
+					if out[i].Input == InputProps {
+						out[i].Skipped = append(out[i].Skipped, c.Name+": "+c.Summary)
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,329 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+func init() {
+	Register(Section{Title: "Event log", Render: func(_ context.Context, s *model.Snapshot) (string, bool) {
+		if s.EventLog == nil {
+			return "", false
+		}
+		return EventLogMarkdown(s.EventLog, nil), true
+	}})
+}
+
+// UnknownMaterial is the share of stage wall clock in UNKNOWN from which it is stated first.
+const UnknownMaterial = 0.05
+
+// PhaseShare returns a phase's share of stage wall clock (-1 when absent or undefined).
+func PhaseShare(r *eventlog.Report, phase string) float64 {
+	for _, g := range r.PhaseSummary {
+		if g.Label == phase {
+			return float64(g.ShareOfStageWallClock)
+		}
+	}
+	return -1
+}
+
+// UnknownStatement says how much stage wall clock no phase could be attributed to, when that
+// is material ("" otherwise).
+func UnknownStatement(r *eventlog.Report) string {
+	sh := PhaseShare(r, eventlog.PhaseUnknown)
+	if sh < UnknownMaterial {
+		return ""
+	}
+	why := "no Hudi job description"
+	for _, s := range r.Stages {
+		if s.SubPhase != nil && *s.SubPhase == eventlog.SubPhaseStreamingMetadataWrite {
+			why = "streaming MDT writes"
+			break
+		}
+	}
+	return fmt.Sprintf("UNKNOWN %.0f%% of stage wall clock is unattributed (%s)", 100*sh, why)
+}
+
+// TopSubPhase is the sub-phase holding most of a phase's stage wall clock ("" if none).
+func TopSubPhase(r *eventlog.Report, phase string) string {
+	by := map[string]int64{}
+	for _, s := range r.Stages {
+		if s.Phase == phase && s.SubPhase != nil && s.Observed.DurationMillis > 0 {
+			by[*s.SubPhase] += s.Observed.DurationMillis
+		}
+	}
+	best, bv := "", int64(0)
+	for _, k := range SortedKeys(by) {
+		if by[k] > bv {
+			best, bv = k, by[k]
+		}
+	}
+	return best
+}
+
+// AppLine is the application in one line: name, id, jobs, stages, duration.
+func AppLine(r *eventlog.Report) string {
+	a := r.Application
+	var parts []string
+	if a.Name != nil {
+		parts = append(parts, *a.Name)
+	}
+	if a.ID != nil {
+		parts = append(parts, *a.ID)
+	}
+	o := a.Observed
+	parts = append(parts, fmt.Sprintf("%d jobs", o.JobCount), fmt.Sprintf("%d stages", o.StageCount), Millis(o.DurationMillis))
+	if !r.Hudiscope.Application.Complete {
+		parts = append(parts, "incomplete")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Millis renders a duration in milliseconds ("-" when negative: undefined).
+func Millis(ms int64) string {
+	if ms < 0 {
+		return "-"
+	}
+	d := time.Duration(ms) * time.Millisecond
+	if d >= time.Minute {
+		d = d.Round(time.Second)
+	}
+	return d.String()
+}
+
+// Ratio renders an analyzer ratio ("-" for -1, undefined).
+func Ratio(r eventlog.Ratio, digits int) string {
+	if r < 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(float64(r), 'f', digits, 64)
+}
+
+// StageID is "id.attempt".
+func StageID(s *eventlog.Stage) string { return fmt.Sprintf("%d.%d", s.StageID, s.AttemptID) }
+
+// StagePhase is "PHASE/subPhase".
+func StagePhase(s *eventlog.Stage) string {
+	if s.SubPhase != nil && *s.SubPhase != "" {
+		return s.Phase + "/" + *s.SubPhase
+	}
+	return s.Phase
+}
+
+// Spill is a stage's memory plus disk spill.
+func Spill(s *eventlog.Stage) int64 {
+	return s.Observed.MemoryBytesSpilled + s.Observed.DiskBytesSpilled
+}
+
+// HudiProperties are the application's Spark properties relevant to Hudi, redacted, by key.
+func HudiProperties(r *eventlog.Report) [][2]string {
+	var out [][2]string
+	for _, k := range SortedKeys(r.Hudiscope.Hudi.Configs) {
+		out = append(out, [2]string{k, config.Redact(k, r.Hudiscope.Hudi.Configs[k])})
+	}
+	return out
+}
+
+func groupTable(title string, rows []eventlog.GroupSummary) string {
+	var out [][]string
+	for _, g := range rows {
+		out = append(out, []string{g.Label, Ratio(g.ShareOfStageWallClock*100, 1) + "%", Millis(g.StageWallClockMillis), strconv.Itoa(g.StageCount),
+			i64(g.TaskCount), Millis(g.ExecutorRunTimeMillis), Bytes(g.ShuffleBytes), Bytes(g.SpilledBytes)})
+	}
+	return Table([]string{title, "share of stage wall clock", "wall clock", "stages", "tasks", "run time", "shuffle", "spilled"}, "lrrrrrrr", out)
+}
+
+// EventLogMarkdown renders the event-log analysis: application, the UNKNOWN share when
+// material, phases, operations, stages (stages: in the order given; nil: every stage by
+// duration, longest first), caveats, warnings, damage and the Hudi-relevant Spark properties.
+func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
+	var b strings.Builder
+	a := r.Application
+	o := a.Observed
+	x := r.Hudiscope
+	state := "complete"
+	if !x.Application.Complete {
+		state = "incomplete (no ApplicationEnd)"
+	}
+	hudi := "no Hudi job descriptions found"
+	if x.Hudi.Detected {
+		hudi = x.Hudi.Encoding + " job descriptions; tables " + strings.Join(x.Hudi.Tables, ", ")
+	}
+	b.WriteString(KeyValues([][2]string{
+		{"event log", r.EventLogPath},
+		{"application", AppLine(r)},
+		{"Spark", orDash(deref(a.SparkVersion))},
+		{"log", fmt.Sprintf("%s, %s, %d file(s)", x.Source.Layout, state, len(x.Files))},
+		{"duration", fmt.Sprintf("%s (critical path %s; not covered by any job %s)", Millis(o.DurationMillis), Millis(o.CriticalPathMillis), Millis(x.Application.UncoveredMillis))},
+		{"tasks", fmt.Sprintf("%d (%d failed)", o.TaskCount, o.FailedTaskCount)},
+		{"Hudi", hudi},
+	}))
+	if u := UnknownStatement(r); u != "" {
+		fmt.Fprintf(&b, "\n**%s.**\n", Escape(u))
+	}
+	b.WriteString("\n### Phases\n\n")
+	b.WriteString(groupTable("phase", r.PhaseSummary))
+	b.WriteString("\n### Operations\n\n")
+	b.WriteString(groupTable("operation", r.OperationSummary))
+	b.WriteString("\n### Stages\n\n")
+	if stages == nil {
+		stages = append([]eventlog.Stage(nil), r.Stages...)
+		sort.SliceStable(stages, func(i, j int) bool { return stages[i].Observed.DurationMillis > stages[j].Observed.DurationMillis })
+		b.WriteString("Longest first.\n\n")
+	} else if len(stages) != len(r.Stages) {
+		fmt.Fprintf(&b, "%d of %d stages, in the order shown.\n\n", len(stages), len(r.Stages))
+	}
+	var rows [][]string
+	for i := range stages {
+		s := &stages[i]
+		rows = append(rows, []string{StageID(s), jobID(s), StagePhase(s), s.Operation, i64(s.Observed.NumTasksObserved), Millis(s.Observed.DurationMillis),
+			Millis(s.Observed.TaskDurationMillis.P50), Millis(s.Observed.TaskDurationMillis.Max), Ratio(s.Observed.SkewRatio, 1),
+			Bytes(Spill(s)), Ratio(s.Observed.GcFractionOfRunTime, 2), s.Name})
+	}
+	b.WriteString(Table([]string{"stage", "job", "phase", "operation", "tasks", "duration", "task p50", "task max", "skew", "spill", "gc", "name"},
+		"lllrrrrrrrrl", rows))
+	b.WriteString("\n### Caveats\n\n")
+	for _, c := range r.Caveats {
+		fmt.Fprintf(&b, "- %s\n", Escape(c))
+	}
+	if len(r.Warnings) > 0 {
+		b.WriteString("\n### Warnings\n\n")
+		for _, w := range r.Warnings {
+			fmt.Fprintf(&b, "- %s\n", Escape(w))
+		}
+	}
+	if len(x.Damage) > 0 {
+		b.WriteString("\n### Damage\n\n")
+		var rows [][]string
+		for _, d := range x.Damage {
+			rows = append(rows, []string{d.File, d.Kind, d.Detail})
+		}
+		b.WriteString(Table([]string{"file", "kind", "detail"}, "lll", rows))
+	}
+	b.WriteString("\n### Spark properties relevant to Hudi\n\n")
+	if props := HudiProperties(r); len(props) == 0 {
+		b.WriteString("None recorded in the log's environment update.\n")
+	} else {
+		var rows [][]string
+		for _, p := range props {
+			rows = append(rows, []string{p[0], p[1]})
+		}
+		b.WriteString(Table([]string{"property", "value"}, "ll", rows))
+	}
+	return b.String()
+}
+
+func jobID(s *eventlog.Stage) string {
+	if s.JobID == nil {
+		return "-"
+	}
+	return strconv.Itoa(*s.JobID)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// StageExtra finds hudiscope's additions for a stage attempt.
+func StageExtra(r *eventlog.Report, s *eventlog.Stage) *eventlog.StageExtra {
+	for i := range r.Hudiscope.Stages {
+		x := &r.Hudiscope.Stages[i]
+		if x.StageID == s.StageID && x.AttemptID == s.AttemptID {
+			return x
+		}
+	}
+	return nil
+}
+
+// TaskQuantiles are a stage's task-duration percentiles that the report holds, in order.
+func TaskQuantiles(s *eventlog.Stage) [][2]any {
+	t := s.Observed.TaskDurationMillis
+	var out [][2]any
+	add := func(name string, p *int64) {
+		if p != nil && *p >= 0 {
+			out = append(out, [2]any{name, *p})
+		}
+	}
+	add("p25", t.P25)
+	add("p50", &t.P50)
+	add("p75", t.P75)
+	add("p95", &t.P95)
+	add("p99", t.P99)
+	add("max", &t.Max)
+	return out
+}
+
+// StageMetrics are a stage's metrics as label/value pairs.
+func StageMetrics(r *eventlog.Report, s *eventlog.Stage) [][2]string {
+	o := s.Observed
+	m := [][2]string{
+		{"phase", StagePhase(s)},
+		{"operation", s.Operation + " (" + s.OperationSource + ")"},
+		{"job", jobID(s)},
+		{"duration", Millis(o.DurationMillis)},
+		{"tasks", fmt.Sprintf("%d observed of %d planned (%d ok, %d failed, %d killed, %d speculative)", o.NumTasksObserved, o.NumTasksPlanned, o.TasksSucceeded, o.TasksFailed, o.TasksKilled, o.TasksSpeculative)},
+		{"skew (max / p50)", Ratio(o.SkewRatio, 2)},
+		{"executor run time", Millis(o.ExecutorRunTimeMillis)},
+		{"deserialize time", Millis(o.ExecutorDeserializeTimeMillis)},
+		{"GC", fmt.Sprintf("%s (%s of run time)", Millis(o.JvmGcTimeMillis), Ratio(o.GcFractionOfRunTime, 3))},
+		{"input", fmt.Sprintf("%s, %d records", Bytes(o.InputBytes), o.InputRecords)},
+		{"shuffle read", fmt.Sprintf("%s, %d records, fetch wait %s", Bytes(o.ShuffleReadBytes), o.ShuffleReadRecords, Millis(o.ShuffleFetchWaitTimeMillis))},
+		{"shuffle write", fmt.Sprintf("%s, %d records", Bytes(o.ShuffleWriteBytes), o.ShuffleWriteRecords)},
+		{"spill (memory / disk)", Bytes(o.MemoryBytesSpilled) + " / " + Bytes(o.DiskBytesSpilled)},
+		{"result size", Bytes(o.ResultSizeBytes)},
+	}
+	if x := StageExtra(r, s); x != nil {
+		m = append(m, [2]string{"executor CPU time", Millis(x.ExecutorCPUTimeNanos / 1e6)}, [2]string{"peak execution memory", Bytes(x.PeakExecutionMemoryBytes)})
+		if x.Table != "" {
+			m = append(m, [2]string{"table", x.Table})
+		}
+		if x.WriteOperationType != "" {
+			m = append(m, [2]string{"write operation", x.WriteOperationType})
+		}
+		if x.JavaPhase != "" {
+			m = append(m, [2]string{"Java analyzer phase", x.JavaPhase})
+		}
+		if x.JavaOperation != "" {
+			m = append(m, [2]string{"Java analyzer operation", x.JavaOperation + " (" + x.JavaOperationSource + ")"})
+		}
+	}
+	if s.FailureReason != nil {
+		m = append(m, [2]string{"failure", *s.FailureReason})
+	}
+	for _, k := range SortedKeys(s.TaskFailureReasons) {
+		m = append(m, [2]string{"task failures: " + k, i64(s.TaskFailureReasons[k])})
+	}
+	if s.JobDescription != nil {
+		m = append(m, [2]string{"job description", *s.JobDescription})
+	}
+	return m
+}
+
+// StageMarkdown renders one stage: metrics and task-duration percentiles.
+func StageMarkdown(r *eventlog.Report, s *eventlog.Stage) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Stage %s: `%s`\n\n", StageID(s), Escape(s.Name))
+	b.WriteString(KeyValues(StageMetrics(r, s)))
+	b.WriteString("\nTask durations (percentiles the event log analysis keeps; no per-task list):\n\n")
+	var rows [][]string
+	for _, q := range TaskQuantiles(s) {
+		rows = append(rows, []string{q[0].(string), Millis(q[1].(int64))})
+	}
+	if len(rows) == 0 {
+		b.WriteString("No task finished.\n")
+	} else {
+		b.WriteString(Table([]string{"percentile", "task duration"}, "lr", rows))
+	}
+	return b.String()
+}

@@ -1,0 +1,329 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+func init() {
+	Register(Section{Title: "Layout", Render: func(_ context.Context, s *model.Snapshot) (string, bool) {
+		if s.Layout == nil {
+			return "", false
+		}
+		return LayoutMarkdown(s.Layout, nil), true
+	}})
+}
+
+// LayoutMarkdown renders the layout analysis: totals, the partitions table, the table's
+// file-size histogram, skew and the detectors with their observed and threshold numbers.
+// parts are the partition rows to list, in order (nil: every partition, in name order).
+func LayoutMarkdown(r *layout.Result, parts []layout.ExtraPartition) string {
+	var b strings.Builder
+	x := r.Hudiscope
+	if x == nil {
+		x = &layout.Extra{}
+	}
+	all := parts == nil
+	if all {
+		parts = x.Partitions
+	}
+	b.WriteString(KeyValues([][2]string{
+		{"partitions", strconv.Itoa(r.NumPartitions)},
+		{"latest base files", i64(r.TotalFiles)},
+		{"base bytes", Bytes(r.TotalBytes)},
+		{"base file size p50", Bytes(r.TableSizeStats.P50)},
+		{"file groups / slices", fmt.Sprintf("%d / %d", x.FileGroups, x.FileSlices)},
+		{"log files in latest slices", fmt.Sprintf("%d (%s)", x.LogFiles, Bytes(x.LogBytes))},
+		{"small-file limit", fmt.Sprintf("%s (%s); %s of base files below it", Bytes(x.SmallFileLimit), orDash(x.SmallFileLimitSource), Pct(float64(x.SmallFileShare)))},
+		{"listing", orDash(x.ListingSource)},
+	}))
+	b.WriteString("\n### Partitions\n\n")
+	if !all {
+		fmt.Fprintf(&b, "%d of %d partitions, in the order shown.\n\n", len(parts), len(x.Partitions))
+	}
+	if len(parts) == 0 {
+		b.WriteString("No partition.\n")
+	} else {
+		rows := make([][]string, 0, len(parts))
+		for _, p := range parts {
+			rows = append(rows, []string{PartitionName(p.Partition), i64(p.BaseFiles), Bytes(p.BaseBytes), Bytes(p.P50),
+				Pct(float64(p.SmallFileShare)), strconv.Itoa(p.FileGroups), strconv.Itoa(p.LogFiles), Bytes(p.LogBytes), partitionNotes(p)})
+		}
+		b.WriteString(Table([]string{"partition", "base files", "bytes", "p50", "small files", "file groups", "log files", "log bytes", "notes"},
+			"lrrrrrrrl", rows))
+	}
+	b.WriteString("\n### File sizes (latest base files, whole table)\n\n")
+	b.WriteString(HistogramMarkdown(x.Histogram))
+	b.WriteString("\n### Skew\n\n")
+	b.WriteString(SkewText(r) + "\n")
+	b.WriteString("\n### Detectors\n\n")
+	b.WriteString(DetectorsMarkdown(r))
+	return b.String()
+}
+
+func partitionNotes(p layout.ExtraPartition) string {
+	var n []string
+	if p.PendingCompaction > 0 {
+		n = append(n, fmt.Sprintf("%d pending compaction", p.PendingCompaction))
+	}
+	if p.PendingClustering > 0 {
+		n = append(n, fmt.Sprintf("%d pending clustering", p.PendingClustering))
+	}
+	if p.Replaced > 0 {
+		n = append(n, fmt.Sprintf("%d replaced", p.Replaced))
+	}
+	if p.UncommittedFiles > 0 {
+		n = append(n, fmt.Sprintf("%d uncommitted files", p.UncommittedFiles))
+	}
+	return strings.Join(n, "; ")
+}
+
+// HistogramMarkdown is a log-scale file-size histogram as a table (the non-empty range only).
+func HistogramMarkdown(h []layout.Bucket) string {
+	lo, hi := HistogramRange(h)
+	if lo > hi {
+		return "No base file.\n"
+	}
+	var rows [][]string
+	for _, bk := range h[lo : hi+1] {
+		rows = append(rows, []string{BucketLabel(bk, false), strconv.Itoa(bk.Count), Bytes(bk.Bytes)})
+	}
+	return Table([]string{"size", "files", "bytes"}, "lrr", rows)
+}
+
+// HistogramRange is the first and last non-empty bucket (lo > hi when all are empty).
+func HistogramRange(hs ...[]layout.Bucket) (lo, hi int) {
+	lo, hi = 1<<30, -1
+	for _, h := range hs {
+		for i, bk := range h {
+			if bk.Count > 0 {
+				lo, hi = min(lo, i), max(hi, i)
+			}
+		}
+	}
+	return lo, hi
+}
+
+// BucketLabel names a bucket's range compactly ("1-4M", "256K-1M", "<1K", "≥1G"; ">=1G" with
+// ascii).
+func BucketLabel(bk layout.Bucket, ascii bool) string {
+	switch {
+	case bk.Hi == 0:
+		if ascii {
+			return ">=" + shortSize(bk.Lo)
+		}
+		return "≥" + shortSize(bk.Lo)
+	case bk.Lo == 0:
+		return "<" + shortSize(bk.Hi)
+	}
+	l, h := shortSize(bk.Lo), shortSize(bk.Hi)
+	if l[len(l)-1] == h[len(h)-1] {
+		l = l[:len(l)-1]
+	}
+	return l + "-" + h
+}
+
+func shortSize(n int64) string {
+	switch {
+	case n >= 1<<40 && n%(1<<40) == 0:
+		return strconv.FormatInt(n>>40, 10) + "T"
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + "G"
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + "M"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + "K"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// SkewText is the partition-size skew in one line.
+func SkewText(r *layout.Result) string {
+	s := r.Skew
+	if s.Degenerate {
+		return "skew: not defined (fewer than 2 partitions or no bytes)"
+	}
+	out := fmt.Sprintf("skew: cv %.2f, gini %.2f, largest partition %s, top %d share %s", s.CV, s.Gini, Pct(s.LargestPartitionShare), s.TopN, Pct(s.TopNShare))
+	if len(s.Outliers) > 0 {
+		out += fmt.Sprintf(", %d outlier(s) above mean+2σ", len(s.Outliers))
+	}
+	return out
+}
+
+// DetectorLine is one detector's verdict with its observed number against its threshold, in
+// plain text (ge is the "at least" sign to use).
+func DetectorLine(d layout.DetectorBand, ge string) string {
+	switch d.Name {
+	case layout.MicroPartition:
+		return fmt.Sprintf("%.0f partitions (count threshold %.0f)", d.Observed, d.Threshold)
+	case layout.SmallFiles:
+		return fmt.Sprintf("%s of qualifying partitions small (MODERATE at %s%s)", pctShort(d.Observed), ge, pctShort(d.Threshold))
+	case layout.HotPartitions:
+		return fmt.Sprintf("%.0f hot partition(s) in the recent commit window", d.Observed)
+	}
+	return fmt.Sprintf("observed %g, threshold %g", d.Observed, d.Threshold)
+}
+
+// DetectorsMarkdown lists the detectors (status, observed vs threshold, summary, findings).
+func DetectorsMarkdown(r *layout.Result) string {
+	c := r.TableCharacteristics
+	if c == nil {
+		return "Not run.\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Overall: **%s** (table age %d days).\n\n", c.OverallStatus, c.TableAgeDays)
+	bands := map[string]layout.DetectorBand{}
+	if r.Hudiscope != nil {
+		for _, d := range r.Hudiscope.Detectors {
+			bands[d.Name] = d
+		}
+	}
+	var rows [][]string
+	for _, d := range c.Detectors {
+		obs := "-"
+		if bd, ok := bands[d.Name]; ok && d.Status != layout.Skipped {
+			obs = DetectorLine(bd, "≥")
+		}
+		rows = append(rows, []string{d.Name, d.Status, obs, d.Summary})
+	}
+	b.WriteString(Table([]string{"detector", "status", "observed vs threshold", "summary"}, "llll", rows))
+	for _, d := range c.Detectors {
+		for _, f := range d.Findings {
+			fmt.Fprintf(&b, "\n- %s: %s", d.Name, Escape(strings.TrimSpace(f)))
+		}
+	}
+	if b.String()[b.Len()-1] != '\n' {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// PartitionFilesMarkdown lists a partition's file groups (in the order given).
+func PartitionFilesMarkdown(p *hudi.Partition, groups []*hudi.FileGroup) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Partition `%s`: %d live file groups, %d replaced, %d uncommitted files.\n\n",
+		PartitionName(p.Path), len(p.FileGroups), len(p.Replaced), len(p.Uncommitted))
+	var rows [][]string
+	for _, g := range groups {
+		c := FileGroupCells(g)
+		rows = append(rows, c)
+	}
+	b.WriteString(Table([]string{"file id", "slices", "latest base instant", "latest base bytes", "log files", "log bytes", "pending"}, "lrlrrrl", rows))
+	return b.String()
+}
+
+// FileGroupCells are a file group's cells: id, slices, latest base instant and size, the latest
+// slice's log files and bytes, and pending service marks.
+func FileGroupCells(g *hudi.FileGroup) []string {
+	inst, size := "-", "-"
+	for i := len(g.Slices) - 1; i >= 0; i-- {
+		if bf := g.Slices[i].Base; bf != nil {
+			inst, size = bf.Instant, Bytes(bf.Size)
+			break
+		}
+	}
+	logs, lb := 0, int64(0)
+	if s := g.Latest(); s != nil {
+		logs = len(s.Logs)
+		for _, l := range s.Logs {
+			lb += l.Size
+		}
+	}
+	return []string{g.FileID, strconv.Itoa(len(g.Slices)), inst, size, strconv.Itoa(logs), Bytes(lb), Pending(g)}
+}
+
+// Pending names the pending table services that take a file group as input.
+func Pending(g *hudi.FileGroup) string {
+	var n []string
+	if g.PendingCompaction != "" {
+		n = append(n, "compaction "+g.PendingCompaction)
+	}
+	if g.PendingClustering != "" {
+		n = append(n, "clustering "+g.PendingClustering)
+	}
+	return strings.Join(n, ", ")
+}
+
+// FileGroupMarkdown lists a file group's slices, oldest first, with their base and log files.
+func FileGroupMarkdown(g *hudi.FileGroup) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "File group `%s` in partition `%s`: %d slice(s).", g.FileID, PartitionName(g.Partition), len(g.Slices))
+	if p := Pending(g); p != "" {
+		fmt.Fprintf(&b, " Pending: %s.", p)
+	}
+	b.WriteString("\n\n")
+	var rows [][]string
+	for _, s := range g.Slices {
+		for _, f := range SliceFiles(s) {
+			rows = append(rows, []string{s.BaseInstant, f.Kind, f.Name, Bytes(f.Size)})
+		}
+	}
+	b.WriteString(Table([]string{"slice", "kind", "file", "bytes"}, "lllr", rows))
+	return b.String()
+}
+
+// SliceFile is one file of a slice.
+type SliceFile struct {
+	Kind string // "base" or "log"
+	Name string
+	Size int64
+}
+
+// SliceFiles are a slice's base file (if any) then its log files in order.
+func SliceFiles(s *hudi.FileSlice) []SliceFile {
+	var out []SliceFile
+	if s.Base != nil {
+		out = append(out, SliceFile{"base", s.Base.Name, s.Base.Size})
+	}
+	for _, l := range s.Logs {
+		out = append(out, SliceFile{"log", l.Name, l.Size})
+	}
+	return out
+}
+
+// PartitionName shows the non-partitioned table's empty path as "(table root)".
+func PartitionName(p string) string {
+	if p == "" {
+		return "(table root)"
+	}
+	return p
+}
+
+// Bytes renders a byte count with binary units ("1.9 TiB", "38 MiB", "512 B").
+func Bytes(n int64) string {
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	f := float64(n)
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
+		f /= 1024
+		if f < 9.95 {
+			return fmt.Sprintf("%.1f %s", f, u)
+		}
+		if f < 1023.5 || u == "PiB" {
+			return fmt.Sprintf("%.0f %s", f, u)
+		}
+	}
+	return ""
+}
+
+// pctShort is a percentage with at most 2 decimals and no trailing zeros ("10%", "12.5%").
+func pctShort(f float64) string {
+	s := strconv.FormatFloat(100*f, 'f', 2, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + "%"
+}
+
+// Pct renders a fraction as a percentage.
+func Pct(f float64) string {
+	if f < 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(100*f, 'f', 1, 64) + "%"
+}

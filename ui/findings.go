@@ -1,0 +1,306 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/analyzers/findings"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
+)
+
+// fLine is one line of the Findings list: a heading or text (f nil) or a selectable finding.
+type fLine struct {
+	text string
+	head bool
+	f    *findings.Finding
+}
+
+// Findings is pane 5: the optimization catalogs' findings in the catalog's output order
+// (inputs and confidence, where the time went, observations by payoff, capability candidates,
+// durable findings refused, what is missing). Enter opens a finding's evidence: every field
+// path and value that fired it, the inputs that agreed, the change and the verification step.
+type Findings struct {
+	c      *Common
+	snap   *model.Snapshot
+	res    *findings.Result
+	lines  []fLine
+	sel    []int // indexes of selectable lines
+	cursor int   // index into sel
+	top    int
+
+	detail    *findings.Finding
+	detailTop int
+
+	width, height int
+}
+
+// NewFindings makes the Findings pane.
+func NewFindings(c *Common) *Findings { return &Findings{c: c} }
+
+func (p *Findings) Title() string        { return "Findings" }
+func (p *Findings) SetSize(w, h int)     { p.width, p.height = w, h }
+func (p *Findings) Capturing() bool      { return false }
+func (p *Findings) Breadcrumb() []string { return p.crumb() }
+func (p *Findings) selected() *findings.Finding {
+	if p.cursor >= 0 && p.cursor < len(p.sel) {
+		return p.lines[p.sel[p.cursor]].f
+	}
+	return nil
+}
+
+func (p *Findings) crumb() []string {
+	if p.detail != nil {
+		return []string{p.detail.ID}
+	}
+	return nil
+}
+
+// SetSnapshot rebuilds the list when the snapshot carries new findings.
+func (p *Findings) SetSnapshot(s *model.Snapshot) tea.Cmd {
+	p.snap = s
+	if s == nil || s.Findings == p.res {
+		return nil
+	}
+	p.res = s.Findings
+	p.detail = nil
+	p.build()
+	return nil
+}
+
+func (p *Findings) build() {
+	p.lines, p.sel, p.cursor, p.top = nil, nil, 0, 0
+	r := p.res
+	if r == nil {
+		return
+	}
+	add := func(l fLine) {
+		if l.f != nil {
+			p.sel = append(p.sel, len(p.lines))
+		}
+		p.lines = append(p.lines, l)
+	}
+	head := func(s string) { add(fLine{text: s, head: true}) }
+	text := func(s string) { add(fLine{text: s}) }
+	head("Inputs and confidence")
+	text(r.Inputs.Statement)
+	text("")
+	head("Where the time went")
+	if r.Time == nil {
+		text("No event log: the phase breakdown is unavailable.")
+	} else {
+		if r.Time.Lead != "" {
+			text(r.Time.Lead)
+		}
+		for _, ph := range r.Time.Phases {
+			text(fmt.Sprintf("  %-26s %6.1f%%", ph.Phase, ph.Share*100))
+		}
+	}
+	text("")
+	head("Observations, by payoff")
+	for _, m := range r.Misspellings {
+		text(fmt.Sprintf("%s this key does nothing: %s — did you mean %s?", p.c.Styles.G.Warn, m.Key, m.Suggest))
+	}
+	obs := r.Observations()
+	if len(obs) == 0 {
+		text("No observation fired.")
+	}
+	for _, f := range obs {
+		add(fLine{f: f})
+	}
+	for _, f := range r.Stopped() {
+		add(fLine{f: f})
+	}
+	text("")
+	head("Capability candidates (signals for and against)")
+	for _, f := range r.Capabilities() {
+		add(fLine{f: f})
+	}
+	text("")
+	head("Durable findings, refused")
+	dur := r.Durable()
+	if len(dur) == 0 {
+		text("None.")
+	}
+	for _, f := range dur {
+		add(fLine{f: f})
+	}
+	text("")
+	head("What is missing")
+	if len(r.Missing) == 0 {
+		text("Nothing: all three inputs were present (query evidence is never in write-side inputs).")
+	}
+	for _, m := range r.Missing {
+		text(fmt.Sprintf("%s: %s", m.Input, m.Unlocks))
+		for _, s := range m.Settles {
+			text("  " + s)
+		}
+	}
+}
+
+func (p *Findings) Update(msg tea.Msg) tea.Cmd {
+	k := p.c.Keys
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if w, ok := msg.(tea.MouseWheelMsg); ok {
+			d := 3
+			if w.Button == tea.MouseWheelUp {
+				d = -3
+			}
+			p.move(d)
+		}
+		return nil
+	}
+	if p.detail != nil {
+		switch {
+		case key.Matches(km, k.Up):
+			p.detailTop = max(0, p.detailTop-1)
+		case key.Matches(km, k.Down):
+			p.detailTop++
+		case key.Matches(km, k.PageUp):
+			p.detailTop = max(0, p.detailTop-max(1, p.height-2))
+		case key.Matches(km, k.PageDown):
+			p.detailTop += max(1, p.height-2)
+		case key.Matches(km, k.Top):
+			p.detailTop = 0
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(km, k.Up):
+		p.move(-1)
+	case key.Matches(km, k.Down):
+		p.move(1)
+	case key.Matches(km, k.PageUp):
+		p.move(-max(1, p.height-2))
+	case key.Matches(km, k.PageDown):
+		p.move(max(1, p.height-2))
+	case key.Matches(km, k.Top):
+		p.move(-len(p.sel))
+	case key.Matches(km, k.Bottom):
+		p.move(len(p.sel))
+	case key.Matches(km, k.Enter):
+		if f := p.selected(); f != nil {
+			p.detail, p.detailTop = f, 0
+		}
+	}
+	return nil
+}
+
+func (p *Findings) move(d int) {
+	if len(p.sel) == 0 {
+		return
+	}
+	p.cursor = min(max(p.cursor+d, 0), len(p.sel)-1)
+}
+
+func (p *Findings) Back() bool {
+	if p.detail != nil {
+		p.detail = nil
+		return true
+	}
+	return false
+}
+
+func (p *Findings) rowText(f *findings.Finding, width int) string {
+	return trunc(fmt.Sprintf("%-7s %-15s %-11s %s", f.ID, f.Status, f.Risk, f.Title), width, p.c.Styles.G.Ellipsis)
+}
+
+func (p *Findings) View(width, height int) string {
+	if p.res == nil {
+		return NewPlaceholder(p.c, "Findings", StepReason(model.StepFindings, "findings catalog")).View(width, height)
+	}
+	if p.detail != nil {
+		var out []string
+		for _, l := range strings.Split(report.FindingMarkdown(p.detail, "#"), "\n") {
+			out = append(out, wrap(" "+l, width-1)...)
+		}
+		if p.detailTop > max(0, len(out)-height) {
+			p.detailTop = max(0, len(out)-height)
+		}
+		return fit(out[min(p.detailTop, len(out)):], width, height)
+	}
+	// Wrap text lines; keep the selected finding visible.
+	type vl struct {
+		s   string
+		sel int // index into p.sel, -1 for text
+	}
+	var view []vl
+	si := 0
+	for i, l := range p.lines {
+		switch {
+		case l.f != nil:
+			_ = i
+			view = append(view, vl{l.f.ID, si})
+			si++
+		case l.head:
+			view = append(view, vl{" " + p.c.Styles.ColHead.Render(l.text), -1})
+		default:
+			for _, w := range wrap(l.text, width-2) {
+				view = append(view, vl{" " + w, -1})
+			}
+		}
+	}
+	cur := 0
+	for i, v := range view {
+		if v.sel == p.cursor {
+			cur = i
+		}
+	}
+	if cur < p.top {
+		p.top = cur
+	}
+	if cur >= p.top+height {
+		p.top = cur - height + 1
+	}
+	var out []string
+	for i := p.top; i < len(view) && len(out) < height; i++ {
+		v := view[i]
+		if v.sel < 0 {
+			out = append(out, v.s)
+			continue
+		}
+		f := p.lines[p.sel[v.sel]].f
+		line := p.rowText(f, width-3)
+		if v.sel == p.cursor {
+			out = append(out, p.c.Styles.Cursor.Render(padRight(p.c.Styles.G.Cursor+" "+line, width)))
+		} else {
+			out = append(out, "  "+line)
+		}
+	}
+	return fit(out, width, height)
+}
+
+func (p *Findings) Export() (string, string) {
+	if p.detail != nil {
+		return "finding-" + strings.ToLower(p.detail.ID), report.FindingMarkdown(p.detail, "#")
+	}
+	if p.res == nil {
+		return "findings", "# Findings\n\nThe findings catalog has not run yet.\n"
+	}
+	return "findings", "# Findings\n\n" + report.FindingsMarkdown(p.res)
+}
+
+func (p *Findings) Help() []key.Binding {
+	k := p.c.Keys
+	if p.detail != nil {
+		return []key.Binding{k.Up, k.Down, k.Back, k.Export}
+	}
+	return []key.Binding{k.Up, k.Down, k.Enter, k.Export, k.Report}
+}
+
+func (p *Findings) Status() string {
+	if p.res == nil {
+		return "not loaded"
+	}
+	if p.detail != nil {
+		return p.detail.ID
+	}
+	if len(p.sel) == 0 {
+		return "0/0"
+	}
+	return fmt.Sprintf("%d/%d", p.cursor+1, len(p.sel))
+}

@@ -1,0 +1,326 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/analyzers/health"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
+)
+
+// HealthPane is pane 3: every check with the observed number, the configured trigger and the
+// checker's slack threshold; a check past its trigger but inside the slack is "behind, not
+// stopped". Enter opens a check: summary, findings, effective configs and property sources.
+type HealthPane struct {
+	c      *Common
+	snap   *model.Snapshot
+	res    *health.Result
+	bands  map[string]health.Band
+	list   *listView
+	detail *textView
+	check  string
+
+	width, height int
+}
+
+// NewHealth makes the Health pane.
+func NewHealth(c *Common) *HealthPane { return &HealthPane{c: c} }
+
+func (h *HealthPane) Title() string { return "Health" }
+
+func (h *HealthPane) SetSize(w, ht int) { h.width, h.height = w, ht }
+
+func stateRank(s string) int {
+	switch s {
+	case health.Stopped:
+		return 3
+	case health.Behind:
+		return 2
+	case health.OnTrack:
+		return 1
+	}
+	return 0
+}
+
+func statusRank(s string) int {
+	switch s {
+	case health.Unhealthy:
+		return 2
+	case health.Healthy:
+		return 1
+	}
+	return 0
+}
+
+func (h *HealthPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
+	h.snap = s
+	if s == nil || s.Health == nil || s.Health == h.res {
+		return nil
+	}
+	h.res, h.detail = s.Health, nil
+	h.bands = report.HealthBands(s.Health)
+	cs := s.Health.Checks
+	band := func(i int) health.Band { return h.bands[cs[i].Name] }
+	num := func(p *int64) float64 {
+		if p == nil {
+			return -1
+		}
+		return float64(*p)
+	}
+	cols := []lvCol{
+		{title: "check", width: 14, txt: func(i int) string { return cs[i].Name }},
+		{title: "status", width: 9, num: func(i int) float64 { return float64(statusRank(cs[i].Status)) }},
+		{title: "observed", width: 8, right: true, num: func(i int) float64 { return num(band(i).Observed) }},
+		{title: "trigger", width: 8, right: true},
+		{title: "unhealthy at", width: 12, right: true},
+		{title: "state", width: 21, num: func(i int) float64 { return float64(stateRank(band(i).State)) }},
+		{title: "measure", width: 20, flex: true, prio: 2},
+	}
+	h.list = newListView(cols, len(cs), func(i, c int) string {
+		b := band(i)
+		switch c {
+		case 0:
+			return cs[i].Name
+		case 1:
+			return cs[i].Status
+		case 2:
+			return bandNum(b.Observed)
+		case 3:
+			return bandNum(b.Trigger)
+		case 4:
+			return bandNum(b.Threshold)
+		case 5:
+			return dashIf(b.State)
+		case 6:
+			return dashIf(b.Measure)
+		}
+		return ""
+	}, func(i int) string { return cs[i].Name + " " + cs[i].Status + " " + band(i).State })
+	h.list.mark = func(i int) string {
+		switch {
+		case band(i).State == health.Behind:
+			return h.c.Styles.G.Warn
+		case band(i).State == health.Stopped, cs[i].Status == health.Unhealthy:
+			return h.c.Styles.G.Bad
+		}
+		return ""
+	}
+	return nil
+}
+
+// bandNum is a band number, exact up to 8 digits, else shortened.
+func bandNum(p *int64) string {
+	if p != nil && (*p > 99_999_999 || *p < -9_999_999) {
+		return humanCount(*p)
+	}
+	return report.Num(p)
+}
+
+func (h *HealthPane) Capturing() bool { return h.list != nil && h.list.filtering && h.detail == nil }
+
+func (h *HealthPane) Back() bool {
+	switch {
+	case h.detail != nil:
+		h.detail = nil
+	case h.list != nil && h.list.closeFilter():
+	default:
+		return false
+	}
+	return true
+}
+
+func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
+	if h.list == nil {
+		return nil
+	}
+	k := h.c.Keys
+	if h.detail != nil {
+		h.detail.update(k, msg)
+		return nil
+	}
+	if !h.list.filtering {
+		if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, k.Enter) {
+			if i := h.list.selected(); i >= 0 {
+				h.check = h.res.Checks[i].Name
+				h.detail = &textView{}
+			}
+			return nil
+		}
+	}
+	h.list.update(k, msg)
+	return nil
+}
+
+func (h *HealthPane) Breadcrumb() []string {
+	if h.detail != nil {
+		return []string{h.check}
+	}
+	return nil
+}
+
+func (h *HealthPane) Help() []key.Binding {
+	k := h.c.Keys
+	switch {
+	case h.res == nil:
+		return nil
+	case h.detail != nil:
+		return []key.Binding{k.Back, scrollHelp, k.Export}
+	case h.list.filtering:
+		return filterHelps
+	}
+	return []key.Binding{k.Help, helpOpen, k.Filter, helpSort, k.Export, k.Quit}
+}
+
+func (h *HealthPane) Status() string {
+	switch {
+	case h.res == nil:
+		return ""
+	case h.detail != nil:
+		return h.detail.status()
+	}
+	return h.list.status()
+}
+
+// ---- view ----
+
+func (h *HealthPane) View(width, height int) string {
+	h.width, h.height = width, height
+	if h.res == nil {
+		return noData(StepReason(model.StepHealth, "health check (table services, configuration)")(h.snap), width, height)
+	}
+	if h.detail != nil {
+		lines := []string{h.headline(width)}
+		h.detail.set(h.checkLines(h.check, width, true))
+		lines = append(lines, h.detail.view(height-1)...)
+		return fit(lines, width, height)
+	}
+	st := h.c.Styles
+	g := st.G
+	lines := []string{h.headline(width)}
+	var bottom []string
+	legend := " " + g.Warn + " behind, not stopped: past trigger, inside slack (tuning pays)" + g.Sep + g.Bad + " unhealthy"
+	bottom = append(bottom, clip(st.Dim.Render(legend), width))
+	if f := h.list.footer(st, width, "checks"); f != "" {
+		bottom = append(bottom, f)
+	}
+	h.list.setPage(h.list.n)
+	lines = append(lines, h.list.header(st, width))
+	rows := h.list.rows(st, width, true)
+	if len(rows) == 0 {
+		rows = []string{"  no check matches the filter"}
+	}
+	lines = append(lines, rows...)
+	room := height - len(lines) - len(bottom) - 1
+	if i := h.list.selected(); i >= 0 && room > 1 {
+		lines = append(lines, st.Dim.Render(clip(" "+g.Rule+" "+h.res.Checks[i].Name+" "+strings.Repeat(g.Rule, width), width)))
+		det := h.checkLines(h.res.Checks[i].Name, width, false)
+		if len(det) > room-1 {
+			det = append(det[:room-2], st.Dim.Render("  "+g.Ellipsis+" enter shows all"))
+		}
+		lines = append(lines, det...)
+	}
+	for len(lines) < height-len(bottom) {
+		lines = append(lines, "")
+	}
+	return fit(append(lines, bottom...), width, height)
+}
+
+func (h *HealthPane) headline(width int) string {
+	st := h.c.Styles
+	g := st.G
+	r := h.res
+	engine := "-"
+	if r.Hudiscope != nil {
+		engine = r.Hudiscope.Engine
+	}
+	props := "no --props given"
+	if h.snap != nil && h.snap.Options.Props != "" {
+		props = "props " + filepath.Base(h.snap.Options.Props)
+	}
+	status := r.OverallStatus
+	if status == health.Unhealthy {
+		status = st.Bad.Render(status)
+	}
+	return clip(" overall "+status+g.Sep+"engine "+engine+g.Sep+props, width)
+}
+
+// checkLines are a check's summary, band bars, findings and property sources; full adds the
+// effective configs (observed.*, effective.*).
+func (h *HealthPane) checkLines(name string, width int, full bool) []string {
+	st := h.c.Styles
+	g := st.G
+	c := h.res.Check(name)
+	if c == nil {
+		return nil
+	}
+	var out []string
+	add := func(prefix, s string) {
+		for i, w := range wrap(asciiText(g, s), width-len(prefix)-1) {
+			if i == 0 {
+				out = append(out, " "+prefix+w)
+			} else {
+				out = append(out, " "+strings.Repeat(" ", len(prefix))+w)
+			}
+		}
+	}
+	if full {
+		out = append(out, " "+st.ColHead.Render(c.Name)+"  "+c.Status)
+	}
+	add("", c.Summary)
+	if b := h.bands[name]; b.State != "" && b.Observed != nil && b.Trigger != nil && b.Threshold != nil {
+		mx := float64(max(*b.Observed, *b.Threshold, *b.Trigger, 1))
+		bw := min(40, width-32)
+		state := b.State
+		if state == health.Behind {
+			state = st.Warn.Render(g.Warn + " " + state)
+		} else if state == health.Stopped {
+			state = st.Bad.Render(g.Bad + " " + state)
+		}
+		out = append(out, clip(" "+dashIf(b.Measure)+": "+state, width))
+		for _, r := range []struct {
+			n string
+			v int64
+		}{{"observed", *b.Observed}, {"trigger", *b.Trigger}, {"unhealthy at", *b.Threshold}} {
+			out = append(out, "  "+barRow(st, padRight(r.n, 12)+" "+padLeft(fmt.Sprint(r.v), 6), 19, float64(r.v), mx, bw, ""))
+		}
+	}
+	for _, f := range c.Findings {
+		add("- ", f)
+	}
+	if src := report.CheckSources(h.res, name); len(src) > 0 {
+		out = append(out, " writer properties used:")
+		for _, s := range src {
+			out = append(out, clip("   "+s.Key+" = "+s.Value+"  ("+s.Source+")", width))
+		}
+	}
+	if full && len(c.EffectiveConfigs) > 0 {
+		out = append(out, " effective configs:")
+		for _, kv := range c.EffectiveConfigs {
+			out = append(out, clip("   "+kv.Key+" = "+kv.Value, width))
+		}
+	}
+	return out
+}
+
+func (h *HealthPane) Export() (string, string) {
+	name := "table"
+	if h.snap != nil && h.snap.Config != nil {
+		name = h.snap.Config.Name
+	}
+	if h.res == nil {
+		return "health", "# Health: " + report.Escape(name) + "\n\n" + strings.Join(StepReason(model.StepHealth, "health check")(h.snap), "\n\n") + "\n"
+	}
+	if h.detail != nil {
+		return "health-" + h.check, fmt.Sprintf("# Health: %s, check %s\n\n", report.Escape(name), h.check) + report.HealthCheckMarkdown(h.res, h.check, true)
+	}
+	var names []string
+	for _, i := range h.list.visible() {
+		names = append(names, h.res.Checks[i].Name)
+	}
+	return "health", fmt.Sprintf("# Health: %s\n\n", report.Escape(name)) + report.HealthMarkdown(h.res, names)
+}

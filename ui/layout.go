@@ -1,0 +1,609 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
+)
+
+// Keys the analysis panes add (matched here; s and / come from KeyMap).
+var (
+	helpSort    = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort"))
+	helpOpen    = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
+	histScope   = key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "histogram scope"))
+	scrollHelp  = key.NewBinding(key.WithKeys("j"), key.WithHelp("j/k", "scroll"))
+	caveatsKey  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "caveats & properties"))
+	filterHelps = []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear")),
+	}
+)
+
+// LayoutPane is pane 2: partitions (files, bytes, p50, small-file share), the file-size
+// histogram of the table and of the selected partition, skew and detectors; Enter opens a
+// partition's file groups, then a file group's slices and files.
+type LayoutPane struct {
+	c     *Common
+	snap  *model.Snapshot
+	res   *layout.Result
+	parts []layout.ExtraPartition
+	byDir map[string]*hudi.Partition
+	out   map[string]bool // skew outliers
+	list  *listView
+	// histPart: the histogram shows the selected partition (h toggles; the table otherwise).
+	histPart bool
+	part     *layoutPart
+
+	width, height int
+}
+
+type layoutPart struct {
+	p      *hudi.Partition
+	ep     layout.ExtraPartition
+	groups []*hudi.FileGroup
+	list   *listView
+	group  *layoutGroup
+}
+
+type layoutGroup struct {
+	g     *hudi.FileGroup
+	files []lgFile
+	list  *listView
+}
+
+type lgFile struct {
+	slice string
+	report.SliceFile
+}
+
+// NewLayout makes the Layout pane.
+func NewLayout(c *Common) *LayoutPane { return &LayoutPane{c: c} }
+
+func (l *LayoutPane) Title() string { return "Layout" }
+
+func (l *LayoutPane) SetSize(w, h int) { l.width, l.height = w, h }
+
+func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
+	l.snap = s
+	if s == nil || s.Layout == nil || s.Layout == l.res {
+		return nil
+	}
+	l.res, l.part = s.Layout, nil
+	l.parts = nil
+	if s.Layout.Hudiscope != nil {
+		l.parts = s.Layout.Hudiscope.Partitions
+	}
+	l.byDir = map[string]*hudi.Partition{}
+	if s.View != nil {
+		for _, p := range s.View.Partitions {
+			l.byDir[p.Path] = p
+		}
+	}
+	l.out = map[string]bool{}
+	for _, o := range s.Layout.Skew.Outliers {
+		l.out[o.Partition] = true
+	}
+	ps := l.parts
+	cols := []lvCol{
+		{title: "partition", width: 12, flex: true},
+		{title: "files", width: 6, right: true, num: func(i int) float64 { return float64(ps[i].BaseFiles) }},
+		{title: "bytes", width: 6, right: true, num: func(i int) float64 { return float64(ps[i].BaseBytes) }},
+		{title: "p50", width: 6, right: true, num: func(i int) float64 { return float64(ps[i].P50) }},
+		{title: "small%", width: 6, right: true, num: func(i int) float64 { return float64(ps[i].SmallFileShare) }},
+		{title: "groups", width: 6, right: true, prio: 2, num: func(i int) float64 { return float64(ps[i].FileGroups) }},
+		{title: "logs", width: 5, right: true, prio: 3, num: func(i int) float64 { return float64(ps[i].LogFiles) }},
+		{title: "log b", width: 6, right: true, prio: 4, num: func(i int) float64 { return float64(ps[i].LogBytes) }},
+	}
+	l.list = newListView(cols, len(ps), func(i, c int) string {
+		p := ps[i]
+		switch c {
+		case 0:
+			return report.PartitionName(p.Partition)
+		case 1:
+			return humanCount(p.BaseFiles)
+		case 2:
+			return humanBytes(p.BaseBytes)
+		case 3:
+			return humanBytes(p.P50)
+		case 4:
+			return pct0(float64(p.SmallFileShare))
+		case 5:
+			return humanCount(int64(p.FileGroups))
+		case 6:
+			return humanCount(int64(p.LogFiles))
+		case 7:
+			return humanBytes(p.LogBytes)
+		}
+		return ""
+	}, func(i int) string { return report.PartitionName(ps[i].Partition) })
+	l.list.mark = func(i int) string {
+		if l.out[ps[i].Partition] {
+			return l.c.Styles.G.Warn
+		}
+		return ""
+	}
+	return nil
+}
+
+func pct0(f float64) string {
+	if f < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*f)
+}
+
+func (l *LayoutPane) Capturing() bool {
+	if lv := l.activeList(); lv != nil {
+		return lv.filtering
+	}
+	return false
+}
+
+func (l *LayoutPane) activeList() *listView {
+	switch {
+	case l.part != nil && l.part.group != nil:
+		return l.part.group.list
+	case l.part != nil:
+		return l.part.list
+	}
+	return l.list
+}
+
+func (l *LayoutPane) Back() bool {
+	lv := l.activeList()
+	switch {
+	case lv != nil && lv.closeFilter():
+	case l.part != nil && l.part.group != nil:
+		l.part.group = nil
+	case l.part != nil:
+		l.part = nil
+	default:
+		return false
+	}
+	return true
+}
+
+func (l *LayoutPane) Update(msg tea.Msg) tea.Cmd {
+	lv := l.activeList()
+	if lv == nil {
+		return nil
+	}
+	k := l.c.Keys
+	if lv.filtering {
+		lv.update(k, msg)
+		return nil
+	}
+	if km, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(km, k.Enter):
+			l.enter()
+			return nil
+		case key.Matches(km, histScope) && l.part == nil:
+			l.histPart = !l.histPart
+			return nil
+		}
+	}
+	lv.update(k, msg)
+	return nil
+}
+
+func (l *LayoutPane) enter() {
+	switch {
+	case l.part == nil:
+		i := l.list.selected()
+		if i < 0 {
+			return
+		}
+		ep := l.parts[i]
+		p := l.byDir[ep.Partition]
+		if p == nil {
+			return
+		}
+		l.part = newLayoutPart(p, ep)
+	case l.part.group == nil:
+		i := l.part.list.selected()
+		if i < 0 {
+			return
+		}
+		l.part.group = newLayoutGroup(l.part.groups[i])
+	}
+}
+
+func latestBaseOf(g *hudi.FileGroup) *hudi.BaseFile {
+	for i := len(g.Slices) - 1; i >= 0; i-- {
+		if b := g.Slices[i].Base; b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+func latestLogs(g *hudi.FileGroup) (int, int64) {
+	s := g.Latest()
+	if s == nil {
+		return 0, 0
+	}
+	var n int64
+	for _, f := range s.Logs {
+		n += f.Size
+	}
+	return len(s.Logs), n
+}
+
+func newLayoutPart(p *hudi.Partition, ep layout.ExtraPartition) *layoutPart {
+	lp := &layoutPart{p: p, ep: ep, groups: p.FileGroups}
+	gs := lp.groups
+	baseSize := func(i int) int64 {
+		if b := latestBaseOf(gs[i]); b != nil {
+			return b.Size
+		}
+		return -1
+	}
+	cols := []lvCol{
+		{title: "file group", width: 12, flex: true, txt: func(i int) string { return gs[i].FileID }},
+		{title: "slices", width: 6, right: true, num: func(i int) float64 { return float64(len(gs[i].Slices)) }},
+		{title: "base", width: 6, right: true, num: func(i int) float64 { return float64(baseSize(i)) }},
+		{title: "logs", width: 5, right: true, num: func(i int) float64 { n, _ := latestLogs(gs[i]); return float64(n) }},
+		{title: "log b", width: 6, right: true, num: func(i int) float64 { _, b := latestLogs(gs[i]); return float64(b) }},
+		{title: "base instant", width: 17, prio: 3},
+		{title: "pending", width: 10, prio: 2},
+	}
+	lp.list = newListView(cols, len(gs), func(i, c int) string {
+		g := gs[i]
+		switch c {
+		case 0:
+			return g.FileID
+		case 1:
+			return itoa(len(g.Slices))
+		case 2:
+			if b := latestBaseOf(g); b != nil {
+				return humanBytes(b.Size)
+			}
+			return "-"
+		case 3:
+			n, _ := latestLogs(g)
+			return itoa(n)
+		case 4:
+			_, b := latestLogs(g)
+			return humanBytes(b)
+		case 5:
+			if b := latestBaseOf(g); b != nil {
+				return b.Instant
+			}
+			return "-"
+		case 6:
+			var s []string
+			if g.PendingCompaction != "" {
+				s = append(s, "compaction")
+			}
+			if g.PendingClustering != "" {
+				s = append(s, "clustering")
+			}
+			return dashIf(strings.Join(s, ","))
+		}
+		return ""
+	}, func(i int) string { return gs[i].FileID + " " + report.Pending(gs[i]) })
+	return lp
+}
+
+func newLayoutGroup(g *hudi.FileGroup) *layoutGroup {
+	lg := &layoutGroup{g: g}
+	for _, s := range g.Slices {
+		for _, f := range report.SliceFiles(s) {
+			lg.files = append(lg.files, lgFile{slice: s.BaseInstant, SliceFile: f})
+		}
+	}
+	fs := lg.files
+	cols := []lvCol{
+		{title: "slice", width: 17, txt: func(i int) string { return fs[i].slice }},
+		{title: "kind", width: 4, txt: func(i int) string { return fs[i].Kind }},
+		{title: "bytes", width: 6, right: true, num: func(i int) float64 { return float64(fs[i].Size) }},
+		{title: "file", width: 16, flex: true, txt: func(i int) string { return fs[i].Name }},
+	}
+	lg.list = newListView(cols, len(fs), func(i, c int) string {
+		f := fs[i]
+		switch c {
+		case 0:
+			return f.slice
+		case 1:
+			return f.Kind
+		case 2:
+			return humanBytes(f.Size)
+		case 3:
+			return f.Name
+		}
+		return ""
+	}, func(i int) string { return fs[i].slice + " " + fs[i].Kind + " " + fs[i].Name })
+	return lg
+}
+
+func (l *LayoutPane) Breadcrumb() []string {
+	var out []string
+	if l.part != nil {
+		out = append(out, report.PartitionName(l.part.p.Path))
+		if l.part.group != nil {
+			out = append(out, "group "+trunc(l.part.group.g.FileID, 13, l.c.Styles.G.Ellipsis))
+		}
+	}
+	return out
+}
+
+func (l *LayoutPane) Help() []key.Binding {
+	k := l.c.Keys
+	lv := l.activeList()
+	switch {
+	case lv != nil && lv.filtering:
+		return filterHelps
+	case l.part != nil && l.part.group != nil:
+		return []key.Binding{k.Back, k.Filter, helpSort, k.Export}
+	case l.part != nil:
+		return []key.Binding{k.Back, helpOpen, k.Filter, helpSort, k.Export}
+	case l.res == nil:
+		return nil
+	}
+	return []key.Binding{k.Help, helpOpen, k.Filter, helpSort, histScope, k.Export, k.Quit}
+}
+
+func (l *LayoutPane) Status() string {
+	if lv := l.activeList(); lv != nil && l.res != nil {
+		return lv.status()
+	}
+	return ""
+}
+
+// ---- view ----
+
+func (l *LayoutPane) View(width, height int) string {
+	l.width, l.height = width, height
+	if l.res == nil {
+		return noData(StepReason(model.StepLayout, "layout analysis (partitions, file sizes, skew)")(l.snap), width, height)
+	}
+	switch {
+	case l.part != nil && l.part.group != nil:
+		return l.groupView(width, height)
+	case l.part != nil:
+		return l.partView(width, height)
+	}
+	return l.topView(width, height)
+}
+
+func (l *LayoutPane) topView(width, height int) string {
+	st := l.c.Styles
+	g := st.G
+	r := l.res
+	x := r.Hudiscope
+	if x == nil {
+		x = &layout.Extra{}
+	}
+	sum := fmt.Sprintf(" %d partitions%s%d base files%s%s%sp50 %s%s%d file groups%s%d log files",
+		r.NumPartitions, g.Sep, r.TotalFiles, g.Sep, humanBytes(r.TotalBytes), g.Sep, humanBytes(r.TableSizeStats.P50),
+		g.Sep, x.FileGroups, g.Sep, x.LogFiles)
+	var bottom []string
+	bottom = append(bottom, " "+asciiText(g, report.SkewText(r)))
+	bottom = append(bottom, l.detectorLines(width)...)
+	bottom = append(bottom, clip(fmt.Sprintf(" small%%: latest base files under the small-file limit %s (%s)",
+		humanBytes(x.SmallFileLimit), dashIf(x.SmallFileLimitSource)), width))
+	if f := l.list.footer(st, width, "partitions"); f != "" {
+		bottom = append(bottom, f)
+	}
+	page := max(1, height-2-len(bottom))
+	l.list.setPage(page)
+
+	histW := 0
+	if width >= 70 {
+		histW = min(40, max(26, width/3))
+	}
+	leftW := width - histW
+	if histW > 0 {
+		leftW -= 2
+	}
+	lines := []string{clip(sum, width)}
+	head := l.list.header(st, leftW)
+	rows := l.list.rows(st, leftW, true)
+	if len(rows) == 0 {
+		if l.list.filter != "" {
+			rows = []string{"  no partition matches the filter"}
+		} else {
+			rows = []string{"  the table has no partition with files"}
+		}
+	}
+	var hist []string
+	if histW > 0 {
+		hist = l.histograms(histW, page+1)
+	}
+	for i := 0; i < page+1; i++ {
+		left := ""
+		if i == 0 {
+			left = head
+		} else if i-1 < len(rows) {
+			left = rows[i-1]
+		}
+		if histW > 0 && i < len(hist) {
+			left = padRight(left, leftW) + "  " + hist[i]
+		}
+		lines = append(lines, left)
+	}
+	lines = append(lines, bottom...)
+	return fit(lines, width, height)
+}
+
+// histograms draws the table's histogram, and the selected partition's (h, or both when
+// there is room), over the same bucket range so they compare.
+func (l *LayoutPane) histograms(w, rows int) []string {
+	st := l.c.Styles
+	x := l.res.Hudiscope
+	if x == nil {
+		return nil
+	}
+	var sel *layout.ExtraPartition
+	if i := l.list.selected(); i >= 0 {
+		sel = &l.parts[i]
+	}
+	lo, hi := report.HistogramRange(x.Histogram)
+	n := hi - lo + 1
+	if n <= 0 {
+		return []string{st.ColHead.Render("file sizes"), "no base file"}
+	}
+	block := func(title string, h []layout.Bucket) []string {
+		out := []string{st.ColHead.Render(trunc(title, w, st.G.Ellipsis))}
+		maxC := 0
+		for _, b := range h[lo : hi+1] {
+			maxC = max(maxC, b.Count)
+		}
+		for _, b := range h[lo : hi+1] {
+			out = append(out, barRow(st, report.BucketLabel(b, isASCII(st.G)), 7, float64(b.Count), float64(maxC), w-7-1-1-5, padLeft(humanCount(int64(b.Count)), 5)))
+		}
+		return out
+	}
+	table := block("file sizes (table)", x.Histogram)
+	if sel == nil {
+		return table
+	}
+	part := block("file sizes ("+report.PartitionName(sel.Partition)+")", sel.Histogram)
+	if rows >= 2*(n+1)+1 {
+		return append(append(table, ""), part...)
+	}
+	if l.histPart {
+		return part
+	}
+	return table
+}
+
+func (l *LayoutPane) detectorLines(width int) []string {
+	st := l.c.Styles
+	g := st.G
+	c := l.res.TableCharacteristics
+	if c == nil {
+		return []string{" detectors: not run"}
+	}
+	bands := map[string]layout.DetectorBand{}
+	if x := l.res.Hudiscope; x != nil {
+		for _, d := range x.Detectors {
+			bands[d.Name] = d
+		}
+	}
+	var out []string
+	for _, d := range c.Detectors {
+		status := d.Status
+		switch status {
+		case layout.Flagged, layout.Moderate, layout.Severe:
+			status = st.Warn.Render(padRight(status, 9))
+		default:
+			status = padRight(status, 9)
+		}
+		obs := ""
+		if b, ok := bands[d.Name]; ok && d.Status != layout.Skipped {
+			obs = report.DetectorLine(b, geSign(g))
+		} else {
+			obs = asciiText(g, d.Summary)
+		}
+		out = append(out, clip(" "+padRight(d.Name, 15)+" "+status+obs, width))
+	}
+	return out
+}
+
+func (l *LayoutPane) partView(width, height int) string {
+	st := l.c.Styles
+	g := st.G
+	lp := l.part
+	ep := lp.ep
+	sum := fmt.Sprintf(" %s%s%d file groups%s%d slices%sbase %s%sp50 %s%slogs %d (%s)", report.PartitionName(lp.p.Path), g.Sep,
+		ep.FileGroups, g.Sep, ep.FileSlices, g.Sep, humanBytes(ep.BaseBytes), g.Sep, humanBytes(ep.P50), g.Sep, ep.LogFiles, humanBytes(ep.LogBytes))
+	var extra []string
+	if ep.PendingCompaction > 0 {
+		extra = append(extra, fmt.Sprintf("%d in pending compaction", ep.PendingCompaction))
+	}
+	if ep.PendingClustering > 0 {
+		extra = append(extra, fmt.Sprintf("%d in pending clustering", ep.PendingClustering))
+	}
+	extra = append(extra, fmt.Sprintf("%d replaced (hidden until cleaned)", ep.Replaced), fmt.Sprintf("%d uncommitted files", ep.UncommittedFiles))
+	lines := []string{clip(sum, width), clip(" "+strings.Join(extra, g.Sep), width)}
+	var bottom []string
+	if f := lp.list.footer(st, width, "file groups"); f != "" {
+		bottom = append(bottom, f)
+	}
+	lp.list.setPage(height - 3 - len(bottom))
+	lines = append(lines, lp.list.header(st, width))
+	rows := lp.list.rows(st, width, true)
+	if len(rows) == 0 {
+		rows = []string{"  no file group matches"}
+	}
+	lines = append(lines, rows...)
+	for len(lines) < height-len(bottom) {
+		lines = append(lines, "")
+	}
+	return fit(append(lines, bottom...), width, height)
+}
+
+func (l *LayoutPane) groupView(width, height int) string {
+	st := l.c.Styles
+	g := st.G
+	lg := l.part.group
+	n, lb := latestLogs(lg.g)
+	sum := fmt.Sprintf(" %s%s%d slice(s)%slatest slice %d log file(s), %s", lg.g.FileID, g.Sep, len(lg.g.Slices), g.Sep, n, humanBytes(lb))
+	pend := report.Pending(lg.g)
+	if pend == "" {
+		pend = "no pending compaction or clustering"
+	} else {
+		pend = "pending " + pend
+	}
+	lines := []string{clip(sum, width), clip(" "+pend, width)}
+	var bottom []string
+	if f := lg.list.footer(st, width, "files"); f != "" {
+		bottom = append(bottom, f)
+	}
+	lg.list.setPage(height - 3 - len(bottom))
+	lines = append(lines, lg.list.header(st, width))
+	lines = append(lines, lg.list.rows(st, width, true)...)
+	for len(lines) < height-len(bottom) {
+		lines = append(lines, "")
+	}
+	return fit(append(lines, bottom...), width, height)
+}
+
+// Export renders the level shown, in its order and filter.
+func (l *LayoutPane) Export() (string, string) {
+	name := "table"
+	if l.snap != nil && l.snap.Config != nil {
+		name = l.snap.Config.Name
+	}
+	if l.res == nil {
+		return "layout", "# Layout: " + report.Escape(name) + "\n\n" + strings.Join(StepReason(model.StepLayout, "layout analysis")(l.snap), "\n\n") + "\n"
+	}
+	var b strings.Builder
+	switch {
+	case l.part != nil && l.part.group != nil:
+		fmt.Fprintf(&b, "# Layout: %s, file group %s\n\n", report.Escape(name), l.part.group.g.FileID)
+		b.WriteString(report.FileGroupMarkdown(l.part.group.g))
+		return "layout-" + l.part.group.g.FileID, b.String()
+	case l.part != nil:
+		fmt.Fprintf(&b, "# Layout: %s, partition %s\n\n", report.Escape(name), report.Escape(report.PartitionName(l.part.p.Path)))
+		var gs []*hudi.FileGroup
+		for _, i := range l.part.list.visible() {
+			gs = append(gs, l.part.groups[i])
+		}
+		b.WriteString(report.PartitionFilesMarkdown(l.part.p, gs))
+		return "layout-" + report.PartitionName(l.part.p.Path), b.String()
+	}
+	fmt.Fprintf(&b, "# Layout: %s\n\n", report.Escape(name))
+	parts := []layout.ExtraPartition{}
+	for _, i := range l.list.visible() {
+		parts = append(parts, l.parts[i])
+	}
+	if l.list.sortBy >= 0 || l.list.filter != "" {
+		fmt.Fprintf(&b, "Partitions ordered by %s", l.list.sortName("name"))
+		if l.list.filter != "" {
+			fmt.Fprintf(&b, ", filter `%s`", l.list.filter)
+		}
+		b.WriteString(".\n\n")
+	}
+	b.WriteString(report.LayoutMarkdown(l.res, parts))
+	return "layout", b.String()
+}

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/health"
+	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// Analysis-pane fixtures: the hudi-rs MOR table (3 partitions), and our Hudi 1.2.0 tables with
+// their writer properties and event logs.
+const (
+	fxMOR      = corpus + "sample_table/mor/avro/v9_txns_simple_meta.zip"
+	fxServices = "../testdata/fixtures/cow-services-1.2.0"
+	fxIncrDir  = "../testdata/fixtures/incr-1.2.0"
+)
+
+// eventLogIn finds the event log beside a fixture table (a local-* file or eventlog_v2_* dir).
+func eventLogIn(tb testing.TB, dir string) string {
+	tb.Helper()
+	for _, pat := range []string{"local-*", "eventlog_v2_*"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
+			return m[0]
+		}
+	}
+	tb.Skipf("no event log in %s (fixture not generated yet)", dir)
+	return ""
+}
+
+// analysisSnapshot loads a table with every analysis the way model.Load does, but with a fixed
+// clock, no cluster defaults and relative paths, so views are deterministic.
+func analysisSnapshot(tb testing.TB, table, props, evlog string) *model.Snapshot {
+	tb.Helper()
+	s := snapshotFor(tb, table, false)
+	ctx := context.Background()
+	view, err := s.Table.FileSystemView(ctx, s.Timeline)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var tprops map[string]string
+	if s.Config != nil {
+		tprops = s.Config.Props
+	}
+	eff, err := config.Load(config.Files{Engine: "spark", PropsFile: props, ClusterDefaults: "-", Table: tprops})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	opt := model.LayoutOptions(eff)
+	opt.PartitionStats, opt.Characteristics, opt.PrintTopK = true, true, 10
+	in, err := model.LayoutInput(ctx, s.Table, s.Timeline, view, opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	in.Now, in.Zone = fixedNow, time.UTC
+	hin := model.HealthInput(ctx, s.Table, s.Timeline)
+	hin.Now, hin.Zone = fixedNow, time.UTC
+	s.View, s.Effective = view, eff
+	s.Layout = layout.Analyze(in, opt)
+	s.Health = health.Run(hin, health.Options{Config: eff})
+	s.Options.Props = props
+	s.Done = append(s.Done, model.StepFiles, model.StepConfig, model.StepLayout, model.StepHealth)
+	if evlog != "" {
+		r, err := model.AnalyzeEventLog(ctx, evlog)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		s.EventLog = r
+		s.Options.EventLog = evlog
+		s.Done = append(s.Done, model.StepEventLog)
+	}
+	return s
+}
+
+func morSnapshot(tb testing.TB) *model.Snapshot { return analysisSnapshot(tb, fxMOR, "", "") }
+
+// morDefaultsSnapshot judges the MOR table against Hudi's defaults (--apply-all-defaults), so
+// the cadence checks have observed numbers, triggers and thresholds.
+func morDefaultsSnapshot(tb testing.TB) *model.Snapshot {
+	s := morSnapshot(tb)
+	hin := model.HealthInput(context.Background(), s.Table, s.Timeline)
+	hin.Now, hin.Zone = fixedNow, time.UTC
+	c := *s
+	c.Health = health.Run(hin, health.Options{Config: s.Effective, ApplyAllDefaults: true})
+	return &c
+}
+
+func incrSnapshot(tb testing.TB) *model.Snapshot {
+	needFixture(tb, fxIncrDir+"/table.zip")
+	return analysisSnapshot(tb, fxIncrDir+"/table.zip", fxIncrDir+"/writer.properties", eventLogIn(tb, fxIncrDir))
+}
+
+func servicesSnapshot(tb testing.TB) *model.Snapshot {
+	needFixture(tb, fxServices+"/table.zip")
+	needFixture(tb, fxServices+"/writer.properties")
+	return analysisSnapshot(tb, fxServices+"/table.zip", fxServices+"/writer.properties", eventLogIn(tb, fxServices))
+}
+
+func appWith(tb testing.TB, s *model.Snapshot, w, h int, mod ...func(*Options)) *App {
+	a := newTestApp(w, h, mod...)
+	feed(a, s)
+	return a
+}
+
+// TestAnalysisPanesGolden renders the Layout, Health and Event log panes at every drill-down
+// level at 80x24 and 120x40. Refresh with -update.
+func TestAnalysisPanesGolden(t *testing.T) {
+	cases := []struct {
+		name  string
+		snap  func(testing.TB) *model.Snapshot
+		keys  []string
+		typed string // typed after keys, then more
+		more  []string
+		mod   func(*Options)
+	}{
+		{name: "layout-mor", snap: morSnapshot, keys: []string{"2"}},
+		{name: "layout-mor-sorted-partition-hist", snap: morSnapshot, keys: []string{"2", "s", "s", "j", "h"}},
+		{name: "layout-mor-partition", snap: morSnapshot, keys: []string{"2", "enter"}},
+		{name: "layout-mor-filegroup", snap: morSnapshot, keys: []string{"2", "enter", "enter"}},
+		{name: "layout-mor-filter", snap: morSnapshot, keys: []string{"2", "/"}, typed: "eu", more: []string{"enter"}},
+		{name: "layout-mor-ascii", snap: morSnapshot, keys: []string{"2"}, mod: func(o *Options) { o.ASCII = true }},
+		{name: "layout-incr", snap: incrSnapshot, keys: []string{"2"}},
+		{name: "layout-incr-filegroup", snap: incrSnapshot, keys: []string{"2", "enter", "enter"}},
+		{name: "health-mor-noprops", snap: morSnapshot, keys: []string{"3"}},
+		{name: "health-mor-defaults", snap: morDefaultsSnapshot, keys: []string{"3"}},
+		{name: "health-mor-defaults-sorted", snap: morDefaultsSnapshot, keys: []string{"3", "s", "s", "s", "s"}},
+		{name: "health-mor-defaults-check", snap: morDefaultsSnapshot, keys: []string{"3", "enter"}},
+		{name: "health-incr", snap: incrSnapshot, keys: []string{"3"}},
+		{name: "health-incr-check", snap: incrSnapshot, keys: []string{"3", "j", "enter"}},
+		{name: "eventlog-absent", snap: morSnapshot, keys: []string{"4"}},
+		{name: "eventlog-incr", snap: incrSnapshot, keys: []string{"4"}},
+		{name: "eventlog-incr-sorted", snap: incrSnapshot, keys: []string{"4", "s", "s", "s"}},
+		{name: "eventlog-incr-stage", snap: incrSnapshot, keys: []string{"4", "s", "s", "s", "enter"}},
+		{name: "eventlog-incr-caveats", snap: incrSnapshot, keys: []string{"4", "c"}},
+		{name: "eventlog-incr-filter", snap: incrSnapshot, keys: []string{"4", "/"}, typed: "tagging"},
+		{name: "eventlog-incr-ascii", snap: incrSnapshot, keys: []string{"4"}, mod: func(o *Options) { o.ASCII = true }},
+		{name: "layout-services", snap: servicesSnapshot, keys: []string{"2"}},
+		{name: "layout-services-partition", snap: servicesSnapshot, keys: []string{"2", "enter"}},
+		{name: "layout-services-filegroup", snap: servicesSnapshot, keys: []string{"2", "enter", "enter"}},
+		{name: "health-services", snap: servicesSnapshot, keys: []string{"3"}},
+		{name: "health-services-check", snap: servicesSnapshot, keys: []string{"3", "j", "j", "j", "enter"}},
+		{name: "eventlog-services", snap: servicesSnapshot, keys: []string{"4"}},
+		{name: "eventlog-services-stage", snap: servicesSnapshot, keys: []string{"4", "s", "s", "s", "enter"}},
+	}
+	snaps := map[string]*model.Snapshot{}
+	for _, c := range cases {
+		for _, sz := range sizes {
+			w, h := sz[0], sz[1]
+			t.Run(fmt.Sprintf("%s/%dx%d", c.name, w, h), func(t *testing.T) {
+				key := fmt.Sprintf("%p", c.snap)
+				s := snaps[key]
+				if s == nil {
+					s = c.snap(t)
+					snaps[key] = s
+				}
+				var mods []func(*Options)
+				if c.mod != nil {
+					mods = append(mods, c.mod)
+				}
+				a := appWith(t, s, w, h, mods...)
+				press(a, c.keys...)
+				typeText(a, c.typed)
+				press(a, c.more...)
+				golden.RequireEqual(t, checkScreen(t, a, w, h))
+			})
+		}
+	}
+}
