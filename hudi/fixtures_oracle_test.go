@@ -398,6 +398,91 @@ func checkFixture(t *testing.T, dir string) {
 		checkIncr(t, dir, s, fz)
 	case "cdc":
 		checkCDC(t, dir, s)
+	case "cow-services", "mor-services":
+		checkServices(t, dir, s, fz)
+	case "index":
+		bases := 0
+		for p := range fz.files {
+			if strings.HasSuffix(p, ".parquet") && !strings.HasPrefix(p, ".hoodie/") {
+				bases++
+			}
+		}
+		if bases < 20 {
+			t.Errorf("index fixture has %d base files, want many (>= 20)", bases)
+		}
+	}
+}
+
+// checkServices: table services really ran and the archived timeline is non-empty.
+func checkServices(t *testing.T, dir string, s oracleSummary, fz fixtureZip) {
+	if s.CompletedByAction["clean"] == 0 {
+		t.Error("no completed clean")
+	}
+	var arch struct {
+		Count    int `json:"count"`
+		Instants []struct {
+			Action        string `json:"action"`
+			RequestedTime string `json:"requested_time"`
+		} `json:"instants"`
+	}
+	if !loadJSON(t, filepath.Join(dir, "oracle", "java_archived_timeline.json"), &arch) {
+		t.Fatal("no java_archived_timeline.json")
+	}
+	if arch.Count < 10 || arch.Count != len(arch.Instants) {
+		t.Errorf("archived timeline has %d/%d instants, want >= 10", arch.Count, len(arch.Instants))
+	}
+	// archive files on storage: LSM history (v>=8) or .commits_.archive.N (v<8)
+	nArch := 0
+	for p := range fz.files {
+		if s.TableVersion >= 8 && strings.HasPrefix(p, ".hoodie/timeline/history/") && strings.HasSuffix(p, ".parquet") {
+			nArch++
+		}
+		if s.TableVersion < 8 && strings.HasPrefix(p, ".hoodie/archived/.commits_.archive.") && !strings.HasSuffix(p, ".crc") {
+			nArch++
+		}
+	}
+	if nArch == 0 {
+		t.Error("no archived timeline files in zip")
+	}
+	// archived instants are older than every active completed one of the same action
+	first := map[string]string{}
+	for _, in := range s.ActiveTimeline {
+		if f, ok := first[in.Action]; !ok || in.RequestedTime < f {
+			first[in.Action] = in.RequestedTime
+		}
+	}
+	for _, a := range arch.Instants {
+		if f, ok := first["commit"]; ok && a.Action == "commit" && a.RequestedTime >= f && s.CompletedByAction["savepoint"] == 0 {
+			t.Errorf("archived commit %s not older than first active commit %s", a.RequestedTime, f)
+		}
+	}
+	if s.Scenario == "cow-services" {
+		if s.CompletedByAction["savepoint"] != 1 || s.CompletedByAction["rollback"] < 1 || s.CompletedByAction["replacecommit"] < 2 {
+			t.Errorf("cow-services completed %v: want savepoint 1, rollback >= 1, replacecommit >= 2 (overwrite + clustering)", s.CompletedByAction)
+		}
+		var sp oracleTable
+		if loadJSON(t, filepath.Join(dir, "oracle", "show_savepoints.json"), &sp) {
+			if len(sp.Rows) != 1 {
+				t.Errorf("show_savepoints rows %d, want 1", len(sp.Rows))
+			} else if _, ok := completedInstants(fz, s.TableVersion)[asString(sp.Rows[0][0])+".savepoint"]; !ok {
+				t.Errorf("savepoint %v has no completed .savepoint file", sp.Rows[0][0])
+			}
+		}
+	}
+	if s.Scenario == "mor-services" {
+		if s.TableType != "MERGE_ON_READ" || s.PendingByAction["compaction"] != 1 || s.CompletedByAction["deltacommit"] == 0 {
+			t.Errorf("mor-services %s completed %v pending %v: want MOR, deltacommits, one pending compaction",
+				s.TableType, s.CompletedByAction, s.PendingByAction)
+		}
+		logs := 0
+		for p := range fz.files {
+			if !strings.HasPrefix(p, ".hoodie/") && strings.Contains(p, ".log.") && !strings.HasSuffix(p, ".crc") {
+				logs++
+			}
+		}
+		if logs == 0 {
+			t.Error("mor-services has no log files")
+		}
 	}
 }
 

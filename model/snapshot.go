@@ -34,6 +34,8 @@ type Options struct {
 	// defaults (spark, flink, java; default spark).
 	HoodieConf []string
 	Engine     string
+	// NoMDT lists partitions from storage even when the metadata table has a `files` partition.
+	NoMDT bool
 }
 
 // Snapshot is the table model. Fields are nil until their step has run; StepErrors holds the
@@ -110,7 +112,7 @@ var steps = []step{
 		if s.Timeline == nil {
 			return errSkipped(StepTimeline)
 		}
-		v, err := s.Table.FileSystemView(ctx, s.Timeline)
+		v, err := s.Table.FileSystemViewAuto(ctx, s.Timeline, !s.Options.NoMDT)
 		if err != nil {
 			return err
 		}

@@ -150,7 +150,7 @@ func FindingMarkdown(f *findings.Finding, h string) string {
 	default:
 		b.WriteString("\n**Change:** " + Escape(f.Change) + "\n")
 	}
-	if len(f.Keys) > 0 && f.Status != findings.StatusRefused && f.Status != findings.StatusDoNothing {
+	if len(f.Keys) > 0 && (f.Status == findings.StatusObservation || f.Status == findings.StatusCandidate || f.Status == findings.StatusHypothesis) {
 		b.WriteString("\n")
 		for _, k := range f.Keys {
 			b.WriteString("- " + KeyLine(k) + "\n")
