@@ -86,3 +86,89 @@ func TestBadInputCorpus(t *testing.T) {
 		})
 	}
 }
+
+// The JSON shapes of `timeline --json` and `files --json` are a contract (issue 3): every
+// named field is present, with the documented value kinds.
+func TestJSONContracts(t *testing.T) {
+	table := filepath.Join("testdata", "fixtures", "cow-services-1.2.0", "table.zip")
+	stdout, stderr, code := runCLI(t, "timeline", "--archived", "--json", table)
+	if code != 0 {
+		t.Fatalf("timeline: %d %s", code, stderr)
+	}
+	var tl struct {
+		Table    map[string]any   `json:"table"`
+		Instants []map[string]any `json:"instants"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &tl); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"name", "type", "version", "basePath", "partitionFields", "recordKeyFields", "keyGenerator", "cdcEnabled", "cdcSupplementalLoggingMode"} {
+		if _, ok := tl.Table[k]; !ok {
+			t.Errorf("table.%s missing", k)
+		}
+	}
+	if tl.Table["type"] != "COPY_ON_WRITE" || tl.Table["version"] != 9.0 || tl.Table["name"] != "cow_services" {
+		t.Errorf("table = %v", tl.Table)
+	}
+	archived := 0
+	for _, in := range tl.Instants {
+		for _, k := range []string{"requestedTime", "completionTime", "completionTimeDerived", "action", "state", "archived", "operation",
+			"numWrites", "numInserts", "numUpdateWrites", "numDeletes", "totalBytesWritten", "fileCount", "partitionCount"} {
+			if _, ok := in[k]; !ok {
+				t.Fatalf("instant field %s missing: %v", k, in)
+			}
+		}
+		switch in["state"] {
+		case "REQUESTED", "INFLIGHT", "COMPLETED":
+		default:
+			t.Errorf("state %v", in["state"])
+		}
+		if in["archived"] == true {
+			archived++
+		}
+	}
+	// 28 active instants (12 commits, 12 cleans, 2 replacecommits, a rollback, a savepoint) and the
+	// LSM history's archived ones (30 writes per show_archived_commits, plus cleans).
+	if len(tl.Instants) < 58 || archived < 30 {
+		t.Errorf("instants %d archived %d", len(tl.Instants), archived)
+	}
+
+	stdout, _, code = runCLI(t, "files", "--json", table)
+	if code != 0 {
+		t.Fatal("files failed")
+	}
+	var files struct {
+		Partitions []struct {
+			Path       string `json:"path"`
+			FileGroups []struct {
+				FileID   string `json:"fileId"`
+				BaseFile *struct {
+					Name    string `json:"name"`
+					Size    int64  `json:"size"`
+					Instant string `json:"instant"`
+				} `json:"baseFile"`
+				LogFiles []struct {
+					Name string `json:"name"`
+					Size int64  `json:"size"`
+				} `json:"logFiles"`
+				Pending any `json:"pending"`
+			} `json:"fileGroups"`
+		} `json:"partitions"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &files); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, `"pending"`) || !strings.Contains(stdout, `"logFiles"`) {
+		t.Error("pending/logFiles keys missing")
+	}
+	if len(files.Partitions) != 3 {
+		t.Errorf("partitions = %d", len(files.Partitions))
+	}
+	for _, p := range files.Partitions {
+		for _, g := range p.FileGroups {
+			if g.FileID == "" || g.BaseFile == nil || g.BaseFile.Size <= 0 || !strings.Contains(g.BaseFile.Name, g.FileID) {
+				t.Errorf("%s: bad group %+v", p.Path, g)
+			}
+		}
+	}
+}

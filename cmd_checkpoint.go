@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // CheckpointCmd checks an incremental-read begin time. Exit code 3 when the value is an
@@ -16,10 +17,12 @@ type CheckpointCmd struct {
 	Table string `arg:"" help:"Table path."`
 	Value string `arg:"" help:"The begin.instanttime / checkpoint value to check."`
 	JSON  bool   `name:"json" help:"Print JSON."`
+	StorageFlags
 }
 
 func (c *CheckpointCmd) Run() error {
 	ctx := context.Background()
+	c.applyStorage(nil)
 	t, tl, err := openTimeline(ctx, c.Table, true)
 	if err != nil {
 		return err
@@ -43,15 +46,11 @@ func (c *CheckpointCmd) Run() error {
 func writeCheckpointJSON(w io.Writer, r *hudi.CheckpointReport) error {
 	out := struct {
 		*hudi.CheckpointReport
-		Instant *instantJSON  `json:"instant"`
-		Covered []instantJSON `json:"covered"`
-	}{CheckpointReport: r, Covered: []instantJSON{}}
+		Instant *report.InstantJSON  `json:"instant"`
+		Covered []report.InstantJSON `json:"covered"`
+	}{CheckpointReport: r, Covered: report.InstantsJSON(r.Covered)}
 	if r.Instant != nil {
-		j := toInstantJSON(r.Instant)
-		out.Instant = &j
-	}
-	for _, in := range r.Covered {
-		out.Covered = append(out.Covered, toInstantJSON(in))
+		out.Instant = &report.InstantsJSON([]*hudi.Instant{r.Instant})[0]
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

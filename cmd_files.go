@@ -15,6 +15,8 @@ import (
 type FilesCmd struct {
 	Table string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
 	JSON  bool   `name:"json" help:"Print JSON."`
+	NoMDT bool   `name:"no-mdt" help:"List partitions from storage even when the metadata table can list them."`
+	StorageFlags
 }
 
 type fileGroupJSON struct {
@@ -43,12 +45,13 @@ type partitionJSON struct {
 
 func (c *FilesCmd) Run() error {
 	ctx := context.Background()
+	c.applyStorage(nil)
 	t, tl, err := openTimeline(ctx, c.Table, false)
 	if err != nil {
 		return err
 	}
 	defer reportProblems(t)
-	view, err := t.FileSystemView(ctx, tl)
+	view, err := t.FileSystemViewAuto(ctx, tl, !c.NoMDT)
 	if err != nil {
 		return err
 	}

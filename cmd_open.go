@@ -26,6 +26,8 @@ type OpenCmd struct {
 	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
 	LogFile   string `name:"log-file" help:"Write library and SDK logs to this file (default: discard)." type:"path"`
 	NoMouse   bool   `name:"no-mouse" help:"Do not capture the mouse (keeps the terminal's own selection)."`
+	NoMDT     bool   `name:"no-mdt" help:"List partitions from storage even when the metadata table can list them."`
+	StorageFlags
 }
 
 func (c *OpenCmd) Run() error {
@@ -46,6 +48,7 @@ func (c *OpenCmd) Run() error {
 	}
 	log.SetOutput(logw)
 	slog.SetDefault(slog.New(slog.NewTextHandler(logw, nil)))
+	c.applyStorage(logw)
 
 	// Validate before the TUI starts: a bad path is a plain error and exit code 1.
 	ctx := context.Background()
@@ -55,7 +58,7 @@ func (c *OpenCmd) Run() error {
 		}
 		return err
 	}
-	opts := model.Options{Location: c.Table, Archived: c.Archived, Props: c.Props, EventLog: c.EventLog}
+	opts := model.Options{Location: c.Table, Archived: c.Archived, Props: c.Props, EventLog: c.EventLog, NoMDT: c.NoMDT}
 	_, noColor := os.LookupEnv("NO_COLOR")
 	app := ui.New(ui.Options{
 		Location:  c.Table,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // TimelineCmd lists instants in completion order.
@@ -17,6 +18,7 @@ type TimelineCmd struct {
 	Table    string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
 	Archived bool   `help:"Include the archived timeline."`
 	JSON     bool   `name:"json" help:"Print JSON."`
+	StorageFlags
 }
 
 // tableJSON is the "table" object of the timeline JSON contract.
@@ -32,28 +34,9 @@ type tableJSON struct {
 	CDCSupplementalLoggingMode string   `json:"cdcSupplementalLoggingMode"`
 }
 
-type instantJSON struct {
-	RequestedTime     string     `json:"requestedTime"`
-	CompletionTime    *string    `json:"completionTime"`
-	Derived           bool       `json:"completionTimeDerived"`
-	Action            string     `json:"action"`
-	State             hudi.State `json:"state"`
-	Archived          bool       `json:"archived"`
-	Operation         *string    `json:"operation"`
-	NumWrites         int64      `json:"numWrites"`
-	NumInserts        int64      `json:"numInserts"`
-	NumUpdateWrites   int64      `json:"numUpdateWrites"`
-	NumDeletes        int64      `json:"numDeletes"`
-	TotalBytesWritten int64      `json:"totalBytesWritten"`
-	FileCount         int        `json:"fileCount"`
-	PartitionCount    int        `json:"partitionCount"`
-	DurationMs        *int64     `json:"durationMs"`
-	PlanAction        string     `json:"planAction,omitempty"`
-	Error             string     `json:"error,omitempty"`
-}
-
 func (c *TimelineCmd) Run() error {
 	ctx := context.Background()
+	c.applyStorage(nil)
 	t, tl, err := openTimeline(ctx, c.Table, c.Archived)
 	if err != nil {
 		return err
@@ -106,35 +89,11 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func toInstantJSON(in *hudi.Instant) instantJSON {
-	j := instantJSON{RequestedTime: in.RequestedTime, Derived: in.CompletionDerived, Action: in.Action,
-		State: in.State, Archived: in.Archived, NumWrites: in.Totals.NumWrites, NumInserts: in.Totals.NumInserts,
-		NumUpdateWrites: in.Totals.NumUpdateWrites, NumDeletes: in.Totals.NumDeletes,
-		TotalBytesWritten: in.Totals.TotalBytesWritten, FileCount: in.Totals.Files,
-		PartitionCount: in.Totals.Partitions, PlanAction: in.PlanAction, Error: in.Err}
-	if in.CompletionTime != "" {
-		ct := in.CompletionTime
-		j.CompletionTime = &ct
-	}
-	if in.Operation != "" {
-		op := in.Operation
-		j.Operation = &op
-	}
-	if d := in.Duration(); d > 0 || (in.IsCompleted() && !in.Started.IsZero() && !in.Ended.IsZero()) {
-		ms := d.Milliseconds()
-		j.DurationMs = &ms
-	}
-	return j
-}
-
 func writeTimelineJSON(w io.Writer, t *hudi.Table, instants []*hudi.Instant) error {
 	out := struct {
-		Table    tableJSON     `json:"table"`
-		Instants []instantJSON `json:"instants"`
-	}{Table: tableInfo(t), Instants: make([]instantJSON, 0, len(instants))}
-	for _, in := range instants {
-		out.Instants = append(out.Instants, toInstantJSON(in))
-	}
+		Table    tableJSON            `json:"table"`
+		Instants []report.InstantJSON `json:"instants"`
+	}{Table: tableInfo(t), Instants: report.InstantsJSON(instants)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

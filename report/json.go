@@ -80,13 +80,7 @@ func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
 	if start, reason := s.IncrementalStart(ctx); start != "" {
 		d.IncrementalStart = &IncrementalJSON{Instant: start, Reason: reason}
 	}
-	instants := s.TimelineInstants()
-	late := model.LateCompletions(instants)
-	for i, in := range instants {
-		j := instantJSON(in)
-		j.CompletedAfterLaterStart = late[i]
-		d.Instants = append(d.Instants, j)
-	}
+	d.Instants = InstantsJSON(s.TimelineInstants())
 	for _, st := range s.Done {
 		sj := StepJSON{Step: string(st)}
 		if err := s.StepErrors[st]; err != nil {
@@ -114,6 +108,19 @@ func JSON(ctx context.Context, w io.Writer, s *model.Snapshot) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(BuildDocument(ctx, s))
+}
+
+// InstantsJSON converts instants (in display order) for JSON output, marking those that
+// completed after a later-started instant. `hudiscope timeline --json` uses it too.
+func InstantsJSON(instants []*hudi.Instant) []InstantJSON {
+	late := model.LateCompletions(instants)
+	out := make([]InstantJSON, 0, len(instants))
+	for i, in := range instants {
+		j := instantJSON(in)
+		j.CompletedAfterLaterStart = late[i]
+		out = append(out, j)
+	}
+	return out
 }
 
 func instantJSON(in *hudi.Instant) InstantJSON {

@@ -8,6 +8,7 @@ package hdfs_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -15,6 +16,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/colinmarc/hdfs/v2"
 
@@ -68,7 +70,12 @@ func TestHDFSEqualsZip(t *testing.T) {
 						t.Fatal(err)
 					}
 					w.Write(b)
-					if err := w.Close(); err != nil {
+					err = w.Close()
+					for i := 0; i < 100 && errors.Is(err, hdfs.ErrReplicating); i++ {
+						time.Sleep(50 * time.Millisecond) // the datanode has not acknowledged the block yet
+						err = w.Close()
+					}
+					if err != nil {
 						t.Fatal(err)
 					}
 				}
