@@ -11,15 +11,39 @@ type BaseFileName struct {
 	FileID, WriteToken, Instant, Ext string
 }
 
-var baseFileRe = regexp.MustCompile(`^([^_.][^_]*)_([^_]+)_(\d+)\.(parquet|orc|hfile|lance)$`)
+// baseExts are the base file formats Hudi writes.
+var baseExts = map[string]bool{"parquet": true, "orc": true, "hfile": true, "lance": true}
 
-// ParseBaseFileName parses a base file name; false for anything else.
+// ParseBaseFileName parses a base file name; false for anything else. Hand-written (it runs
+// once per listed file); baseFileRe in the tests is the reference it is fuzzed against.
 func ParseBaseFileName(name string) (BaseFileName, bool) {
-	m := baseFileRe.FindStringSubmatch(name)
-	if m == nil {
+	dot := strings.LastIndexByte(name, '.')
+	if dot <= 0 || !baseExts[name[dot+1:]] {
 		return BaseFileName{}, false
 	}
-	return BaseFileName{FileID: m[1], WriteToken: m[2], Instant: m[3], Ext: m[4]}, true
+	stem := name[:dot]
+	last := strings.LastIndexByte(stem, '_')
+	if last < 0 {
+		return BaseFileName{}, false
+	}
+	mid := strings.LastIndexByte(stem[:last], '_')
+	if mid <= 0 || strings.IndexByte(stem[:mid], '_') >= 0 || stem[0] == '.' {
+		return BaseFileName{}, false
+	}
+	instant, token := stem[last+1:], stem[mid+1:last]
+	if instant == "" || token == "" || !allDigits(instant) {
+		return BaseFileName{}, false
+	}
+	return BaseFileName{FileID: stem[:mid], WriteToken: token, Instant: instant, Ext: name[dot+1:]}, true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // LogFileName is a parsed log file name `.<fileId>_<instant>.log.<version>_<writeToken>[.cdc]`.

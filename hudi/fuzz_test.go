@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
@@ -66,6 +67,26 @@ func FuzzReadLogBlocks(f *testing.F) {
 					_, _ = hudi.AvroRecords(c)
 				}
 			}
+		}
+	})
+}
+
+// baseFileRe is the reference grammar of base file names; the hand-written parser must agree.
+var baseFileRe = regexp.MustCompile(`^([^_.][^_]*)_([^_]+)_(\d+)\.(parquet|orc|hfile|lance)$`)
+
+func FuzzParseBaseFileNameMatchesRegexp(f *testing.F) {
+	for _, s := range []string{"ebcb261d-62d3-4895-90ec-5b3c9622dff4-0_0-111-154_20240707001303088.parquet",
+		"files-0000-0_0-5-4_00000000000000000.hfile", "a_b_1.lance", "_a_1.orc", ".a_b_1.parquet", "a_b_c_1.parquet", "a__1.parquet"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := hudi.ParseBaseFileName(s)
+		m := baseFileRe.FindStringSubmatch(s)
+		if ok != (m != nil) {
+			t.Fatalf("%q: parser %v, regexp %v", s, ok, m != nil)
+		}
+		if ok && (got.FileID != m[1] || got.WriteToken != m[2] || got.Instant != m[3] || got.Ext != m[4]) {
+			t.Fatalf("%q: parser %+v, regexp %q", s, got, m[1:])
 		}
 	})
 }
