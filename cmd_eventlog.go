@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/model"
 )
 
 // EventlogCmd analyzes a Spark event log by Hudi operation and phase
@@ -54,6 +55,10 @@ func (c *EventlogCmd) Run() error {
 		opt.Progress = func(p eventlog.Progress) {
 			fmt.Fprintf(os.Stderr, "\r%s (%d/%d): %d MiB decoded, %d events", p.File, p.Part, p.Parts, p.TotalDecoded>>20, p.Events)
 		}
+	}
+	opt, err := model.EventLogOptions(ctx, path, opt)
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
 	}
 	rep, err := eventlog.Analyze(ctx, path, opt)
 	if c.Progress {

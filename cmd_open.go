@@ -8,8 +8,7 @@ import (
 	"log"
 	"log/slog"
 	"os"
-
-	tea "charm.land/bubbletea/v2"
+	"strings"
 
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/model"
@@ -21,7 +20,7 @@ type OpenCmd struct {
 	Table     string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
 	Archived  bool   `help:"Also read the archived timeline."`
 	Props     string `help:"Writer properties file (the options the job writes with)." type:"existingfile"`
-	EventLog  string `name:"event-log" help:"Spark event log file or directory of the job." type:"path"`
+	EventLog  string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
 	ExportDir string `name:"export-dir" help:"Directory for Markdown exports (e, E)." default:"." type:"existingdir"`
 	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
 	LogFile   string `name:"log-file" help:"Write library and SDK logs to this file (default: discard)." type:"path"`
@@ -31,7 +30,7 @@ type OpenCmd struct {
 }
 
 func (c *OpenCmd) Run() error {
-	if c.EventLog != "" {
+	if c.EventLog != "" && !strings.Contains(c.EventLog, "://") { // remote logs are checked when read
 		if _, err := os.Stat(c.EventLog); err != nil {
 			return fmt.Errorf("event log: %w", err)
 		}
@@ -79,6 +78,5 @@ func (c *OpenCmd) Run() error {
 		defer devnull.Close()
 	}
 	defer func() { os.Stderr = stderr }()
-	_, err := tea.NewProgram(app).Run()
-	return err
+	return runTUI(app)
 }

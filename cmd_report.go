@@ -14,7 +14,7 @@ import (
 type ReportCmd struct {
 	Table    string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
 	Props    string `help:"Writer properties file." type:"existingfile"`
-	EventLog string `name:"event-log" help:"Spark event log file or directory." type:"path"`
+	EventLog string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
 	Archived bool   `help:"Also read the archived timeline."`
 	Format   string `help:"Output format: md or json." enum:"md,json" default:"md"`
 	Output   string `short:"o" help:"Write to FILE instead of standard output." type:"path"`

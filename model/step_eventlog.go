@@ -29,5 +29,9 @@ func init() {
 // AnalyzeEventLog runs the event-log analyzer the way the explorer and `hudiscope report` do:
 // with p25/p75/p99 task durations, which the Event log pane's stage view draws.
 func AnalyzeEventLog(ctx context.Context, path string) (*eventlog.Report, error) {
-	return eventlog.Analyze(ctx, path, eventlog.Options{IncludeTasks: true})
+	opt, err := EventLogOptions(ctx, path, eventlog.Options{IncludeTasks: true})
+	if err != nil {
+		return nil, err
+	}
+	return eventlog.Analyze(ctx, path, opt)
 }

@@ -385,6 +385,9 @@ func (l *LayoutPane) topView(width, height int) string {
 	sum := fmt.Sprintf(" %d partitions%s%d base files%s%s%sp50 %s%s%d file groups%s%d log files",
 		r.NumPartitions, g.Sep, r.TotalFiles, g.Sep, humanBytes(r.TotalBytes), g.Sep, humanBytes(r.TableSizeStats.P50),
 		g.Sep, x.FileGroups, g.Sep, x.LogFiles)
+	if l.snap != nil && l.snap.View != nil && l.snap.View.Source != "" {
+		sum += g.Sep + "files from " + l.snap.View.Source // storage or the metadata table: it changes cost and truth
+	}
 	var bottom []string
 	bottom = append(bottom, " "+asciiText(g, report.SkewText(r)))
 	bottom = append(bottom, l.detectorLines(width)...)
