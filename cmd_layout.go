@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
@@ -13,13 +15,21 @@ import (
 )
 
 // LayoutCmd is HoodieTableLayoutAnalyzer in Go: base-file size statistics, skew and detectors.
+// The Java tool's single-dash short names (-bp, -pp, -irc, …) are accepted with two dashes
+// (--bp, --pp, --irc, …).
 type LayoutCmd struct {
-	Table           string   `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
+	Table           string   `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI (or --base-path)."`
+	BasePath        string   `name:"base-path" aliases:"bp" help:"Table path (same as the positional argument)."`
+	PropsPath       string   `name:"props-path" aliases:"pp" type:"existingfile" help:"File listing base paths, one per line; one report per table."`
 	Output          string   `name:"output" short:"o" default:"TABLE" help:"TABLE or JSON."`
-	TableStats      bool     `name:"enable-table-stats" help:"Show table-level statistics (TABLE output; JSON always has them)."`
-	PartitionStats  bool     `name:"enable-partition-stats" help:"Per-partition statistics (partitions[])."`
-	TopN            int      `name:"top-n" default:"0" help:"Show only the N largest partitions (0 = all)."`
-	Characteristics bool     `name:"analyze-table-characteristics" help:"Run the micro-partition, small-files and hot-partitions detectors."`
+	TableStats      bool     `name:"enable-table-stats" aliases:"fs" help:"Show table-level statistics (TABLE output; JSON always has them)."`
+	PartitionStats  bool     `name:"enable-partition-stats" aliases:"ps" help:"Per-partition statistics (partitions[])."`
+	TopN            int      `name:"top-n" aliases:"tn" default:"0" help:"Show only the N largest partitions (0 = all)."`
+	RowCounts       bool     `name:"include-row-counts" aliases:"irc" help:"Per-partition numRecords and avgRowSize, table totalRecords (Parquet footers of the latest base files)."`
+	NumDays         int64    `name:"num-days" aliases:"nd" default:"0" help:"Only date partitions in [today-N, today) (N > 0)."`
+	StartDate       string   `name:"start-date" aliases:"sd" help:"Only date partitions on or after this date (yyyy/M/d or yyyy-M-d; beats --num-days)."`
+	EndDate         string   `name:"end-date" aliases:"ed" help:"Only date partitions before this date (yyyy/M/d or yyyy-M-d)."`
+	Characteristics bool     `name:"analyze-table-characteristics" aliases:"atc" help:"Run the micro-partition, small-files and hot-partitions detectors."`
 	PrintTopK       int      `name:"print-top-k" default:"0" help:"List the K partitions with the smallest average file size per detector."`
 	Props           string   `name:"props" help:"Writer properties file (Java properties syntax)."`
 	HoodieConf      []string `name:"hoodie-conf" help:"Writer property k=v (repeatable)."`
@@ -43,8 +53,56 @@ func (c *LayoutCmd) Run() error {
 	if format != "TABLE" && format != "JSON" {
 		return codeError{exitError, fmt.Sprintf("--output must be TABLE or JSON (got %s)", c.Output)}
 	}
-	ctx := context.Background()
-	t, tl, err := openTimeline(ctx, c.Table, false)
+	// The date interval is fixed once per run, before any table is read (Java: run()).
+	dates, err := layout.DateInterval(c.NumDays, c.StartDate, c.EndDate, time.Now())
+	if err != nil {
+		return codeError{exitError, err.Error()}
+	}
+	var tables []string
+	switch {
+	case c.PropsPath != "":
+		// Java reads every line as a base path; hudiscope trims them and skips blank lines.
+		b, err := os.ReadFile(c.PropsPath)
+		if err != nil {
+			return codeError{exitError, err.Error()}
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				tables = append(tables, line)
+			}
+		}
+		if len(tables) == 0 {
+			return codeError{exitError, fmt.Sprintf("--props-path %s lists no base paths", c.PropsPath)}
+		}
+	case c.Table != "" && c.BasePath != "" && c.Table != c.BasePath:
+		return codeError{exitError, "give the table either as the argument or with --base-path, not both"}
+	case c.Table != "":
+		tables = []string{c.Table}
+	case c.BasePath != "":
+		tables = []string{c.BasePath}
+	default:
+		return codeError{exitError, "base path needs to be set (argument, --base-path or --props-path)"}
+	}
+	// One report per table, in order; a failing table is reported and the rest still run
+	// (Java stops at the first failure), and the exit code says something failed.
+	var failed []string
+	for _, table := range tables {
+		if err := c.runTable(context.Background(), table, format, dates, os.Stdout); err != nil {
+			if len(tables) == 1 {
+				return err
+			}
+			fmt.Fprintln(os.Stderr, "hudiscope:", err)
+			failed = append(failed, config.Redact("", table))
+		}
+	}
+	if len(failed) > 0 {
+		return codeError{exitError, fmt.Sprintf("layout failed for %d of %d tables: %s", len(failed), len(tables), strings.Join(failed, ", "))}
+	}
+	return nil
+}
+
+func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *layout.Interval, w io.Writer) error {
+	t, tl, err := openTimeline(ctx, table, false)
 	if err != nil {
 		return codeError{exitError, err.Error()}
 	}
@@ -59,6 +117,7 @@ func (c *LayoutCmd) Run() error {
 	}
 	opt := model.LayoutOptions(eff)
 	opt.PartitionStats, opt.TopN, opt.Characteristics, opt.PrintTopK = c.PartitionStats, c.TopN, c.Characteristics, c.PrintTopK
+	opt.IncludeRowCounts, opt.TableStats, opt.Dates = c.RowCounts, c.TableStats, dates
 	opt.MicroPartitionCountThreshold, opt.MicroPartitionMinFiles, opt.MicroPartitionMaxAvgBytes, opt.MicroPartitionMinAgeDays =
 		c.MicroCount, c.MicroMinFiles, c.MicroMaxAvg, c.MicroMinAge
 	opt.SmallFilesThresholdBytes, opt.SmallFilesMinFilesPerPartition, opt.SmallFilesModeratePct, opt.SmallFilesSeverePct, opt.SmallFilesMinTableCommits =
@@ -71,10 +130,10 @@ func (c *LayoutCmd) Run() error {
 	r := layout.Analyze(in, opt)
 	r.BasePath = config.Redact("", r.BasePath)
 	if format == "JSON" {
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(r)
 	}
-	return layout.WriteText(os.Stdout, r, c.PartitionStats, c.TopN)
+	return layout.WriteText(w, r, opt)
 }

@@ -80,13 +80,28 @@ func LayoutOptions(eff *config.Effective) layout.Options {
 	return opt
 }
 
-// LayoutInput gathers what the layout analyzer reads: hoodie.properties' mtime, and the archived
-// timeline when the active one is under the small-files commit gate.
+// LayoutInput gathers what the layout analyzer reads: hoodie.properties' mtime, the archived
+// timeline when the active one is under the small-files commit gate, the partitions inside
+// opt.Dates (an error when the first partition carries no date, as the Java tool), and with
+// opt.IncludeRowCounts the row counts of every kept partition's latest base files from their
+// Parquet footers (8 reads in flight). The Java tool first asks the metadata table's
+// column_stats partition for the value count of _hoodie_record_key; hudiscope always reads the
+// footers, which give the same number for Hudi-written Parquet.
 func LayoutInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, view *hudi.FileSystemView, opt layout.Options) (layout.Input, error) {
+	if view != nil && opt.Dates != nil {
+		parts, err := layout.FilterPartitions(view.Partitions, opt.Dates)
+		if err != nil {
+			return layout.Input{}, err
+		}
+		view = &hudi.FileSystemView{Partitions: parts, Source: view.Source}
+	}
 	in := layout.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, View: view, Timeline: tl,
 		MDTEnabled: hasPart(t.Config.MetadataParts, "files"), Now: time.Now(), Zone: time.Local}
 	if e, err := t.Store.Stat(ctx, ".hoodie/hoodie.properties"); err == nil {
 		in.PropsModTime = e.ModTime
+	}
+	if opt.IncludeRowCounts && view != nil {
+		in.RowCounts = RowCounts(ctx, t, view)
 	}
 	if opt.Characteristics && layout.IngestCommitCount(in, opt.SmallFilesMinTableCommits) < int64(opt.SmallFilesMinTableCommits) {
 		if len(tl.Archived) > 0 {
@@ -99,6 +114,43 @@ func LayoutInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, view *hu
 		}
 	}
 	return in, nil
+}
+
+// RowCounts reads the footer row count of every partition's latest base files and sums them per
+// partition; a partition with any unreadable footer maps to nil (JSON numRecords: null).
+// Partitions without base files are absent.
+func RowCounts(ctx context.Context, t *hudi.Table, view *hudi.FileSystemView) map[string]*int64 {
+	var paths []string
+	owner := map[string]string{}
+	for _, p := range view.Partitions {
+		for _, g := range p.FileGroups {
+			if b := layout.LatestBase(g); b != nil {
+				path := b.Path
+				if path == "" {
+					path = storage.Join(p.Path, b.Name)
+				}
+				paths = append(paths, path)
+				owner[path] = p.Path
+			}
+		}
+	}
+	out := map[string]*int64{}
+	failed := map[string]bool{}
+	for _, rc := range t.ParquetRowCounts(ctx, paths, 8) {
+		p := owner[rc.Path]
+		if rc.Err != nil {
+			failed[p] = true
+			continue
+		}
+		if out[p] == nil {
+			out[p] = new(int64)
+		}
+		*out[p] += rc.Rows
+	}
+	for p := range failed {
+		out[p] = nil
+	}
+	return out
 }
 
 // HealthInput gathers what the health checks read: the last clean's metadata and the metadata

@@ -21,9 +21,12 @@ func ownFixture(t *testing.T, name string) string {
 	return p
 }
 
-// cow-services-1.2.0: 13 commits (one savepointed), 2 replacecommits (one INSERT_OVERWRITE, one
-// CLUSTER: hot window = 13 + 1 = 14), 13 cleans,
-// writer keep.max.commits=6. Values checked by hand against the timeline listing.
+// cow-services-1.2.0 (regenerated 2026-11-29 16:22): the active timeline (`hudiscope timeline
+// testdata/fixtures/cow-services-1.2.0/table.zip`) holds 28 completed instants — 12 commit
+// (UPSERT; 20261129161800076 is savepointed), 2 replacecommit (20261129161835394
+// INSERT_OVERWRITE, 20261129162054490 CLUSTER), 12 clean, 1 rollback (20261129162030948),
+// 1 savepoint — matching oracle/summary.json completed_by_action. Writer keep.max.commits=6.
+// Values checked by hand against that listing and `hudiscope files`.
 func TestHealthCowServicesFixture(t *testing.T) {
 	dir := ownFixture(t, "cow-services-1.2.0")
 	ctx := context.Background()
@@ -41,10 +44,11 @@ func TestHealthCowServicesFixture(t *testing.T) {
 	}
 	r := health.Run(HealthInput(ctx, tb, tl), health.Options{Config: eff})
 	arch := r.Check("archival")
-	// write instants = 13 commit + 2 replacecommit; completed = 13 + 2 + 13 clean + 1 savepoint;
-	// threshold ceil(1.1 × 6) = 7.
-	if arch.Status != health.Unhealthy || arch.EffectiveConfigs.Get("observed.write.instants") != "15" ||
-		arch.EffectiveConfigs.Get("observed.completed.instants") != "29" ||
+	// write instants (commits timeline + compaction) = 12 commit + 2 replacecommit = 14;
+	// completed = 12 commit + 2 replacecommit + 12 clean + 1 rollback + 1 savepoint = 28;
+	// threshold ceil(1.1 × 6) = ceil(6.6) = 7, and 14 ≥ 7 → UNHEALTHY.
+	if arch.Status != health.Unhealthy || arch.EffectiveConfigs.Get("observed.write.instants") != "14" ||
+		arch.EffectiveConfigs.Get("observed.completed.instants") != "28" ||
 		arch.EffectiveConfigs.Get("effective.unhealthy.threshold.write.instants") != "7" {
 		t.Errorf("archival %+v", arch)
 	}
@@ -73,11 +77,16 @@ func TestHealthCowServicesFixture(t *testing.T) {
 	opt.Characteristics = true
 	in, _ := LayoutInput(ctx, tb, tl, v, opt)
 	lr := layout.Analyze(in, opt)
-	// 3 date partitions, 7 live file groups (after clustering), 13 slices not yet cleaned away.
-	if lr.NumPartitions != 3 || lr.TotalFiles != 7 || lr.Hudiscope.FileSlices != 13 {
+	// `hudiscope files`: 3 date partitions (2024-01-01..03); 5 live file groups after the
+	// clustering at 20261129162054490 (2 + 1 + 2), each with its latest base file written by the
+	// last commit 20261129162134323 → 5 base files; slices not yet cleaned away 1+2 + 2 + 1+2 = 8.
+	if lr.NumPartitions != 3 || lr.TotalFiles != 5 || lr.Hudiscope.FileSlices != 8 {
 		t.Errorf("layout partitions %d files %d slices %d", lr.NumPartitions, lr.TotalFiles, lr.Hudiscope.FileSlices)
 	}
-	if h := lr.TableCharacteristics.Detector(layout.HotPartitions); h.EffectiveConfigs.Get("observed.hot.window.effective.commits") != 14 {
+	// Hot window (analyzers.md §5.4): completed commit/deltacommit/replacecommit minus COMPACT and
+	// CLUSTER operations = 12 UPSERT commits + 1 INSERT_OVERWRITE replacecommit = 13 (< the
+	// default window of 50, so all are kept).
+	if h := lr.TableCharacteristics.Detector(layout.HotPartitions); h.EffectiveConfigs.Get("observed.hot.window.effective.commits") != 13 {
 		t.Errorf("hot window %v", h.EffectiveConfigs.Get("observed.hot.window.effective.commits"))
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 // EventLogPane is pane 4: phase bars (share of stage wall clock, UNKNOWN stated first when
 // material), operations, the stages table, and the caveats, always visible. Enter opens a
-// stage (task-duration percentiles and metrics); c opens caveats, warnings, damage and the
+// stage (task-duration histogram, percentiles and metrics); c opens caveats, warnings, damage and the
 // application's Hudi-relevant Spark properties.
 type EventLogPane struct {
 	c    *Common
@@ -303,18 +303,43 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 	st := e.c.Styles
 	g := st.G
 	out := []string{" " + st.ColHead.Render("stage "+report.StageID(s)) + "  " + trunc(s.Name, width-14, g.Ellipsis)}
-	out = append(out, st.Dim.Render(clip(" task durations (the percentiles the analysis keeps; it holds no per-task list)", width)))
+	// Task durations: the stage's fixed log-scale histogram, from the first to the last
+	// non-empty bucket, under a line of the percentiles the report holds.
 	qs := report.TaskQuantiles(s)
-	var mx float64
+	var ps []string
 	for _, q := range qs {
-		mx = max(mx, float64(q[1].(int64)))
+		ps = append(ps, q[0].(string)+" "+msDur(q[1].(int64)))
 	}
-	bw := max(4, min(50, width-18))
-	for _, q := range qs {
-		out = append(out, "  "+barRow(st, padRight(q[0].(string), 4)+" "+padLeft(msDur(q[1].(int64)), 6), 11, float64(q[1].(int64)), mx, bw, ""))
+	h := e.rep.TaskDurationHistogram(s)
+	var n int64
+	if h != nil {
+		n = h.Total()
 	}
-	if len(qs) == 0 {
+	head := fmt.Sprintf(" task durations: %d task(s)", n)
+	if len(ps) > 0 {
+		head += g.Sep + strings.Join(ps, g.Sep)
+	}
+	out = append(out, st.Dim.Render(clip(asciiText(g, head), width)))
+	if n == 0 {
 		out = append(out, "  no task finished")
+	} else {
+		bs := h.Buckets()
+		lo, hi := -1, -1
+		var mx float64
+		for i, b := range bs {
+			if b.Count > 0 {
+				if lo < 0 {
+					lo = i
+				}
+				hi = i
+				mx = max(mx, float64(b.Count))
+			}
+		}
+		cw := len(fmt.Sprint(int64(mx)))
+		bw := max(4, min(50, width-4-10-1-1-cw))
+		for _, b := range bs[lo : hi+1] {
+			out = append(out, "  "+barRow(st, asciiText(g, b.Label), 10, float64(b.Count), mx, bw, padLeft(fmt.Sprint(b.Count), cw)))
+		}
 	}
 	out = append(out, "")
 	for _, m := range report.StageMetrics(e.rep, s) {

@@ -361,10 +361,16 @@ func IsSecret(key string) bool {
 	return false
 }
 
-var uriUserInfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@\s]+)@`)
+var (
+	uriUserInfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@\s]+)@`)
+	// embeddedKV is a key=value inside a value: a JDBC URL's ;password=…, a query string's
+	// &token=…, a --hoodie-conf or -D option in an argument list.
+	embeddedKV = regexp.MustCompile(`([A-Za-z0-9_.\-]+)=([^\s;&,'"]+)`)
+)
 
-// Redact returns value as it may be displayed under key: fully redacted for secret keys, with any
-// `user:password@` in URIs replaced otherwise.
+// Redact returns value as it may be displayed under key: fully redacted for secret keys;
+// otherwise with any `user:password@` in URIs and the value of any embedded `secret.key=…`
+// (a key=value pair whose key names a credential) replaced.
 func Redact(key, value string) string {
 	if key != "" && IsSecret(key) {
 		if value == "" {
@@ -372,8 +378,16 @@ func Redact(key, value string) string {
 		}
 		return Redacted
 	}
-	if !strings.Contains(value, "@") {
-		return value
+	if strings.Contains(value, "@") {
+		value = uriUserInfo.ReplaceAllString(value, "${1}"+Redacted+"@")
 	}
-	return uriUserInfo.ReplaceAllString(value, "${1}"+Redacted+"@")
+	if strings.Contains(value, "=") {
+		value = embeddedKV.ReplaceAllStringFunc(value, func(m string) string {
+			if k, _, _ := strings.Cut(m, "="); IsSecret(k) {
+				return k + "=" + Redacted
+			}
+			return m
+		})
+	}
+	return value
 }

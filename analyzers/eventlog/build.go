@@ -170,6 +170,7 @@ func (a *analysis) build(display string) *Report {
 		ext.Damage = []DamageRecord{}
 	}
 	ext.Stages = []StageExtra{}
+	ext.TaskDurationBucketUpperMillis = TaskDurationEdgesMillis[:]
 	hudi := HudiInfo{Tables: []string{}, WriteOperations: map[string]int{}, Configs: st.hoodieConfigs}
 	tables := map[string]bool{}
 	writeOpJobs := map[int]string{}
@@ -238,7 +239,8 @@ func (a *analysis) build(display string) *Report {
 
 		// Extension row.
 		x := StageExtra{StageID: s.id, AttemptID: s.attempt, Table: at.match.Table,
-			ExecutorCPUTimeNanos: s.cpuTimeNanos, PeakExecutionMemoryBytes: s.peakExecutionMemory}
+			ExecutorCPUTimeNanos: s.cpuTimeNanos, PeakExecutionMemoryBytes: s.peakExecutionMemory,
+			TaskDurationHistogram: s.hist}
 		if at.module != nil {
 			x.WriteOperationType = WriteOperationType(*at.module)
 			if x.WriteOperationType != "" && at.hasJob {

@@ -20,6 +20,9 @@ type Extension struct {
 	// write operation type, extra metrics, and what the Java tool would have
 	// reported where hudiscope's rules differ.
 	Stages []StageExtra `json:"stages"`
+	// TaskDurationBucketUpperMillis are the upper bounds of every stage's
+	// taskDurationHistogram buckets (the last bucket, past the final edge, is open).
+	TaskDurationBucketUpperMillis []int64 `json:"taskDurationBucketUpperMillis"`
 }
 
 // SourceInfo says how the log was found.
@@ -76,7 +79,7 @@ type HudiInfo struct {
 	Encoding        string            `json:"encoding"` // "1.x" (<Module>:<text>), "0.x" (job group + text), "mixed" or ""
 	Tables          []string          `json:"tables"`
 	WriteOperations map[string]int    `json:"writeOperations"` // write operation type -> jobs
-	Configs         map[string]string `json:"configs"`         // hoodie.* and spark.sql.extensions from Spark Properties
+	Configs         map[string]string `json:"configs"`         // hoodie.* and spark.sql.extensions from Spark Properties, redacted
 }
 
 // StageExtra adds to one stage attempt.
@@ -93,6 +96,9 @@ type StageExtra struct {
 	JavaOperation            string  `json:"javaOperation,omitempty"`
 	JavaOperationSource      string  `json:"javaOperationSource,omitempty"`
 	JavaJobDescription       *string `json:"-"`
+	// TaskDurationHistogram counts the stage attempt's task durations per bucket of
+	// TaskDurationBucketUpperMillis.
+	TaskDurationHistogram DurationHistogram `json:"taskDurationHistogram"`
 }
 
 // MarshalJSON writes the label under "operation" or "phase" first.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/jscan"
 )
 
@@ -535,7 +536,8 @@ func (st *state) envUpdate(line []byte) bool {
 		st.sparkVersionProp = version
 		for k, v := range hoodie {
 			if len(st.hoodieConfigs) < 500 {
-				st.hoodieConfigs[k] = v
+				// Redacted here, so no output (JSON, text, report, TUI) can show a credential.
+				st.hoodieConfigs[k] = config.Redact(k, v)
 			}
 		}
 	}

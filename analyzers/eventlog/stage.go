@@ -25,6 +25,8 @@ type stageAgg struct {
 
 	durations []int64
 	sorted    bool
+	// hist is the fixed log-scale task-duration histogram (same tasks as durations).
+	hist DurationHistogram
 
 	executorRunTime, executorDeserializeTime, jvmGCTime, resultSize int64
 	memorySpilled, diskSpilled                                      int64
@@ -125,6 +127,7 @@ func (s *stageAgg) addTask(t *taskEnd) {
 	if t.launch >= 0 && t.finish >= t.launch {
 		s.durations = append(s.durations, t.finish-t.launch)
 		s.sorted = false
+		s.hist.add(t.finish - t.launch)
 	}
 	switch {
 	case t.failed:

@@ -23,6 +23,15 @@ type Options struct {
 	TopN            int  // --top-n: cap partitions[] (0 = all)
 	Characteristics bool // --analyze-table-characteristics
 	PrintTopK       int  // --print-top-k
+	// IncludeRowCounts (--include-row-counts) adds numRecords / avgRowSize to partitions[] and
+	// totalRecords to the table; the counts come in Input.RowCounts.
+	IncludeRowCounts bool
+	// TableStats (--enable-table-stats) shows the table-level blocks in TABLE output even with
+	// partition stats on; JSON always carries them.
+	TableStats bool
+	// Dates (--num-days / --start-date / --end-date) is applied by the caller before Analyze
+	// (see FilterPartitions); it is carried here so one Options value describes a run.
+	Dates *Interval
 
 	MicroPartitionCountThreshold int   // --micro-partition-count-threshold 10000
 	MicroPartitionMinFiles       int   // --micro-partition-min-files 25
@@ -68,6 +77,10 @@ type Input struct {
 	Archived []*hudi.Instant
 	// PropsModTime is hoodie.properties' modification time (zero if unknown).
 	PropsModTime time.Time
+	// RowCounts are the record counts of each partition's latest base files (with
+	// IncludeRowCounts): a nil value means a footer could not be read, an absent key that the
+	// partition was not counted.
+	RowCounts map[string]*int64
 	// Now is the analysis time; Zone the zone for calendar days (Java: system default).
 	Now  time.Time
 	Zone *time.Location
@@ -80,6 +93,7 @@ type Result struct {
 	NumPartitions         int              `json:"numPartitions"`
 	TotalBytes            int64            `json:"totalBytes"`
 	TotalFiles            int64            `json:"totalFiles"`
+	TotalRecords          *int64           `json:"totalRecords,omitempty"`
 	TableSizeStats        Stats            `json:"tableSizeStats"`
 	FileCountPerPartition Stats            `json:"fileCountPerPartition"`
 	Skew                  Skew             `json:"skew"`
@@ -94,12 +108,37 @@ type Result struct {
 
 // PartitionRow is one partition of partitions[].
 type PartitionRow struct {
-	Partition  string `json:"partition"`
-	Files      int64  `json:"files"`
-	TotalBytes int64  `json:"totalBytes"`
-	SizeStats  Stats  `json:"sizeStats"`
+	Partition  string
+	Files      int64
+	TotalBytes int64
+	SizeStats  Stats
+	// NumRecords is the partition's row count (with IncludeRowCounts; nil = unknown, which
+	// JSON shows as null). RowCounts says whether row counts were requested at all.
+	NumRecords *int64
+	RowCounts  bool
 
 	sizes []int64
+}
+
+// AvgRowSize is totalBytes / numRecords, 0 when unknown or no records.
+func (r PartitionRow) AvgRowSize() int64 {
+	if r.NumRecords == nil || *r.NumRecords <= 0 {
+		return 0
+	}
+	return r.TotalBytes / *r.NumRecords
+}
+
+// MarshalJSON is the Java tool's row: {partition, files, totalBytes, sizeStats} plus, with
+// row counts, numRecords (number or null) and avgRowSize only when numRecords > 0.
+func (r PartitionRow) MarshalJSON() ([]byte, error) {
+	o := Ordered{{"partition", r.Partition}, {"files", r.Files}, {"totalBytes", r.TotalBytes}, {"sizeStats", r.SizeStats}}
+	if r.RowCounts {
+		o = append(o, KV{"numRecords", r.NumRecords})
+		if r.NumRecords != nil && *r.NumRecords > 0 {
+			o = append(o, KV{"avgRowSize", r.AvgRowSize()})
+		}
+	}
+	return o.MarshalJSON()
 }
 
 // AvgFileSize is totalBytes / files (0 with no files).
@@ -221,7 +260,7 @@ func Analyze(in Input, opt Options) *Result {
 	var rows []PartitionRow
 	if in.View != nil {
 		for _, p := range in.View.Partitions {
-			row := PartitionRow{Partition: p.Path}
+			row := PartitionRow{Partition: p.Path, RowCounts: opt.IncludeRowCounts}
 			ep := ExtraPartition{Partition: p.Path, Histogram: NewHistogram()}
 			for _, g := range p.FileGroups {
 				ep.FileGroups++
@@ -253,6 +292,11 @@ func Analyze(in Input, opt Options) *Result {
 				}
 			}
 			ep.BaseFiles, ep.BaseBytes = row.Files, row.TotalBytes
+			// Java counts rows only for partitions with base files; an empty partition keeps
+			// numRecords null (and so drops totalRecords), as collectPartitionRow does.
+			if opt.IncludeRowCounts && row.Files > 0 {
+				row.NumRecords = in.RowCounts[p.Path]
+			}
 			ep.Replaced = len(p.Replaced)
 			ep.UncommittedFiles = len(p.Uncommitted)
 			all = append(all, row.sizes...)
@@ -272,6 +316,7 @@ func Analyze(in Input, opt Options) *Result {
 		}
 	}
 	r.NumPartitions = len(rows)
+	r.TotalRecords = totalRecords(rows, opt)
 	r.TableSizeStats = ComputeStats(all)
 	r.FileCountPerPartition = ComputeStats(fileCounts)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].TotalBytes > rows[j].TotalBytes })
@@ -306,6 +351,26 @@ func Analyze(in Input, opt Options) *Result {
 	r.Hudiscope = extra
 	return r
 }
+
+// totalRecords is Java's tableTotalRows: the sum of partition counts, nil without row counts,
+// with no partitions, or when any partition's count is unknown.
+func totalRecords(rows []PartitionRow, opt Options) *int64 {
+	if !opt.IncludeRowCounts || len(rows) == 0 {
+		return nil
+	}
+	var sum int64
+	for _, r := range rows {
+		if r.NumRecords == nil {
+			return nil
+		}
+		sum += *r.NumRecords
+	}
+	return &sum
+}
+
+// LatestBase is the base file the analyzer measures for a file group (Java's
+// getLatestBaseFile), or nil.
+func LatestBase(g *hudi.FileGroup) *hudi.BaseFile { return latestBase(g) }
 
 func sortedCopy(v []int64) []int64 {
 	c := append([]int64(nil), v...)

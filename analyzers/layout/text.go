@@ -7,8 +7,11 @@ import (
 	"text/tabwriter"
 )
 
-// WriteText renders the report for a terminal in the Java tool's TABLE spirit.
-func WriteText(w io.Writer, r *Result, partitionStats bool, topN int) error {
+// WriteText renders the report for a terminal in the Java tool's TABLE spirit: the partition
+// table with PartitionStats (plus numRecords / avgRowSize with IncludeRowCounts), the
+// table-level blocks with TableStats or without PartitionStats, as emitTable does.
+func WriteText(w io.Writer, r *Result, opt Options) error {
+	partitionStats, topN := opt.PartitionStats, opt.TopN
 	mdt := "off"
 	if r.MDTEnabled {
 		mdt = "on"
@@ -16,15 +19,30 @@ func WriteText(w io.Writer, r *Result, partitionStats bool, topN int) error {
 	fmt.Fprintf(w, "Table: %s  (MDT=%s)\n\n", r.BasePath, mdt)
 	if partitionStats && len(r.Rows) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "partition\tfiles\ttotalBytes\tmin\tmax\tmean\tp50\tp95")
+		head := "partition\tfiles\ttotalBytes\tmin\tmax\tmean\tp50\tp95"
+		if opt.IncludeRowCounts {
+			head += "\tnumRecords\tavgRowSize"
+		}
+		fmt.Fprintln(tw, head)
 		rows := r.Rows
 		if topN > 0 && len(rows) > topN {
 			rows = rows[:topN]
 		}
 		for _, p := range rows {
 			s := p.SizeStats
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", displayName(p.Partition), p.Files, FormatBytes(p.TotalBytes),
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", displayName(p.Partition), p.Files, FormatBytes(p.TotalBytes),
 				FormatBytes(s.Min), FormatBytes(s.Max), FormatBytes(s.Mean), FormatBytes(s.Median), FormatBytes(s.P95))
+			if opt.IncludeRowCounts {
+				n, avg := "-", "-"
+				if p.NumRecords != nil {
+					n = fmt.Sprint(*p.NumRecords)
+					if *p.NumRecords > 0 {
+						avg = FormatBytes(p.AvgRowSize())
+					}
+				}
+				fmt.Fprintf(tw, "\t%s\t%s", n, avg)
+			}
+			fmt.Fprintln(tw)
 		}
 		tw.Flush()
 		if topN > 0 && len(r.Rows) > topN {
@@ -32,26 +50,8 @@ func WriteText(w io.Writer, r *Result, partitionStats bool, topN int) error {
 		}
 		fmt.Fprintln(w)
 	}
-	ts := r.TableSizeStats
-	fmt.Fprintln(w, "Table-level file size distribution:")
-	fmt.Fprintf(w, "  numFiles=%d  totalBytes=%s\n", ts.Count, FormatBytes(r.TotalBytes))
-	fmt.Fprintf(w, "  min=%s  max=%s  mean=%s  median=%s\n", FormatBytes(ts.Min), FormatBytes(ts.Max), FormatBytes(ts.Mean), FormatBytes(ts.Median))
-	fmt.Fprintf(w, "  p50=%s  p90=%s  p95=%s  p99=%s\n\n", FormatBytes(ts.P50), FormatBytes(ts.P90), FormatBytes(ts.P95), FormatBytes(ts.P99))
-	fc := r.FileCountPerPartition
-	fmt.Fprintln(w, "Per-partition file-count distribution:")
-	fmt.Fprintf(w, "  numPartitions=%d  totalFiles=%d\n", r.NumPartitions, r.TotalFiles)
-	fmt.Fprintf(w, "  min=%d  max=%d  mean=%d  p50=%d  p95=%d  p99=%d\n\n", fc.Min, fc.Max, fc.Mean, fc.P50, fc.P95, fc.P99)
-	if !r.Skew.Degenerate {
-		s := r.Skew
-		fmt.Fprintln(w, "Partition-size skew:")
-		fmt.Fprintf(w, "  CV (stdev/mean)        = %.3f\n", s.CV)
-		fmt.Fprintf(w, "  Gini coefficient       = %.3f  (0=equal, 1=one-partition-takes-all)\n", s.Gini)
-		fmt.Fprintf(w, "  largest partition share = %.1f%%  (%s)\n", 100*s.LargestPartitionShare, displayName(r.Rows[0].Partition))
-		fmt.Fprintf(w, "  top-%d partitions share  = %.1f%%\n", s.TopN, 100*s.TopNShare)
-		if len(s.Outliers) > 0 {
-			fmt.Fprintf(w, "  outliers (>mean+2σ): %d partition(s)\n", len(s.Outliers))
-		}
-		fmt.Fprintln(w)
+	if opt.TableStats || !partitionStats {
+		writeTableBlocks(w, r)
 	}
 	if x := r.Hudiscope; x != nil {
 		fmt.Fprintf(w, "hudiscope: %d file groups, %d slices, %d log files (%s) in latest slices; base+log %s; %.1f%% of base files under the small-file limit %s (%s)\n\n",
@@ -68,4 +68,37 @@ func WriteText(w io.Writer, r *Result, partitionStats bool, topN int) error {
 		}
 	}
 	return nil
+}
+
+// writeTableBlocks is the table-level file-size, file-count and skew blocks.
+func writeTableBlocks(w io.Writer, r *Result) {
+	ts := r.TableSizeStats
+	fmt.Fprintln(w, "Table-level file size distribution:")
+	fmt.Fprintf(w, "  numFiles=%d  totalBytes=%s\n", ts.Count, FormatBytes(r.TotalBytes))
+	fmt.Fprintf(w, "  min=%s  max=%s  mean=%s  median=%s\n", FormatBytes(ts.Min), FormatBytes(ts.Max), FormatBytes(ts.Mean), FormatBytes(ts.Median))
+	fmt.Fprintf(w, "  p50=%s  p90=%s  p95=%s  p99=%s\n", FormatBytes(ts.P50), FormatBytes(ts.P90), FormatBytes(ts.P95), FormatBytes(ts.P99))
+	if n := r.TotalRecords; n != nil {
+		avg := "-"
+		if *n > 0 {
+			avg = FormatBytes(r.TotalBytes / *n)
+		}
+		fmt.Fprintf(w, "  numRecords=%d  avgRowSize=%s\n", *n, avg)
+	}
+	fmt.Fprintln(w)
+	fc := r.FileCountPerPartition
+	fmt.Fprintln(w, "Per-partition file-count distribution:")
+	fmt.Fprintf(w, "  numPartitions=%d  totalFiles=%d\n", r.NumPartitions, r.TotalFiles)
+	fmt.Fprintf(w, "  min=%d  max=%d  mean=%d  p50=%d  p95=%d  p99=%d\n\n", fc.Min, fc.Max, fc.Mean, fc.P50, fc.P95, fc.P99)
+	if !r.Skew.Degenerate {
+		s := r.Skew
+		fmt.Fprintln(w, "Partition-size skew:")
+		fmt.Fprintf(w, "  CV (stdev/mean)        = %.3f\n", s.CV)
+		fmt.Fprintf(w, "  Gini coefficient       = %.3f  (0=equal, 1=one-partition-takes-all)\n", s.Gini)
+		fmt.Fprintf(w, "  largest partition share = %.1f%%  (%s)\n", 100*s.LargestPartitionShare, displayName(r.Rows[0].Partition))
+		fmt.Fprintf(w, "  top-%d partitions share  = %.1f%%\n", s.TopN, 100*s.TopNShare)
+		if len(s.Outliers) > 0 {
+			fmt.Fprintf(w, "  outliers (>mean+2σ): %d partition(s)\n", len(s.Outliers))
+		}
+		fmt.Fprintln(w)
+	}
 }
