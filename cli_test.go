@@ -172,3 +172,16 @@ func TestJSONContracts(t *testing.T) {
 		}
 	}
 }
+
+// The Java tools' single-dash flag words work as they are pasted from a spark-submit line.
+func TestJavaStyleFlags(t *testing.T) {
+	table := filepath.Join("testdata", "fixtures", "incr-1.2.0", "table.zip")
+	a, _, c1 := runCLI(t, "layout", table, "-o", "JSON", "-irc", "-atc")
+	b, _, c2 := runCLI(t, "layout", table, "--output", "JSON", "--include-row-counts", "--analyze-table-characteristics")
+	if c1 != 0 || c2 != 0 || a != b || !strings.Contains(a, `"totalRecords": 4`) {
+		t.Errorf("exit %d/%d; single-dash and long forms differ or lack totalRecords 4:\n%.400s", c1, c2, a)
+	}
+	if got := javaStyleFlags([]string{"timeline", "-ab"}); got[1] != "-ab" {
+		t.Errorf("rewrote a non-Java-tool command: %v", got)
+	}
+}

@@ -40,12 +40,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "hudiscope:", err)
 		os.Exit(exitError)
 	}
-	ctx, err := parser.Parse(os.Args[1:])
+	ctx, err := parser.Parse(javaStyleFlags(os.Args[1:]))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hudiscope:", err)
 		os.Exit(exitUsage)
 	}
-	if err := runGuarded(ctx.Run); err != nil {
+	run := func(binds ...any) error {
+		panicForTest(ctx.Command())
+		return ctx.Run(binds...)
+	}
+	if err := runGuarded(run); err != nil {
 		var ec exitCoder
 		if asExitCoder(err, &ec) {
 			if msg := ec.Error(); msg != "" {
