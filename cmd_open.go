@@ -58,11 +58,10 @@ func (c *OpenCmd) Run() error {
 		return err
 	}
 	opts := model.Options{Location: c.Table, Archived: c.Archived, Props: c.Props, EventLog: c.EventLog, NoMDT: c.NoMDT}
-	_, noColor := os.LookupEnv("NO_COLOR")
 	app := ui.New(ui.Options{
 		Location:  c.Table,
 		ExportDir: c.ExportDir,
-		Color:     !noColor,
+		Color:     colorEnabled(os.LookupEnv),
 		ASCII:     c.ASCII,
 		Mouse:     !c.NoMouse,
 		Load: func(ctx context.Context, progress func(model.Progress)) {
@@ -79,4 +78,15 @@ func (c *OpenCmd) Run() error {
 	}
 	defer func() { os.Stderr = stderr }()
 	return runTUI(app)
+}
+
+// colorEnabled decides whether the explorer uses colour: not with NO_COLOR set (any value,
+// no-color.org) nor on TERM=dumb. Bold and reverse stay, so the cursor row is still visible;
+// on a dumb terminal bubbletea's colour profile (NoTTY) drops those too.
+func colorEnabled(lookup func(string) (string, bool)) bool {
+	if _, ok := lookup("NO_COLOR"); ok {
+		return false
+	}
+	term, _ := lookup("TERM")
+	return term != "dumb"
 }

@@ -171,6 +171,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.message, a.msgBad = "exported "+msg.what+" to "+msg.path, false
 		}
 		return a, nil
+	case tea.ResumeMsg:
+		// Back from ctrl+z: the shell drew over the screen; repaint all of it.
+		return a, tea.ClearScreen
 	case tea.KeyPressMsg:
 		return a, a.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -198,6 +201,9 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := a.c.Keys
 	if msg.String() == "ctrl+c" {
 		return a.quit()
+	}
+	if key.Matches(msg, k.Suspend) {
+		return tea.Suspend
 	}
 	a.message, a.msgBad = "", false
 	if a.tooSmall() {

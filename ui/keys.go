@@ -12,6 +12,7 @@ type KeyMap struct {
 	NextPane, PrevPane                      key.Binding
 	Pane                                    [5]key.Binding
 	Help, Filter, Export, Report, Quit      key.Binding
+	Suspend                                 key.Binding // ctrl+z: back to the shell (fg resumes)
 
 	// Timeline pane.
 	Order, Checkpoint, Sort, Table key.Binding
@@ -37,6 +38,7 @@ func DefaultKeyMap() KeyMap {
 		Export:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export pane as Markdown")),
 		Report:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "full report as Markdown")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Suspend:  key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend (fg resumes)")),
 
 		Order:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "order: completion/requested")),
 		Checkpoint:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "checkpoint helper")),
@@ -69,7 +71,7 @@ func (k KeyMap) Groups() []HelpGroup {
 	return []HelpGroup{
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Panes", []key.Binding{k.NextPane, k.PrevPane, k.Pane[0], k.Pane[1], k.Pane[2], k.Pane[3], k.Pane[4]}},
-		{"Actions", []key.Binding{k.Enter, k.Back, k.Filter, k.Export, k.Report, k.Help, k.Quit}},
+		{"Actions", []key.Binding{k.Enter, k.Back, k.Filter, k.Export, k.Report, k.Help, k.Quit, k.Suspend}},
 		{"Timeline", []key.Binding{k.Order, k.Checkpoint, k.Sort, k.Table}},
 		{"Checkpoint helper", []key.Binding{k.TakeInstant}},
 	}

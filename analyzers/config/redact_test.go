@@ -66,3 +66,21 @@ func TestEffectiveRedactsEveryCredential(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRedact: redaction never panics; a secret key's value never survives; an embedded
+// secret key=value keeps no part of its value after the '='.
+func FuzzRedact(f *testing.F) {
+	f.Add("hoodie.aws.secret.key", "abc")
+	f.Add("hoodie.datasource.hive_sync.jdbcurl", "jdbc:hive2://u:p@h:1/db;user=u;password=p2")
+	f.Add("x", "--hoodie-conf hoodie.aws.session.token=tok -Dfs.s3a.access.key=AK")
+	f.Add("", "s3a://AK:SK@bucket/p?x=1&apikey=K")
+	f.Fuzz(func(t *testing.T, key, value string) {
+		got := Redact(key, value)
+		if key != "" && IsSecret(key) && value != "" && got != Redacted {
+			t.Fatalf("Redact(%q, %q) = %q", key, value, got)
+		}
+		if Redact(key, got) != got {
+			t.Fatalf("not idempotent: %q -> %q -> %q", value, got, Redact(key, got))
+		}
+	})
+}
