@@ -150,8 +150,11 @@ func archivedEntry(js []byte) (*Instant, error) {
 	if err := json.Unmarshal(js, &m); err != nil {
 		return nil, err
 	}
-	var commitTime, action, state string
+	var commitTime, action, state, transition string
 	_ = json.Unmarshal(m["commitTime"], &commitTime)
+	// 0.14+ record when each state file was written (its mtime, as Hudi 0.x reads completion
+	// times): for the COMPLETED entry that is the completion time, derived as on the active timeline.
+	_ = json.Unmarshal(m["stateTransitionTime"], &transition)
 	_ = json.Unmarshal(m["actionType"], &action)
 	_ = json.Unmarshal(m["actionState"], &state)
 	if commitTime == "" || action == "" {
@@ -163,6 +166,10 @@ func archivedEntry(js []byte) (*Instant, error) {
 		in.State = Requested
 	case "INFLIGHT":
 		in.State = Inflight
+	default:
+		if transition != "" {
+			in.CompletionTime, in.CompletionDerived = transition, true
+		}
 	}
 	if _, isPlan := completedAs[action]; isPlan {
 		in.PlanAction = action
@@ -192,6 +199,7 @@ func mergeArchived(prev, in *Instant) {
 	}
 	if stateRank(in.State) > stateRank(prev.State) {
 		prev.State, prev.Action = in.State, in.Action
+		prev.CompletionTime, prev.CompletionDerived = in.CompletionTime, in.CompletionDerived
 		if in.Content != nil {
 			prev.Content = in.Content
 		}
