@@ -25,7 +25,8 @@ func init() {
 			if s.Config == nil {
 				return errSkipped(StepProperties)
 			}
-			eff, err := LoadConfig(s.Options.Props, s.Options.HoodieConf, s.Options.Engine, s.Config)
+			eff, err := config.Load(config.Files{Engine: s.Options.Engine, PropsFile: s.Options.Props,
+				HoodieConf: s.Options.HoodieConf, ClusterDefaults: s.Options.ClusterDefaults, Table: s.Config.Props})
 			if err != nil {
 				return err
 			}
@@ -42,6 +43,7 @@ func init() {
 			if err != nil {
 				return err
 			}
+			in.Now = s.Options.now()
 			s.Layout = layout.Analyze(in, opt)
 			return nil
 		}},
@@ -50,6 +52,7 @@ func init() {
 				return errSkipped(StepTimeline)
 			}
 			in := HealthInput(ctx, s.Table, s.Timeline)
+			in.Now = s.Options.now()
 			s.Health = health.Run(in, health.Options{Config: s.Effective})
 			return nil
 		}},

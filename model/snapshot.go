@@ -36,6 +36,18 @@ type Options struct {
 	Engine     string
 	// NoMDT lists partitions from storage even when the metadata table has a `files` partition.
 	NoMDT bool
+	// ClusterDefaults names the cluster-wide hudi-defaults.conf; "" finds it as EMR does
+	// ($HUDI_CONF_DIR, /etc/hudi/conf), "-" reads none (reproducible reports and tests).
+	ClusterDefaults string
+	// Now is the clock ages are measured against (savepoint age, file age); nil is time.Now.
+	Now func() time.Time
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
 }
 
 // Snapshot is the table model. Fields are nil until their step has run; StepErrors holds the
