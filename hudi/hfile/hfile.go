@@ -180,6 +180,9 @@ func (t *Trailer) parse(b []byte) error {
 	return nil
 }
 
+// maxBlockBytes bounds one block's uncompressed size (HBase blocks are KBs to a few MB).
+const maxBlockBytes = 256 << 20
+
 // block is one decoded block: its magic and uncompressed payload.
 type block struct {
 	magic   []byte
@@ -198,7 +201,7 @@ func (h *Reader) readBlock(off int64) (block, error) {
 	onDisk := int64(int32(binary.BigEndian.Uint32(hdr[8:12])))
 	uncompressed := int64(int32(binary.BigEndian.Uint32(hdr[12:16])))
 	dataWithHeader := int64(int32(binary.BigEndian.Uint32(hdr[29:33])))
-	if onDisk < 0 || uncompressed < 0 || dataWithHeader < headerSize || dataWithHeader > headerSize+onDisk ||
+	if onDisk < 0 || uncompressed < 0 || uncompressed > maxBlockBytes || dataWithHeader < headerSize || dataWithHeader > headerSize+onDisk ||
 		off+headerSize+onDisk > h.size {
 		return block{}, fmt.Errorf("hfile: block at %d has implausible sizes (on disk %d, data %d)", off, onDisk, dataWithHeader)
 	}
@@ -212,8 +215,8 @@ func (h *Reader) readBlock(off int64) (block, error) {
 		if err != nil {
 			return block{}, fmt.Errorf("hfile: block at %d: gzip: %w", off, err)
 		}
-		out := make([]byte, 0, uncompressed)
-		w := bytes.NewBuffer(out)
+		// The header's size is untrusted: grow as data arrives instead of allocating it up front.
+		w := bytes.NewBuffer(make([]byte, 0, min(uncompressed, 1<<20)))
 		if _, err := io.Copy(w, io.LimitReader(zr, uncompressed+1)); err != nil {
 			return block{}, fmt.Errorf("hfile: block at %d: gzip: %w", off, err)
 		}
