@@ -1,3 +1,0 @@
-package main
-
-// EventlogCmd is defined in cmd_eventlog.go.
