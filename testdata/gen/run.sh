@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates every fixture under testdata/fixtures/ with real Spark + real Hudi.
-# Needs: Java 17 (JAVA_HOME), python3 >= 3.8 with venv, mvn, zip; network access to PyPI and Maven Central.
+# Needs: Java 17 (JAVA_HOME), python3 >= 3.8 with venv (+ python3.10 for Hudi 0.12), mvn, zip; network access to PyPI and Maven Central.
 # Never run by `go test` or CI: the output is committed.
 #
 #   bash testdata/gen/run.sh            # everything (≈ 40 min on 2 cores)
@@ -33,6 +33,19 @@ jar() { # group artifact version -> path in ~/.m2 (downloads from Maven Central 
 }
 B1=$(jar org.apache.hudi hudi-spark3.5-bundle_2.12 $HUDI_1X)
 B0=$(jar org.apache.hudi hudi-spark3.5-bundle_2.12 $HUDI_0X)
+# Hudi 0.12 (table version 5): Spark 3.3 bundle; PySpark 3.3 needs Python <= 3.10.
+HUDI_012=0.12.2
+PY310="${PY310:-}"
+if [ -z "$PY310" ]; then
+  for c in python3.10 "$HOME"/.pyenv/versions/3.10*/bin/python3.10; do
+    if "$c" --version >/dev/null 2>&1; then PY310=$c; break; fi
+  done
+fi
+VENV33="$WORK/venv-pyspark-3.3.4"
+if [ -n "$PY310" ] && [ ! -x "$VENV33/bin/python" ]; then
+  "$PY310" -m venv "$VENV33" && "$VENV33/bin/pip" install -q "pyspark==3.3.4" || rm -rf "$VENV33"
+fi
+B012=$(jar org.apache.hudi hudi-spark3.3-bundle_2.12 $HUDI_012 || true)
 
 # fixture | scenario | variant | release | bundle | event-log codec | rolling
 FIXTURES="
@@ -49,6 +62,7 @@ index-rli-$HUDI_1X|index|rli|$HUDI_1X|$B1|zstd|
 index-rli-nostream-$HUDI_1X|index|rli_nostream|$HUDI_1X|$B1|zstd|
 incr-$HUDI_0X|incr||$HUDI_0X|$B0|none|
 cow-services-$HUDI_0X|cow-services||$HUDI_0X|$B0|snappy|
+incr-$HUDI_012|incr||$HUDI_012|$B012|none|
 "
 
 want() { local w; for w in "${SELECTED[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
@@ -61,7 +75,12 @@ echo "$FIXTURES" | while IFS='|' read -r fx sc var rel bundle codec roll; do
         --out "$OUT/$fx" --work "$WORK/tables" --eventlog-codec "$codec")
   [ -n "$var" ] && args+=(--variant "$var")
   [ -n "$roll" ] && args+=(--eventlog-rolling)
-  "$VENV/bin/python" "$HERE/generate.py" "${args[@]}" > "$WORK/$fx.log" 2>&1 \
+  py="$VENV/bin/python"
+  case "$rel" in 0.1[0-2].*)
+    py="$VENV33/bin/python"
+    [ -x "$py" ] && [ -f "$bundle" ] || { echo "SKIPPED: $fx (needs python3.10 + $bundle)"; continue; } ;;
+  esac
+  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/generate.py" "${args[@]}" > "$WORK/$fx.log" 2>&1 \
     || { echo "FAILED: $fx (see $WORK/$fx.log)"; tail -20 "$WORK/$fx.log"; }
 done
 
