@@ -46,8 +46,9 @@ type Instant struct {
 }
 
 // Duration is completion minus request, when both are dates.
+// A savepoint has none: its file carries the requested time of the commit it pins.
 func (i *Instant) Duration() time.Duration {
-	if i.Started.IsZero() || i.Ended.IsZero() {
+	if i.Started.IsZero() || i.Ended.IsZero() || i.Action == ActionSavepoint {
 		return 0
 	}
 	return i.Ended.Sub(i.Started)
