@@ -112,12 +112,18 @@ func TestCheckpointV6RequestedOrder(t *testing.T) {
 	}
 }
 
-// The same workload on Hudi 0.15 (table version 6): Spark's incremental query from c1's instant
-// time returned 3 rows, all written by c2 and c3 — no re-read, because 0.x compares
-// begin.instanttime with requested times. The checkpoint check must agree.
-func TestCheckpointIncr015(t *testing.T) {
+// The same workload on Hudi 0.15 (table version 6) and 0.12 (table version 5): Spark's
+// incremental query from c1's instant time returned 3 rows, all written by c2 and c3 — no
+// re-read, because 0.x compares begin.instanttime with requested times. The check must agree.
+func TestCheckpointIncr0x(t *testing.T) {
+	for _, fx := range []string{"incr-0.15.0", "incr-0.12.2"} {
+		t.Run(fx, func(t *testing.T) { checkIncr0x(t, fx) })
+	}
+}
+
+func checkIncr0x(t *testing.T, fx string) {
 	ctx := context.Background()
-	dir := fixture(t, "incr-0.15.0")
+	dir := fixture(t, fx)
 	var oracle struct {
 		C1             string `json:"c1_requested_time"`
 		BeginRequested struct {
@@ -129,7 +135,7 @@ func TestCheckpointIncr015(t *testing.T) {
 	if err := json.Unmarshal(b, &oracle); err != nil {
 		t.Fatal(err)
 	}
-	if oracle.C1 != "20261129165222976" || oracle.BeginRequested.RowCount != 3 {
+	if oracle.C1 == "" || oracle.BeginRequested.RowCount != 3 {
 		t.Fatalf("oracle: %s %d", oracle.C1, oracle.BeginRequested.RowCount)
 	}
 	tbl, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"))

@@ -111,7 +111,12 @@ func checkReaderFixture(t *testing.T, dir string) {
 	var sc readerOracle
 	if readOracle(t, dir, "show_commits.json", &sc) {
 		for _, row := range sc.Rows {
-			key := sc.col(row, "commit_time").(string) + "/" + sc.col(row, "action").(string)
+			// Hudi 0.12's show_commits has no action or state_transition_time column.
+			action, _ := sc.col(row, "action").(string)
+			if action == "" {
+				action = hudi.ActionCommit
+			}
+			key := sc.col(row, "commit_time").(string) + "/" + action
 			in := byKey[key]
 			if in == nil {
 				t.Errorf("show_commits %s not on our timeline", key)
@@ -253,6 +258,9 @@ func sameCounts(a, b map[string]int) bool {
 // second (extended timestamp), so a derived time must fall in the same second or the next.
 func sameCompletion(in *hudi.Instant, oracle any) bool {
 	o, _ := oracle.(string)
+	if oracle == nil {
+		return true // not reported by this Hudi release
+	}
 	if !in.CompletionDerived {
 		return in.CompletionTime == o
 	}

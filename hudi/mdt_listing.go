@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/hudiscope/hudiscope/hudi/hfile"
@@ -297,6 +298,12 @@ func (t *Table) ListPartitionsFromMDT(ctx context.Context, tl *Timeline) (map[st
 				return nil, fmt.Errorf("%s: block at %d: %w", mdt.Path(pl.path), blk.Offset, err)
 			}
 			if blk.Type == BlockDelete {
+				if strings.Trim(inst, "0") == "" && len(content) >= 4 && content[3] < 3 {
+					// Every MDT file group starts with an empty DELETE block written at the MDT's
+					// all-zero init instant; 0.x wrote it JVM-serialised (content version 2), which
+					// we do not decode — it deletes nothing.
+					continue
+				}
 				keys, err := deleteBlockKeys(content)
 				if err != nil {
 					return nil, fmt.Errorf("%s: delete block at %d: %w", mdt.Path(pl.path), blk.Offset, err)

@@ -96,6 +96,11 @@ done
       echo "hudi-utilities-bundle_2.12:$v: not downloadable"
     fi
   done
+  for b in "$B1" "$B0" "$B012"; do
+    [ -f "$b" ] || continue
+    hits=$(unzip -l "$b" | grep -E 'HoodieTableLayoutAnalyzer|HoodieTableHealthChecker|HoodieSparkEventLogAnalyzer' || true)
+    echo "$(basename "$b"): ${hits:-none of the three classes}"
+  done
 } > "$OUT/ANALYZERS.txt"
 cat "$OUT/ANALYZERS.txt"
 du -sh "$TESTDATA"
