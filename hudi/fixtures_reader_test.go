@@ -172,6 +172,43 @@ func checkReaderFixture(t *testing.T, dir string) {
 			t.Errorf("problems: %v", p)
 		}
 	}
+	// Java's archived timeline (HoodieTableMetaClient.getArchivedTimeline) via py4j: every
+	// COMPLETED archived instant, all actions, with its completion time.
+	var ja struct {
+		Instants []struct {
+			Action     string `json:"action"`
+			State      string `json:"state"`
+			Requested  string `json:"requested_time"`
+			Completion string `json:"completion_time"`
+		} `json:"instants"`
+	}
+	if readOracle(t, dir, "java_archived_timeline.json", &ja) {
+		if tl.Archived == nil {
+			if err := tbl.LoadArchived(ctx, tl); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ours := map[string]string{}
+		for _, in := range tl.Archived {
+			if in.State == hudi.Completed {
+				ours[in.RequestedTime+"/"+in.Action] = in.CompletionTime
+			}
+		}
+		n := 0
+		for _, j := range ja.Instants {
+			if j.State != "COMPLETED" {
+				continue
+			}
+			n++
+			got, ok := ours[j.Requested+"/"+j.Action]
+			if !ok || got != j.Completion {
+				t.Errorf("Java archived %s %s completed %s; ours %q (present %v)", j.Requested, j.Action, j.Completion, got, ok)
+			}
+		}
+		if n != len(ours) {
+			t.Errorf("Java lists %d completed archived instants, we read %d", n, len(ours))
+		}
+	}
 	// The Java file-system view's latest slices, file by file.
 	var fsv struct {
 		Partitions map[string][]struct {
