@@ -182,6 +182,9 @@ func HealthInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline) health.I
 	}
 	if hasPart(t.Config.MetadataParts, "files") || hasPart(t.Config.MetadataParts, "record_index") {
 		in.MDT = LoadMDT(ctx, t)
+		if in.MDT.Exists && t.CanListFromMDT() {
+			compareMDTListing(ctx, t, tl, in.MDT)
+		}
 	}
 	return in
 }
@@ -224,4 +227,39 @@ func hasPart(parts []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// compareMDTListing lists the sampled partitions both ways for mdt-sync: the metadata table's
+// files partition (which names every partition) and storage, one LIST per sampled partition —
+// never the whole table.
+func compareMDTListing(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, m *health.MDT) {
+	mdtParts, err := t.ListPartitionsFromMDT(ctx, tl)
+	if err != nil {
+		m.ListingErr = err
+		return
+	}
+	all := make([]string, 0, len(mdtParts))
+	for p := range mdtParts {
+		all = append(all, p)
+	}
+	m.Sampled = health.SamplePartitions(all)
+	mdtSample := map[string][]storage.Entry{}
+	fsSample := map[string][]storage.Entry{}
+	for _, p := range m.Sampled {
+		mdtSample[p] = mdtParts[p]
+		entries, err := t.Store.List(ctx, p)
+		if err != nil && !storage.IsNotExist(err) {
+			m.ListingErr = err
+			return
+		}
+		var files []storage.Entry
+		for _, e := range entries {
+			if !e.IsDir {
+				files = append(files, e)
+			}
+		}
+		fsSample[p] = files
+	}
+	m.MDTView = t.BuildView(ctx, tl, mdtSample, hudi.SourceMetadata)
+	m.FSView = t.BuildView(ctx, tl, fsSample, hudi.SourceStorage)
 }

@@ -3,6 +3,7 @@ package health
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -350,18 +351,32 @@ func (c *ctx) mdtSync() (Check, Band, error) {
 	default:
 		behind = int64(len(after(writes, synced)))
 	}
+	drift, sampled := c.mdtListingDrift()
 	ch.EffectiveConfigs = append(ch.EffectiveConfigs, KV{"observed.data.table.latest.completed.instant", latest},
 		KV{"observed.mdt.synced.instant", synced}, KV{"observed.data.table.writes.behind", itoa(behind)},
-		KV{"observed.partitions.sampled", "0"}, KV{"observed.partitions.inconsistent", "0"})
+		KV{"observed.partitions.sampled", itoa(int64(sampled))}, KV{"observed.partitions.inconsistent", itoa(int64(len(drift)))})
 	b := Band{Measure: "completed data-table writes the metadata table has not applied", Observed: i64(behind), Threshold: i64(0)}
-	if behind == 0 {
+	if behind == 0 && len(drift) == 0 {
 		ch.Status = Healthy
 		syncedTo := synced
 		if synced == "none" {
 			syncedTo = "(no data-table writes yet)"
 		}
-		ch.Summary = fmt.Sprintf("Metadata table is synced to %s; its listing was not compared with storage (not supported by hudiscope yet)", syncedTo)
+		ch.Summary = fmt.Sprintf("Metadata table is synced to %s and its listing of %d sampled partition(s) matches storage", syncedTo, sampled)
+		if c.in.MDT.ListingErr != nil {
+			ch.Summary = fmt.Sprintf("Metadata table is synced to %s; its listing could not be compared with storage: %v", syncedTo, c.in.MDT.ListingErr)
+		}
 		b.State = OnTrack
+		return ch, b, nil
+	}
+	if behind == 0 {
+		b.State = Stopped
+		ch.Status = Unhealthy
+		ch.Summary = fmt.Sprintf("Metadata table listing differs from storage in %d of %d sampled partition(s)", len(drift), sampled)
+		ch.Findings = append(ch.Findings, drift...)
+		ch.Findings = append(ch.Findings, "The metadata table is up to date by instant but lists different files than storage. "+
+			"Validate it with HoodieMetadataTableValidator --validate-latest-file-slices --validate-latest-base-files "+
+			"before deciding anything; readers that list through the metadata table see its files, not storage's.")
 		return ch, b, nil
 	}
 	b.State = Stopped
@@ -662,4 +677,62 @@ func (c *ctx) recordIndex() (Check, Band, error) {
 		"This is disruptive: the record index is unavailable until the rebuild completes, and the drop cannot be "+
 		"undone in place. Plan it as a maintenance window.")
 	return ch, b, nil
+}
+
+// mdtListingDrift compares, for each sampled partition, the latest base-file names and the
+// latest slices' log-file names as the metadata table and storage list them (at most 5 names
+// per side in a finding).
+func (c *ctx) mdtListingDrift() (drift []string, sampled int) {
+	m := c.in.MDT
+	if m == nil || m.ListingErr != nil || m.MDTView == nil || m.FSView == nil {
+		return nil, 0
+	}
+	names := func(v *hudi.FileSystemView) map[string]map[string]bool {
+		out := map[string]map[string]bool{}
+		for _, p := range v.Partitions {
+			set := map[string]bool{}
+			for _, g := range p.FileGroups {
+				if s := g.Latest(); s != nil {
+					if s.Base != nil {
+						set[s.Base.Name] = true
+					}
+					for _, l := range s.Logs {
+						set[l.Name] = true
+					}
+				}
+			}
+			out[p.Path] = set
+		}
+		return out
+	}
+	mv, fv := names(m.MDTView), names(m.FSView)
+	for _, p := range m.Sampled {
+		onlyMDT, onlyFS := diffNames(mv[p], fv[p]), diffNames(fv[p], mv[p])
+		if len(onlyMDT)+len(onlyFS) > 0 {
+			label := p
+			if label == "" {
+				label = "(root)"
+			}
+			drift = append(drift, fmt.Sprintf("Partition %s: only in the metadata table %v; only on storage %v", label, firstN(onlyMDT, 5), firstN(onlyFS, 5)))
+		}
+	}
+	return drift, len(m.Sampled)
+}
+
+func diffNames(a, b map[string]bool) []string {
+	var out []string
+	for n := range a {
+		if !b[n] {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("… %d more", len(s)-n))
+	}
+	return s
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -170,6 +171,23 @@ type MDT struct {
 	// says why they could not be read.
 	RecordIndex    []*hudi.FileGroup
 	RecordIndexErr error
+	// Sampled are the partitions mdt-sync compares (all when ≤ 20, else the first 2 and last 20,
+	// sorted); MDTView and FSView are their file groups as listed by the metadata table and by
+	// storage, built against the same timeline. ListingErr says why they could not be built.
+	Sampled    []string
+	MDTView    *hudi.FileSystemView
+	FSView     *hudi.FileSystemView
+	ListingErr error
+}
+
+// SamplePartitions picks the partitions mdt-sync compares, as the Java checker does.
+func SamplePartitions(all []string) []string {
+	s := append([]string(nil), all...)
+	sort.Strings(s)
+	if len(s) <= mdtSampleMax {
+		return s
+	}
+	return append(append([]string{}, s[:2]...), s[len(s)-mdtSampleMax:]...)
 }
 
 // Input is the read data the checks work on.
