@@ -101,6 +101,22 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 		nextReport int64 = 8 << 20
 		startTotal       = a.totalDecoded
 	)
+	// A line longer than maxLineBytes is not buffered: its bytes are counted and dropped until
+	// its newline, and it is reported as damage. Memory stays bounded by the limit, not by the
+	// longest line someone (or a corrupted stream) wrote.
+	var skipping, skipped int64
+	oversized := func() {
+		lineNo++
+		fi.Lines++
+		fi.MalformedLines++
+		lastBad = lineNo
+		if fi.MalformedLines <= maxRecordedLines {
+			ln, off := lineNo, lineStart
+			a.damage = append(a.damage, DamageRecord{File: p.Name, Kind: "malformed-line", Line: &ln, DecodedOffset: off,
+				Detail: fmt.Sprintf("line of %d bytes exceeds the %d MiB line limit; skipped", skipped, maxLineBytes>>20)})
+		}
+		skipping, skipped = 0, 0
+	}
 	handle := func(line []byte) {
 		lineNo++
 		ok, blank := a.st.Line(line)
@@ -125,9 +141,24 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 		base := decoded
 		decoded += int64(len(data))
 		pos := 0
-		if len(carry) > 0 {
+		if skipping > 0 {
 			i := bytes.IndexByte(data, '\n')
 			if i < 0 {
+				skipped += int64(len(data))
+				pos = len(data)
+			} else {
+				skipped += int64(i)
+				oversized()
+				pos = i + 1
+				lineStart = base + int64(pos)
+			}
+		}
+		if len(carry) > 0 && pos < len(data) {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 && len(carry)+len(data) > maxLineBytes {
+				skipping, skipped = 1, int64(len(carry)+len(data)) // stop buffering before the limit
+				carry, pos = nil, len(data)
+			} else if i < 0 {
 				carry = append(carry, data...)
 				pos = len(data)
 			} else {
@@ -138,7 +169,11 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 				lineStart = base + int64(pos)
 			}
 		}
-		for pos < len(data) {
+		if len(carry) > maxLineBytes {
+			skipping, skipped = 1, int64(len(carry))
+			carry = nil
+		}
+		for pos < len(data) && skipping == 0 {
 			i := bytes.IndexByte(data[pos:], '\n')
 			if i < 0 {
 				carry = append(carry, data[pos:]...)
@@ -165,6 +200,10 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 		}
 	}
 	cutLine := false
+	if skipping > 0 {
+		oversized()
+		cutLine = true
+	}
 	if len(carry) > 0 {
 		// The last line has no newline: complete JSON is used, a cut line is damage.
 		before := fi.MalformedLines
@@ -206,3 +245,7 @@ func trimCR(b []byte) []byte {
 	}
 	return b
 }
+
+// maxLineBytes caps one buffered event line. Spark's largest events (SQL plans) are a few MB;
+// a longer line is a corrupted stream or not an event log.
+const maxLineBytes = 64 << 20
