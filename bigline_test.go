@@ -62,7 +62,7 @@ func runCLIRusage(t *testing.T, args ...string) (string, string, int, int64) {
 
 // A 100 MB single line of JSON-ish garbage between two valid events: `eventlog` exits 0,
 // reports the damage with its line number (2), still reads the event after it, and its peak
-// memory stays bounded (max RSS under 400 MB: the reader holds the one long line, not copies).
+// memory stays bounded (max RSS under 400 MB: lines over 64 MiB are skipped while streaming).
 func TestEventLog100MBLine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100 MB event log: not with -short")
