@@ -216,7 +216,9 @@ func (p *Findings) View(width, height int) string {
 	if p.detail != nil {
 		var out []string
 		for _, l := range strings.Split(report.FindingMarkdown(p.detail, "#"), "\n") {
-			out = append(out, wrap(" "+l, width-1)...)
+			if l = terminalText(l); l != "\x00" {
+				out = append(out, wrap(" "+l, width-1)...)
+			}
 		}
 		if p.detailTop > max(0, len(out)-height) {
 			p.detailTop = max(0, len(out)-height)
@@ -303,4 +305,24 @@ func (p *Findings) Status() string {
 		return "0/0"
 	}
 	return fmt.Sprintf("%d/%d", p.cursor+1, len(p.sel))
+}
+
+// terminalText turns one line of the finding's Markdown (shared with the export) into text for
+// the pane: table rows become "cell · cell · …" (a table does not fit 80 columns), separator rows
+// and emphasis marks go. "\x00" means: drop the line.
+func terminalText(l string) string {
+	t := strings.TrimSpace(l)
+	if strings.HasPrefix(t, "|") {
+		if strings.Trim(t, "|-: ") == "" {
+			return "\x00"
+		}
+		var cells []string
+		for _, c := range strings.Split(strings.Trim(t, "|"), "|") {
+			if c = strings.TrimSpace(c); c != "" {
+				cells = append(cells, c)
+			}
+		}
+		l = "  " + strings.Join(cells, " · ")
+	}
+	return strings.NewReplacer("**", "", "`", "").Replace(l)
 }
