@@ -115,11 +115,16 @@ func checkReaderFixture(t *testing.T, dir string) {
 		for _, row := range sc.Rows {
 			// Hudi 0.12's show_commits has no action or state_transition_time column.
 			action, _ := sc.col(row, "action").(string)
-			if action == "" {
-				action = hudi.ActionCommit
-			}
 			key := sc.col(row, "commit_time").(string) + "/" + action
 			in := byKey[key]
+			if action == "" {
+				for _, a := range []string{hudi.ActionCommit, hudi.ActionDeltaCommit, hudi.ActionReplaceCommit} {
+					if in == nil {
+						key = sc.col(row, "commit_time").(string) + "/" + a
+						in = byKey[key]
+					}
+				}
+			}
 			if in == nil {
 				t.Errorf("show_commits %s not on our timeline", key)
 				continue

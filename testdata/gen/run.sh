@@ -63,6 +63,7 @@ index-rli-nostream-$HUDI_1X|index|rli_nostream|$HUDI_1X|$B1|zstd|
 incr-$HUDI_0X|incr||$HUDI_0X|$B0|none|
 cow-services-$HUDI_0X|cow-services||$HUDI_0X|$B0|snappy|
 incr-$HUDI_012|incr||$HUDI_012|$B012|none|
+cow-services-$HUDI_012|cow-services||$HUDI_012|$B012|zstd|
 "
 
 want() { local w; for w in "${SELECTED[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
