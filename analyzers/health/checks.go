@@ -129,12 +129,9 @@ func (c *ctx) expectedDeltaCommits(strategy string, maxDelta, maxSecs int64, all
 
 func (c *ctx) cleaner() (Check, Band, error) {
 	const name = "cleaner"
-	if k, miss := c.firstMissing(keyCleanTrigger); miss {
-		return skipForMissing(name, k), Band{}, nil
-	}
-	trigger, err := parseInt(c.get(keyCleanTrigger, false))
-	if err != nil {
-		return Check{}, Band{}, err
+	trigger, skip, err := c.requiredInt(name, keyCleanTrigger)
+	if skip != nil || err != nil {
+		return deref(skip), Band{}, err
 	}
 	threshold := max(slack(cleanerSlack, trigger), cleanerFloor)
 	all := c.instants()
@@ -196,12 +193,9 @@ func (c *ctx) cleaner() (Check, Band, error) {
 
 func (c *ctx) savepoint() (Check, Band, error) {
 	const name = "savepoint"
-	if k, miss := c.firstMissing(keyKeepMax); miss {
-		return skipForMissing(name, k), Band{}, nil
-	}
-	keep, err := parseInt(c.get(keyKeepMax, false))
-	if err != nil {
-		return Check{}, Band{}, err
+	keep, skip, err := c.requiredInt(name, keyKeepMax)
+	if skip != nil || err != nil {
+		return deref(skip), Band{}, err
 	}
 	all := c.instants()
 	writes := filter(all, isWriteTimeline)
@@ -254,12 +248,9 @@ func (c *ctx) savepoint() (Check, Band, error) {
 
 func (c *ctx) archival() (Check, Band, error) {
 	const name = "archival"
-	if k, miss := c.firstMissing(keyKeepMax); miss {
-		return skipForMissing(name, k), Band{}, nil
-	}
-	keep, err := parseInt(c.get(keyKeepMax, false))
-	if err != nil {
-		return Check{}, Band{}, err
+	keep, skip, err := c.requiredInt(name, keyKeepMax)
+	if skip != nil || err != nil {
+		return deref(skip), Band{}, err
 	}
 	all := c.instants()
 	completedN := int64(len(filter(all, completed)))
@@ -735,4 +726,22 @@ func firstN(s []string, n int) []string {
 		return append(s[:n:n], fmt.Sprintf("… %d more", len(s)-n))
 	}
 	return s
+}
+
+// requiredInt reads the integer writer property a check is governed by: a SKIPPED check naming
+// the key when it was not supplied, an error when it is not a number.
+func (c *ctx) requiredInt(name, key string) (int64, *Check, error) {
+	if k, miss := c.firstMissing(key); miss {
+		ch := skipForMissing(name, k)
+		return 0, &ch, nil
+	}
+	v, err := parseInt(c.get(key, false))
+	return v, nil, err
+}
+
+func deref(c *Check) Check {
+	if c == nil {
+		return Check{}
+	}
+	return *c
 }
