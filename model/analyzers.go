@@ -51,7 +51,7 @@ func init() {
 			if s.Timeline == nil {
 				return errSkipped(StepTimeline)
 			}
-			in := HealthInput(ctx, s.Table, s.Timeline)
+			in := HealthInputWithView(ctx, s.Table, s.Timeline, s.View)
 			in.Now = s.Options.now()
 			s.Health = health.Run(in, health.Options{Config: s.Effective})
 			return nil
@@ -159,6 +159,12 @@ func RowCounts(ctx context.Context, t *hudi.Table, view *hudi.FileSystemView) ma
 // HealthInput gathers what the health checks read: the last clean's metadata and the metadata
 // table's timeline and record-index file groups.
 func HealthInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline) health.Input {
+	return HealthInputWithView(ctx, t, tl, nil)
+}
+
+// HealthInputWithView is HealthInput reusing a file-system view already listed from the
+// metadata table (the snapshot's), so mdt-sync does not read the metadata table a second time.
+func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, view *hudi.FileSystemView) health.Input {
 	in := health.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, MetadataPartitions: t.Config.MetadataParts,
 		Timeline: tl, Now: time.Now(), Zone: t.Config.Zone}
 	var lastClean *hudi.Instant
@@ -183,7 +189,7 @@ func HealthInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline) health.I
 	if hasPart(t.Config.MetadataParts, "files") || hasPart(t.Config.MetadataParts, "record_index") {
 		in.MDT = LoadMDT(ctx, t)
 		if in.MDT.Exists && t.CanListFromMDT() {
-			compareMDTListing(ctx, t, tl, in.MDT)
+			compareMDTListing(ctx, t, tl, in.MDT, view)
 		}
 	}
 	return in
@@ -232,21 +238,30 @@ func hasPart(parts []string, p string) bool {
 // compareMDTListing lists the sampled partitions both ways for mdt-sync: the metadata table's
 // files partition (which names every partition) and storage, one LIST per sampled partition —
 // never the whole table.
-func compareMDTListing(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, m *health.MDT) {
-	mdtParts, err := t.ListPartitionsFromMDT(ctx, tl)
-	if err != nil {
-		m.ListingErr = err
-		return
-	}
-	all := make([]string, 0, len(mdtParts))
-	for p := range mdtParts {
-		all = append(all, p)
+func compareMDTListing(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, m *health.MDT, view *hudi.FileSystemView) {
+	var all []string
+	var mdtParts map[string][]storage.Entry
+	if view != nil && view.Source == hudi.SourceMetadata {
+		for _, p := range view.Partitions {
+			all = append(all, p.Path)
+		}
+	} else {
+		var err error
+		if mdtParts, err = t.ListPartitionsFromMDT(ctx, tl); err != nil {
+			m.ListingErr = err
+			return
+		}
+		for p := range mdtParts {
+			all = append(all, p)
+		}
 	}
 	m.Sampled = health.SamplePartitions(all)
 	mdtSample := map[string][]storage.Entry{}
 	fsSample := map[string][]storage.Entry{}
 	for _, p := range m.Sampled {
-		mdtSample[p] = mdtParts[p]
+		if mdtParts != nil {
+			mdtSample[p] = mdtParts[p]
+		}
 		entries, err := t.Store.List(ctx, p)
 		if err != nil && !storage.IsNotExist(err) {
 			m.ListingErr = err
@@ -260,6 +275,25 @@ func compareMDTListing(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, m 
 		}
 		fsSample[p] = files
 	}
-	m.MDTView = t.BuildView(ctx, tl, mdtSample, hudi.SourceMetadata)
+	if mdtParts != nil {
+		m.MDTView = t.BuildView(ctx, tl, mdtSample, hudi.SourceMetadata)
+	} else {
+		m.MDTView = sampledView(view, m.Sampled)
+	}
 	m.FSView = t.BuildView(ctx, tl, fsSample, hudi.SourceStorage)
+}
+
+// sampledView keeps only the sampled partitions of a view.
+func sampledView(v *hudi.FileSystemView, sampled []string) *hudi.FileSystemView {
+	want := map[string]bool{}
+	for _, p := range sampled {
+		want[p] = true
+	}
+	out := &hudi.FileSystemView{Source: v.Source}
+	for _, p := range v.Partitions {
+		if want[p.Path] {
+			out.Partitions = append(out.Partitions, p)
+		}
+	}
+	return out
 }
