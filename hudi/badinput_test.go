@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 // extractTable unpacks a corpus zip into a temp dir and returns the table directory.
@@ -56,13 +57,13 @@ func TestOpenBadTables(t *testing.T) {
 	t.Run("missing .hoodie", func(t *testing.T) {
 		dir := extractTable(t, "sample_table/cow/v6_nonpartitioned.zip")
 		os.RemoveAll(filepath.Join(dir, ".hoodie"))
-		_, err := hudi.Open(ctx, dir)
+		_, err := hudi.Open(ctx, dir, storage.Options{})
 		if !errors.Is(err, hudi.ErrNotHudiTable) || !strings.Contains(err.Error(), dir) {
 			t.Errorf("err = %v", err)
 		}
 	})
 	t.Run("missing path", func(t *testing.T) {
-		_, err := hudi.Open(ctx, "/nonexistent/table")
+		_, err := hudi.Open(ctx, "/nonexistent/table", storage.Options{})
 		if err == nil || !strings.Contains(err.Error(), "/nonexistent/table") {
 			t.Errorf("err = %v", err)
 		}
@@ -82,7 +83,7 @@ func TestOpenBadTables(t *testing.T) {
 			dir := extractTable(t, "sample_table/cow/v6_nonpartitioned.zip")
 			props := filepath.Join(dir, ".hoodie", "hoodie.properties")
 			os.WriteFile(props, []byte(c.content), 0o644)
-			_, err := hudi.Open(ctx, dir)
+			_, err := hudi.Open(ctx, dir, storage.Options{})
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "hoodie.properties") {
 				t.Errorf("err = %v, want it to name hoodie.properties and say %q", err, c.want)
 			}
@@ -94,7 +95,7 @@ func TestOpenBadTables(t *testing.T) {
 		good, _ := os.ReadFile(props)
 		os.WriteFile(props+".backup", good, 0o644)
 		os.WriteFile(props, good[:len(good)/3], 0o644)
-		tbl, err := hudi.Open(ctx, dir)
+		tbl, err := hudi.Open(ctx, dir, storage.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +124,7 @@ func TestCorruptInstants(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(c.file)), []byte(c.content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			tbl, err := hudi.Open(ctx, dir)
+			tbl, err := hudi.Open(ctx, dir, storage.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +158,7 @@ func TestCorruptInstants(t *testing.T) {
 }
 
 func countInstants(t *testing.T, dir string) int {
-	tbl, err := hudi.Open(context.Background(), dir)
+	tbl, err := hudi.Open(context.Background(), dir, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

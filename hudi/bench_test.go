@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 // BuildSyntheticTable writes a v9 COW table with n instants and files base files into dir.
@@ -118,7 +119,7 @@ func BenchmarkActiveTimeline10k(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		t, err := hudi.Open(ctx, dir)
+		t, err := hudi.Open(ctx, dir, storage.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -134,7 +135,7 @@ func BenchmarkActiveTimeline10k(b *testing.B) {
 func BenchmarkFileSystemView100k(b *testing.B) {
 	dir := syntheticTable(b)
 	ctx := context.Background()
-	t, err := hudi.Open(ctx, dir)
+	t, err := hudi.Open(ctx, dir, storage.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

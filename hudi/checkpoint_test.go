@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 // fixture returns a path under the project's own testdata/fixtures.
@@ -54,7 +55,7 @@ func TestCheckpointIncrFixture(t *testing.T) {
 	if oracle.BeginRequested.RowCount != 4 || oracle.BeginCompletion.RowCount != 3 {
 		t.Fatalf("oracle rows = %d/%d, want 4/3", oracle.BeginRequested.RowCount, oracle.BeginCompletion.RowCount)
 	}
-	tbl, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"))
+	tbl, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestCheckpointIncrFixture(t *testing.T) {
 // not re-read c1.
 func TestCheckpointV6RequestedOrder(t *testing.T) {
 	ctx := context.Background()
-	tbl, err := hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/cow/v6_complexkeygen_hivestyle.zip"))
+	tbl, err := hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/cow/v6_complexkeygen_hivestyle.zip"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func checkIncr0x(t *testing.T, fx string) {
 	if oracle.C1 == "" || oracle.BeginRequested.RowCount != 3 {
 		t.Fatalf("oracle: %s %d", oracle.C1, oracle.BeginRequested.RowCount)
 	}
-	tbl, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"))
+	tbl, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 // The direct Avro mapping must give exactly what the generic Avro → JSON → struct path gives,
@@ -21,7 +23,7 @@ func TestDecodeCommitMetadataMatchesJSONPath(t *testing.T) {
 	ctx := context.Background()
 	checked := 0
 	for _, z := range zips {
-		tbl, err := Open(ctx, z)
+		tbl, err := Open(ctx, z, storage.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 // corpusDir is the external hudi-rs test corpus (../shared from the repo root).
@@ -106,7 +107,7 @@ func TestCorpusTables(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range corpus {
 		t.Run(strings.TrimSuffix(c.zip, ".zip"), func(t *testing.T) {
-			tbl, err := hudi.Open(ctx, filepath.Join(dir, c.zip))
+			tbl, err := hudi.Open(ctx, filepath.Join(dir, c.zip), storage.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

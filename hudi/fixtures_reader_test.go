@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 // Every fixture we generated with real Spark + Hudi carries what Hudi itself said about the
@@ -72,7 +73,7 @@ func checkReaderFixture(t *testing.T, dir string) {
 		} `json:"active_timeline"`
 	}
 	readOracle(t, dir, "summary.json", &sum)
-	tbl, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"))
+	tbl, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

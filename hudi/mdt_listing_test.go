@@ -78,7 +78,7 @@ func TestMDTListingEqualsStorage(t *testing.T) {
 	ctx := context.Background()
 	checked := 0
 	for _, z := range mdtTables(t) {
-		tab, err := hudi.Open(ctx, z)
+		tab, err := hudi.Open(ctx, z, storage.Options{})
 		if err != nil || !tab.CanListFromMDT() {
 			continue
 		}
@@ -141,7 +141,7 @@ func sortedKeys(m map[string][]storage.Entry) []string {
 func TestMDTFallback(t *testing.T) {
 	ctx := context.Background()
 	for _, z := range mdtTables(t) {
-		tab, err := hudi.Open(ctx, z)
+		tab, err := hudi.Open(ctx, z, storage.Options{})
 		if err != nil || !tab.CanListFromMDT() {
 			continue
 		}
@@ -193,7 +193,7 @@ func TestMDTListingSynthetic(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	tab, err := hudi.Open(ctx, dir)
+	tab, err := hudi.Open(ctx, dir, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 func TestParseProperties(t *testing.T) {
@@ -31,7 +32,7 @@ func TestParseProperties(t *testing.T) {
 // the zip) renders as 17:32:14 local — one second after the requested time 17:32:13.674.
 func TestTableZoneAndDerivedCompletion(t *testing.T) {
 	ctx := context.Background()
-	tbl, err := hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/cow/v6_complexkeygen_hivestyle.zip"))
+	tbl, err := hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/cow/v6_complexkeygen_hivestyle.zip"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestTableZoneAndDerivedCompletion(t *testing.T) {
 		t.Errorf("duration = %v, want 326ms", d)
 	}
 	// v9 tables written in UTC say so in the header.
-	tbl, _ = hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/mor/avro/v9_nonpartitioned_rollback.zip"))
+	tbl, _ = hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/mor/avro/v9_nonpartitioned_rollback.zip"), storage.Options{})
 	if _, off := time.Now().In(tbl.Config.Zone).Zone(); off != 0 {
 		t.Errorf("v9 rollback table zone %s", tbl.Config.ZoneSource)
 	}
@@ -61,7 +62,7 @@ func TestTableZoneAndDerivedCompletion(t *testing.T) {
 // instant files were deleted; the rollback's plan and metadata name it.
 func TestRollbackDetails(t *testing.T) {
 	ctx := context.Background()
-	tbl, err := hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/mor/avro/v9_nonpartitioned_rollback.zip"))
+	tbl, err := hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/mor/avro/v9_nonpartitioned_rollback.zip"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestRollbackDetails(t *testing.T) {
 // .clustering.requested file, and the replaced file groups are hidden from the view.
 func TestClusteringAndReplace(t *testing.T) {
 	ctx := context.Background()
-	tbl, err := hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/cow/v9_txns_simple_meta.zip"))
+	tbl, err := hudi.Open(ctx, filepath.Join(corpusDir(t), "sample_table/cow/v9_txns_simple_meta.zip"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,10 +34,10 @@ type Table struct {
 var ErrNotHudiTable = errors.New("not a Hudi table")
 
 // Open opens the table at location (a local directory, a .zip archive or a registered URI
-// scheme) and reads hoodie.properties, falling back to hoodie.properties.backup when the main
-// file is missing, unreadable or fails its checksum.
-func Open(ctx context.Context, location string) (*Table, error) {
-	st, err := storage.Open(location)
+// scheme, configured by o) and reads hoodie.properties, falling back to
+// hoodie.properties.backup when the main file is missing, unreadable or fails its checksum.
+func Open(ctx context.Context, location string, o storage.Options) (*Table, error) {
+	st, err := storage.Open(location, o)
 	if err != nil {
 		return nil, err
 	}

@@ -12,53 +12,6 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
-// Analyzer load steps.
-const (
-	StepConfig Step = "effective configuration"
-	StepLayout Step = "layout"
-	StepHealth Step = "health"
-)
-
-func init() {
-	steps = append(steps,
-		step{StepConfig, always, func(ctx context.Context, s *Snapshot) error {
-			if s.Config == nil {
-				return errSkipped(StepProperties)
-			}
-			eff, err := config.Load(config.Files{Engine: s.Options.Engine, PropsFile: s.Options.Props,
-				HoodieConf: s.Options.HoodieConf, ClusterDefaults: s.Options.ClusterDefaults, Table: s.Config.Props})
-			if err != nil {
-				return err
-			}
-			s.Effective = eff
-			return nil
-		}},
-		step{StepLayout, always, func(ctx context.Context, s *Snapshot) error {
-			if s.View == nil {
-				return errSkipped(StepFiles)
-			}
-			opt := LayoutOptions(s.Effective)
-			opt.PartitionStats, opt.Characteristics, opt.PrintTopK = true, true, 10
-			in, err := LayoutInput(ctx, s.Table, s.Timeline, s.View, opt)
-			if err != nil {
-				return err
-			}
-			in.Now = s.Options.now()
-			s.Layout = layout.Analyze(in, opt)
-			return nil
-		}},
-		step{StepHealth, always, func(ctx context.Context, s *Snapshot) error {
-			if s.Timeline == nil {
-				return errSkipped(StepTimeline)
-			}
-			in := HealthInputWithView(ctx, s.Table, s.Timeline, s.View)
-			in.Now = s.Options.now()
-			s.Health = health.Run(in, health.Options{Config: s.Effective})
-			return nil
-		}},
-	)
-}
-
 // LoadConfig builds the effective configuration from a props file, --hoodie-conf entries, the
 // cluster defaults and hoodie.properties.
 func LoadConfig(props string, hoodieConf []string, engine string, tc *hudi.TableConfig) (*config.Effective, error) {

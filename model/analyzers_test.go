@@ -10,6 +10,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 func ownFixture(t *testing.T, name string) string {
@@ -30,7 +31,7 @@ func ownFixture(t *testing.T, name string) string {
 func TestHealthCowServicesFixture(t *testing.T) {
 	dir := ownFixture(t, "cow-services-1.2.0")
 	ctx := context.Background()
-	tb, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"))
+	tb, err := hudi.Open(ctx, filepath.Join(dir, "table.zip"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // EventLogOptions returns analyzer options able to read location: event logs on S3
 // (s3://, s3a://) and HDFS (hdfs:///var/log/spark/apps/…, EMR's default) are read through the
 // same read-only storage backends as tables; local paths and shs:// need nothing extra.
-func EventLogOptions(ctx context.Context, location string, opt eventlog.Options) (eventlog.Options, error) {
+func EventLogOptions(ctx context.Context, location string, so storage.Options, opt eventlog.Options) (eventlog.Options, error) {
 	i := strings.Index(location, "://")
 	if i <= 0 {
 		return opt, nil
@@ -30,7 +30,7 @@ func EventLogOptions(ctx context.Context, location string, opt eventlog.Options)
 		return opt, fmt.Errorf("event log %s: %w", location, err)
 	}
 	root := u.Scheme + "://" + u.Host + "/"
-	st, err := storage.Open(root)
+	st, err := storage.Open(root, so)
 	if err != nil {
 		return opt, fmt.Errorf("event log %s: %w", location, err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 func corpusTable(t *testing.T, rel string) string {
@@ -30,7 +31,7 @@ func corpusTable(t *testing.T, rel string) string {
 func layoutWithRowCounts(t *testing.T, table string, dates *layout.Interval) (*layout.Result, *hudi.Table) {
 	t.Helper()
 	ctx := context.Background()
-	tb, err := hudi.Open(ctx, table)
+	tb, err := hudi.Open(ctx, table, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

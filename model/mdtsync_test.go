@@ -11,12 +11,13 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 func mdtSync(t *testing.T, location string) health.Check {
 	t.Helper()
 	ctx := context.Background()
-	tbl, err := hudi.Open(ctx, location)
+	tbl, err := hudi.Open(ctx, location, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestMDTSyncListingComparison(t *testing.T) {
 	}
 	zr.Close()
 	table := filepath.Join(dir, "cow_services")
-	tbl, _ := hudi.Open(context.Background(), table)
+	tbl, _ := hudi.Open(context.Background(), table, storage.Options{})
 	tl, _ := tbl.ActiveTimeline(context.Background())
 	view, _ := tbl.FileSystemView(context.Background(), tl)
 	victim := view.Partitions[1].FileGroups[0].Latest().Base

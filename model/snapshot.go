@@ -5,28 +5,26 @@ package model
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
-// Step names one load step.
-type Step string
-
-const (
-	StepProperties Step = "properties"
-	StepTimeline   Step = "timeline"
-	StepArchived   Step = "archived timeline"
-	StepFiles      Step = "file-system view"
-)
-
-// Options say what to load.
+// Options say what to load. Every command fills one and calls Load; none wires the reader
+// itself, so the TUI and the commands agree on listing source, configuration and numbers.
 type Options struct {
+	// Location is the table (directory, .zip or URI); "" when only an event log is analysed.
 	Location string
+	// Steps are the results the caller needs; Load adds the steps they depend on. nil runs
+	// every step that applies (the explorer and the full report).
+	Steps []Step
+	// Storage configures remote backends (S3 endpoint and region, HDFS configuration).
+	Storage  storage.Options
 	Archived bool // also read the archived timeline
 	Props    string
 	EventLog string
@@ -41,6 +39,15 @@ type Options struct {
 	ClusterDefaults string
 	// Now is the clock ages are measured against (savepoint age, file age); nil is time.Now.
 	Now func() time.Time
+
+	// TuneLayout adjusts the layout analysis after its defaults are taken from the effective
+	// configuration (the layout command's thresholds, dates and output switches); nil keeps
+	// the explorer's settings.
+	TuneLayout func(*layout.Options)
+	// Health selects checks and default handling; its Config is filled from the config step.
+	Health health.Options
+	// EventLogTune adjusts the event-log analyzer's options (progress, task percentiles).
+	EventLogTune func(*eventlog.Options)
 }
 
 func (o Options) now() time.Time {
@@ -80,73 +87,12 @@ type Progress struct {
 	Finished bool // the whole load is over
 }
 
-// step is one stage of Load. run returns a new snapshot (copy-on-write of the previous).
-type step struct {
-	name Step
-	// needed reports whether the step applies to these options.
-	needed func(o Options) bool
-	run    func(ctx context.Context, s *Snapshot) error
-}
-
-// steps run in order; later packages' steps (layout, health, event log, findings) are appended
-// in this package's other files.
-var steps = []step{
-	{StepProperties, always, func(ctx context.Context, s *Snapshot) error {
-		t, err := hudi.Open(ctx, s.Options.Location)
-		if err != nil {
-			return err
-		}
-		s.Table, s.Config = t, t.Config
-		return nil
-	}},
-	{StepTimeline, always, func(ctx context.Context, s *Snapshot) error {
-		if s.Table == nil {
-			return errSkipped(StepProperties)
-		}
-		tl, err := s.Table.ActiveTimeline(ctx)
-		if err != nil {
-			return err
-		}
-		s.Timeline = tl
-		return nil
-	}},
-	{StepArchived, func(o Options) bool { return o.Archived }, func(ctx context.Context, s *Snapshot) error {
-		if s.Timeline == nil {
-			return errSkipped(StepTimeline)
-		}
-		// Copy the timeline so holders of the previous snapshot keep the active-only view.
-		tl := &hudi.Timeline{Instants: s.Timeline.Instants}
-		err := s.Table.LoadArchived(ctx, tl)
-		s.Timeline = tl
-		return err
-	}},
-	{StepFiles, always, func(ctx context.Context, s *Snapshot) error {
-		if s.Timeline == nil {
-			return errSkipped(StepTimeline)
-		}
-		v, err := s.Table.FileSystemViewAuto(ctx, s.Timeline, !s.Options.NoMDT)
-		if err != nil {
-			return err
-		}
-		s.View = v
-		return nil
-	}},
-}
-
-func always(Options) bool { return true }
-
-func errSkipped(dep Step) error { return fmt.Errorf("skipped: %s could not be read", dep) }
-
-// Load runs every step that applies, calling progress (if non-nil) before each step and after
-// the last. It returns the final snapshot and an error only when the table could not be opened.
+// Load runs the steps the options ask for (with their dependencies, in the order of steps),
+// calling progress (if non-nil) before each step and after the last. It returns the final
+// snapshot and an error only when the table could not be opened.
 func Load(ctx context.Context, opts Options, progress func(Progress)) (*Snapshot, error) {
 	s := &Snapshot{Options: opts, StepErrors: map[Step]error{}}
-	var todo []step
-	for _, st := range steps {
-		if st.needed(opts) {
-			todo = append(todo, st)
-		}
-	}
+	todo := plan(opts)
 	for i, st := range todo {
 		if progress != nil {
 			progress(Progress{Step: st.name, Index: i + 1, Total: len(todo), Snapshot: s})
@@ -165,7 +111,7 @@ func Load(ctx context.Context, opts Options, progress func(Progress)) (*Snapshot
 	if progress != nil {
 		progress(Progress{Index: len(todo), Total: len(todo), Snapshot: s, Finished: true})
 	}
-	if s.Table == nil {
+	if s.Table == nil && opts.Location != "" {
 		return s, s.StepErrors[StepProperties]
 	}
 	return s, nil

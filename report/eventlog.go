@@ -13,13 +13,11 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 )
 
-func init() {
-	Register(Section{Title: "Event log", Render: func(_ context.Context, s *model.Snapshot) (string, bool) {
-		if s.EventLog == nil {
-			return "", false
-		}
-		return EventLogMarkdown(s.EventLog, nil), true
-	}})
+func eventLogSection(_ context.Context, s *model.Snapshot) (string, bool) {
+	if s.EventLog == nil {
+		return "", false
+	}
+	return EventLogMarkdown(s.EventLog, nil), true
 }
 
 // UnknownMaterial is the share of stage wall clock in UNKNOWN from which it is stated first.

@@ -9,13 +9,11 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 )
 
-func init() {
-	Register(Section{Title: "Health", Render: func(_ context.Context, s *model.Snapshot) (string, bool) {
-		if s.Health == nil {
-			return "", false
-		}
-		return HealthMarkdown(s.Health, nil), true
-	}})
+func healthSection(_ context.Context, s *model.Snapshot) (string, bool) {
+	if s.Health == nil {
+		return "", false
+	}
+	return HealthMarkdown(s.Health, nil), true
 }
 
 // HealthBands indexes hudiscope's per-check bands by check name.

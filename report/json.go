@@ -93,11 +93,14 @@ func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
 	}
 	d.Findings = s.Findings
 	for _, sec := range sections {
-		if body, ok := sec.Render(ctx, s); ok {
+		if !sec.inJSON {
+			continue
+		}
+		if body, ok := sec.render(ctx, s); ok {
 			if d.Sections == nil {
 				d.Sections = map[string]string{}
 			}
-			d.Sections[sec.Title] = body
+			d.Sections[sec.title] = body
 		}
 	}
 	return d

@@ -11,13 +11,11 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 )
 
-func init() {
-	Register(Section{Title: "Layout", Render: func(_ context.Context, s *model.Snapshot) (string, bool) {
-		if s.Layout == nil {
-			return "", false
-		}
-		return LayoutMarkdown(s.Layout, nil), true
-	}})
+func layoutSection(_ context.Context, s *model.Snapshot) (string, bool) {
+	if s.Layout == nil {
+		return "", false
+	}
+	return LayoutMarkdown(s.Layout, nil), true
 }
 
 // LayoutMarkdown renders the layout analysis: totals, the partitions table, the table's

@@ -15,62 +15,19 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 )
 
-// Section is an extra report section for a later analysis (layout, health, event log,
-// findings). Render returns ok=false while the snapshot has no data for it; the section is
-// then left out of the report.
-type Section struct {
-	Title  string
-	Render func(ctx context.Context, s *model.Snapshot) (body string, ok bool)
-}
-
-var sections []Section
-
-// Register adds a section to the full report, after the timeline. Call it from an init func.
-func Register(sec Section) { sections = append(sections, sec) }
-
-// Markdown renders the full report of a snapshot.
+// Markdown renders the full report of a snapshot: its sections in order, each left out while
+// the snapshot has no data for it.
 func Markdown(ctx context.Context, s *model.Snapshot) string {
 	var b strings.Builder
 	name := "(unknown table)"
 	if s.Config != nil {
 		name = s.Config.Name
 	}
-	fmt.Fprintf(&b, "# hudiscope report: %s\n\n", Escape(name))
-	b.WriteString("## Table\n\n")
-	b.WriteString(TableSummary(s))
-	if body, ok := findingsSection(ctx, s); ok {
-		fmt.Fprintf(&b, "\n## Findings\n\n%s", ensureNL(body))
-	}
-	if start, reason := s.IncrementalStart(ctx); start != "" {
-		b.WriteString("\n## Incremental reads\n\n")
-		fmt.Fprintf(&b, "Incremental reads can start from `%s` (%s).\n", start, reason)
-	}
-	if instants := s.TimelineInstants(); s.Timeline != nil {
-		b.WriteString("\n## Timeline\n\n")
-		b.WriteString(TimelineMarkdown(instants, model.LateCompletions(instants)))
-	}
+	fmt.Fprintf(&b, "# hudiscope report: %s\n", Escape(name))
 	for _, sec := range sections {
-		if body, ok := sec.Render(ctx, s); ok {
-			fmt.Fprintf(&b, "\n## %s\n\n%s", sec.Title, ensureNL(body))
+		if body, ok := sec.render(ctx, s); ok {
+			fmt.Fprintf(&b, "\n## %s\n\n%s", sec.title, ensureNL(body))
 		}
-	}
-	b.WriteString("\n## Load steps\n\n")
-	var rows [][]string
-	for _, st := range s.Done {
-		res := "ok"
-		if err := s.StepErrors[st]; err != nil {
-			res = "failed: " + err.Error()
-		}
-		rows = append(rows, []string{string(st), res})
-	}
-	b.WriteString(Table([]string{"step", "result"}, "ll", rows))
-	b.WriteString("\n## Problems\n\n")
-	probs := s.Problems()
-	if len(probs) == 0 {
-		b.WriteString("None.\n")
-	}
-	for _, p := range probs {
-		fmt.Fprintf(&b, "- %s\n", Escape(p.String()))
 	}
 	return b.String()
 }

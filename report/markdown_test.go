@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -31,7 +32,7 @@ func snapshot(t *testing.T, path string) *model.Snapshot {
 		t.Skipf("fixture %s not present: %v", path, err)
 	}
 	ctx := context.Background()
-	tb, err := hudi.Open(ctx, path)
+	tb, err := hudi.Open(ctx, path, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,8 +105,9 @@ func TestSectionsAppearWithData(t *testing.T) {
 	s := snapshot(t, fixtures["incr"])
 	old := sections
 	defer func() { sections = old }()
-	Register(Section{Title: "Layout", Render: func(_ context.Context, s *model.Snapshot) (string, bool) { return "", false }})
-	Register(Section{Title: "Health", Render: func(_ context.Context, s *model.Snapshot) (string, bool) { return "all good", true }})
+	sections = append(append([]section(nil), old...),
+		section{title: "Layout", render: func(_ context.Context, s *model.Snapshot) (string, bool) { return "", false }},
+		section{title: "Health", render: func(_ context.Context, s *model.Snapshot) (string, bool) { return "all good", true }})
 	md := Markdown(context.Background(), s)
 	if strings.Contains(md, "## Layout") || !strings.Contains(md, "## Health\n\nall good\n") {
 		t.Fatalf("sections:\n%s", md)

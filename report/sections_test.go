@@ -12,6 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -44,7 +45,7 @@ func analysed(t *testing.T, table, props, evlog string, applyDefaults bool) *mod
 	s.Layout = layout.Analyze(in, opt)
 	s.Health = health.Run(hin, health.Options{Config: eff, ApplyAllDefaults: applyDefaults})
 	if evlog != "" {
-		r, err := model.AnalyzeEventLog(ctx, evlog)
+		r, err := model.AnalyzeEventLog(ctx, evlog, storage.Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
 func base(id string, size int64) *hudi.FileGroup {
@@ -241,7 +242,7 @@ func fixture(t testing.TB, rel string) string {
 
 func loadTable(t testing.TB, rel string) (*hudi.Table, *hudi.Timeline, *hudi.FileSystemView) {
 	ctx := context.Background()
-	tb, err := hudi.Open(ctx, fixture(t, rel))
+	tb, err := hudi.Open(ctx, fixture(t, rel), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

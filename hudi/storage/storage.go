@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"path"
 	"strings"
 	"time"
@@ -49,11 +50,32 @@ type Storage interface {
 	ReadFile(ctx context.Context, p string) ([]byte, error)
 }
 
-// Open picks the backend for a table location: a `.zip` archive or a local directory.
-// Remote schemes are rejected with a clear message until their backends are registered.
-func Open(location string) (Storage, error) {
+// Options configure the remote backends. They travel with every Open as a value, so two
+// tables (or a table and an event log) opened with different settings never share state.
+type Options struct {
+	// S3Endpoint is the base URL of an S3-compatible store (MinIO, Ceph, LocalStack); it
+	// implies path-style addressing. Empty means AWS (or AWS_ENDPOINT_URL_S3).
+	S3Endpoint string
+	// S3Region overrides bucket-region discovery.
+	S3Region string
+	// HadoopConfDir holds core-site.xml and hdfs-site.xml (default: $HADOOP_CONF_DIR,
+	// $HADOOP_HOME/etc/hadoop, /etc/hadoop/conf); HadoopUser is the HDFS user for simple
+	// authentication (default: $HADOOP_USER_NAME, then the OS user).
+	HadoopConfDir string
+	HadoopUser    string
+	// Log receives SDK and client logs; nil discards them (they would corrupt the TUI).
+	Log io.Writer
+	// HTTPClient replaces the HTTP client of HTTP-based backends (fault-injecting tests).
+	HTTPClient *http.Client
+	// MaxBackoff caps the delay between retries (0: the backend's default).
+	MaxBackoff time.Duration
+}
+
+// Open picks the backend for a table location: a registered URI scheme, a `.zip` archive or
+// a local directory.
+func Open(location string, o Options) (Storage, error) {
 	if opener, ok := schemeOpener(location); ok {
-		return opener(location)
+		return opener(location, o)
 	}
 	if strings.Contains(location, "://") {
 		return nil, fmt.Errorf("open %s: no storage backend for this scheme", location)
@@ -66,7 +88,7 @@ func Open(location string) (Storage, error) {
 }
 
 // Opener opens a location of one URI scheme.
-type Opener func(location string) (Storage, error)
+type Opener func(location string, o Options) (Storage, error)
 
 var openers = map[string]Opener{}
 

@@ -27,10 +27,12 @@ import (
 )
 
 func init() {
-	storage.Register("hdfs", func(location string) (storage.Storage, error) { return Open(location) })
+	storage.Register("hdfs", func(location string, o storage.Options) (storage.Storage, error) {
+		return Open(location, Options{ConfDir: o.HadoopConfDir, User: o.HadoopUser})
+	})
 }
 
-// Options configure the backend; set once from the CLI with Configure.
+// Options configure the backend for one Open.
 type Options struct {
 	// ConfDir holds core-site.xml and hdfs-site.xml (default: $HADOOP_CONF_DIR, then
 	// $HADOOP_HOME/etc/hadoop, then /etc/hadoop/conf).
@@ -40,19 +42,12 @@ type Options struct {
 	User string
 }
 
+// Clients are cached by namenode addresses and user, so opening many tables on one cluster
+// reuses one RPC connection.
 var (
 	mu      sync.Mutex
-	current Options
 	clients = map[string]*hdfs.Client{}
 )
-
-// Configure sets the options used by later Opens.
-func Configure(o Options) {
-	mu.Lock()
-	defer mu.Unlock()
-	current = o
-	clients = map[string]*hdfs.Client{}
-}
 
 // LoadConf reads the Hadoop configuration named by the options or the environment. A
 // missing directory gives an empty configuration (then locations must name host:port).
@@ -178,14 +173,11 @@ type Store struct {
 }
 
 // Open connects to the namenode(s) for location.
-func Open(location string) (*Store, error) {
+func Open(location string, o Options) (*Store, error) {
 	host, dir, err := ParseLocation(location)
 	if err != nil {
 		return nil, err
 	}
-	mu.Lock()
-	o := current
-	mu.Unlock()
 	conf, err := LoadConf(o)
 	if err != nil {
 		return nil, err
@@ -194,7 +186,7 @@ func Open(location string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", location, err)
 	}
-	key := strings.Join(addrs, ",")
+	key := strings.Join(addrs, ",") + "|" + o.User
 	mu.Lock()
 	c := clients[key]
 	mu.Unlock()
@@ -204,7 +196,7 @@ func Open(location string) (*Store, error) {
 			return nil, fmt.Errorf("open %s: %w", location, err)
 		}
 		if c, err = hdfs.NewClient(co); err != nil {
-			return nil, fmt.Errorf("open %s: namenode %s: %w", location, key, err)
+			return nil, fmt.Errorf("open %s: namenode %s: %w", location, strings.Join(addrs, ","), err)
 		}
 		mu.Lock()
 		clients[key] = c

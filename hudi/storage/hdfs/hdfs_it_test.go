@@ -43,7 +43,7 @@ func TestHDFSEqualsZip(t *testing.T) {
 	for _, z := range zips {
 		name := filepath.Base(filepath.Dir(z))
 		t.Run(name, func(t *testing.T) {
-			src, err := storage.Open(z)
+			src, err := storage.Open(z, storage.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestHDFSEqualsZip(t *testing.T) {
 
 func summary(t *testing.T, location string) []string {
 	ctx := context.Background()
-	tab, err := hudi.Open(ctx, location)
+	tab, err := hudi.Open(ctx, location, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func BenchmarkOpen(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				f.rt.reset()
 				start := time.Now()
-				tab, err := hudi.Open(ctx, "s3://"+bucket+"/big")
+				tab, err := hudi.Open(ctx, "s3://"+bucket+"/big", fakeOpts)
 				if err != nil {
 					b.Fatal(err)
 				}

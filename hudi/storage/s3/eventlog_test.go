@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -41,11 +42,11 @@ func TestEventLogFromS3(t *testing.T) {
 		logs[local] = "s3a://" + bucket + "/" + key
 	}
 	for local, remote := range logs {
-		want, err := model.AnalyzeEventLog(ctx, local)
+		want, err := model.AnalyzeEventLog(ctx, local, storage.Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := model.AnalyzeEventLog(ctx, remote)
+		got, err := model.AnalyzeEventLog(ctx, remote, fakeOpts, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", remote, err)
 		}

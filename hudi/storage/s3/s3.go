@@ -35,11 +35,13 @@ import (
 
 func init() {
 	for _, scheme := range []string{"s3", "s3a", "s3n"} {
-		storage.Register(scheme, func(location string) (storage.Storage, error) { return Open(location) })
+		storage.Register(scheme, func(location string, o storage.Options) (storage.Storage, error) {
+			return Open(location, FromStorage(o))
+		})
 	}
 }
 
-// Options configure the backend; set them once from CLI flags with Configure.
+// Options configure the backend for one Open.
 type Options struct {
 	// Endpoint is the base URL of an S3-compatible store (MinIO, Ceph, LocalStack). Empty
 	// means AWS (or AWS_ENDPOINT_URL_S3 from the environment).
@@ -61,24 +63,19 @@ type Options struct {
 	Credentials aws.CredentialsProvider
 }
 
-var (
-	optsMu  sync.Mutex
-	current Options
-	clients = map[string]*awss3.Client{} // by region
-)
-
-// Configure sets the options used by later Opens (and drops cached clients).
-func Configure(o Options) {
-	optsMu.Lock()
-	defer optsMu.Unlock()
-	current = o
-	clients = map[string]*awss3.Client{}
+// FromStorage maps the backend-neutral storage options onto this backend's.
+func FromStorage(so storage.Options) Options {
+	o := Options{Endpoint: so.S3Endpoint, Region: so.S3Region, MaxBackoff: so.MaxBackoff}
+	if so.Log != nil && so.Log != io.Discard {
+		o.Logger = logging.NewStandardLogger(so.Log)
+	}
+	if so.HTTPClient != nil {
+		o.HTTPClient = so.HTTPClient
+	}
+	return o
 }
 
-func options() Options {
-	optsMu.Lock()
-	defer optsMu.Unlock()
-	o := current
+func (o Options) withDefaults() Options {
 	if o.MaxConcurrency <= 0 {
 		o.MaxConcurrency = 32
 	}
@@ -96,6 +93,23 @@ func options() Options {
 	}
 	return o
 }
+
+// clientKey identifies the settings a cached client was built with: opening many tables of
+// one bucket reuses one client (and its connection pool), different settings never share one.
+type clientKey struct {
+	endpoint, region string
+	pathStyle        bool
+	httpClient       aws.HTTPClient
+	credentials      aws.CredentialsProvider
+	logger           logging.Logger
+	attempts         int
+	backoff          time.Duration
+}
+
+var (
+	clientsMu sync.Mutex
+	clients   = map[clientKey]*awss3.Client{}
+)
 
 // ParseLocation splits `s3://bucket/key/prefix` (also s3a, s3n) into bucket and key prefix
 // (no leading or trailing slash).
@@ -159,12 +173,12 @@ var loadConfig = func(ctx context.Context, o Options) (aws.Config, error) {
 }
 
 // Open opens an s3:// table root.
-func Open(location string) (*Store, error) {
+func Open(location string, o Options) (*Store, error) {
 	bucket, prefix, err := ParseLocation(location)
 	if err != nil {
 		return nil, err
 	}
-	o := options()
+	o = o.withDefaults()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cfg, err := loadConfig(ctx, o)
@@ -203,13 +217,15 @@ func newClient(cfg aws.Config, o Options, region string) *awss3.Client {
 }
 
 func client(cfg aws.Config, o Options, region string) *awss3.Client {
-	optsMu.Lock()
-	defer optsMu.Unlock()
-	if c := clients[region]; c != nil {
+	k := clientKey{endpoint: o.Endpoint, region: region, pathStyle: o.PathStyle, httpClient: o.HTTPClient,
+		credentials: o.Credentials, logger: o.Logger, attempts: o.MaxAttempts, backoff: o.MaxBackoff}
+	clientsMu.Lock()
+	defer clientsMu.Unlock()
+	if c := clients[k]; c != nil {
 		return c
 	}
 	c := newClient(cfg, o, region)
-	clients[region] = c
+	clients[k] = c
 	return c
 }
 

@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
@@ -111,6 +110,9 @@ func (f *faults) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // fake is an in-process S3 (gofakes3, in memory) behind the fault injector.
+// fakeOpts points the backend at the running fake (tests in this package run one at a time).
+var fakeOpts storage.Options
+
 type fake struct {
 	srv     *httptest.Server
 	backend *indexed
@@ -196,10 +198,12 @@ func newFake(t testing.TB) *fake {
 	t.Cleanup(srv.Close)
 	rt := &faults{base: http.DefaultTransport}
 	rt.reset()
-	s3.Configure(s3.Options{Endpoint: srv.URL, Region: "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
-		HTTPClient:  &http.Client{Transport: rt}, MaxBackoff: 20 * time.Millisecond})
-	t.Cleanup(func() { s3.Configure(s3.Options{}) })
+	// Credentials come from the environment, as the default chain reads them on a node.
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "SECRETTEST")
+	fakeOpts = storage.Options{S3Endpoint: srv.URL, S3Region: "us-east-1",
+		HTTPClient: &http.Client{Transport: rt}, MaxBackoff: 20 * time.Millisecond}
+	t.Cleanup(func() { fakeOpts = storage.Options{} })
 	return &fake{srv: srv, backend: be, rt: rt}
 }
 
@@ -262,7 +266,7 @@ type loaded struct {
 func load(t *testing.T, location string) loaded {
 	t.Helper()
 	ctx := context.Background()
-	tab, err := hudi.Open(ctx, location)
+	tab, err := hudi.Open(ctx, location, fakeOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +349,7 @@ func TestS3EqualsZip(t *testing.T) {
 	for _, z := range fixtureZips(t) {
 		name := filepath.Base(filepath.Dir(z)) + "-" + strings.TrimSuffix(filepath.Base(z), ".zip")
 		t.Run(name, func(t *testing.T) {
-			src, err := storage.Open(z)
+			src, err := storage.Open(z, storage.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -392,7 +396,7 @@ func TestS3AccessDeniedPartition(t *testing.T) {
 	f.rt.denyPrefix = "denied/p=002"
 	defer func() { f.rt.denyPrefix = "" }()
 	ctx := context.Background()
-	tab, err := hudi.Open(ctx, "s3://"+bucket+"/denied")
+	tab, err := hudi.Open(ctx, "s3://"+bucket+"/denied", fakeOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,12 +428,12 @@ func TestS3Errors(t *testing.T) {
 	f.put(t, "t/.hoodie/hoodie.properties", []byte("x"))
 	ctx := context.Background()
 
-	_, err := hudi.Open(ctx, "s3://no-such-bucket/tables/x")
+	_, err := hudi.Open(ctx, "s3://no-such-bucket/tables/x", fakeOpts)
 	if err == nil || !strings.Contains(err.Error(), "NoSuchBucket") || !strings.Contains(err.Error(), "s3://no-such-bucket/tables/x") {
 		t.Errorf("missing bucket: %v", err)
 	}
 
-	st, err := storage.Open("s3://" + bucket + "/t")
+	st, err := storage.Open("s3://"+bucket+"/t", fakeOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +464,7 @@ func TestS3RangedReads(t *testing.T) {
 		data[i] = byte(i)
 	}
 	f.put(t, "r/file.bin", data)
-	st, err := storage.Open("s3://" + bucket + "/r")
+	st, err := storage.Open("s3://"+bucket+"/r", fakeOpts)
 	if err != nil {
 		t.Fatal(err)
 	}

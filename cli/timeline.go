@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -10,15 +10,15 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
 
 // TimelineCmd lists instants in completion order.
 type TimelineCmd struct {
-	Table    string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
-	Archived bool   `help:"Include the archived timeline."`
-	JSON     bool   `name:"json" help:"Print JSON."`
-	StorageFlags
+	Table string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
+	JSON  bool   `name:"json" help:"Print JSON."`
+	TableFlags
 }
 
 // tableJSON is the "table" object of the timeline JSON contract.
@@ -35,44 +35,19 @@ type tableJSON struct {
 }
 
 func (c *TimelineCmd) Run() error {
-	ctx := context.Background()
-	c.applyStorage(nil)
-	t, tl, err := openTimeline(ctx, c.Table, c.Archived)
+	s, err := load(context.Background(), c.options(c.Table, []model.Step{model.StepTimeline}, nil), model.StepTimeline)
 	if err != nil {
 		return err
 	}
-	instants := tl.Instants
+	defer reportProblems(s)
+	instants := s.Timeline.Instants
 	if c.Archived {
-		instants = tl.All()
+		instants = s.Timeline.All()
 	}
-	defer reportProblems(t)
 	if c.JSON {
-		return writeTimelineJSON(os.Stdout, t, instants)
+		return writeTimelineJSON(os.Stdout, s.Table, instants)
 	}
-	return writeTimelineText(os.Stdout, t, instants)
-}
-
-func openTimeline(ctx context.Context, location string, archived bool) (*hudi.Table, *hudi.Timeline, error) {
-	t, err := hudi.Open(ctx, location)
-	if err != nil {
-		return nil, nil, err
-	}
-	tl, err := t.ActiveTimeline(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	if archived {
-		if err := t.LoadArchived(ctx, tl); err != nil {
-			fmt.Fprintln(os.Stderr, "hudiscope: archived timeline:", err)
-		}
-	}
-	return t, tl, nil
-}
-
-func reportProblems(t *hudi.Table) {
-	for _, p := range t.Problems() {
-		fmt.Fprintln(os.Stderr, "hudiscope: warning:", p.String())
-	}
+	return writeTimelineText(os.Stdout, s.Table, instants)
 }
 
 func tableInfo(t *hudi.Table) tableJSON {

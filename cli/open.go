@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,15 +18,12 @@ import (
 // OpenCmd starts the interactive explorer (the default command).
 type OpenCmd struct {
 	Table     string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
-	Archived  bool   `help:"Also read the archived timeline."`
-	Props     string `help:"Writer properties file (the options the job writes with)." type:"existingfile"`
 	EventLog  string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
 	ExportDir string `name:"export-dir" help:"Directory for Markdown exports (e, E)." default:"." type:"existingdir"`
 	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
 	LogFile   string `name:"log-file" help:"Write library and SDK logs to this file (default: discard)." type:"path"`
 	NoMouse   bool   `name:"no-mouse" help:"Do not capture the mouse (keeps the terminal's own selection)."`
-	NoMDT     bool   `name:"no-mdt" help:"List partitions from storage even when the metadata table can list them."`
-	StorageFlags
+	TableFlags
 }
 
 func (c *OpenCmd) Run() error {
@@ -47,17 +44,18 @@ func (c *OpenCmd) Run() error {
 	}
 	log.SetOutput(logw)
 	slog.SetDefault(slog.New(slog.NewTextHandler(logw, nil)))
-	c.applyStorage(logw)
+	opts := c.options(c.Table, nil, logw)
+	opts.EventLog = c.EventLog
 
 	// Validate before the TUI starts: a bad path is a plain error and exit code 1.
 	ctx := context.Background()
-	if _, err := hudi.Open(ctx, c.Table); err != nil {
+	// (The reader's warnings are left to the explorer's problems badge.)
+	if _, err := model.Load(ctx, model.Options{Location: c.Table, Steps: []model.Step{model.StepProperties}, Storage: opts.Storage}, nil); err != nil {
 		if errors.Is(err, hudi.ErrNotHudiTable) {
 			return fmt.Errorf("%s: not a Hudi table (no .hoodie directory)", c.Table)
 		}
 		return err
 	}
-	opts := model.Options{Location: c.Table, Archived: c.Archived, Props: c.Props, EventLog: c.EventLog, NoMDT: c.NoMDT}
 	app := ui.New(ui.Options{
 		Location:  c.Table,
 		ExportDir: c.ExportDir,

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
 
@@ -17,18 +18,20 @@ type CheckpointCmd struct {
 	Table string `arg:"" help:"Table path."`
 	Value string `arg:"" help:"The begin.instanttime / checkpoint value to check."`
 	JSON  bool   `name:"json" help:"Print JSON."`
-	StorageFlags
+	TableFlags
 }
 
 func (c *CheckpointCmd) Run() error {
 	ctx := context.Background()
-	c.applyStorage(nil)
-	t, tl, err := openTimeline(ctx, c.Table, true)
+	// The archived timeline tells a value older than the active timeline from a made-up one.
+	opts := c.options(c.Table, []model.Step{model.StepTimeline}, nil)
+	opts.Archived = true
+	s, err := load(ctx, opts, model.StepTimeline)
 	if err != nil {
 		return err
 	}
-	defer reportProblems(t)
-	r := t.CheckIncrementalCheckpoint(ctx, tl, c.Value)
+	defer reportProblems(s)
+	r := s.CheckCheckpoint(ctx, c.Value)
 	if c.JSON {
 		err = writeCheckpointJSON(os.Stdout, r)
 	} else {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,22 +18,19 @@ import (
 // The Java tool's single-dash short names (-bp, -pp, -irc, …) are accepted with two dashes
 // (--bp, --pp, --irc, …).
 type LayoutCmd struct {
-	Table           string   `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI (or --base-path)."`
-	BasePath        string   `name:"base-path" aliases:"bp" help:"Table path (same as the positional argument)."`
-	PropsPath       string   `name:"props-path" aliases:"pp" type:"existingfile" help:"File listing base paths, one per line; one report per table."`
-	Output          string   `name:"output" short:"o" default:"TABLE" help:"TABLE or JSON."`
-	TableStats      bool     `name:"enable-table-stats" aliases:"fs" help:"Show table-level statistics (TABLE output; JSON always has them)."`
-	PartitionStats  bool     `name:"enable-partition-stats" aliases:"ps" help:"Per-partition statistics (partitions[])."`
-	TopN            int      `name:"top-n" aliases:"tn" default:"0" help:"Show only the N largest partitions (0 = all)."`
-	RowCounts       bool     `name:"include-row-counts" aliases:"irc" help:"Per-partition numRecords and avgRowSize, table totalRecords (Parquet footers of the latest base files)."`
-	NumDays         int64    `name:"num-days" aliases:"nd" default:"0" help:"Only date partitions in [today-N, today) (N > 0)."`
-	StartDate       string   `name:"start-date" aliases:"sd" help:"Only date partitions on or after this date (yyyy/M/d or yyyy-M-d; beats --num-days)."`
-	EndDate         string   `name:"end-date" aliases:"ed" help:"Only date partitions before this date (yyyy/M/d or yyyy-M-d)."`
-	Characteristics bool     `name:"analyze-table-characteristics" aliases:"atc" help:"Run the micro-partition, small-files and hot-partitions detectors."`
-	PrintTopK       int      `name:"print-top-k" default:"0" help:"List the K partitions with the smallest average file size per detector."`
-	Props           string   `name:"props" help:"Writer properties file (Java properties syntax)."`
-	HoodieConf      []string `name:"hoodie-conf" help:"Writer property k=v (repeatable)."`
-	Engine          string   `name:"engine" default:"spark" enum:"spark,flink,java" help:"Engine whose effective defaults apply (spark, flink, java)."`
+	Table           string `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI (or --base-path)."`
+	BasePath        string `name:"base-path" aliases:"bp" help:"Table path (same as the positional argument)."`
+	PropsPath       string `name:"props-path" aliases:"pp" type:"existingfile" help:"File listing base paths, one per line; one report per table."`
+	Output          string `name:"output" short:"o" default:"TABLE" help:"TABLE or JSON."`
+	TableStats      bool   `name:"enable-table-stats" aliases:"fs" help:"Show table-level statistics (TABLE output; JSON always has them)."`
+	PartitionStats  bool   `name:"enable-partition-stats" aliases:"ps" help:"Per-partition statistics (partitions[])."`
+	TopN            int    `name:"top-n" aliases:"tn" default:"0" help:"Show only the N largest partitions (0 = all)."`
+	RowCounts       bool   `name:"include-row-counts" aliases:"irc" help:"Per-partition numRecords and avgRowSize, table totalRecords (Parquet footers of the latest base files)."`
+	NumDays         int64  `name:"num-days" aliases:"nd" default:"0" help:"Only date partitions in [today-N, today) (N > 0)."`
+	StartDate       string `name:"start-date" aliases:"sd" help:"Only date partitions on or after this date (yyyy/M/d or yyyy-M-d; beats --num-days)."`
+	EndDate         string `name:"end-date" aliases:"ed" help:"Only date partitions before this date (yyyy/M/d or yyyy-M-d)."`
+	Characteristics bool   `name:"analyze-table-characteristics" aliases:"atc" help:"Run the micro-partition, small-files and hot-partitions detectors."`
+	PrintTopK       int    `name:"print-top-k" default:"0" help:"List the K partitions with the smallest average file size per detector."`
 
 	MicroCount      int     `name:"micro-partition-count-threshold" default:"10000"`
 	MicroMinFiles   int     `name:"micro-partition-min-files" default:"25"`
@@ -46,6 +43,7 @@ type LayoutCmd struct {
 	SmallMinCommits int     `name:"small-files-min-table-commits" default:"10"`
 	HotWindow       int     `name:"hot-window-commits" default:"50"`
 	HotShare        float64 `name:"hot-partition-commit-share" default:"0.5"`
+	TableFlags
 }
 
 func (c *LayoutCmd) Run() error {
@@ -102,32 +100,26 @@ func (c *LayoutCmd) Run() error {
 }
 
 func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *layout.Interval, w io.Writer) error {
-	t, tl, err := openTimeline(ctx, table, false)
+	tune := func(opt *layout.Options) {
+		opt.PartitionStats, opt.TopN, opt.Characteristics, opt.PrintTopK = c.PartitionStats, c.TopN, c.Characteristics, c.PrintTopK
+		opt.IncludeRowCounts, opt.TableStats, opt.Dates = c.RowCounts, c.TableStats, dates
+		opt.MicroPartitionCountThreshold, opt.MicroPartitionMinFiles, opt.MicroPartitionMaxAvgBytes, opt.MicroPartitionMinAgeDays =
+			c.MicroCount, c.MicroMinFiles, c.MicroMaxAvg, c.MicroMinAge
+		opt.SmallFilesThresholdBytes, opt.SmallFilesMinFilesPerPartition, opt.SmallFilesModeratePct, opt.SmallFilesSeverePct, opt.SmallFilesMinTableCommits =
+			c.SmallThreshold, c.SmallMinFiles, c.SmallModerate, c.SmallSevere, c.SmallMinCommits
+		opt.HotWindowCommits, opt.HotPartitionCommitShare = c.HotWindow, c.HotShare
+	}
+	opts := c.options(table, []model.Step{model.StepLayout}, nil)
+	opts.TuneLayout = tune
+	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles, model.StepConfig, model.StepLayout)
 	if err != nil {
 		return codeError{exitError, err.Error()}
 	}
-	defer reportProblems(t)
-	view, err := t.FileSystemView(ctx, tl)
-	if err != nil {
-		return codeError{exitError, err.Error()}
-	}
-	eff, err := model.LoadConfig(c.Props, c.HoodieConf, c.Engine, t.Config)
-	if err != nil {
-		return codeError{exitError, err.Error()}
-	}
-	opt := model.LayoutOptions(eff)
-	opt.PartitionStats, opt.TopN, opt.Characteristics, opt.PrintTopK = c.PartitionStats, c.TopN, c.Characteristics, c.PrintTopK
-	opt.IncludeRowCounts, opt.TableStats, opt.Dates = c.RowCounts, c.TableStats, dates
-	opt.MicroPartitionCountThreshold, opt.MicroPartitionMinFiles, opt.MicroPartitionMaxAvgBytes, opt.MicroPartitionMinAgeDays =
-		c.MicroCount, c.MicroMinFiles, c.MicroMaxAvg, c.MicroMinAge
-	opt.SmallFilesThresholdBytes, opt.SmallFilesMinFilesPerPartition, opt.SmallFilesModeratePct, opt.SmallFilesSeverePct, opt.SmallFilesMinTableCommits =
-		c.SmallThreshold, c.SmallMinFiles, c.SmallModerate, c.SmallSevere, c.SmallMinCommits
-	opt.HotWindowCommits, opt.HotPartitionCommitShare = c.HotWindow, c.HotShare
-	in, err := model.LayoutInput(ctx, t, tl, view, opt)
-	if err != nil {
-		return codeError{exitError, err.Error()}
-	}
-	r := layout.Analyze(in, opt)
+	defer reportProblems(s)
+	opt := model.LayoutOptions(s.Effective)
+	tune(&opt)
+	r := new(layout.Result)
+	*r = *s.Layout // the snapshot stays as loaded; the printed copy has its path redacted
 	r.BasePath = config.Redact("", r.BasePath)
 	if format == "JSON" {
 		enc := json.NewEncoder(w)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -41,8 +41,8 @@ func checkPanicReport(t *testing.T, stdout, stderr string, code int, value strin
 // A panic inside any command becomes exit 70 with "internal error", the hint to report it, and
 // the stack only after the hint (HUDISCOPE_TEST_PANIC makes the named command panic).
 func TestPanicInCommandIsExit70(t *testing.T) {
-	table := filepath.Join("testdata", "fixtures", "cow-services-1.2.0", "table.zip")
-	eventLog := filepath.Join("testdata", "fixtures", "cow-services-1.2.0", "eventlog_v2_local-1795968726856")
+	table := filepath.Join("..", "testdata", "fixtures", "cow-services-1.2.0", "table.zip")
+	eventLog := filepath.Join("..", "testdata", "fixtures", "cow-services-1.2.0", "eventlog_v2_local-1795968726856")
 	for _, args := range [][]string{
 		{"timeline", table}, {"files", table}, {"checkpoint", table, "20240101000000000"},
 		{"layout", table}, {"health", table}, {"report", table}, {"eventlog", eventLog},

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Remote storage backends register their URI schemes with hudi/storage on import.
 import (

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"archive/zip"
@@ -26,7 +26,7 @@ import (
 func TestReadOnlyProof(t *testing.T) {
 	for _, fx := range []string{"cow-services-1.2.0", "incr-1.2.0", "cdc-1.2.0"} {
 		t.Run(fx, func(t *testing.T) {
-			src := filepath.Join("testdata", "fixtures", fx)
+			src := filepath.Join("..", "testdata", "fixtures", fx)
 			if _, err := os.Stat(filepath.Join(src, "table.zip")); err != nil {
 				t.Skipf("fixture %s: %v", fx, err)
 			}

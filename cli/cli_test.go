@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -12,9 +12,7 @@ import (
 // hudiscope itself (no second build, same coverage).
 func TestMain(m *testing.M) {
 	if os.Getenv("HUDISCOPE_RUN_MAIN") == "1" {
-		os.Args = append([]string{"hudiscope"}, os.Args[1:]...)
-		main()
-		os.Exit(0)
+		os.Exit(Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
@@ -38,7 +36,7 @@ type badCase struct {
 // its documented exit code and a message naming the damaged file, never a panic; the parts that
 // are not damaged still load.
 func TestBadInputCorpus(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join("testdata", "bad", "*", "case.json"))
+	dirs, _ := filepath.Glob(filepath.Join("..", "testdata", "bad", "*", "case.json"))
 	if len(dirs) < 40 {
 		t.Fatalf("bad-input corpus has %d cases, want at least 40", len(dirs))
 	}
@@ -76,7 +74,7 @@ func TestBadInputCorpus(t *testing.T) {
 // The JSON shapes of `timeline --json` and `files --json` are a contract (issue 3): every
 // named field is present, with the documented value kinds.
 func TestJSONContracts(t *testing.T) {
-	table := filepath.Join("testdata", "fixtures", "cow-services-1.2.0", "table.zip")
+	table := filepath.Join("..", "testdata", "fixtures", "cow-services-1.2.0", "table.zip")
 	stdout, stderr, code := runCLI(t, "timeline", "--archived", "--json", table)
 	if code != 0 {
 		t.Fatalf("timeline: %d %s", code, stderr)
@@ -161,7 +159,7 @@ func TestJSONContracts(t *testing.T) {
 
 // The Java tools' single-dash flag words work as they are pasted from a spark-submit line.
 func TestJavaStyleFlags(t *testing.T) {
-	table := filepath.Join("testdata", "fixtures", "incr-1.2.0", "table.zip")
+	table := filepath.Join("..", "testdata", "fixtures", "incr-1.2.0", "table.zip")
 	a, _, c1 := runCLI(t, "layout", table, "-o", "JSON", "-irc", "-atc")
 	b, _, c2 := runCLI(t, "layout", table, "--output", "JSON", "--include-row-counts", "--analyze-table-characteristics")
 	if c1 != 0 || c2 != 0 || a != b || !strings.Contains(a, `"totalRecords": 4`) {

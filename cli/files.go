@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -9,14 +9,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/model"
 )
 
 // FilesCmd lists the latest file slice of every live file group.
 type FilesCmd struct {
 	Table string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
 	JSON  bool   `name:"json" help:"Print JSON."`
-	NoMDT bool   `name:"no-mdt" help:"List partitions from storage even when the metadata table can list them."`
-	StorageFlags
+	TableFlags
 }
 
 type fileGroupJSON struct {
@@ -44,21 +44,15 @@ type partitionJSON struct {
 }
 
 func (c *FilesCmd) Run() error {
-	ctx := context.Background()
-	c.applyStorage(nil)
-	t, tl, err := openTimeline(ctx, c.Table, false)
+	s, err := load(context.Background(), c.options(c.Table, []model.Step{model.StepFiles}, nil), model.StepTimeline, model.StepFiles)
 	if err != nil {
 		return err
 	}
-	defer reportProblems(t)
-	view, err := t.FileSystemViewAuto(ctx, tl, !c.NoMDT)
-	if err != nil {
-		return err
-	}
+	defer reportProblems(s)
 	if c.JSON {
-		return writeFilesJSON(os.Stdout, view)
+		return writeFilesJSON(os.Stdout, s.View)
 	}
-	return writeFilesText(os.Stdout, t, view)
+	return writeFilesText(os.Stdout, s.Table, s.View)
 }
 
 func filesJSON(view *hudi.FileSystemView) []partitionJSON {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ const sparkSecrets = `"spark.hadoop.fs.s3a.secret.key":"SEKRET21","spark.hadoop.
 // event log whose Spark and system properties carry credentials. It returns props and log paths.
 func secretsWorld(t *testing.T) (table, props, eventLog string) {
 	t.Helper()
-	src := filepath.Join("testdata", "fixtures", "cow-services-1.2.0")
+	src := filepath.Join("..", "testdata", "fixtures", "cow-services-1.2.0")
 	table = filepath.Join(src, "table.zip")
 	if _, err := os.Stat(table); err != nil {
 		t.Skipf("fixture: %v", err)

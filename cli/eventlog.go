@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -27,6 +27,7 @@ type EventlogCmd struct {
 	MinStageSeconds float64 `name:"min-stage-seconds" short:"m" default:"0" help:"Hide stages shorter than this in text output."`
 	IncludeTasks    bool    `name:"include-tasks" help:"Add p25/p75/p99 task durations per stage to JSON."`
 	Progress        bool    `help:"Print reading progress to stderr."`
+	StorageFlags
 }
 
 // Run executes the command. Exit 2 for unreadable input, as the Java tool.
@@ -50,26 +51,26 @@ func (c *EventlogCmd) Run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opt := eventlog.Options{IncludeTasks: c.IncludeTasks}
-	if c.Progress {
-		opt.Progress = func(p eventlog.Progress) {
-			fmt.Fprintf(os.Stderr, "\r%s (%d/%d): %d MiB decoded, %d events", p.File, p.Part, p.Parts, p.TotalDecoded>>20, p.Events)
+	tune := func(opt *eventlog.Options) {
+		opt.IncludeTasks = c.IncludeTasks
+		if c.Progress {
+			opt.Progress = func(p eventlog.Progress) {
+				fmt.Fprintf(os.Stderr, "\r%s (%d/%d): %d MiB decoded, %d events", p.File, p.Part, p.Parts, p.TotalDecoded>>20, p.Events)
+			}
 		}
 	}
-	opt, err := model.EventLogOptions(ctx, path, opt)
-	if err != nil {
-		return codeError{exitUsage, err.Error()}
-	}
-	rep, err := eventlog.Analyze(ctx, path, opt)
+	s, _ := model.Load(ctx, model.Options{Steps: []model.Step{model.StepEventLog}, EventLog: path,
+		Storage: c.storage(nil), EventLogTune: tune}, nil)
 	if c.Progress {
 		fmt.Fprintln(os.Stderr)
 	}
-	if err != nil {
+	if err := s.StepErrors[model.StepEventLog]; err != nil {
 		if errors.Is(err, context.Canceled) {
 			return codeError{exitError, "interrupted"}
 		}
 		return codeError{exitUsage, fmt.Sprintf("failed to analyze Spark event log at %s: %v", path, err)}
 	}
+	rep := s.EventLog
 	var w io.Writer = os.Stdout
 	if c.OutputFile != "" {
 		f, err := os.Create(c.OutputFile)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 // --props-path listing a table twice → two JSON reports (analyzers.md §6 #14); Java's double-dash
 // short names work; date-flag errors exit 1 with Java's message.
 func TestLayoutPropsPathAndFlags(t *testing.T) {
-	table := filepath.Join("testdata", "fixtures", "incr-1.2.0", "table.zip")
+	table := filepath.Join("..", "testdata", "fixtures", "incr-1.2.0", "table.zip")
 	if _, err := os.Stat(table); err != nil {
 		t.Skipf("fixture not generated yet: %v", err)
 	}

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// StorageFlags configure the remote-storage backends (tables and event logs alike).
+type StorageFlags struct {
+	S3Endpoint    string `name:"s3-endpoint" env:"HUDISCOPE_S3_ENDPOINT" help:"Endpoint URL of an S3-compatible store (MinIO, Ceph, LocalStack); implies path-style addressing."`
+	S3Region      string `name:"s3-region" env:"HUDISCOPE_S3_REGION" help:"Region of the bucket (default: discovered from the bucket)."`
+	HadoopConfDir string `name:"hadoop-conf-dir" help:"Directory with core-site.xml and hdfs-site.xml for hdfs:// (default: $HADOOP_CONF_DIR, then /etc/hadoop/conf)."`
+	HadoopUser    string `name:"hadoop-user" help:"HDFS user for simple authentication (default: $HADOOP_USER_NAME, then the OS user)."`
+}
+
+// storage returns the backend options; SDK logs go to logw (the TUI's --log-file) or nowhere,
+// never to the terminal.
+func (f StorageFlags) storage(logw io.Writer) storage.Options {
+	return storage.Options{S3Endpoint: f.S3Endpoint, S3Region: f.S3Region,
+		HadoopConfDir: f.HadoopConfDir, HadoopUser: f.HadoopUser, Log: logw}
+}
+
+// TableFlags are accepted by every command that reads a table, the explorer included, and
+// mean the same everywhere.
+type TableFlags struct {
+	StorageFlags
+	NoMDT           bool     `name:"no-mdt" help:"List partitions from storage even when the metadata table can list them."`
+	Props           string   `name:"props" help:"Writer properties file (Java properties syntax: the options the job writes with)."`
+	HoodieConf      []string `name:"hoodie-conf" sep:"none" help:"Writer property k=v (repeatable)."`
+	Engine          string   `name:"engine" default:"spark" enum:"spark,flink,java" help:"Engine whose effective defaults apply (spark, flink, java)."`
+	ClusterDefaults string   `name:"cluster-defaults" help:"Cluster-wide hudi-defaults.conf to apply (default: $HUDI_CONF_DIR/hudi-defaults.conf, then /etc/hudi/conf/hudi-defaults.conf; - for none)."`
+	Archived        bool     `name:"archived" help:"Also read the archived timeline."`
+}
+
+// options are the model options for table location; steps nil loads everything.
+func (f TableFlags) options(location string, steps []model.Step, logw io.Writer) model.Options {
+	return model.Options{Location: location, Steps: steps, Storage: f.storage(logw), Archived: f.Archived,
+		Props: f.Props, HoodieConf: f.HoodieConf, Engine: f.Engine, NoMDT: f.NoMDT,
+		ClusterDefaults: f.ClusterDefaults}
+}

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// load runs model.Load for a command and fails when one of the steps whose result the
+// command prints failed; other steps' failures go to stderr, and the rest of the output
+// stands. Commands defer reportProblems: the reader also meets damaged files after loading
+// (instant details, the last clean), and those warnings belong on stderr too.
+func load(ctx context.Context, opts model.Options, needed ...model.Step) (*model.Snapshot, error) {
+	s, err := model.Load(ctx, opts, nil)
+	if err != nil {
+		return s, err
+	}
+	for _, st := range needed {
+		if e := s.StepErrors[st]; e != nil {
+			reportProblems(s)
+			return s, e
+		}
+	}
+	for _, st := range s.Done {
+		if e := s.StepErrors[st]; e != nil {
+			fmt.Fprintf(os.Stderr, "hudiscope: %s: %v\n", st, e)
+		}
+	}
+	return s, nil
+}
+
+// reportProblems prints the damaged files the reader worked around.
+func reportProblems(s *model.Snapshot) {
+	for _, p := range s.Problems() {
+		fmt.Fprintln(os.Stderr, "hudiscope: warning:", p.String())
+	}
+}

@@ -1,0 +1,207 @@
+package model
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/findings"
+	"github.com/hudiscope/hudiscope/analyzers/health"
+	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi"
+)
+
+// Step names one load step.
+type Step string
+
+// The load steps, in the order they run.
+const (
+	StepProperties Step = "properties"
+	StepTimeline   Step = "timeline"
+	StepArchived   Step = "archived timeline"
+	StepFiles      Step = "file-system view"
+	StepConfig     Step = "effective configuration"
+	StepLayout     Step = "layout"
+	StepHealth     Step = "health"
+	StepEventLog   Step = "event log"
+	StepFindings   Step = "findings"
+)
+
+// step is one stage of Load. run fills its part of a copy of the previous snapshot.
+type step struct {
+	name Step
+	// deps are the steps whose results run reads; asking for a step runs its deps first.
+	deps []Step
+	// applies reports whether the step can run with these options (an event log was given…).
+	applies func(o Options) bool
+	run     func(ctx context.Context, s *Snapshot) error
+}
+
+// steps is the whole pipeline, in run order: a step only reads the results of steps above it.
+// Findings run last because they read every other result.
+var steps = []step{
+	{StepProperties, nil, needsTable, loadProperties},
+	{StepTimeline, []Step{StepProperties}, needsTable, loadTimeline},
+	{StepArchived, []Step{StepTimeline}, func(o Options) bool { return needsTable(o) && o.Archived }, loadArchived},
+	{StepFiles, []Step{StepTimeline}, needsTable, loadFiles},
+	{StepConfig, []Step{StepProperties}, needsTable, loadConfig},
+	{StepLayout, []Step{StepFiles, StepConfig}, needsTable, analyzeLayout},
+	{StepHealth, []Step{StepTimeline, StepConfig}, needsTable, analyzeHealth},
+	{StepEventLog, nil, func(o Options) bool { return o.EventLog != "" }, analyzeEventLog},
+	{StepFindings, []Step{StepConfig}, needsTable, evaluateFindings},
+}
+
+func needsTable(o Options) bool { return o.Location != "" }
+
+// plan picks the steps to run: those asked for and everything they depend on, in pipeline
+// order, leaving out steps the options cannot run (no event log given, no table).
+func plan(o Options) []step {
+	want := map[Step]bool{}
+	var add func(Step)
+	add = func(name Step) {
+		if want[name] {
+			return
+		}
+		want[name] = true
+		for _, st := range steps {
+			if st.name == name {
+				for _, d := range st.deps {
+					add(d)
+				}
+			}
+		}
+	}
+	if o.Steps == nil {
+		for _, st := range steps {
+			add(st.name)
+		}
+	}
+	for _, name := range o.Steps {
+		add(name)
+	}
+	if o.Archived {
+		add(StepArchived)
+	}
+	var out []step
+	for _, st := range steps {
+		if want[st.name] && st.applies(o) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func errSkipped(dep Step) error { return fmt.Errorf("skipped: %s could not be read", dep) }
+
+func loadProperties(ctx context.Context, s *Snapshot) error {
+	t, err := hudi.Open(ctx, s.Options.Location, s.Options.Storage)
+	if err != nil {
+		return err
+	}
+	s.Table, s.Config = t, t.Config
+	return nil
+}
+
+func loadTimeline(ctx context.Context, s *Snapshot) error {
+	if s.Table == nil {
+		return errSkipped(StepProperties)
+	}
+	tl, err := s.Table.ActiveTimeline(ctx)
+	if err != nil {
+		return err
+	}
+	s.Timeline = tl
+	return nil
+}
+
+func loadArchived(ctx context.Context, s *Snapshot) error {
+	if s.Timeline == nil {
+		return errSkipped(StepTimeline)
+	}
+	// Copy the timeline so holders of the previous snapshot keep the active-only view.
+	tl := &hudi.Timeline{Instants: s.Timeline.Instants}
+	err := s.Table.LoadArchived(ctx, tl)
+	s.Timeline = tl
+	return err
+}
+
+func loadFiles(ctx context.Context, s *Snapshot) error {
+	if s.Timeline == nil {
+		return errSkipped(StepTimeline)
+	}
+	v, err := s.Table.FileSystemViewAuto(ctx, s.Timeline, !s.Options.NoMDT)
+	if err != nil {
+		return err
+	}
+	s.View = v
+	return nil
+}
+
+func loadConfig(ctx context.Context, s *Snapshot) error {
+	if s.Config == nil {
+		return errSkipped(StepProperties)
+	}
+	eff, err := config.Load(config.Files{Engine: s.Options.Engine, PropsFile: s.Options.Props,
+		HoodieConf: s.Options.HoodieConf, ClusterDefaults: s.Options.ClusterDefaults, Table: s.Config.Props})
+	if err != nil {
+		return err
+	}
+	s.Effective = eff
+	return nil
+}
+
+// explorerLayout is what the Layout pane and the report show: per-partition statistics, the
+// detectors and their ten worst partitions.
+func explorerLayout(opt *layout.Options) {
+	opt.PartitionStats, opt.Characteristics, opt.PrintTopK = true, true, 10
+}
+
+func analyzeLayout(ctx context.Context, s *Snapshot) error {
+	if s.View == nil {
+		return errSkipped(StepFiles)
+	}
+	opt := LayoutOptions(s.Effective)
+	tune := s.Options.TuneLayout
+	if tune == nil {
+		tune = explorerLayout
+	}
+	tune(&opt)
+	in, err := LayoutInput(ctx, s.Table, s.Timeline, s.View, opt)
+	if err != nil {
+		return err
+	}
+	in.Now = s.Options.now()
+	s.Layout = layout.Analyze(in, opt)
+	return nil
+}
+
+func analyzeHealth(ctx context.Context, s *Snapshot) error {
+	if s.Timeline == nil {
+		return errSkipped(StepTimeline)
+	}
+	// The file view is reused when an earlier step listed it (mdt-sync then needs no second
+	// metadata-table read); the health command alone does not list the table.
+	in := HealthInputWithView(ctx, s.Table, s.Timeline, s.View)
+	in.Now = s.Options.now()
+	opt := s.Options.Health
+	opt.Config = s.Effective
+	s.Health = health.Run(in, opt)
+	return nil
+}
+
+func analyzeEventLog(ctx context.Context, s *Snapshot) error {
+	r, err := AnalyzeEventLog(ctx, s.Options.EventLog, s.Options.Storage, s.Options.EventLogTune)
+	if err != nil {
+		return err
+	}
+	s.EventLog = r
+	return nil
+}
+
+func evaluateFindings(ctx context.Context, s *Snapshot) error {
+	if s.Config == nil {
+		return errSkipped(StepProperties)
+	}
+	s.Findings = findings.Evaluate(FindingsInput(s), nil)
+	return nil
+}

@@ -1,0 +1,78 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// section is one part of the full report. render returns ok=false while the snapshot has no
+// data for it; the section is then left out.
+type section struct {
+	title  string
+	render func(ctx context.Context, s *model.Snapshot) (body string, ok bool)
+	// inJSON: the JSON report also carries the section's Markdown under "sections" (the
+	// analyses whose structured JSON belongs to their own commands).
+	inJSON bool
+}
+
+// sections is the full report, in the order a reader meets it: what the table is, what to do
+// about it, the checkpoint answer, then the evidence (the job, the services, the files), and
+// last how the load went.
+var sections = []section{
+	{"Table", tableSection, false},
+	{"Findings", findingsSection, false},
+	{"Incremental reads", incrementalSection, false},
+	{"Timeline", timelineSection, false},
+	{"Event log", eventLogSection, true},
+	{"Health", healthSection, true},
+	{"Layout", layoutSection, true},
+	{"Load steps", loadStepsSection, false},
+	{"Problems", problemsSection, false},
+}
+
+func tableSection(_ context.Context, s *model.Snapshot) (string, bool) {
+	return TableSummary(s), true
+}
+
+func incrementalSection(ctx context.Context, s *model.Snapshot) (string, bool) {
+	start, reason := s.IncrementalStart(ctx)
+	if start == "" {
+		return "", false
+	}
+	return fmt.Sprintf("Incremental reads can start from `%s` (%s).\n", start, reason), true
+}
+
+func timelineSection(_ context.Context, s *model.Snapshot) (string, bool) {
+	if s.Timeline == nil {
+		return "", false
+	}
+	instants := s.TimelineInstants()
+	return TimelineMarkdown(instants, model.LateCompletions(instants)), true
+}
+
+func loadStepsSection(_ context.Context, s *model.Snapshot) (string, bool) {
+	var rows [][]string
+	for _, st := range s.Done {
+		res := "ok"
+		if err := s.StepErrors[st]; err != nil {
+			res = "failed: " + err.Error()
+		}
+		rows = append(rows, []string{string(st), res})
+	}
+	return Table([]string{"step", "result"}, "ll", rows), true
+}
+
+func problemsSection(_ context.Context, s *model.Snapshot) (string, bool) {
+	probs := s.Problems()
+	if len(probs) == 0 {
+		return "None.\n", true
+	}
+	var b strings.Builder
+	for _, p := range probs {
+		fmt.Fprintf(&b, "- %s\n", Escape(p.String()))
+	}
+	return b.String(), true
+}
