@@ -5,8 +5,9 @@ package assets
 
 import _ "embed"
 
-// EngineDefaults is engine_defaults.json: the engine-effective defaults of
-// shared/docs/catalog/SKILL.md step 6.
+// EngineDefaults is engine_defaults.json: the engine-effective defaults — the value a key
+// takes when a Spark, Flink or Java writer runs with nothing supplied, which can differ from
+// the key's declared default because each engine's writer sets its own.
 //
 //go:embed engine_defaults.json
 var EngineDefaults []byte

@@ -3,8 +3,8 @@ package assets
 import _ "embed"
 
 // FindingsCatalog is findings_catalog.json: the observation (OBS-001…030) and capability
-// (CAP-001…007) rows of shared/docs/catalog as data — signals as field paths, corroborating
-// inputs, config key and direction, risk tier, payoff, verification and gating.
+// (CAP-001…007) rows of the Hudi optimization catalogs as data — signals as field paths,
+// corroborating inputs, config key and direction, risk tier, payoff, verification and gating.
 //
 //go:embed findings_catalog.json
 var FindingsCatalog []byte

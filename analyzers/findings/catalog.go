@@ -1,7 +1,7 @@
 // Package findings evaluates the optimization catalogs (observation rows OBS-001…030 and
-// capability rows CAP-001…007 of shared/docs/catalog) against a table snapshot. The rows are
-// data (assets/findings_catalog.json); this package only knows how to read a field path, test
-// a condition, count which inputs agreed, and apply the corroboration, gating, counter-signal
+// capability rows CAP-001…007) against a table snapshot. The rows are data
+// (assets/findings_catalog.json); this package only knows how to read a field path, test a
+// condition, count which inputs agreed, and apply the corroboration, gating, counter-signal
 // and durable-refusal rules. Evaluate is a pure function: it does no I/O.
 package findings
 
@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hudiscope/hudiscope/assets"
 )
@@ -46,9 +47,10 @@ const (
 //
 // Paths start with the input they read: props.<hoodie key> (the effective writer
 // configuration), eventlog.<HoodieSparkEventLogAnalyzer JSON path>, layout.<layout JSON path>,
-// health.<health JSON path> and table.<derived table fact> (see TableFacts). A path step may
-// select array elements, [field=value] or [field=a|b], or name a key holding dots, ["a.b"].
-// Arrays without a selector fan out: the path yields every element's value.
+// health.<health JSON path> and table.<derived table fact> (a TableFacts field, by its JSON
+// name). A path step may select array elements, [field=value] or [field=a|b], or name a key
+// holding dots, ["a.b"]. Arrays without a selector fan out: the path yields every element's
+// value. Every path is checked against its input's Go type when the catalog loads (Parse).
 //
 // Agg folds several values: first (default), max, min, sum, mean, count, any, all (any/all
 // test each value). Ops: lt le gt ge eq ne in nin approx (|a-b| <= Factor·b) exists missing
@@ -135,6 +137,9 @@ type Catalog struct {
 	// Known are the hoodie.* keys the misspelling check matches against (with the config
 	// analyzer's known keys and the keys the rows name).
 	Known map[string]bool `json:"-"`
+
+	// paths are the rows' paths, compiled by Parse.
+	paths map[string]*fieldPath
 }
 
 // CaveatText is one caveat: Match is a phrase of the analyzer's own caveat; Text the fallback.
@@ -148,18 +153,21 @@ func Load() (*Catalog, error) {
 	return Parse(assets.FindingsCatalog, assets.FindingsKnownKeys, assets.KnownConfigs, assets.EngineDefaults)
 }
 
-var defaultCatalog *Catalog
+var (
+	defaultOnce    sync.Once
+	defaultCatalog *Catalog
+)
 
 // Default is the embedded catalog (parsed once; it panics on a malformed asset, which the
 // package tests catch).
 func Default() *Catalog {
-	if defaultCatalog == nil {
+	defaultOnce.Do(func() {
 		c, err := Load()
 		if err != nil {
 			panic(err)
 		}
 		defaultCatalog = c
-	}
+	})
 	return defaultCatalog
 }
 
@@ -211,6 +219,7 @@ func Parse(catalog, knownKeys, knownConfigs, engineDefaults []byte) (*Catalog, e
 	for k := range c.Defaults {
 		c.Known[k] = true
 	}
+	c.paths = map[string]*fieldPath{}
 	seen := map[string]bool{}
 	for i := range c.Rows {
 		r := &c.Rows[i]
@@ -232,19 +241,11 @@ func Parse(catalog, knownKeys, knownConfigs, engineDefaults []byte) (*Catalog, e
 				c.Known[k.Key] = true
 			}
 		}
+		if err := c.compileRow(r); err != nil {
+			return nil, fmt.Errorf("findings catalog: %s: %w", r.ID, err)
+		}
 		for _, cs := range [][]Cond{r.Signals, r.Against, r.Gates, r.DoNothingWhen} {
 			for _, cd := range cs {
-				if err := checkPath(cd.Path); err != nil {
-					return nil, fmt.Errorf("findings catalog: %s: %w", r.ID, err)
-				}
-				if cd.Ref != "" {
-					if err := checkPath(cd.Ref); err != nil {
-						return nil, fmt.Errorf("findings catalog: %s: %w", r.ID, err)
-					}
-				}
-				if !validOp(cd.Op) {
-					return nil, fmt.Errorf("findings catalog: %s: unknown op %q", r.ID, cd.Op)
-				}
 				if strings.HasPrefix(cd.Path, "props.hoodie.") {
 					c.Known[strings.TrimPrefix(cd.Path, "props.")] = true
 				}
@@ -252,6 +253,77 @@ func Parse(catalog, knownKeys, knownConfigs, engineDefaults []byte) (*Catalog, e
 		}
 	}
 	return &c, nil
+}
+
+// compileRow checks every condition of a row and compiles the paths it reads.
+func (c *Catalog) compileRow(r *Row) error {
+	conds := func(where string, cs []Cond) error {
+		for i, cd := range cs {
+			at := fmt.Sprintf("%s[%d]", where, i)
+			if err := c.compile(cd.Path); err != nil {
+				return fmt.Errorf("%s: %w", at, err)
+			}
+			if cd.Ref != "" {
+				if err := c.compile(cd.Ref); err != nil {
+					return fmt.Errorf("%s ref: %w", at, err)
+				}
+			}
+			if !validOp(cd.Op) {
+				return fmt.Errorf("%s: unknown op %q", at, cd.Op)
+			}
+			if !aggs[cd.Agg] {
+				return fmt.Errorf("%s: unknown agg %q", at, cd.Agg)
+			}
+			if (cd.Op == "set" || cd.Op == "unset") && InputOf(cd.Path) != InputProps {
+				return fmt.Errorf("%s: op %q needs a props path, not %q", at, cd.Op, cd.Path)
+			}
+		}
+		return nil
+	}
+	for _, x := range []struct {
+		where string
+		cs    []Cond
+	}{{"signals", r.Signals}, {"against", r.Against}, {"gates", r.Gates}, {"doNothingWhen", r.DoNothingWhen}} {
+		if err := conds(x.where, x.cs); err != nil {
+			return err
+		}
+	}
+	for i, k := range r.Change.Keys {
+		if err := conds(fmt.Sprintf("change.keys[%d] (%s) when", i, k.Key), k.When); err != nil {
+			return err
+		}
+	}
+	if r.PayoffPath != "" {
+		if err := c.compile(r.PayoffPath); err != nil {
+			return fmt.Errorf("payoffPath: %w", err)
+		}
+	}
+	return nil
+}
+
+func (c *Catalog) compile(p string) error {
+	if _, ok := c.paths[p]; ok {
+		return nil
+	}
+	fp, err := compilePath(p)
+	if err != nil {
+		return err
+	}
+	c.paths[p] = fp
+	return nil
+}
+
+// path is a compiled path. Parse compiled every path of its rows; a path it did not see
+// (a catalog built by hand) is compiled here, and an invalid one is a programming error.
+func (c *Catalog) path(p string) *fieldPath {
+	if fp, ok := c.paths[p]; ok {
+		return fp
+	}
+	fp, err := compilePath(p)
+	if err != nil {
+		panic("findings: " + err.Error())
+	}
+	return fp
 }
 
 // Row returns the row with an id, or nil.
@@ -279,14 +351,9 @@ var ops = map[string]bool{"lt": true, "le": true, "gt": true, "ge": true, "eq": 
 
 func validOp(op string) bool { return ops[op] }
 
-func checkPath(p string) error {
-	root, _, _ := strings.Cut(p, ".")
-	switch root {
-	case "props", "eventlog", "layout", "health", "table":
-		return nil
-	}
-	return fmt.Errorf("path %q: unknown input %q (want props, eventlog, layout, health or table)", p, root)
-}
+// aggs are the folds aggregate knows; any other name would silently sum.
+var aggs = map[string]bool{"": true, "first": true, "any": true, "all": true, "count": true,
+	"max": true, "min": true, "sum": true, "mean": true}
 
 // InputOf is the input a path reads: layout, health and table facts are all the table.
 func InputOf(path string) string {

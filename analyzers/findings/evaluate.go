@@ -27,11 +27,12 @@ type Input struct {
 	Timeline     *hudi.Timeline
 	View         *hudi.FileSystemView
 	TablePath    string
-	// Facts overrides TableFacts(TableConfig, Timeline, View) (tests, replays).
-	Facts map[string]any
+	// Facts overrides DeriveTableFacts(TableConfig, Timeline, View) (tests, replays); with it
+	// the table counts as present.
+	Facts *TableFacts
 }
 
-// Confidence levels (SKILL.md step 1).
+// Confidence levels: how far the inputs present let a finding go.
 const (
 	Describe              = "describe"
 	Recommend             = "recommend"
@@ -232,8 +233,10 @@ func (r *Result) Stopped() []*Finding {
 type env struct {
 	in    Input
 	cat   *Catalog
-	docs  map[string]any
-	facts map[string]any
+	facts *TableFacts
+	// The analyzer reports as the JSON documents they print (nil when absent): catalog paths
+	// name those documents' fields, and were checked against the report types at load.
+	eventlog, layout, health any
 }
 
 // Evaluate matches every catalog row against the input.
@@ -241,19 +244,19 @@ func Evaluate(in Input, cat *Catalog) *Result {
 	if cat == nil {
 		cat = Default()
 	}
-	e := &env{in: in, cat: cat, docs: map[string]any{}}
+	e := &env{in: in, cat: cat}
 	if in.EventLog != nil {
-		e.docs["eventlog"] = toJSONValue(in.EventLog)
+		e.eventlog = toJSONValue(in.EventLog)
 	}
 	if in.Layout != nil {
-		e.docs["layout"] = toJSONValue(in.Layout)
+		e.layout = toJSONValue(in.Layout)
 	}
 	if in.Health != nil {
-		e.docs["health"] = toJSONValue(in.Health)
+		e.health = toJSONValue(in.Health)
 	}
 	e.facts = in.Facts
 	if e.facts == nil {
-		e.facts = TableFacts(in.TableConfig, in.Timeline, in.View)
+		e.facts = DeriveTableFacts(in.TableConfig, in.Timeline, in.View)
 	}
 	r := &Result{Findings: []Finding{}, Misspellings: []Misspelling{}, Missing: []Missing{}}
 	r.Inputs = e.inputs()
@@ -402,10 +405,10 @@ func sourceWords(v config.Value) string {
 
 // resolve returns the values at a path, whether the input was present, and a props source.
 func (e *env) resolve(path string) (vals []any, known bool, source string, assumed bool) {
-	root, rest, _ := strings.Cut(path, ".")
-	switch root {
+	p := e.cat.path(path)
+	switch p.root {
 	case "props":
-		v, ok := e.lookup(rest)
+		v, ok := e.lookup(p.key)
 		assumed = !e.in.PropsPresent
 		if !ok {
 			return nil, true, "not set, no known default", assumed
@@ -415,23 +418,30 @@ func (e *env) resolve(path string) (vals []any, known bool, source string, assum
 		if !e.present(InputTable) {
 			return nil, false, "", false
 		}
-		if v, ok := e.facts[rest]; ok && v != nil {
-			if a, ok := v.([]any); ok {
-				return []any{a}, true, "", false
-			}
+		// A list fact (mdtPartitions) is one value, for contains; it does not fan out.
+		if v := factValue(e.facts, p.fact); v != nil {
 			return []any{v}, true, "", false
 		}
 		return nil, true, "", false
 	}
-	doc, ok := e.docs[root]
+	doc, ok := e.doc(p.root)
 	if !ok {
 		return nil, false, "", false
 	}
-	steps, err := parsePath(rest)
-	if err != nil {
-		return nil, true, "", false
+	return walk(doc, p.steps), true, "", false
+}
+
+// doc is an analyzer report's JSON document, and whether that analyzer ran.
+func (e *env) doc(root string) (any, bool) {
+	switch root {
+	case "eventlog":
+		return e.eventlog, e.in.EventLog != nil
+	case "layout":
+		return e.layout, e.in.Layout != nil
+	case "health":
+		return e.health, e.in.Health != nil
 	}
-	return walk(doc, steps), true, "", false
+	return nil, false
 }
 
 // cond evaluates one condition.
@@ -847,8 +857,7 @@ func (e *env) caveats(r *Row) []string {
 func (e *env) estimate(name string) *Estimate {
 	switch name {
 	case "record-index-file-groups":
-		recs, ok := e.facts["records.estimate"].(float64)
-		if !ok {
+		if e.facts.Records.Estimate == nil {
 			return &Estimate{Name: name, Value: -1, Text: "No record count could be derived from the table, so the record-level index cannot be sized here; run the layout analyzer with --include-row-counts."}
 		}
 		get := func(k string, def float64) float64 {
@@ -863,9 +872,13 @@ func (e *env) estimate(name string) *Estimate {
 		maxBytes := get("hoodie.metadata.record.index.max.filegroup.size", 1073741824)
 		minN := get("hoodie.metadata.global.record.level.index.min.filegroup.count", 10)
 		maxN := get("hoodie.metadata.global.record.level.index.max.filegroup.count", 10000)
+		recs := *e.facts.Records.Estimate
 		const avgRecordSize = 48 // HoodieTableMetadataUtil's record-index entry estimate
 		n := health.EstimateFileGroupCount(int64(recs), avgRecordSize, int64(minN), int64(maxN), float32(growth), int64(maxBytes))
-		src, _ := e.facts["records.source"].(string)
+		src := ""
+		if e.facts.Records.Source != nil {
+			src = *e.facts.Records.Source
+		}
 		text := fmt.Sprintf("Your record count (%s, from %s) implies roughly %d record-index file group(s) (growth factor %s, %s bytes per file group, clamped to %s–%s); bootstrap writes that index once over the whole table.",
 			FormatNumber(recs), src, n, FormatNumber(growth), FormatNumber(maxBytes), FormatNumber(minN), FormatNumber(maxN))
 		if float64(n) >= maxN {

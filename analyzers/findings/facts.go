@@ -9,36 +9,126 @@ import (
 	"github.com/hudiscope/hudiscope/hudi"
 )
 
-// TableFacts derives the table.* measurements the rows read from hoodie.properties, the
-// timeline's commit metadata and the file-system view. Every value is a measurement (counts,
-// sums, shares); a fact that cannot be derived is left out, never zero-filled.
+// TableFacts are the table.* measurements the catalog rows read, derived from hoodie.properties,
+// the timeline's commit metadata and the file-system view. Catalog paths name a fact by its
+// JSON field names (table.commits.updateShare is Commits.UpdateShare); they are resolved
+// against this struct when the catalog loads, so a misspelled fact fails there.
 //
-//	table.type, table.version, table.partitioned, table.mdtPartitions
-//	table.instants.active
-//	table.commits.count|numWrites|numInserts|numUpdateWrites|numDeletes|bytesWritten
-//	table.commits.updateShare            updates / (inserts + updates)
-//	table.commits.updateCommits          commits with at least one update
-//	table.commits.writeAmplification     records rewritten per record inserted or updated, in commits with updates
-//	table.commits.recordsPerCommit.mean|median|cv|growth   growth = mean of the newest third / oldest third
-//	table.commits.newFileGroupShare      share of recent write stats that created their file group (numWrites == numInserts, no prevCommit)
-//	table.commits.dominantOperation      the most frequent write operation (lower case)
-//	table.commits.updatedFileGroupShare  mean share of live file groups an update commit touched
-//	table.updates.newestPartitionShare   share of updates landing in the newest tenth of partitions
-//	table.clustering.completed|pending|pendingPlanBytes
-//	table.compactions.completed|pending, table.cleans.completed, table.savepoints, table.rollbacks
-//	table.records.estimate|source, table.records.avgBytes
-//	table.schema.columns|stringColumns
-func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemView) map[string]any {
-	f := map[string]any{}
+// Every value is a measurement. A fact that cannot be derived is nil (a nil pointer, or a nil
+// slice), never zero-filled: a row must be able to tell "none" from "unknown".
+type TableFacts struct {
+	// From hoodie.properties: nil without it.
+	Type        *string `json:"type"`
+	Version     *int    `json:"version"`
+	Partitioned *bool   `json:"partitioned"`
+	// MDTPartitions are the metadata-table partitions; empty (not nil) when there are none.
+	MDTPartitions []string `json:"mdtPartitions"`
+
+	// The rest needs a timeline.
+	Instants    InstantFacts    `json:"instants"`
+	Commits     CommitFacts     `json:"commits"`
+	Updates     UpdateFacts     `json:"updates"`
+	Clustering  ClusteringFacts `json:"clustering"`
+	Compactions ServiceFacts    `json:"compactions"`
+	Cleans      CleanFacts      `json:"cleans"`
+	Savepoints  *int            `json:"savepoints"` // completed
+	Rollbacks   *int            `json:"rollbacks"`  // completed
+	Records     RecordFacts     `json:"records"`
+	Schema      SchemaFacts     `json:"schema"`
+}
+
+// InstantFacts count the timeline's instants.
+type InstantFacts struct {
+	Active *int `json:"active"` // instants on the active timeline
+}
+
+// CommitFacts describe the completed write commits (commit, deltacommit, replacecommit that
+// are not compaction or clustering), archived and active.
+type CommitFacts struct {
+	Count           *int     `json:"count"`
+	NumWrites       *float64 `json:"numWrites"`
+	NumInserts      *float64 `json:"numInserts"`
+	NumUpdateWrites *float64 `json:"numUpdateWrites"`
+	NumDeletes      *float64 `json:"numDeletes"`
+	BytesWritten    *float64 `json:"bytesWritten"`
+	// UpdateShare is updates / (inserts + updates).
+	UpdateShare *float64 `json:"updateShare"`
+	// UpdateCommits are the commits with at least one update.
+	UpdateCommits *int `json:"updateCommits"`
+	// WriteAmplification is records rewritten per record inserted or updated, over the
+	// commits with updates.
+	WriteAmplification *float64 `json:"writeAmplification"`
+	// RecordsPerCommit is inserts + updates + deletes per commit.
+	RecordsPerCommit RecordsPerCommit `json:"recordsPerCommit"`
+	// NewFileGroupShare is the share of the recent commits' write stats that created their file
+	// group (numWrites == numInserts, no prevCommit): an insert-only, append-shaped workload.
+	NewFileGroupShare *float64 `json:"newFileGroupShare"`
+	// DominantOperation is the most frequent write operation, lower case.
+	DominantOperation *string `json:"dominantOperation"`
+	// UpdatedFileGroupShare is the mean share of live file groups an update commit touched.
+	UpdatedFileGroupShare *float64 `json:"updatedFileGroupShare"`
+}
+
+// RecordsPerCommit summarises the records each write commit changed.
+type RecordsPerCommit struct {
+	Mean   *float64 `json:"mean"`
+	Median *float64 `json:"median"`
+	CV     *float64 `json:"cv"` // coefficient of variation
+	// Growth is the mean of the newest third of commits over the mean of the oldest third.
+	Growth *float64 `json:"growth"`
+}
+
+// UpdateFacts say where updates land.
+type UpdateFacts struct {
+	// NewestPartitionShare is the share of updates landing in the newest tenth of partitions
+	// (by name: time-ordered partition keys sort by time).
+	NewestPartitionShare *float64 `json:"newestPartitionShare"`
+}
+
+// ClusteringFacts count clustering instants.
+type ClusteringFacts struct {
+	Completed *int `json:"completed"`
+	Pending   *int `json:"pending"`
+	// PendingPlanBytes is the largest requested plan among the pending ones (only when some
+	// are pending).
+	PendingPlanBytes *int64 `json:"pendingPlanBytes"`
+}
+
+// ServiceFacts count a table service's instants.
+type ServiceFacts struct {
+	Completed *int `json:"completed"`
+	Pending   *int `json:"pending"`
+}
+
+// CleanFacts count clean instants.
+type CleanFacts struct {
+	Completed *int `json:"completed"`
+}
+
+// RecordFacts estimate the table's record count.
+type RecordFacts struct {
+	Estimate *float64 `json:"estimate"`
+	// Source says where Estimate came from (printed with the estimate).
+	Source   *string  `json:"source"`
+	AvgBytes *float64 `json:"avgBytes"` // latest base files' bytes per record
+}
+
+// SchemaFacts measure the newest writer schema's top-level fields.
+type SchemaFacts struct {
+	Columns       *int `json:"columns"`
+	StringColumns *int `json:"stringColumns"`
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// DeriveTableFacts computes the facts from whichever parts are present (each may be nil).
+func DeriveTableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemView) *TableFacts {
+	f := &TableFacts{}
 	if tc != nil {
-		f["type"] = tc.Type
-		f["version"] = float64(tc.Version)
-		f["partitioned"] = len(tc.PartitionKeys) > 0
-		parts := make([]any, len(tc.MetadataParts))
-		for i, p := range tc.MetadataParts {
-			parts[i] = p
-		}
-		f["mdtPartitions"] = parts
+		f.Type = ptr(tc.Type)
+		f.Version = ptr(tc.Version)
+		f.Partitioned = ptr(len(tc.PartitionKeys) > 0)
+		f.MDTPartitions = append([]string{}, tc.MetadataParts...)
 	}
 	if tl == nil {
 		return f
@@ -47,18 +137,18 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 	sort.SliceStable(instants, func(i, j int) bool {
 		return hudi.CompareInstants(instants[i].RequestedTime, instants[j].RequestedTime) < 0
 	})
-	f["instants.active"] = float64(len(tl.Instants))
+	f.Instants.Active = ptr(len(tl.Instants))
 	var writes []*hudi.Instant
-	counts := map[string]float64{}
+	var clusteringDone, clusteringPending, compactDone, compactPending, cleans, savepoints, rollbacks int
 	var pendingPlanBytes int64
 	ops := map[string]int{}
 	for _, in := range instants {
 		clustering := isClustering(in)
 		switch {
 		case clustering && in.IsCompleted():
-			counts["clustering.completed"]++
+			clusteringDone++
 		case clustering:
-			counts["clustering.pending"]++
+			clusteringPending++
 			for _, e := range in.Files {
 				if pf, ok := hudi.ParseInstantFileName(e.Name); ok && pf.State == hudi.Requested && e.Size > pendingPlanBytes {
 					pendingPlanBytes = e.Size
@@ -66,16 +156,16 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 			}
 		case in.Action == hudi.ActionCompaction || (in.Action == hudi.ActionCommit && strings.EqualFold(in.Operation, "compact")):
 			if in.IsCompleted() {
-				counts["compactions.completed"]++
+				compactDone++
 			} else {
-				counts["compactions.pending"]++
+				compactPending++
 			}
 		case in.Action == hudi.ActionClean && in.IsCompleted():
-			counts["cleans.completed"]++
+			cleans++
 		case in.Action == hudi.ActionSavepoint && in.IsCompleted():
-			counts["savepoints"]++
+			savepoints++
 		case in.Action == hudi.ActionRollback && in.IsCompleted():
-			counts["rollbacks"]++
+			rollbacks++
 		case isWrite(in) && in.IsCompleted():
 			writes = append(writes, in)
 			if in.Operation != "" {
@@ -83,18 +173,19 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 			}
 		}
 	}
-	for _, k := range []string{"clustering.completed", "clustering.pending", "compactions.completed", "compactions.pending", "cleans.completed", "savepoints", "rollbacks"} {
-		f[k] = counts[k]
+	f.Clustering.Completed, f.Clustering.Pending = ptr(clusteringDone), ptr(clusteringPending)
+	f.Compactions.Completed, f.Compactions.Pending = ptr(compactDone), ptr(compactPending)
+	f.Cleans.Completed, f.Savepoints, f.Rollbacks = ptr(cleans), ptr(savepoints), ptr(rollbacks)
+	if clusteringPending > 0 {
+		f.Clustering.PendingPlanBytes = ptr(pendingPlanBytes)
 	}
-	if counts["clustering.pending"] > 0 {
-		f["clustering.pendingPlanBytes"] = float64(pendingPlanBytes)
-	}
-	f["commits.count"] = float64(len(writes))
+	f.Commits.Count = ptr(len(writes))
 	if len(writes) == 0 {
 		return f
 	}
 	var w, ins, upd, del, bytes float64
-	var updW, updChanged, updCommits float64
+	var updW, updChanged float64
+	updCommits := 0
 	var perCommit []float64
 	var fgShares []float64
 	liveGroups := 0
@@ -134,31 +225,32 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 			}
 		}
 	}
-	f["commits.numWrites"], f["commits.numInserts"], f["commits.numUpdateWrites"] = w, ins, upd
-	f["commits.numDeletes"], f["commits.bytesWritten"], f["commits.updateCommits"] = del, bytes, updCommits
+	c := &f.Commits
+	c.NumWrites, c.NumInserts, c.NumUpdateWrites = ptr(w), ptr(ins), ptr(upd)
+	c.NumDeletes, c.BytesWritten, c.UpdateCommits = ptr(del), ptr(bytes), ptr(updCommits)
 	if ins+upd > 0 {
-		f["commits.updateShare"] = upd / (ins + upd)
+		c.UpdateShare = ptr(upd / (ins + upd))
 	}
 	if updChanged > 0 {
-		f["commits.writeAmplification"] = updW / updChanged
+		c.WriteAmplification = ptr(updW / updChanged)
 	}
 	if len(fgShares) > 0 {
-		f["commits.updatedFileGroupShare"] = mean(fgShares)
+		c.UpdatedFileGroupShare = ptr(mean(fgShares))
 	}
 	m := mean(perCommit)
-	f["commits.recordsPerCommit.mean"] = m
-	f["commits.recordsPerCommit.median"] = median(perCommit)
+	c.RecordsPerCommit.Mean = ptr(m)
+	c.RecordsPerCommit.Median = ptr(median(perCommit))
 	if m > 0 && len(perCommit) > 1 {
 		var ss float64
 		for _, v := range perCommit {
 			ss += (v - m) * (v - m)
 		}
-		f["commits.recordsPerCommit.cv"] = math.Sqrt(ss/float64(len(perCommit))) / m
+		c.RecordsPerCommit.CV = ptr(math.Sqrt(ss/float64(len(perCommit))) / m)
 	}
 	if n := len(perCommit) / 3; n >= 1 {
 		first, last := mean(perCommit[:n]), mean(perCommit[len(perCommit)-n:])
 		if first > 0 {
-			f["commits.recordsPerCommit.growth"] = last / first
+			c.RecordsPerCommit.Growth = ptr(last / first)
 		}
 	}
 	best, bestN := "", 0
@@ -168,9 +260,10 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 		}
 	}
 	if best != "" {
-		f["commits.dominantOperation"] = best
+		c.DominantOperation = ptr(best)
 	}
-	// New file groups in the recent commits (OBS-019's decisive check).
+	// New file groups in the recent commits: an append-only workload (nothing to clean) shows
+	// here first.
 	recent := writes
 	if len(recent) > 10 {
 		recent = recent[len(recent)-10:]
@@ -190,7 +283,7 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 		}
 	}
 	if stats > 0 {
-		f["commits.newFileGroupShare"] = fresh / stats
+		c.NewFileGroupShare = ptr(fresh / stats)
 	}
 	// Updates in the newest partitions (time-ordered keys): the newest tenth by name.
 	if upd > 0 && len(updByPart) > 0 && view != nil && len(view.Partitions) > 1 {
@@ -204,7 +297,7 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 		for _, p := range names[len(names)-n:] {
 			newest += updByPart[p]
 		}
-		f["updates.newestPartitionShare"] = newest / upd
+		f.Updates.NewestPartitionShare = ptr(newest / upd)
 	}
 	// Record count: the latest base file's numWrites in the commit that wrote it.
 	recs, src := recordEstimate(writes, view)
@@ -212,8 +305,8 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 		recs, src = ins-del, "commit metadata (inserts − deletes over the timeline read)"
 	}
 	if recs >= 0 {
-		f["records.estimate"] = recs
-		f["records.source"] = src
+		f.Records.Estimate = ptr(recs)
+		f.Records.Source = ptr(src)
 		if view != nil && recs > 0 {
 			var total int64
 			for _, p := range view.Partitions {
@@ -224,12 +317,12 @@ func TableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemVi
 				}
 			}
 			if total > 0 {
-				f["records.avgBytes"] = float64(total) / recs
+				f.Records.AvgBytes = ptr(float64(total) / recs)
 			}
 		}
 	}
 	if cols, strs, ok := schemaWidth(writes); ok {
-		f["schema.columns"], f["schema.stringColumns"] = float64(cols), float64(strs)
+		f.Schema.Columns, f.Schema.StringColumns = ptr(cols), ptr(strs)
 	}
 	return f
 }

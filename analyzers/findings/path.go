@@ -4,9 +4,136 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 )
+
+// fieldPath is a catalog path, parsed and checked against its input once, when the catalog
+// loads: a misspelled path fails there instead of reading as "absent" on every table.
+type fieldPath struct {
+	root string // props, eventlog, layout, health or table
+	// key is a props path's config key (any key: Hudi's configuration is open-ended).
+	key string
+	// steps walk an analyzer report's JSON document (eventlog, layout, health).
+	steps []step
+	// fact is the TableFacts field a table path names (its reflect index).
+	fact []int
+}
+
+// compilePath parses p and checks it against the type its root reads.
+func compilePath(p string) (*fieldPath, error) {
+	root, rest, _ := strings.Cut(p, ".")
+	fp := &fieldPath{root: root}
+	switch root {
+	case "props":
+		if rest == "" {
+			return nil, fmt.Errorf("path %q: no config key after props", p)
+		}
+		fp.key = rest
+		return fp, nil
+	case "table":
+		idx, err := factIndex(rest)
+		if err != nil {
+			return nil, fmt.Errorf("path %q: %w", p, err)
+		}
+		fp.fact = idx
+		return fp, nil
+	}
+	sh, ok := docShapes[root]
+	if !ok {
+		return nil, fmt.Errorf("path %q: unknown input %q (want props, eventlog, layout, health or table)", p, root)
+	}
+	steps, err := parsePath(rest)
+	if err != nil {
+		return nil, err
+	}
+	if len(steps) == 0 {
+		return nil, fmt.Errorf("path %q: names no field of %s", p, root)
+	}
+	if err := checkDoc(root, sh, steps); err != nil {
+		return nil, fmt.Errorf("path %q: %w", p, err)
+	}
+	fp.steps = steps
+	return fp, nil
+}
+
+var factsType = reflect.TypeFor[TableFacts]()
+
+// factIndex finds the TableFacts leaf a dotted name ("commits.updateShare") names, by the
+// fields' JSON names.
+func factIndex(name string) ([]int, error) {
+	t, at := factsType, "table"
+	var idx []int
+	for _, k := range strings.Split(name, ".") {
+		if t.Kind() != reflect.Struct {
+			return nil, fmt.Errorf("%s is a value, so it has no fact %q", at, k)
+		}
+		var names []string
+		found := false
+		for i := range t.NumField() {
+			f := t.Field(i)
+			n, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			names = append(names, n)
+			if n == k {
+				idx, t, found = append(idx, i), f.Type, true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("%s has no fact %q%s", at, k, suggest(k, names))
+		}
+		at += "." + k
+	}
+	if t.Kind() == reflect.Struct {
+		return nil, fmt.Errorf("%s is a group of facts, not one fact", at)
+	}
+	leaf := t
+	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		leaf = t.Elem()
+	}
+	switch leaf.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Float64, reflect.String, reflect.Bool:
+		if t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			return idx, nil
+		}
+	}
+	// Facts are nil-able so "not derived" is never read as a zero.
+	return nil, fmt.Errorf("%s is a %s; facts are pointers or slices of numbers, strings or bools", at, t)
+}
+
+// factValue reads a table fact the way rows compare it: numbers as float64, a list as []any,
+// nil when it was not derived.
+func factValue(f *TableFacts, idx []int) any {
+	v := reflect.ValueOf(f).Elem().FieldByIndex(idx)
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	case reflect.Slice:
+		if v.IsNil() {
+			return nil
+		}
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = v.Index(i).Interface()
+		}
+		return out
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int64:
+		return float64(v.Int())
+	case reflect.Float64:
+		return v.Float()
+	case reflect.String:
+		return v.String()
+	case reflect.Bool:
+		return v.Bool()
+	}
+	panic(fmt.Sprintf("findings: TableFacts field of kind %s", v.Kind()))
+}
 
 // step is one parsed path step: a key, or an array selector.
 type step struct {

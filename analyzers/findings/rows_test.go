@@ -53,13 +53,14 @@ func base(t *testing.T) findings.Input {
 		t.Skip("cow-services fixture not loadable")
 	}
 	in := model.FindingsInput(baseSnap)
-	in.Facts = findings.TableFacts(in.TableConfig, in.Timeline, in.View)
+	in.Facts = findings.DeriveTableFacts(in.TableConfig, in.Timeline, in.View)
 	return copyInput(in)
 }
 
 // copyInput copies every part a test may modify.
 func copyInput(in findings.Input) findings.Input {
-	in.Facts = maps.Clone(in.Facts)
+	facts := *in.Facts
+	in.Facts = &facts
 	l := *in.Layout
 	if l.TableCharacteristics != nil {
 		c := *l.TableCharacteristics
@@ -82,6 +83,8 @@ func copyInput(in findings.Input) findings.Input {
 	in.EventLog = &e
 	return in
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // props puts key=value pairs on top of the writer properties.
 func props(in *findings.Input, kv ...string) {
@@ -212,8 +215,8 @@ type rowCase struct {
 
 var smallFiles = func(in *findings.Input) {
 	in.Layout.TableSizeStats.P50, in.Layout.TableSizeStats.Mean, in.Layout.TotalFiles = 1*mb, 1*mb, 50
-	in.Facts["commits.dominantOperation"] = "upsert"
-	in.Facts["clustering.completed"] = 0.0
+	in.Facts.Commits.DominantOperation = ptr("upsert")
+	in.Facts.Clustering.Completed = ptr(0)
 }
 
 func inert(key string) func(t *testing.T, f *findings.Finding) {
@@ -237,19 +240,19 @@ var rowCases = []rowCase{
 		stop: func(in *findings.Input) {
 			smallFiles(in)
 			props(in, "hoodie.parquet.small.file.limit", "104857600")
-			in.Facts["commits.dominantOperation"] = "bulk_insert"
+			in.Facts.Commits.DominantOperation = ptr("bulk_insert")
 		}, stopStatus: findings.StatusGated, stopWhy: "small-file handling"},
 	{id: "OBS-002", fireStatus: findings.StatusDoNothing,
 		fire: func(in *findings.Input) { smallFiles(in); props(in, "hoodie.parquet.small.file.limit", "104857600") },
 		stop: func(in *findings.Input) { smallFiles(in) }, stopStatus: findings.StatusGated, stopWhy: "limit of 0"},
 	{id: "OBS-003", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
-			in.Facts["clustering.completed"], in.Facts["clustering.pending"] = 0.0, 0.0
+			in.Facts.Clustering.Completed, in.Facts.Clustering.Pending = ptr(0), ptr(0)
 			detector(in, layout.SmallFiles, layout.Moderate)
 			props(in, "hoodie.clustering.inline", "false")
 		},
 		stop: func(in *findings.Input) {
-			in.Facts["clustering.completed"], in.Facts["clustering.pending"] = 0.0, 0.0
+			in.Facts.Clustering.Completed, in.Facts.Clustering.Pending = ptr(0), ptr(0)
 			detector(in, layout.SmallFiles, layout.Severe)
 			props(in, "hoodie.clustering.inline", "false")
 			in.Layout.TotalFiles = 200000
@@ -257,11 +260,11 @@ var rowCases = []rowCase{
 	{id: "OBS-004", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.Layout.TableSizeStats.Min, in.Layout.TableSizeStats.Max = 1000, 100000
-			in.Facts["commits.recordsPerCommit.cv"], in.Facts["schema.columns"] = 0.1, 40.0
+			in.Facts.Commits.RecordsPerCommit.CV, in.Facts.Schema.Columns = ptr(0.1), ptr(40)
 		},
 		stop: func(in *findings.Input) {
 			in.Layout.TableSizeStats.Min, in.Layout.TableSizeStats.Max = 1000, 100000
-			in.Facts["commits.recordsPerCommit.cv"], in.Facts["schema.columns"] = 0.1, 40.0
+			in.Facts.Commits.RecordsPerCommit.CV, in.Facts.Schema.Columns = ptr(0.1), ptr(40)
 			props(in, "hoodie.copyonwrite.record.size.estimate", "200")
 		}, stopStatus: "not observed", stopWhy: "record.size.estimate"},
 	{id: "OBS-005", fireStatus: findings.StatusObservation,
@@ -312,12 +315,12 @@ var rowCases = []rowCase{
 	{id: "OBS-010", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.EventLog.Application.Observed.CriticalPathMillis = 1000
-			in.Facts["commits.recordsPerCommit.median"] = 10.0
+			in.Facts.Commits.RecordsPerCommit.Median = ptr(10.0)
 			dropOps(in, "COMPACTION", "CLUSTERING")
 		},
 		stop: func(in *findings.Input) {
 			in.EventLog.Application.Observed.CriticalPathMillis = 1000
-			in.Facts["commits.recordsPerCommit.median"] = 10.0
+			in.Facts.Commits.RecordsPerCommit.Median = ptr(10.0)
 		}, stopStatus: "not observed", stopWhy: "async table service"},
 	{id: "OBS-011", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) {},
 		stop:       func(in *findings.Input) { phase(in, eventlog.PhaseDedupTagging, 0.1) },
@@ -325,11 +328,11 @@ var rowCases = []rowCase{
 	{id: "OBS-012", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.Layout.TableSizeStats.Mean, in.Layout.FileCountPerPartition.Mean = 1*mb, 100
-			in.Facts["commits.newFileGroupShare"], in.Facts["clustering.completed"] = 0.9, 0.0
+			in.Facts.Commits.NewFileGroupShare, in.Facts.Clustering.Completed = ptr(0.9), ptr(0)
 		},
 		stop: func(in *findings.Input) {
 			in.Layout.TableSizeStats.Mean, in.Layout.FileCountPerPartition.Mean = 1*mb, 100
-			in.Facts["commits.newFileGroupShare"] = 0.9
+			in.Facts.Commits.NewFileGroupShare = ptr(0.9)
 		}, stopStatus: findings.StatusStopped, stopWhy: "clustering already"},
 	{id: "OBS-013", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) {},
 		stop:       func(in *findings.Input) { props(in, "hoodie.enable.data.skipping", "true") },
@@ -339,13 +342,13 @@ var rowCases = []rowCase{
 		stopStatus: findings.StatusGated, stopWhy: "no independent effect"},
 	{id: "OBS-015", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
-			in.Facts["type"] = "MERGE_ON_READ"
+			in.Facts.Type = ptr("MERGE_ON_READ")
 			check(in, "compaction", "observed.delta.commits.since.last.compaction", "12")
 			props(in, "hoodie.compact.inline.max.delta.commits", "5")
 			band(in, "compaction", health.Behind)
 		},
 		stop: func(in *findings.Input) {
-			in.Facts["type"] = "MERGE_ON_READ"
+			in.Facts.Type = ptr("MERGE_ON_READ")
 			check(in, "compaction", "observed.delta.commits.since.last.compaction", "12")
 			props(in, "hoodie.compact.inline.max.delta.commits", "5")
 			band(in, "compaction", health.Stopped)
@@ -355,35 +358,35 @@ var rowCases = []rowCase{
 			check(in, "cleaner", "observed.commits.since.last.clean", "10")
 			props(in, "hoodie.clean.trigger.max.commits", "1")
 			band(in, "cleaner", health.Behind)
-			in.Facts["cleans.completed"], in.Facts["commits.newFileGroupShare"] = 2.0, 0.2
+			in.Facts.Cleans.Completed, in.Facts.Commits.NewFileGroupShare = ptr(2), ptr(0.2)
 		},
 		stop: func(in *findings.Input) {
 			check(in, "cleaner", "observed.commits.since.last.clean", "10")
 			props(in, "hoodie.clean.trigger.max.commits", "1")
 			band(in, "cleaner", health.Behind)
-			in.Facts["cleans.completed"], in.Facts["commits.newFileGroupShare"] = 2.0, 0.95
+			in.Facts.Cleans.Completed, in.Facts.Commits.NewFileGroupShare = ptr(2), ptr(0.95)
 		}, stopStatus: findings.StatusStopped, stopWhy: "nothing to clean"},
 	{id: "OBS-017", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			check(in, "archival", "observed.write.instants", "40")
 			band(in, "archival", health.Behind)
-			in.Facts["savepoints"] = 0.0
+			in.Facts.Savepoints = ptr(0)
 		},
 		stop: func(in *findings.Input) {
 			check(in, "archival", "observed.write.instants", "40")
 			band(in, "archival", health.Behind)
 		}, stopStatus: findings.StatusStopped, stopWhy: "savepoint pins archival"},
 	{id: "OBS-018", fireStatus: findings.StatusObservation,
-		fire:       func(in *findings.Input) { in.Facts["clustering.pendingPlanBytes"] = 5e6 },
-		stop:       func(in *findings.Input) { in.Facts["clustering.pendingPlanBytes"] = 1000.0 },
+		fire:       func(in *findings.Input) { in.Facts.Clustering.PendingPlanBytes = ptr(int64(5e6)) },
+		stop:       func(in *findings.Input) { in.Facts.Clustering.PendingPlanBytes = ptr(int64(1000)) },
 		stopStatus: "not observed", stopWhy: "over 2 MB"},
 	{id: "OBS-019", fireStatus: findings.StatusDoNothing,
 		fire: func(in *findings.Input) {
-			in.Facts["commits.newFileGroupShare"] = 0.95
+			in.Facts.Commits.NewFileGroupShare = ptr(0.95)
 			band(in, "cleaner", health.OnTrack)
 		},
 		stop: func(in *findings.Input) {
-			in.Facts["commits.newFileGroupShare"] = 0.95
+			in.Facts.Commits.NewFileGroupShare = ptr(0.95)
 			band(in, "cleaner", health.Stopped)
 		}, stopStatus: "not observed", stopWhy: "not stopped"},
 	{id: "OBS-020", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) {},
@@ -410,18 +413,18 @@ var rowCases = []rowCase{
 	{id: "OBS-024", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			unsetProps(in, "hoodie.clustering.plan.strategy.sort.columns")
-			in.Facts["clustering.completed"], in.Layout.FileCountPerPartition.Mean = 0.0, 10
+			in.Facts.Clustering.Completed, in.Layout.FileCountPerPartition.Mean = ptr(0), 10
 		},
 		stop: func(in *findings.Input) {
-			in.Facts["clustering.completed"], in.Layout.FileCountPerPartition.Mean = 0.0, 10
+			in.Facts.Clustering.Completed, in.Layout.FileCountPerPartition.Mean = ptr(0), 10
 		},
 		stopStatus: "not observed", stopWhy: "sort columns"},
 	{id: "OBS-025", fireStatus: findings.StatusRefused,
 		fire: func(in *findings.Input) {
-			in.Facts["type"], in.Facts["commits.count"], in.Facts["commits.updateShare"] = "MERGE_ON_READ", 5.0, 0.001
+			in.Facts.Type, in.Facts.Commits.Count, in.Facts.Commits.UpdateShare = ptr("MERGE_ON_READ"), ptr(5), ptr(0.001)
 		},
 		stop: func(in *findings.Input) {
-			in.Facts["type"], in.Facts["commits.count"], in.Facts["commits.updateShare"] = "MERGE_ON_READ", 5.0, 0.4
+			in.Facts.Type, in.Facts.Commits.Count, in.Facts.Commits.UpdateShare = ptr("MERGE_ON_READ"), ptr(5), ptr(0.4)
 		}, stopStatus: "not observed", stopWhy: "numUpdateWrites near zero",
 		check: func(t *testing.T, f *findings.Finding) {
 			if !strings.Contains(f.Refusal, "design decision, not a tuning step") {
@@ -431,11 +434,11 @@ var rowCases = []rowCase{
 	{id: "OBS-026", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			phase(in, eventlog.PhaseSourceRead, 0.5)
-			in.Facts["commits.recordsPerCommit.median"] = 10.0
+			in.Facts.Commits.RecordsPerCommit.Median = ptr(10.0)
 		},
 		stop: func(in *findings.Input) {
 			phase(in, eventlog.PhaseSourceRead, 0.5)
-			in.Facts["commits.recordsPerCommit.median"] = 10000.0
+			in.Facts.Commits.RecordsPerCommit.Median = ptr(10000.0)
 		}, stopStatus: "not observed", stopWhy: "almost nothing",
 		check: func(t *testing.T, f *findings.Finding) {
 			if len(f.Caveats) == 0 || !strings.Contains(strings.Join(f.Caveats, " "), "SOURCE_READ_AND_TRANSFORM") {
@@ -445,7 +448,7 @@ var rowCases = []rowCase{
 	{id: "OBS-027", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			unsetProps(in, "hoodie.upsert.shuffle.parallelism", "hoodie.insert.shuffle.parallelism", "hoodie.bulkinsert.shuffle.parallelism", "hoodie.delete.shuffle.parallelism")
-			in.Facts["commits.dominantOperation"] = "upsert"
+			in.Facts.Commits.DominantOperation = ptr("upsert")
 		},
 		stop: func(in *findings.Input) {}, stopStatus: "not observed", stopWhy: "upsert.shuffle.parallelism",
 		check: inert("hoodie.bulkinsert.shuffle.parallelism")},
@@ -455,14 +458,14 @@ var rowCases = []rowCase{
 			op(in, "COMPACTION", 120000)
 			check(in, "compaction", "observed.delta.commits.since.last.compaction", "12")
 			props(in, "hoodie.compact.inline.max.delta.commits", "5")
-			in.Facts["compactions.completed"] = 2.0
+			in.Facts.Compactions.Completed = ptr(2)
 		},
 		stop: func(in *findings.Input) {
 			unsetProps(in, "hoodie.compaction.target.io")
 			op(in, "COMPACTION", 1000)
 			check(in, "compaction", "observed.delta.commits.since.last.compaction", "12")
 			props(in, "hoodie.compact.inline.max.delta.commits", "5")
-			in.Facts["compactions.completed"] = 2.0
+			in.Facts.Compactions.Completed = ptr(2)
 		}, stopStatus: "not observed", stopWhy: "a minute or more"},
 	{id: "OBS-029", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
@@ -478,20 +481,20 @@ var rowCases = []rowCase{
 	{id: "OBS-030", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			phase(in, eventlog.PhaseMarkers, 0.1)
-			in.Facts["instants.active"], in.Facts["savepoints"] = 5.0, 0.0
+			in.Facts.Instants.Active, in.Facts.Savepoints = ptr(5), ptr(0)
 		},
 		stop: func(in *findings.Input) {
 			phase(in, eventlog.PhaseMarkers, 0.1)
-			in.Facts["instants.active"] = 5.0
+			in.Facts.Instants.Active = ptr(5)
 		}, stopStatus: findings.StatusStopped, stopWhy: "savepoint"},
 	{id: "CAP-001", fireStatus: findings.StatusRefused,
 		fire: func(in *findings.Input) {
-			in.Facts["commits.updateShare"], in.Facts["updates.newestPartitionShare"] = 0.3, 0.3
+			in.Facts.Commits.UpdateShare, in.Facts.Updates.NewestPartitionShare = ptr(0.3), ptr(0.3)
 			in.Layout.TotalFiles = 5000
 			in.EventLog.Stages[firstStage(in, eventlog.PhaseDedupTagging)].Observed.NumTasksPlanned = 5000
 		},
 		stop: func(in *findings.Input) {
-			in.Facts["commits.updateShare"], in.Facts["updates.newestPartitionShare"] = 0.3, 0.95
+			in.Facts.Commits.UpdateShare, in.Facts.Updates.NewestPartitionShare = ptr(0.3), ptr(0.95)
 			in.Layout.TotalFiles = 5000
 			in.EventLog.Stages[firstStage(in, eventlog.PhaseDedupTagging)].Observed.NumTasksPlanned = 5000
 		}, stopStatus: findings.StatusRefused, stopWhy: "Counter-signals fire (updates concentrate",
@@ -510,62 +513,62 @@ var rowCases = []rowCase{
 		}},
 	{id: "CAP-002", fireStatus: findings.StatusRefused,
 		fire: func(in *findings.Input) {
-			in.Facts["commits.recordsPerCommit.cv"], in.Facts["commits.updateShare"], in.Facts["commits.recordsPerCommit.growth"] = 0.1, 0.7, 1.0
+			in.Facts.Commits.RecordsPerCommit.CV, in.Facts.Commits.UpdateShare, in.Facts.Commits.RecordsPerCommit.Growth = ptr(0.1), ptr(0.7), ptr(1.0)
 			in.Layout.Skew.LargestPartitionShare = 0.3
 		},
 		stop: func(in *findings.Input) {
-			in.Facts["commits.recordsPerCommit.cv"], in.Facts["commits.updateShare"], in.Facts["commits.recordsPerCommit.growth"] = 0.1, 0.7, 3.0
+			in.Facts.Commits.RecordsPerCommit.CV, in.Facts.Commits.UpdateShare, in.Facts.Commits.RecordsPerCommit.Growth = ptr(0.1), ptr(0.7), ptr(3.0)
 			in.Layout.Skew.LargestPartitionShare = 0.3
 		}, stopStatus: findings.StatusRefused, stopWhy: "Counter-signals fire (records per commit trending up"},
 	{id: "CAP-003", fireStatus: findings.StatusCandidate,
 		fire: func(in *findings.Input) {
 			smallFiles(in)
 			props(in, "hoodie.clustering.inline", "false")
-			in.Facts["commits.updatedFileGroupShare"] = 0.1
+			in.Facts.Commits.UpdatedFileGroupShare = ptr(0.1)
 		},
 		stop: func(in *findings.Input) {
 			smallFiles(in)
 			props(in, "hoodie.clustering.inline", "false")
-			in.Facts["commits.updatedFileGroupShare"] = 0.9
+			in.Facts.Commits.UpdatedFileGroupShare = ptr(0.9)
 		}, stopStatus: findings.StatusDont, stopWhy: "heavy updates"},
 	{id: "CAP-004", fireStatus: findings.StatusCandidate,
 		fire: func(in *findings.Input) {
 			props(in, "hoodie.metadata.index.column.stats.enable", "false")
-			in.Facts["mdtPartitions"] = []any{"files"}
+			in.Facts.MDTPartitions = []string{"files"}
 		},
 		stop: func(in *findings.Input) {
 			props(in, "hoodie.metadata.index.column.stats.enable", "false", "hoodie.metadata.enable", "false")
-			in.Facts["mdtPartitions"] = []any{"files"}
+			in.Facts.MDTPartitions = []string{"files"}
 		}, stopStatus: findings.StatusGated, stopWhy: "CAP-007 first"},
 	{id: "CAP-005", fireStatus: findings.StatusCandidate,
 		fire: func(in *findings.Input) {
 			props(in, "hoodie.metadata.global.record.level.index.enable", "true")
-			in.Facts["mdtPartitions"] = []any{"files", "record_index"}
+			in.Facts.MDTPartitions = []string{"files", "record_index"}
 		},
 		stop: func(in *findings.Input) {
 			props(in, "hoodie.metadata.global.record.level.index.enable", "true")
-			in.Facts["mdtPartitions"] = []any{"files", "record_index"}
+			in.Facts.MDTPartitions = []string{"files", "record_index"}
 			phase(in, eventlog.PhaseMetadataWrite, 0.5)
 		}, stopStatus: findings.StatusDont, stopWhy: "another partition"},
 	{id: "CAP-006", fireStatus: findings.StatusRefused,
 		fire: func(in *findings.Input) {
-			in.Facts["commits.writeAmplification"], in.Facts["commits.updateShare"], in.Facts["commits.updatedFileGroupShare"] = 50.0, 0.3, 0.3
+			in.Facts.Commits.WriteAmplification, in.Facts.Commits.UpdateShare, in.Facts.Commits.UpdatedFileGroupShare = ptr(50.0), ptr(0.3), ptr(0.3)
 			phase(in, eventlog.PhaseDataWrite, 0.4)
 		},
 		stop: func(in *findings.Input) {
-			in.Facts["commits.writeAmplification"], in.Facts["commits.updateShare"], in.Facts["commits.updatedFileGroupShare"] = 50.0, 0.3, 0.3
-			in.Facts["partitioned"] = false
+			in.Facts.Commits.WriteAmplification, in.Facts.Commits.UpdateShare, in.Facts.Commits.UpdatedFileGroupShare = ptr(50.0), ptr(0.3), ptr(0.3)
+			in.Facts.Partitioned = ptr(false)
 		}, stopStatus: findings.StatusRefused, stopWhy: "Counter-signals fire (a non-partitioned MOR table"},
 	{id: "CAP-007", fireStatus: findings.StatusCandidate,
 		fire: func(in *findings.Input) {
 			props(in, "hoodie.metadata.enable", "false")
 			in.Layout.MDTEnabled, in.Layout.NumPartitions = false, 500
-			in.Facts["commits.recordsPerCommit.median"] = 10000.0
+			in.Facts.Commits.RecordsPerCommit.Median = ptr(10000.0)
 		},
 		stop: func(in *findings.Input) {
 			props(in, "hoodie.metadata.enable", "false")
 			in.Layout.MDTEnabled = false
-			in.Facts["commits.recordsPerCommit.median"] = 10000.0
+			in.Facts.Commits.RecordsPerCommit.Median = ptr(10000.0)
 		}, stopStatus: findings.StatusDont, stopWhy: "small or unpartitioned"},
 }
 
