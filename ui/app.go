@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -84,6 +85,9 @@ func New(o Options) *App {
 		a.panes = o.Panes(c)
 	} else {
 		a.panes = DefaultPanes(c)
+	}
+	for _, p := range a.panes {
+		p.SetSize(a.width, a.bodyHeight())
 	}
 	return a
 }
@@ -199,10 +203,10 @@ func (a *App) quit() tea.Cmd {
 
 func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := a.c.Keys
-	if msg.String() == "ctrl+c" {
+	switch {
+	case key.Matches(msg, k.ForceQuit):
 		return a.quit()
-	}
-	if key.Matches(msg, k.Suspend) {
+	case key.Matches(msg, k.Suspend):
 		return tea.Suspend
 	}
 	a.message, a.msgBad = "", false
@@ -223,9 +227,7 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	p := a.panes[a.active]
 	if p.Capturing() {
-		if key.Matches(msg, k.Back) && msg.String() == "esc" && p.Back() {
-			return nil
-		}
+		// The input's own keys (esc closes it) and text: the pane's.
 		return p.Update(msg)
 	}
 	switch {
@@ -256,6 +258,24 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.Update(msg)
 	}
 	return nil
+}
+
+// paneKeys is the focused view's keymap of pane p: its KeyMap, or one column from Help.
+func paneKeys(p Pane) help.KeyMap {
+	if m, ok := p.(keyMapper); ok {
+		return m.KeyMap()
+	}
+	return keyColumns{titles: []string{p.Title()}, cols: [][]key.Binding{p.Help()}}
+}
+
+// keyGroups is what ? lists on pane p: the focused view's keys, then the root's (only
+// ctrl+c and ctrl+z while an input has focus).
+func (a *App) keyGroups(p Pane) []HelpGroup {
+	out := helpGroups(paneKeys(p))
+	if p.Capturing() {
+		return append(out, helpGroups(a.c.Keys.capturing())...)
+	}
+	return append(out, helpGroups(a.c.Keys.GlobalKeys)...)
 }
 
 func (a *App) tableName() string {
@@ -334,7 +354,7 @@ func (a *App) Render() string {
 
 func (a *App) tooSmallView() string {
 	g := a.c.Styles.G
-	msg := []string{"terminal too small", fmt.Sprintf("%dx%d, needs at least %dx%d", a.width, a.height, MinWidth, MinHeight), "q quits"}
+	msg := []string{"terminal too small", fmt.Sprintf("%dx%d, needs at least %dx%d", a.width, a.height, MinWidth, MinHeight), a.c.Keys.Quit.Help().Key + " quits"}
 	_ = g
 	var lines []string
 	top := max(0, (a.height-len(msg))/2)
@@ -392,7 +412,7 @@ func (a *App) tabsView(w int) string {
 		for _, c := range crumbs {
 			s += g.Crumb + c
 		}
-		return clip(s+st.Dim.Render("   esc: back"), w)
+		return clip(s+st.Dim.Render("   "+a.c.Keys.Back.Help().Key+": back"), w)
 	}
 	var b strings.Builder
 	b.WriteByte(' ')
@@ -419,18 +439,13 @@ func (a *App) statusView(w int) string {
 	}
 	var keys []key.Binding
 	right := ""
+	k := a.c.Keys
 	switch {
-	case a.help:
-		keys = []key.Binding{a.c.Keys.Help, a.c.Keys.Quit}
-	case !a.timelineReady():
-		keys = []key.Binding{a.c.Keys.Help, a.c.Keys.Quit}
+	case a.help, !a.timelineReady():
+		keys = []key.Binding{k.Help, k.Quit}
 	default:
 		p := a.panes[a.active]
-		keys = p.Help()
-		if len(keys) == 0 {
-			k := a.c.Keys
-			keys = []key.Binding{k.Help, k.NextPane, k.Export, k.Report, k.Quit}
-		}
+		keys = a.hints(p)
 		right = p.Status()
 	}
 	if !a.finished && a.timelineReady() && a.prog.Step != "" {
@@ -451,6 +466,21 @@ func (a *App) statusView(w int) string {
 		parts = append(parts, st.Key.Render(firstKey(b))+":"+word)
 	}
 	return joinLR(" "+strings.Join(parts, " "), right+" ", w)
+}
+
+// hints are the hint bar's keys: the pane's own (Help) framed by the root's that apply there.
+func (a *App) hints(p Pane) []key.Binding {
+	k := a.c.Keys
+	own := enabled(p.Help()...)
+	switch {
+	case p.Capturing():
+		return own
+	case len(p.Breadcrumb()) > 0:
+		return append(append([]key.Binding{k.Back}, own...), k.Export)
+	case len(own) == 0:
+		return k.GlobalKeys.ShortHelp()
+	}
+	return append(append([]key.Binding{k.Help}, own...), k.Export, k.Quit)
 }
 
 func firstKey(b key.Binding) string {
@@ -504,7 +534,7 @@ func (a *App) helpView(w, h int) string {
 	st := a.c.Styles
 	// One block per group; blocks flow into columns sized to their content.
 	var blocks [][]string
-	for _, g := range a.c.Keys.Groups() {
+	for _, g := range a.keyGroups(a.panes[a.active]) {
 		bl := []string{st.ColHead.Render(g.Title)}
 		for _, b := range g.Keys {
 			hk := b.Help()
@@ -530,7 +560,9 @@ func (a *App) helpView(w, h int) string {
 		cur = append(cur, bl...)
 	}
 	cols = append(cols, cur)
-	lines := []string{" " + st.Header.Render("Keys") + st.Dim.Render("  (? or esc closes)")}
+	k := a.c.Keys
+	lines := []string{" " + st.Header.Render("Keys: "+a.panes[a.active].Title()) +
+		st.Dim.Render("  ("+k.Help.Help().Key+" or "+k.Back.Help().Key+" closes)")}
 	rows := 0
 	widths := make([]int, len(cols))
 	for i, c := range cols {

@@ -24,6 +24,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -109,7 +110,7 @@ func BenchmarkTimeToTimelineFrame(b *testing.B) {
 	needFixture(b, fxV9)
 	for i := 0; i < b.N; i++ {
 		ctx := context.Background()
-		t, err := hudi.Open(ctx, fxV9)
+		t, err := hudi.Open(ctx, fxV9, storage.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

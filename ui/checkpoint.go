@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/hudi"
@@ -20,71 +22,122 @@ type checkpointMsg struct {
 // text as `hudiscope checkpoint`. Type a value, or take the selected instant's requested time
 // (tab; tab again takes its completion time).
 type checkpointHelper struct {
-	input   lineInput
+	km      checkpointKeys
+	input   textinput.Model
 	took    int // how many times tab was pressed on the current instant
 	running bool
 	value   string
 	r       *hudi.CheckpointReport
-	scroll  int
+	res     *pager // the result, scrolled
+}
+
+// checkpointKeys are the helper's keys; every other key edits the value.
+type checkpointKeys struct {
+	Take, Check, Close key.Binding
+	inputKeys
+}
+
+func (k checkpointKeys) ShortHelp() []key.Binding { return enabled(k.Take, k.Check, k.Close) }
+func (k checkpointKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Take, k.Check, k.Close}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+}
+func (k checkpointKeys) helpTitles() []string {
+	return []string{"Checkpoint helper (type a value)", "Scroll"}
+}
+
+func newCheckpointHelper(c *Common) *checkpointHelper {
+	return &checkpointHelper{input: newInput(), res: newPager(), km: checkpointKeys{
+		Take:      bind("tab", "take selected", "tab"),
+		Check:     bind("enter", "check", "enter"),
+		Close:     bind("esc", "close", "esc"),
+		inputKeys: c.Keys.Input,
+	}}
+}
+
+// keys are the helper's keys in its state: tab needs a selected instant, scrolling a result
+// longer than the room.
+func (h *checkpointHelper) keys(t *Timeline) checkpointKeys {
+	k := h.km
+	k.Take = when(k.Take, t.Selected() != nil)
+	scroll := len(h.res.lines) > h.res.vp.Height()
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown} {
+		b.SetEnabled(scroll)
+	}
+	return k
 }
 
 func (h *checkpointHelper) set(m checkpointMsg) {
 	if m.value != h.value {
 		return // a stale answer
 	}
-	h.running, h.r, h.scroll = false, m.r, 0
+	h.running, h.r = false, m.r
+	h.res.vp.GotoTop()
 }
 
 func (h *checkpointHelper) update(t *Timeline, msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		switch k.String() {
-		case "esc":
+	k := h.keys(t)
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Close):
 			t.ckpt = nil
-			return nil
-		case "tab":
-			if in := t.Selected(); in != nil {
-				v := in.RequestedTime
-				if h.took%2 == 1 && in.CompletionTime != "" {
-					v = in.CompletionTime
-				}
-				h.took++
-				h.input.Set(v)
+		case key.Matches(msg, k.Take):
+			in := t.Selected()
+			v := in.RequestedTime
+			if h.took%2 == 1 && in.CompletionTime != "" {
+				v = in.CompletionTime
 			}
-			return nil
-		case "enter":
-			v := strings.TrimSpace(h.input.Value())
-			if v == "" {
-				if in := t.Selected(); in != nil {
-					v = in.RequestedTime
-					h.input.Set(v)
-				}
-			}
-			if v == "" || t.snap == nil {
-				return nil
-			}
-			h.running, h.value = true, v
-			s := t.snap
-			return func() tea.Msg {
-				return checkpointMsg{value: v, r: s.CheckCheckpoint(context.Background(), v)}
-			}
-		case "up":
-			h.scroll = max(0, h.scroll-1)
-			return nil
-		case "down":
-			h.scroll++
-			return nil
-		case "pgup":
-			h.scroll = max(0, h.scroll-10)
-			return nil
-		case "pgdown":
-			h.scroll += 10
-			return nil
+			h.took++
+			h.setValue(v)
+		case key.Matches(msg, k.Check):
+			return h.check(t)
+		case key.Matches(msg, k.Up):
+			h.res.vp.ScrollUp(1)
+		case key.Matches(msg, k.Down):
+			h.res.vp.ScrollDown(1)
+		case key.Matches(msg, k.PageUp):
+			h.res.vp.ScrollUp(10)
+		case key.Matches(msg, k.PageDown):
+			h.res.vp.ScrollDown(10)
+		default:
+			h.edit(msg)
 		}
-	}
-	if h.input.Update(msg) {
-		h.took = 0
+	case tea.PasteMsg:
+		h.edit(msg)
 	}
 	return nil
+}
+
+func (h *checkpointHelper) setValue(v string) {
+	h.input.SetValue(v)
+	h.input.CursorEnd()
+}
+
+func (h *checkpointHelper) edit(msg tea.Msg) {
+	before := h.input.Value()
+	h.input, _ = h.input.Update(msg)
+	if h.input.Value() != before {
+		h.took = 0
+	}
+}
+
+// check starts the check of the value (the selected instant's requested time when empty).
+func (h *checkpointHelper) check(t *Timeline) tea.Cmd {
+	v := strings.TrimSpace(h.input.Value())
+	if v == "" {
+		if in := t.Selected(); in != nil {
+			v = in.RequestedTime
+			h.setValue(v)
+		}
+	}
+	if v == "" || t.snap == nil {
+		return nil
+	}
+	h.running, h.value = true, v
+	s := t.snap
+	return func() tea.Msg {
+		return checkpointMsg{value: v, r: s.CheckCheckpoint(context.Background(), v)}
+	}
 }
 
 // lines are the helper's result text, wrapped.
@@ -131,7 +184,8 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 	return out
 }
 
-func (h *checkpointHelper) view(t *Timeline, width, height int) string {
+// head is the helper's lines above the result.
+func (h *checkpointHelper) head(t *Timeline, width int) []string {
 	st := t.c.Styles
 	sel := "-"
 	if in := t.Selected(); in != nil {
@@ -140,26 +194,39 @@ func (h *checkpointHelper) view(t *Timeline, width, height int) string {
 			sel += ", completed " + in.CompletionTime
 		}
 	}
+	k := h.km
 	lines := []string{" " + st.ColHead.Render("Checkpoint helper") + st.Dim.Render(": is this begin.instanttime / checkpoint value safe?")}
-	for _, l := range wrap("Type a value, or tab to take the selected instant's requested time (tab again: its completion time); enter checks; esc closes.", width-2) {
+	intro := "Type a value, or " + k.Take.Help().Key + " to take the selected instant's requested time (" + k.Take.Help().Key +
+		" again: its completion time); " + k.Check.Help().Key + " checks; " + k.Close.Help().Key + " closes."
+	for _, l := range wrap(intro, width-2) {
 		lines = append(lines, " "+st.Dim.Render(l))
 	}
-	lines = append(lines, clip(" selected: "+sel, width), " value: "+h.input.View(st, width-10), "")
-	res := h.resultLines(st, width)
+	return append(lines, clip(" selected: "+sel, width), " value: "+inputView(h.input), "")
+}
+
+// reflow sizes the input and the result's viewport for the pane's size.
+func (h *checkpointHelper) reflow(t *Timeline, width, height int) {
+	sizeInput(&h.input, width-10)
+	h.res.set(h.resultLines(t.c.Styles, width), width, height-len(h.head(t, width)))
+}
+
+func (h *checkpointHelper) view(t *Timeline, width, height int) string {
+	st := t.c.Styles
+	lines := h.head(t, width)
 	room := height - len(lines)
-	if h.scroll > len(res)-room {
-		h.scroll = max(0, len(res)-room)
-	}
-	shown := res[min(h.scroll, len(res)):]
-	more := len(shown) > room
+	shown := h.res.view()
+	top := h.res.vp.YOffset()
+	more := len(h.res.lines)-top > room
 	if more && room > 0 {
-		shown = shown[:room-1]
+		shown = shown[:min(len(shown), room-1)]
 	}
 	for _, l := range shown {
 		lines = append(lines, " "+l)
 	}
 	if more {
-		lines = append(lines, st.Dim.Render(fmt.Sprintf(" (%d more lines: down/pgdown scrolls)", len(res)-h.scroll-len(shown))))
+		k := h.km
+		lines = append(lines, st.Dim.Render(fmt.Sprintf(" (%d more lines: %s/%s scrolls)", len(h.res.lines)-top-len(shown),
+			k.Down.Help().Key, k.PageDown.Help().Key)))
 	}
 	return fit(lines, width, height)
 }

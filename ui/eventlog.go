@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -14,27 +15,78 @@ import (
 
 // EventLogPane is pane 4: phase bars (share of stage wall clock, UNKNOWN stated first when
 // material), operations, the stages table, and the caveats, always visible. Enter opens a
-// stage (task-duration histogram, percentiles and metrics); c opens caveats, warnings, damage and the
+// stage (task-duration histogram, percentiles and metrics); w opens caveats, warnings, damage and the
 // application's Hudi-relevant Spark properties.
 type EventLogPane struct {
 	c    *Common
+	km   eventLogKeys
 	snap *model.Snapshot
 	rep  *eventlog.Report
 	list *listView
 
-	stage   *textView
+	stage   *pager
 	stageAt int
-	caveats *textView
+	caveats *pager
 
 	width, height int
 }
 
+// eventLogKeys are the stage list's keys. Caveats is w: c is the Timeline's checkpoint helper.
+type eventLogKeys struct {
+	listKeys
+	Open, Caveats key.Binding
+}
+
+func (k eventLogKeys) ShortHelp() []key.Binding {
+	return enabled(k.Open, k.Filter, k.Sort, k.Caveats)
+}
+func (k eventLogKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort, k.Caveats}}
+}
+func (k eventLogKeys) helpTitles() []string { return []string{"Move", "Event log"} }
+
 // NewEventLog makes the Event log pane.
-func NewEventLog(c *Common) *EventLogPane { return &EventLogPane{c: c} }
+func NewEventLog(c *Common) *EventLogPane {
+	return &EventLogPane{c: c, km: eventLogKeys{Open: c.Keys.Open, Caveats: bind("w", "caveats & properties", "w")}}
+}
+
+// KeyMap is the focused view's keys: a stage or the caveats, the filter, or the list.
+func (e *EventLogPane) KeyMap() help.KeyMap {
+	switch {
+	case e.list == nil:
+		return keyColumns{}
+	case e.stage != nil:
+		return e.stage.keys(e.c.Keys.Nav)
+	case e.caveats != nil:
+		return e.caveats.keys(e.c.Keys.Nav)
+	case e.list.filtering:
+		return e.c.Keys.filterKeys()
+	}
+	k := e.km
+	k.listKeys = e.list.keys(e.c.Keys)
+	k.Open = when(k.Open, e.list.selected() >= 0)
+	return k
+}
 
 func (e *EventLogPane) Title() string { return "Event log" }
 
-func (e *EventLogPane) SetSize(w, h int) { e.width, e.height = w, h }
+func (e *EventLogPane) SetSize(w, h int) { e.width, e.height = w, h; e.reflow() }
+
+// reflow fits the open text view, the list's page and the filter input to the size.
+func (e *EventLogPane) reflow() {
+	if e.list == nil {
+		return
+	}
+	w, h := e.width, e.height
+	switch {
+	case e.stage != nil:
+		e.stage.set(e.stageLines(&e.rep.Stages[e.stageAt], w), w, h-1)
+	case e.caveats != nil:
+		e.caveats.set(e.caveatLines(w), w, h-1)
+	}
+	e.list.sizeFooter(w, "stages")
+	e.list.setPage(h - len(e.top(w, h)) - 1 - len(e.bottom(w, h)))
+}
 
 func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	e.snap = s
@@ -101,6 +153,7 @@ func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 		return ""
 	}
+	e.reflow()
 	return nil
 }
 
@@ -125,37 +178,32 @@ func (e *EventLogPane) Back() bool {
 	default:
 		return false
 	}
+	e.reflow()
 	return true
 }
 
 func (e *EventLogPane) Update(msg tea.Msg) tea.Cmd {
-	if e.list == nil {
-		return nil
-	}
-	k := e.c.Keys
-	switch {
-	case e.stage != nil:
-		e.stage.update(k, msg)
-		return nil
-	case e.caveats != nil:
-		e.caveats.update(k, msg)
-		return nil
-	}
-	if !e.list.filtering {
-		if km, ok := msg.(tea.KeyPressMsg); ok {
-			switch {
-			case key.Matches(km, k.Enter):
-				if i := e.list.selected(); i >= 0 {
-					e.stageAt, e.stage = i, &textView{}
-				}
-				return nil
-			case key.Matches(km, caveatsKey):
-				e.caveats = &textView{}
-				return nil
-			}
+	switch k := e.KeyMap().(type) {
+	case pagerKeys:
+		if e.stage != nil {
+			e.stage.update(k.navKeys, msg)
+		} else {
+			e.caveats.update(k.navKeys, msg)
 		}
+	case eventLogKeys:
+		km, isKey := msg.(tea.KeyPressMsg)
+		switch {
+		case isKey && key.Matches(km, k.Open):
+			e.stageAt, e.stage = e.list.selected(), newPager()
+		case isKey && key.Matches(km, k.Caveats):
+			e.caveats = newPager()
+		default:
+			e.list.update(e.c.Keys, msg)
+		}
+	case filterKeys:
+		e.list.update(e.c.Keys, msg)
 	}
-	e.list.update(k, msg)
+	e.reflow()
 	return nil
 }
 
@@ -169,18 +217,8 @@ func (e *EventLogPane) Breadcrumb() []string {
 	return nil
 }
 
-func (e *EventLogPane) Help() []key.Binding {
-	k := e.c.Keys
-	switch {
-	case e.rep == nil:
-		return nil
-	case e.stage != nil, e.caveats != nil:
-		return []key.Binding{k.Back, scrollHelp, k.Export}
-	case e.list.filtering:
-		return filterHelps
-	}
-	return []key.Binding{k.Help, helpOpen, k.Filter, helpSort, caveatsKey, k.Export, k.Quit}
-}
+// Help is the focused view's hint-bar keys.
+func (e *EventLogPane) Help() []key.Binding { return e.KeyMap().ShortHelp() }
 
 func (e *EventLogPane) Status() string {
 	switch {
@@ -211,22 +249,39 @@ func (e *EventLogPane) reason() []string {
 // ---- view ----
 
 func (e *EventLogPane) View(width, height int) string {
-	e.width, e.height = width, height
 	if e.rep == nil {
 		return noData(e.reason(), width, height)
 	}
-	st := e.c.Styles
-	g := st.G
-	head := clip(" "+asciiText(g, report.AppLine(e.rep)), width)
 	switch {
 	case e.stage != nil:
-		e.stage.set(e.stageLines(&e.rep.Stages[e.stageAt], width))
-		return fit(append([]string{head}, e.stage.view(height-1)...), width, height)
+		return fit(append([]string{e.head(width)}, e.stage.view()...), width, height)
 	case e.caveats != nil:
-		e.caveats.set(e.caveatLines(width))
-		return fit(append([]string{head}, e.caveats.view(height-1)...), width, height)
+		return fit(append([]string{e.head(width)}, e.caveats.view()...), width, height)
 	}
-	lines := []string{head}
+	st := e.c.Styles
+	lines := e.top(width, height)
+	bottom := e.bottom(width, height)
+	lines = append(lines, e.list.header(st, width))
+	rows := e.list.rows(st, width, true)
+	if len(rows) == 0 {
+		rows = []string{"  no stage matches"}
+	}
+	lines = append(lines, rows...)
+	for len(lines) < height-len(bottom) {
+		lines = append(lines, "")
+	}
+	return fit(append(lines, bottom...), width, height)
+}
+
+func (e *EventLogPane) head(width int) string {
+	return clip(" "+asciiText(e.c.Styles.G, report.AppLine(e.rep)), width)
+}
+
+// top is the stage list's lines above it: the application, UNKNOWN, phase bars, operations.
+func (e *EventLogPane) top(width, height int) []string {
+	st := e.c.Styles
+	g := st.G
+	lines := []string{e.head(width)}
 	if u := report.UnknownStatement(e.rep); u != "" {
 		lines = append(lines, clip(" "+st.Warn.Render(asciiText(g, u)), width))
 	}
@@ -245,7 +300,7 @@ func (e *EventLogPane) View(width, height int) string {
 	barW := max(4, width-2-nameW-1-1-6-subW-1)
 	for i, p := range phases {
 		if i == maxPh-1 && len(phases) > maxPh {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("  %s %d more phase(s) (e exports all)", g.Ellipsis, len(phases)-i)))
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("  %s %d more phase(s) (%s exports all)", g.Ellipsis, len(phases)-i, e.c.Keys.Export.Help().Key)))
 			break
 		}
 		share := "-"
@@ -262,24 +317,16 @@ func (e *EventLogPane) View(width, height int) string {
 	for _, o := range e.rep.OperationSummary {
 		ops = append(ops, fmt.Sprintf("%s %.0f%%", o.Label, 100*float64(o.ShareOfStageWallClock)))
 	}
-	lines = append(lines, clip(" operations: "+strings.Join(ops, g.Sep), width))
+	return append(lines, clip(" operations: "+strings.Join(ops, g.Sep), width))
+}
 
-	var bottom []string
-	bottom = append(bottom, e.caveatSummary(width, height))
-	if f := e.list.footer(st, width, "stages"); f != "" {
+// bottom is the lines under the stage list: the caveats line and the filter line.
+func (e *EventLogPane) bottom(width, height int) []string {
+	bottom := []string{e.caveatSummary(width, height)}
+	if f := e.list.footer(e.c, width, "stages"); f != "" {
 		bottom = append(bottom, f)
 	}
-	e.list.setPage(height - len(lines) - 1 - len(bottom))
-	lines = append(lines, e.list.header(st, width))
-	rows := e.list.rows(st, width, true)
-	if len(rows) == 0 {
-		rows = []string{"  no stage matches"}
-	}
-	lines = append(lines, rows...)
-	for len(lines) < height-len(bottom) {
-		lines = append(lines, "")
-	}
-	return fit(append(lines, bottom...), width, height)
+	return bottom
 }
 
 // caveatSummary is the always-visible caveats line.
@@ -292,7 +339,7 @@ func (e *EventLogPane) caveatSummary(width, height int) string {
 	}
 	more := ""
 	if n := len(cv) - 1 + len(e.rep.Warnings); n > 0 {
-		more = fmt.Sprintf(" (%d more: c)", n)
+		more = fmt.Sprintf(" (%d more: %s)", n, e.km.Caveats.Help().Key)
 	}
 	first := asciiText(g, cv[0])
 	avail := width - 10 - len(more)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -25,6 +26,7 @@ type fLine struct {
 // path and value that fired it, the inputs that agreed, the change and the verification step.
 type Findings struct {
 	c      *Common
+	km     findingsKeys
 	snap   *model.Snapshot
 	res    *findings.Result
 	lines  []fLine
@@ -32,17 +34,43 @@ type Findings struct {
 	cursor int   // index into sel
 	top    int
 
-	detail    *findings.Finding
-	detailTop int
+	detail *findings.Finding
+	text   *pager // the open finding's evidence
 
 	width, height int
 }
 
+// findingsKeys are the findings list's keys.
+type findingsKeys struct {
+	navKeys
+	Open key.Binding
+}
+
+func (k findingsKeys) ShortHelp() []key.Binding  { return enabled(k.Up, k.Down, k.Open) }
+func (k findingsKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.all(), {k.Open}} }
+func (k findingsKeys) helpTitles() []string      { return []string{"Move", "Findings"} }
+
 // NewFindings makes the Findings pane.
-func NewFindings(c *Common) *Findings { return &Findings{c: c} }
+func NewFindings(c *Common) *Findings {
+	return &Findings{c: c, km: findingsKeys{Open: c.Keys.Open}, text: newPager()}
+}
+
+// KeyMap is the focused view's keys: a finding's evidence or the list.
+func (p *Findings) KeyMap() help.KeyMap {
+	switch {
+	case p.res == nil:
+		return keyColumns{}
+	case p.detail != nil:
+		return p.text.keys(p.c.Keys.Nav)
+	}
+	k := p.km
+	k.navKeys = p.c.Keys.Nav.when(len(p.sel) > 1)
+	k.Open = when(k.Open, p.selected() != nil)
+	return k
+}
 
 func (p *Findings) Title() string        { return "Findings" }
-func (p *Findings) SetSize(w, h int)     { p.width, p.height = w, h }
+func (p *Findings) SetSize(w, h int)     { p.width, p.height = w, h; p.reflow() }
 func (p *Findings) Capturing() bool      { return false }
 func (p *Findings) Breadcrumb() []string { return p.crumb() }
 func (p *Findings) selected() *findings.Finding {
@@ -68,6 +96,7 @@ func (p *Findings) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	p.res = s.Findings
 	p.detail = nil
 	p.build()
+	p.reflow()
 	return nil
 }
 
@@ -142,52 +171,46 @@ func (p *Findings) build() {
 }
 
 func (p *Findings) Update(msg tea.Msg) tea.Cmd {
-	k := p.c.Keys
-	km, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		if w, ok := msg.(tea.MouseWheelMsg); ok {
-			d := 3
-			if w.Button == tea.MouseWheelUp {
-				d = -3
-			}
-			p.move(d)
-		}
-		return nil
+	switch k := p.KeyMap().(type) {
+	case pagerKeys:
+		p.text.update(k.navKeys, msg)
+	case findingsKeys:
+		p.update(k, msg)
 	}
-	if p.detail != nil {
-		switch {
-		case key.Matches(km, k.Up):
-			p.detailTop = max(0, p.detailTop-1)
-		case key.Matches(km, k.Down):
-			p.detailTop++
-		case key.Matches(km, k.PageUp):
-			p.detailTop = max(0, p.detailTop-max(1, p.height-2))
-		case key.Matches(km, k.PageDown):
-			p.detailTop += max(1, p.height-2)
-		case key.Matches(km, k.Top):
-			p.detailTop = 0
-		}
-		return nil
-	}
-	switch {
-	case key.Matches(km, k.Up):
-		p.move(-1)
-	case key.Matches(km, k.Down):
-		p.move(1)
-	case key.Matches(km, k.PageUp):
-		p.move(-max(1, p.height-2))
-	case key.Matches(km, k.PageDown):
-		p.move(max(1, p.height-2))
-	case key.Matches(km, k.Top):
-		p.move(-len(p.sel))
-	case key.Matches(km, k.Bottom):
-		p.move(len(p.sel))
-	case key.Matches(km, k.Enter):
-		if f := p.selected(); f != nil {
-			p.detail, p.detailTop = f, 0
-		}
-	}
+	p.reflow()
 	return nil
+}
+
+func (p *Findings) update(k findingsKeys, msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if key.Matches(msg, k.Wheel) {
+			if msg.Button == tea.MouseWheelUp {
+				p.move(-3)
+			} else {
+				p.move(3)
+			}
+		}
+	case tea.KeyPressMsg:
+		page := max(1, p.height-2)
+		switch {
+		case key.Matches(msg, k.Up):
+			p.move(-1)
+		case key.Matches(msg, k.Down):
+			p.move(1)
+		case key.Matches(msg, k.PageUp):
+			p.move(-page)
+		case key.Matches(msg, k.PageDown):
+			p.move(page)
+		case key.Matches(msg, k.Top):
+			p.move(-len(p.sel))
+		case key.Matches(msg, k.Bottom):
+			p.move(len(p.sel))
+		case key.Matches(msg, k.Open):
+			p.detail = p.selected()
+			p.text.vp.GotoTop()
+		}
+	}
 }
 
 func (p *Findings) move(d int) {
@@ -200,9 +223,76 @@ func (p *Findings) move(d int) {
 func (p *Findings) Back() bool {
 	if p.detail != nil {
 		p.detail = nil
+		p.reflow()
 		return true
 	}
 	return false
+}
+
+// reflow scrolls the selected finding into view and fits the evidence text to the size.
+func (p *Findings) reflow() {
+	if p.res == nil {
+		return
+	}
+	if p.detail != nil {
+		p.text.set(p.detailLines(p.width), p.width, p.height)
+		return
+	}
+	p.top = p.scrollTop(p.listLines(p.width), p.height)
+}
+
+func (p *Findings) detailLines(width int) []string {
+	var out []string
+	for _, l := range strings.Split(report.FindingMarkdown(p.detail, "#"), "\n") {
+		if l = terminalText(l); l != "\x00" {
+			out = append(out, wrap(" "+l, width-1)...)
+		}
+	}
+	return out
+}
+
+// fView is one screen line of the list: text, or selectable finding sel (an index into p.sel).
+type fView struct {
+	s   string
+	sel int // -1 for text
+}
+
+// listLines are the list's screen lines at width (text wrapped).
+func (p *Findings) listLines(width int) []fView {
+	var view []fView
+	si := 0
+	for _, l := range p.lines {
+		switch {
+		case l.f != nil:
+			view = append(view, fView{l.f.ID, si})
+			si++
+		case l.head:
+			view = append(view, fView{" " + p.c.Styles.ColHead.Render(l.text), -1})
+		default:
+			for _, w := range wrap(l.text, width-2) {
+				view = append(view, fView{" " + w, -1})
+			}
+		}
+	}
+	return view
+}
+
+// scrollTop is p.top moved just enough to show the selected finding.
+func (p *Findings) scrollTop(view []fView, height int) int {
+	top := p.top
+	cur := 0
+	for i, v := range view {
+		if v.sel == p.cursor {
+			cur = i
+		}
+	}
+	if cur < top {
+		top = cur
+	}
+	if cur >= top+height {
+		top = cur - height + 1
+	}
+	return top
 }
 
 func (p *Findings) rowText(f *findings.Finding, width int) string {
@@ -214,52 +304,11 @@ func (p *Findings) View(width, height int) string {
 		return NewPlaceholder(p.c, "Findings", StepReason(model.StepFindings, "findings catalog")).View(width, height)
 	}
 	if p.detail != nil {
-		var out []string
-		for _, l := range strings.Split(report.FindingMarkdown(p.detail, "#"), "\n") {
-			if l = terminalText(l); l != "\x00" {
-				out = append(out, wrap(" "+l, width-1)...)
-			}
-		}
-		if p.detailTop > max(0, len(out)-height) {
-			p.detailTop = max(0, len(out)-height)
-		}
-		return fit(out[min(p.detailTop, len(out)):], width, height)
+		return fit(p.text.view(), width, height)
 	}
-	// Wrap text lines; keep the selected finding visible.
-	type vl struct {
-		s   string
-		sel int // index into p.sel, -1 for text
-	}
-	var view []vl
-	si := 0
-	for i, l := range p.lines {
-		switch {
-		case l.f != nil:
-			_ = i
-			view = append(view, vl{l.f.ID, si})
-			si++
-		case l.head:
-			view = append(view, vl{" " + p.c.Styles.ColHead.Render(l.text), -1})
-		default:
-			for _, w := range wrap(l.text, width-2) {
-				view = append(view, vl{" " + w, -1})
-			}
-		}
-	}
-	cur := 0
-	for i, v := range view {
-		if v.sel == p.cursor {
-			cur = i
-		}
-	}
-	if cur < p.top {
-		p.top = cur
-	}
-	if cur >= p.top+height {
-		p.top = cur - height + 1
-	}
+	view := p.listLines(width)
 	var out []string
-	for i := p.top; i < len(view) && len(out) < height; i++ {
+	for i := p.scrollTop(view, height); i < len(view) && len(out) < height; i++ {
 		v := view[i]
 		if v.sel < 0 {
 			out = append(out, v.s)
@@ -286,13 +335,8 @@ func (p *Findings) Export() (string, string) {
 	return "findings", "# Findings\n\n" + report.FindingsMarkdown(p.res)
 }
 
-func (p *Findings) Help() []key.Binding {
-	k := p.c.Keys
-	if p.detail != nil {
-		return []key.Binding{k.Up, k.Down, k.Back, k.Export}
-	}
-	return []key.Binding{k.Up, k.Down, k.Enter, k.Export, k.Report}
-}
+// Help is the focused view's hint-bar keys.
+func (p *Findings) Help() []key.Binding { return p.KeyMap().ShortHelp() }
 
 func (p *Findings) Status() string {
 	if p.res == nil {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -18,22 +19,62 @@ import (
 // stopped". Enter opens a check: summary, findings, effective configs and property sources.
 type HealthPane struct {
 	c      *Common
+	km     healthKeys
 	snap   *model.Snapshot
 	res    *health.Result
 	bands  map[string]health.Band
 	list   *listView
-	detail *textView
+	detail *pager
 	check  string
 
 	width, height int
 }
 
+// healthKeys are the check list's keys.
+type healthKeys struct {
+	listKeys
+	Open key.Binding
+}
+
+func (k healthKeys) ShortHelp() []key.Binding { return enabled(k.Open, k.Filter, k.Sort) }
+func (k healthKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort}}
+}
+func (k healthKeys) helpTitles() []string { return []string{"Move", "Health"} }
+
 // NewHealth makes the Health pane.
-func NewHealth(c *Common) *HealthPane { return &HealthPane{c: c} }
+func NewHealth(c *Common) *HealthPane { return &HealthPane{c: c, km: healthKeys{Open: c.Keys.Open}} }
+
+// KeyMap is the focused view's keys: a check's text, the filter, or the list.
+func (h *HealthPane) KeyMap() help.KeyMap {
+	switch {
+	case h.list == nil:
+		return keyColumns{}
+	case h.detail != nil:
+		return h.detail.keys(h.c.Keys.Nav)
+	case h.list.filtering:
+		return h.c.Keys.filterKeys()
+	}
+	k := h.km
+	k.listKeys = h.list.keys(h.c.Keys)
+	k.Open = when(k.Open, h.list.selected() >= 0)
+	return k
+}
 
 func (h *HealthPane) Title() string { return "Health" }
 
-func (h *HealthPane) SetSize(w, ht int) { h.width, h.height = w, ht }
+func (h *HealthPane) SetSize(w, ht int) { h.width, h.height = w, ht; h.reflow() }
+
+// reflow fits the open check's text and the filter input to the size.
+func (h *HealthPane) reflow() {
+	if h.list == nil {
+		return
+	}
+	h.list.sizeFooter(h.width, "checks")
+	if h.detail != nil {
+		h.detail.set(h.checkLines(h.check, h.width, true), h.width, h.height-1)
+	}
+}
 
 func stateRank(s string) int {
 	switch s {
@@ -110,6 +151,8 @@ func (h *HealthPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 		return ""
 	}
+	h.list.setPage(h.list.n)
+	h.reflow()
 	return nil
 }
 
@@ -131,28 +174,25 @@ func (h *HealthPane) Back() bool {
 	default:
 		return false
 	}
+	h.reflow()
 	return true
 }
 
 func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
-	if h.list == nil {
-		return nil
-	}
-	k := h.c.Keys
-	if h.detail != nil {
-		h.detail.update(k, msg)
-		return nil
-	}
-	if !h.list.filtering {
-		if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, k.Enter) {
-			if i := h.list.selected(); i >= 0 {
-				h.check = h.res.Checks[i].Name
-				h.detail = &textView{}
-			}
-			return nil
+	switch k := h.KeyMap().(type) {
+	case pagerKeys:
+		h.detail.update(k.navKeys, msg)
+	case healthKeys:
+		if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, k.Open) {
+			h.check = h.res.Checks[h.list.selected()].Name
+			h.detail = newPager()
+			break
 		}
+		h.list.update(h.c.Keys, msg)
+	case filterKeys:
+		h.list.update(h.c.Keys, msg)
 	}
-	h.list.update(k, msg)
+	h.reflow()
 	return nil
 }
 
@@ -163,18 +203,8 @@ func (h *HealthPane) Breadcrumb() []string {
 	return nil
 }
 
-func (h *HealthPane) Help() []key.Binding {
-	k := h.c.Keys
-	switch {
-	case h.res == nil:
-		return nil
-	case h.detail != nil:
-		return []key.Binding{k.Back, scrollHelp, k.Export}
-	case h.list.filtering:
-		return filterHelps
-	}
-	return []key.Binding{k.Help, helpOpen, k.Filter, helpSort, k.Export, k.Quit}
-}
+// Help is the focused view's hint-bar keys.
+func (h *HealthPane) Help() []key.Binding { return h.KeyMap().ShortHelp() }
 
 func (h *HealthPane) Status() string {
 	switch {
@@ -189,14 +219,12 @@ func (h *HealthPane) Status() string {
 // ---- view ----
 
 func (h *HealthPane) View(width, height int) string {
-	h.width, h.height = width, height
 	if h.res == nil {
 		return noData(StepReason(model.StepHealth, "health check (table services, configuration)")(h.snap), width, height)
 	}
 	if h.detail != nil {
 		lines := []string{h.headline(width)}
-		h.detail.set(h.checkLines(h.check, width, true))
-		lines = append(lines, h.detail.view(height-1)...)
+		lines = append(lines, h.detail.view()...)
 		return fit(lines, width, height)
 	}
 	st := h.c.Styles
@@ -205,10 +233,9 @@ func (h *HealthPane) View(width, height int) string {
 	var bottom []string
 	legend := " " + g.Warn + " behind, not stopped: past trigger, inside slack (tuning pays)" + g.Sep + g.Bad + " unhealthy"
 	bottom = append(bottom, clip(st.Dim.Render(legend), width))
-	if f := h.list.footer(st, width, "checks"); f != "" {
+	if f := h.list.footer(h.c, width, "checks"); f != "" {
 		bottom = append(bottom, f)
 	}
-	h.list.setPage(h.list.n)
 	lines = append(lines, h.list.header(st, width))
 	rows := h.list.rows(st, width, true)
 	if len(rows) == 0 {
@@ -220,7 +247,7 @@ func (h *HealthPane) View(width, height int) string {
 		lines = append(lines, st.Dim.Render(clip(" "+g.Rule+" "+h.res.Checks[i].Name+" "+strings.Repeat(g.Rule, width), width)))
 		det := h.checkLines(h.res.Checks[i].Name, width, false)
 		if len(det) > room-1 {
-			det = append(det[:room-2], st.Dim.Render("  "+g.Ellipsis+" enter shows all"))
+			det = append(det[:room-2], st.Dim.Render("  "+g.Ellipsis+" "+h.km.Open.Help().Key+" shows all"))
 		}
 		lines = append(lines, det...)
 	}

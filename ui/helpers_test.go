@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -41,7 +42,7 @@ func snapshotFor(tb testing.TB, path string, archived bool) *model.Snapshot {
 	tb.Helper()
 	needFixture(tb, path)
 	ctx := context.Background()
-	t, err := hudi.Open(ctx, path)
+	t, err := hudi.Open(ctx, path, storage.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

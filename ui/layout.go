@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -13,24 +14,12 @@ import (
 	"github.com/hudiscope/hudiscope/report"
 )
 
-// Keys the analysis panes add (matched here; s and / come from KeyMap).
-var (
-	helpSort    = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort"))
-	helpOpen    = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
-	histScope   = key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "histogram scope"))
-	scrollHelp  = key.NewBinding(key.WithKeys("j"), key.WithHelp("j/k", "scroll"))
-	caveatsKey  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "caveats & properties"))
-	filterHelps = []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear")),
-	}
-)
-
 // LayoutPane is pane 2: partitions (files, bytes, p50, small-file share), the file-size
 // histogram of the table and of the selected partition, skew and detectors; Enter opens a
 // partition's file groups, then a file group's slices and files.
 type LayoutPane struct {
 	c     *Common
+	km    layoutKeys
 	snap  *model.Snapshot
 	res   *layout.Result
 	parts []layout.ExtraPartition
@@ -63,12 +52,71 @@ type lgFile struct {
 	report.SliceFile
 }
 
+// layoutKeys are the Layout pane's keys at every level (enter and h only where they act).
+type layoutKeys struct {
+	listKeys
+	Open, HistScope key.Binding
+}
+
+func (k layoutKeys) ShortHelp() []key.Binding {
+	return enabled(k.Open, k.Filter, k.Sort, k.HistScope)
+}
+func (k layoutKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort, k.HistScope}}
+}
+func (k layoutKeys) helpTitles() []string { return []string{"Move", "Layout"} }
+
 // NewLayout makes the Layout pane.
-func NewLayout(c *Common) *LayoutPane { return &LayoutPane{c: c} }
+func NewLayout(c *Common) *LayoutPane {
+	return &LayoutPane{c: c, km: layoutKeys{Open: c.Keys.Open, HistScope: bind("h", "histogram scope", "h")}}
+}
+
+// KeyMap is the focused level's keys (none before the analysis is loaded).
+func (l *LayoutPane) KeyMap() help.KeyMap {
+	lv := l.activeList()
+	switch {
+	case lv == nil || l.res == nil:
+		return keyColumns{}
+	case lv.filtering:
+		return l.c.Keys.filterKeys()
+	}
+	k := l.km
+	k.listKeys = lv.keys(l.c.Keys)
+	k.Open = when(k.Open, (l.part == nil || l.part.group == nil) && lv.selected() >= 0)
+	k.HistScope = when(k.HistScope, l.part == nil)
+	return k
+}
 
 func (l *LayoutPane) Title() string { return "Layout" }
 
-func (l *LayoutPane) SetSize(w, h int) { l.width, l.height = w, h }
+func (l *LayoutPane) SetSize(w, h int) { l.width, l.height = w, h; l.reflow() }
+
+// reflow sets the shown list's page and filter input for the size and level.
+func (l *LayoutPane) reflow() {
+	lv := l.activeList()
+	if lv == nil || l.res == nil {
+		return
+	}
+	switch {
+	case l.part != nil && l.part.group != nil:
+		lv.sizeFooter(l.width, "files")
+		lv.setPage(l.height - 3 - len(l.footer(lv, "files")))
+	case l.part != nil:
+		lv.sizeFooter(l.width, "file groups")
+		lv.setPage(l.height - 3 - len(l.footer(lv, "file groups")))
+	default:
+		lv.sizeFooter(l.width, "partitions")
+		lv.setPage(max(1, l.height-2-len(l.topBottom(l.width))))
+	}
+}
+
+// footer is lv's filter line, if any.
+func (l *LayoutPane) footer(lv *listView, what string) []string {
+	if f := lv.footer(l.c, l.width, what); f != "" {
+		return []string{f}
+	}
+	return nil
+}
 
 func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	l.snap = s
@@ -129,6 +177,7 @@ func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 		return ""
 	}
+	l.reflow()
 	return nil
 }
 
@@ -167,31 +216,35 @@ func (l *LayoutPane) Back() bool {
 	default:
 		return false
 	}
+	l.reflow()
 	return true
 }
 
 func (l *LayoutPane) Update(msg tea.Msg) tea.Cmd {
+	l.update(msg)
+	l.reflow()
+	return nil
+}
+
+func (l *LayoutPane) update(msg tea.Msg) {
 	lv := l.activeList()
-	if lv == nil {
-		return nil
+	if lv == nil || l.res == nil {
+		return
 	}
-	k := l.c.Keys
-	if lv.filtering {
-		lv.update(k, msg)
-		return nil
-	}
-	if km, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(km, k.Enter):
-			l.enter()
-			return nil
-		case key.Matches(km, histScope) && l.part == nil:
-			l.histPart = !l.histPart
-			return nil
+	if !lv.filtering {
+		k := l.KeyMap().(layoutKeys)
+		if km, ok := msg.(tea.KeyPressMsg); ok {
+			switch {
+			case key.Matches(km, k.Open):
+				l.enter()
+				return
+			case key.Matches(km, k.HistScope):
+				l.histPart = !l.histPart
+				return
+			}
 		}
 	}
-	lv.update(k, msg)
-	return nil
+	lv.update(l.c.Keys, msg)
 }
 
 func (l *LayoutPane) enter() {
@@ -335,21 +388,8 @@ func (l *LayoutPane) Breadcrumb() []string {
 	return out
 }
 
-func (l *LayoutPane) Help() []key.Binding {
-	k := l.c.Keys
-	lv := l.activeList()
-	switch {
-	case lv != nil && lv.filtering:
-		return filterHelps
-	case l.part != nil && l.part.group != nil:
-		return []key.Binding{k.Back, k.Filter, helpSort, k.Export}
-	case l.part != nil:
-		return []key.Binding{k.Back, helpOpen, k.Filter, helpSort, k.Export}
-	case l.res == nil:
-		return nil
-	}
-	return []key.Binding{k.Help, helpOpen, k.Filter, helpSort, histScope, k.Export, k.Quit}
-}
+// Help is the focused level's hint-bar keys.
+func (l *LayoutPane) Help() []key.Binding { return l.KeyMap().ShortHelp() }
 
 func (l *LayoutPane) Status() string {
 	if lv := l.activeList(); lv != nil && l.res != nil {
@@ -361,7 +401,6 @@ func (l *LayoutPane) Status() string {
 // ---- view ----
 
 func (l *LayoutPane) View(width, height int) string {
-	l.width, l.height = width, height
 	if l.res == nil {
 		return noData(StepReason(model.StepLayout, "layout analysis (partitions, file sizes, skew)")(l.snap), width, height)
 	}
@@ -388,16 +427,8 @@ func (l *LayoutPane) topView(width, height int) string {
 	if l.snap != nil && l.snap.View != nil && l.snap.View.Source != "" {
 		sum += g.Sep + "files from " + l.snap.View.Source // storage or the metadata table: it changes cost and truth
 	}
-	var bottom []string
-	bottom = append(bottom, " "+asciiText(g, report.SkewText(r)))
-	bottom = append(bottom, l.detectorLines(width)...)
-	bottom = append(bottom, clip(fmt.Sprintf(" small%%: latest base files under the small-file limit %s (%s)",
-		humanBytes(x.SmallFileLimit), dashIf(x.SmallFileLimitSource)), width))
-	if f := l.list.footer(st, width, "partitions"); f != "" {
-		bottom = append(bottom, f)
-	}
-	page := max(1, height-2-len(bottom))
-	l.list.setPage(page)
+	bottom := l.topBottom(width)
+	page := l.list.page
 
 	histW := 0
 	if width >= 70 {
@@ -435,6 +466,26 @@ func (l *LayoutPane) topView(width, height int) string {
 	}
 	lines = append(lines, bottom...)
 	return fit(lines, width, height)
+}
+
+// topBottom is the partition level's lines under the list: skew, detectors, the small-file
+// limit and the filter line.
+func (l *LayoutPane) topBottom(width int) []string {
+	g := l.c.Styles.G
+	r := l.res
+	x := r.Hudiscope
+	if x == nil {
+		x = &layout.Extra{}
+	}
+	var bottom []string
+	bottom = append(bottom, " "+asciiText(g, report.SkewText(r)))
+	bottom = append(bottom, l.detectorLines(width)...)
+	bottom = append(bottom, clip(fmt.Sprintf(" small%%: latest base files under the small-file limit %s (%s)",
+		humanBytes(x.SmallFileLimit), dashIf(x.SmallFileLimitSource)), width))
+	if f := l.list.footer(l.c, width, "partitions"); f != "" {
+		bottom = append(bottom, f)
+	}
+	return bottom
 }
 
 // histograms draws the table's histogram, and the selected partition's (h, or both when
@@ -528,11 +579,7 @@ func (l *LayoutPane) partView(width, height int) string {
 	}
 	extra = append(extra, fmt.Sprintf("%d replaced (hidden until cleaned)", ep.Replaced), fmt.Sprintf("%d uncommitted files", ep.UncommittedFiles))
 	lines := []string{clip(sum, width), clip(" "+strings.Join(extra, g.Sep), width)}
-	var bottom []string
-	if f := lp.list.footer(st, width, "file groups"); f != "" {
-		bottom = append(bottom, f)
-	}
-	lp.list.setPage(height - 3 - len(bottom))
+	bottom := l.footer(lp.list, "file groups")
 	lines = append(lines, lp.list.header(st, width))
 	rows := lp.list.rows(st, width, true)
 	if len(rows) == 0 {
@@ -558,11 +605,7 @@ func (l *LayoutPane) groupView(width, height int) string {
 		pend = "pending " + pend
 	}
 	lines := []string{clip(sum, width), clip(" "+pend, width)}
-	var bottom []string
-	if f := lg.list.footer(st, width, "files"); f != "" {
-		bottom = append(bottom, f)
-	}
-	lg.list.setPage(height - 3 - len(bottom))
+	bottom := l.footer(lg.list, "files")
 	lines = append(lines, lg.list.header(st, width))
 	lines = append(lines, lg.list.rows(st, width, true)...)
 	for len(lines) < height-len(bottom) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -21,14 +23,19 @@ type lvCol struct {
 	txt func(i int) string
 }
 
-// listView is the virtualized, filterable, sortable table the analysis panes share. Items are
-// indices 0..n-1 into the pane's own data; only the visible rows are rendered.
+// listView is the virtualized, filterable, sortable list every pane shares (the Timeline
+// draws its own rows over it). Items are indices 0..n-1 into the pane's own data; only the
+// visible rows are rendered.
 type listView struct {
 	cols   []lvCol
 	n      int
 	cell   func(i, c int) string
 	search func(i int) string // text the filter matches (lower-cased inside)
 	mark   func(i int) string // optional one-cell marker after the cursor column
+	// match replaces the search-text filter: it returns the predicate for a filter string.
+	match func(filter string) func(i int) bool
+	// base is the natural order (nil: 0..n-1).
+	base []int
 
 	sortBy int // -1: natural order; else index into cols
 	idx    []int
@@ -38,13 +45,33 @@ type listView struct {
 
 	filter    string
 	filtering bool
-	edit      lineInput
+	input     textinput.Model
 }
 
 func newListView(cols []lvCol, n int, cell func(i, c int) string, search func(i int) string) *listView {
-	l := &listView{cols: cols, n: n, cell: cell, search: search, sortBy: -1, page: 10}
+	l := &listView{cols: cols, n: n, cell: cell, search: search, sortBy: -1, page: 10, input: newInput()}
 	l.apply(-1)
 	return l
+}
+
+// newInput is a one-line text input with no prompt, no colour (NO_COLOR) and a steady cursor
+// (a blinking one runs timers: noisy over SSH).
+func newInput() textinput.Model {
+	in := textinput.New()
+	in.Prompt = ""
+	in.SetStyles(textinput.Styles{})
+	in.Focus()
+	return in
+}
+
+// inputView draws in without the padding textinput adds after the cursor cell.
+func inputView(in textinput.Model) string { return strings.TrimRight(in.View(), " ") }
+
+// sizeInput gives the value width-1 cells (the cursor takes one more); the visible part is
+// recomputed now so View stays read-only.
+func sizeInput(in *textinput.Model, width int) {
+	in.SetWidth(width - 1)
+	in.SetCursor(in.Position())
 }
 
 // selected is the item under the cursor (-1 if none).
@@ -57,23 +84,31 @@ func (l *listView) selected() int {
 
 // apply recomputes the visible order from sort and filter, keeping item keep selected.
 func (l *listView) apply(keep int) {
-	terms := strings.Fields(strings.ToLower(l.filter))
-	l.idx = l.idx[:0]
-	for i := 0; i < l.n; i++ {
-		if len(terms) > 0 {
-			s := strings.ToLower(l.search(i))
-			ok := true
-			for _, t := range terms {
-				if !strings.Contains(s, t) {
-					ok = false
-					break
+	var ok func(i int) bool
+	if terms := strings.Fields(strings.ToLower(l.filter)); len(terms) > 0 {
+		if l.match != nil {
+			ok = l.match(l.filter)
+		} else {
+			ok = func(i int) bool {
+				s := strings.ToLower(l.search(i))
+				for _, t := range terms {
+					if !strings.Contains(s, t) {
+						return false
+					}
 				}
-			}
-			if !ok {
-				continue
+				return true
 			}
 		}
-		l.idx = append(l.idx, i)
+	}
+	l.idx = l.idx[:0]
+	for p := 0; p < l.n; p++ {
+		i := p
+		if l.base != nil {
+			i = l.base[p]
+		}
+		if ok == nil || ok(i) {
+			l.idx = append(l.idx, i)
+		}
 	}
 	if l.sortBy >= 0 {
 		c := l.cols[l.sortBy]
@@ -87,9 +122,20 @@ func (l *listView) apply(keep int) {
 	for p, i := range l.idx {
 		if i == keep {
 			l.cursor = p
+			break
 		}
 	}
 	l.clamp()
+}
+
+// sortable: some column sorts (s cycles them).
+func (l *listView) sortable() bool {
+	for _, c := range l.cols {
+		if c.num != nil || c.txt != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // cycleSort moves to the next sortable column, then back to the natural order.
@@ -142,42 +188,76 @@ func (l *listView) move(d int) { l.cursor += d; l.clamp() }
 // visible returns the items in the order shown.
 func (l *listView) visible() []int { return l.idx }
 
+// listKeys are a listView's own keys; the pane adds enter and its letters.
+type listKeys struct {
+	navKeys
+	Filter, Sort key.Binding
+}
+
+// keys are the list's keys in its state: movement when there are rows to move over, s only
+// when a column sorts.
+func (l *listView) keys(k KeyMap) listKeys {
+	return listKeys{navKeys: k.Nav.when(len(l.idx) > 1), Filter: k.Filter, Sort: when(k.Sort, l.sortable())}
+}
+
 // update handles filter editing, movement and sort; it reports whether it used the message.
 func (l *listView) update(k KeyMap, msg tea.Msg) bool {
 	if l.filtering {
-		if km, ok := msg.(tea.KeyPressMsg); ok {
-			switch km.String() {
-			case "enter":
-				l.filtering = false
-				return true
-			case "esc":
-				l.closeFilter()
-				return true
-			case "up", "down", "pgup", "pgdown":
-			default:
-				if l.edit.Update(msg) {
-					l.filter = l.edit.Value()
-					l.apply(l.selected())
-				}
-				return true
-			}
-		} else if l.edit.Update(msg) {
-			l.filter = l.edit.Value()
-			l.apply(l.selected())
-			return true
-		}
+		return l.updateFilter(k.filterKeys(), msg)
 	}
+	lk := l.keys(k)
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			l.move(-3)
-		case tea.MouseWheelDown:
-			l.move(3)
-		}
-		return true
+		return l.wheel(lk.Wheel, msg)
 	case tea.KeyPressMsg:
 		switch {
+		case key.Matches(msg, lk.Up):
+			l.move(-1)
+		case key.Matches(msg, lk.Down):
+			l.move(1)
+		case key.Matches(msg, lk.PageUp):
+			l.move(-l.page)
+		case key.Matches(msg, lk.PageDown):
+			l.move(l.page)
+		case key.Matches(msg, lk.Top):
+			l.move(-len(l.idx))
+		case key.Matches(msg, lk.Bottom):
+			l.move(len(l.idx))
+		case key.Matches(msg, lk.Sort):
+			l.cycleSort()
+		case key.Matches(msg, lk.Filter):
+			l.filtering = true
+			l.input.SetValue(l.filter)
+			l.input.CursorEnd()
+		default:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+func (l *listView) wheel(b key.Binding, msg tea.MouseWheelMsg) bool {
+	if !key.Matches(msg, b) {
+		return false
+	}
+	if msg.Button == tea.MouseWheelUp {
+		l.move(-3)
+	} else {
+		l.move(3)
+	}
+	return true
+}
+
+// updateFilter: the input has focus; keys other than the filter's own are text.
+func (l *listView) updateFilter(k filterKeys, msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Keep):
+			l.filtering = false
+		case key.Matches(msg, k.Clear):
+			l.closeFilter()
 		case key.Matches(msg, k.Up):
 			l.move(-1)
 		case key.Matches(msg, k.Down):
@@ -186,21 +266,25 @@ func (l *listView) update(k KeyMap, msg tea.Msg) bool {
 			l.move(-l.page)
 		case key.Matches(msg, k.PageDown):
 			l.move(l.page)
-		case key.Matches(msg, k.Top):
-			l.move(-len(l.idx))
-		case key.Matches(msg, k.Bottom):
-			l.move(len(l.idx))
-		case key.Matches(msg, k.Sort):
-			l.cycleSort()
-		case key.Matches(msg, k.Filter):
-			l.filtering = true
-			l.edit.Set(l.filter)
 		default:
-			return false
+			l.edit(msg)
 		}
 		return true
+	case tea.PasteMsg:
+		l.edit(msg)
+		return true
+	case tea.MouseWheelMsg:
+		return l.wheel(k.Wheel, msg)
 	}
 	return false
+}
+
+func (l *listView) edit(msg tea.Msg) {
+	l.input, _ = l.input.Update(msg)
+	if v := l.input.Value(); v != l.filter {
+		l.filter = v
+		l.apply(l.selected())
+	}
 }
 
 // closeFilter leaves the filter input or clears an applied filter; false if neither.
@@ -210,7 +294,7 @@ func (l *listView) closeFilter() bool {
 	}
 	l.filtering = false
 	l.filter = ""
-	l.edit.Set("")
+	l.input.SetValue("")
 	l.apply(l.selected())
 	return true
 }
@@ -318,13 +402,17 @@ func (l *listView) rows(st *Styles, width int, focused bool) []string {
 	return out
 }
 
+// sizeFooter fits the filter input to the footer (see footer).
+func (l *listView) sizeFooter(width int, what string) { sizeInput(&l.input, width-20-len(what)) }
+
 // footer is the filter line: the input while typing, the applied filter, or "".
-func (l *listView) footer(st *Styles, width int, what string) string {
+func (l *listView) footer(c *Common, width int, what string) string {
+	st := c.Styles
 	switch {
 	case l.filtering:
-		return clip(" "+st.Key.Render("/")+" filter "+what+": "+l.edit.View(st, width-20-len(what)), width)
+		return clip(" "+st.Key.Render("/")+" filter "+what+": "+inputView(l.input), width)
 	case l.filter != "":
-		return clip(" filter \""+l.filter+"\": "+itoa(len(l.idx))+" of "+itoa(l.n)+" "+what+" · esc clears", width)
+		return clip(" filter \""+l.filter+"\": "+itoa(len(l.idx))+" of "+itoa(l.n)+" "+what+" · "+c.Keys.Back.Help().Key+" clears", width)
 	}
 	return ""
 }
@@ -363,65 +451,75 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
-// textView is a scrollable block of pre-rendered lines (drill-down detail views).
-type textView struct {
+// pager is a drill-down text view scrolled by a bubbles viewport. It draws the viewport's
+// window itself: viewport.View pads every line to the full width.
+type pager struct {
+	vp    viewport.Model
 	lines []string
-	top   int
-	page  int
 }
 
-func (t *textView) set(lines []string) { t.lines = lines; t.clamp() }
+func newPager() *pager { return &pager{vp: viewport.New()} }
 
-func (t *textView) clamp() {
-	t.top = min(t.top, len(t.lines)-t.page)
-	t.top = max(t.top, 0)
+// set replaces the text and the view's size, keeping the scroll position where it fits.
+func (p *pager) set(lines []string, width, height int) {
+	p.lines = lines
+	p.vp.SetWidth(max(1, width))
+	p.vp.SetHeight(max(1, height))
+	p.vp.SetContentLines(lines)
+	p.vp.SetYOffset(p.vp.YOffset())
 }
 
-func (t *textView) update(k KeyMap, msg tea.Msg) bool {
+// keys are the scroll keys, enabled when the text does not fit.
+func (p *pager) keys(nav navKeys) pagerKeys {
+	return pagerKeys{nav.when(len(p.lines) > p.vp.Height())}
+}
+
+func (p *pager) update(k navKeys, msg tea.Msg) bool {
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
+		if !key.Matches(msg, k.Wheel) {
+			return false
+		}
 		if msg.Button == tea.MouseWheelUp {
-			t.top -= 3
-		} else if msg.Button == tea.MouseWheelDown {
-			t.top += 3
+			p.vp.ScrollUp(3)
+		} else {
+			p.vp.ScrollDown(3)
 		}
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.Up):
-			t.top--
+			p.vp.ScrollUp(1)
 		case key.Matches(msg, k.Down):
-			t.top++
+			p.vp.ScrollDown(1)
 		case key.Matches(msg, k.PageUp):
-			t.top -= t.page
+			p.vp.PageUp()
 		case key.Matches(msg, k.PageDown):
-			t.top += t.page
+			p.vp.PageDown()
 		case key.Matches(msg, k.Top):
-			t.top = 0
+			p.vp.GotoTop()
 		case key.Matches(msg, k.Bottom):
-			t.top = len(t.lines)
+			p.vp.GotoBottom()
 		default:
 			return false
 		}
 	default:
 		return false
 	}
-	t.clamp()
 	return true
 }
 
-// view renders page lines from top.
-func (t *textView) view(page int) []string {
-	t.page = max(1, page)
-	t.clamp()
-	end := min(t.top+t.page, len(t.lines))
-	return t.lines[t.top:end]
+// view is the visible window of lines.
+func (p *pager) view() []string {
+	top := min(p.vp.YOffset(), len(p.lines))
+	return p.lines[top:min(top+p.vp.Height(), len(p.lines))]
 }
 
-func (t *textView) status() string {
-	if len(t.lines) <= t.page {
+func (p *pager) status() string {
+	n, h, top := len(p.lines), p.vp.Height(), p.vp.YOffset()
+	if n <= h {
 		return ""
 	}
-	return "lines " + itoa(t.top+1) + "-" + itoa(min(t.top+t.page, len(t.lines))) + " of " + itoa(len(t.lines))
+	return "lines " + itoa(top+1) + "-" + itoa(min(top+h, n)) + " of " + itoa(n)
 }
 
 // ---- shared helpers of the analysis panes ----

@@ -26,13 +26,14 @@ import (
 //     visible (virtualize long lists).
 //   - Back handles Esc: leave one drill-down level or close the pane's input, and report
 //     whether anything happened (false at the top level).
-//   - Capturing is true while a text input has focus: the root then routes every key to the
-//     pane (q, digits and ? are text).
+//   - Capturing is true while a text input has focus: the root then routes every key but
+//     ctrl+c and ctrl+z to the pane (q, digits and ? are text; esc is the input's to close).
 //   - Breadcrumb is the drill-down path below the pane's title (empty at the top level).
 //   - Export returns a file-name slug ("timeline", "timeline-20260307162434124") and the
 //     Markdown of what the pane shows; build it from unstyled data (see package report).
-//   - Help lists the pane's own keys for the status line; Status is a short right-aligned
-//     status ("12/340").
+//   - Help lists the focused view's own keys for the status line (the root adds ?, esc, e
+//     and q where they apply); Status is a short right-aligned status ("12/340"). A pane may
+//     also implement KeyMap() help.KeyMap: the ? overlay then lists its FullHelp.
 type Pane interface {
 	Title() string
 	SetSnapshot(s *model.Snapshot) tea.Cmd

@@ -153,9 +153,9 @@ func TestEventLogPaneKeys(t *testing.T) {
 	if !strings.HasPrefix(slug, "event-log-stage-") || !strings.Contains(md, "| percentile | task duration |") {
 		t.Fatalf("stage export %s:\n%s", slug, md)
 	}
-	press(a, "esc", "c")
+	press(a, "esc", "w")
 	if len(p.Breadcrumb()) != 1 || !strings.Contains(screen(a), "Spark properties relevant to Hudi") && !strings.Contains(screen(a), "Caveats") {
-		t.Fatal("c opens caveats & properties")
+		t.Fatal("w opens caveats & properties")
 	}
 	press(a, "esc", "/")
 	typeText(a, "tagging")

@@ -12,6 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -68,7 +69,7 @@ func analysisSnapshot(tb testing.TB, table, props, evlog string) *model.Snapshot
 	s.Options.Props = props
 	s.Done = append(s.Done, model.StepFiles, model.StepConfig, model.StepLayout, model.StepHealth)
 	if evlog != "" {
-		r, err := model.AnalyzeEventLog(ctx, evlog)
+		r, err := model.AnalyzeEventLog(ctx, evlog, storage.Options{}, nil)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -138,7 +139,7 @@ func TestAnalysisPanesGolden(t *testing.T) {
 		{name: "eventlog-incr", snap: incrSnapshot, keys: []string{"4"}},
 		{name: "eventlog-incr-sorted", snap: incrSnapshot, keys: []string{"4", "s", "s", "s"}},
 		{name: "eventlog-incr-stage", snap: incrSnapshot, keys: []string{"4", "s", "s", "s", "enter"}},
-		{name: "eventlog-incr-caveats", snap: incrSnapshot, keys: []string{"4", "c"}},
+		{name: "eventlog-incr-caveats", snap: incrSnapshot, keys: []string{"4", "w"}},
 		{name: "eventlog-incr-filter", snap: incrSnapshot, keys: []string{"4", "/"}, typed: "tagging"},
 		{name: "eventlog-incr-ascii", snap: incrSnapshot, keys: []string{"4"}, mod: func(o *Options) { o.ASCII = true }},
 		{name: "layout-services", snap: servicesSnapshot, keys: []string{"2"}},

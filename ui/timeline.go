@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -27,23 +28,21 @@ type tlRow struct {
 }
 
 // Timeline is pane 1: the instant table in completion (or requested) order, the span strip,
-// drill-down into one instant, and the checkpoint helper.
+// drill-down into one instant, and the checkpoint helper. Its cursor, filter and scrolling are
+// the shared listView's; items are indices into byComp.
 type Timeline struct {
 	c    *Common
+	km   timelineKeys
 	snap *model.Snapshot
 	tl   *hudi.Timeline // the timeline rows were built from
 
-	byComp, byReq []tlRow
-	rows          []tlRow // current order, filtered
-	order         timelineOrder
-	cursor, top   int
-	anyLate       bool
-	anyDerived    bool
-
-	filter     string
-	filtering  bool
+	byComp     []tlRow
+	byReq      []int // byComp indices in requested order (built on first use)
+	*listView        // embedded: cursor, filter and scrolling are the shared list's; View draws the rows
+	order      timelineOrder
+	anyLate    bool
+	anyDerived bool
 	lower      map[string]string
-	filterEdit lineInput
 
 	incrStart, incrReason string
 	incrKnown             bool
@@ -54,8 +53,61 @@ type Timeline struct {
 	width, height int
 }
 
+// timelineKeys are the Timeline list's keys (the shared list's, without sort).
+type timelineKeys struct {
+	listKeys
+	Open, Order, Checkpoint key.Binding
+}
+
+func (k timelineKeys) ShortHelp() []key.Binding {
+	return enabled(k.Filter, k.Order, k.Open, k.Checkpoint)
+}
+
+func (k timelineKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Order, k.Checkpoint}}
+}
+
+func (k timelineKeys) helpTitles() []string { return []string{"Move", "Timeline"} }
+
 // NewTimeline makes the Timeline pane.
-func NewTimeline(c *Common) *Timeline { return &Timeline{c: c} }
+func NewTimeline(c *Common) *Timeline {
+	t := &Timeline{c: c, km: timelineKeys{
+		Open:       c.Keys.Open,
+		Order:      bind("o", "order: toggle requested", "o"),
+		Checkpoint: bind("c", "checkpoint helper", "c"),
+	}}
+	t.listView = newListView(nil, 0, nil, nil)
+	t.listView.match = func(f string) func(int) bool {
+		terms := parseFilter(f)
+		if t.lower == nil {
+			t.lower = map[string]string{}
+		}
+		return func(i int) bool { return matchRow(t.byComp[i], terms, t.lower) }
+	}
+	return t
+}
+
+// keys are the list keys enabled in the current state.
+func (t *Timeline) keys() timelineKeys {
+	k := t.km
+	k.listKeys = t.listView.keys(t.c.Keys)
+	k.Open = when(k.Open, t.Selected() != nil && t.snap != nil)
+	k.Checkpoint = when(k.Checkpoint, t.snap != nil && t.snap.Timeline != nil)
+	return k
+}
+
+// KeyMap is the focused view's keys: the checkpoint helper, an instant, the filter or the list.
+func (t *Timeline) KeyMap() help.KeyMap {
+	switch {
+	case t.ckpt != nil:
+		return t.ckpt.keys(t)
+	case t.detail != nil:
+		return t.detail.keys(t.c)
+	case t.listView.filtering:
+		return t.c.Keys.filterKeys()
+	}
+	return t.keys()
+}
 
 type incrStartMsg struct {
 	tl            *hudi.Timeline
@@ -64,7 +116,19 @@ type incrStartMsg struct {
 
 func (t *Timeline) Title() string { return "Timeline" }
 
-func (t *Timeline) SetSize(w, h int) { t.width, t.height = w, h; t.clampScroll() }
+func (t *Timeline) SetSize(w, h int) { t.width, t.height = w, h; t.reflow() }
+
+// reflow fits scroll positions and input widths to the size and state, so View only reads.
+func (t *Timeline) reflow() {
+	t.listView.setPage(t.listRows())
+	sizeInput(&t.listView.input, t.width-45)
+	if t.detail != nil {
+		t.detail.reflow(t.c, t.width, t.height)
+	}
+	if t.ckpt != nil {
+		t.ckpt.reflow(t, t.width, t.height)
+	}
+}
 
 // SetSnapshot rebuilds the rows when the snapshot carries a new timeline, keeping the
 // selected instant.
@@ -73,23 +137,26 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	if s == nil || s.Timeline == nil || s.Timeline == t.tl {
 		return nil
 	}
-	var keep *hudi.Instant
-	if sel := t.Selected(); sel != nil {
-		keep = sel
-	}
+	keep := t.Selected()
 	t.tl = s.Timeline
 	instants := s.TimelineInstants()
 	late := model.LateCompletions(instants)
 	t.byComp = make([]tlRow, len(instants))
 	t.anyLate, t.anyDerived = false, false
+	k := -1
 	for i, in := range instants {
 		t.byComp[i] = tlRow{in, late[i]}
 		t.anyLate = t.anyLate || late[i]
 		t.anyDerived = t.anyDerived || in.CompletionDerived
+		if in == keep {
+			k = i
+		}
 	}
 	t.byReq = nil
 	t.incrKnown = false
-	t.applyView(keep)
+	t.listView.n = len(t.byComp)
+	t.applyOrder(k)
+	t.reflow()
 	tl := s.Timeline
 	return func() tea.Msg {
 		start, reason := s.IncrementalStart(context.Background())
@@ -99,61 +166,41 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 
 // Selected is the instant under the cursor, or nil.
 func (t *Timeline) Selected() *hudi.Instant {
-	if t.cursor >= 0 && t.cursor < len(t.rows) {
-		return t.rows[t.cursor].in
+	if i := t.listView.selected(); i >= 0 {
+		return t.byComp[i].in
 	}
 	return nil
 }
 
-// applyView recomputes rows from order and filter, keeping keep selected when present.
-func (t *Timeline) applyView(keep *hudi.Instant) {
-	src := t.byComp
+// row is the p-th row shown.
+func (t *Timeline) row(p int) tlRow { return t.byComp[t.listView.idx[p]] }
+
+// applyOrder sets the list's natural order from t.order and re-filters, keeping item keep.
+func (t *Timeline) applyOrder(keep int) {
+	t.listView.base = nil
 	if t.order == byRequested {
 		if t.byReq == nil {
-			t.byReq = append([]tlRow(nil), t.byComp...)
-			sortRowsByRequested(t.byReq)
+			t.byReq = requestedOrder(t.byComp)
 		}
-		src = t.byReq
+		t.listView.base = t.byReq
 	}
-	terms := parseFilter(t.filter)
-	if len(terms) == 0 {
-		t.rows = src
-	} else {
-		if t.lower == nil {
-			t.lower = map[string]string{}
-		}
-		t.rows = make([]tlRow, 0, len(src)/4)
-		for _, r := range src {
-			if matchRow(r, terms, t.lower) {
-				t.rows = append(t.rows, r)
-			}
-		}
-	}
-	t.cursor = 0
-	if keep != nil {
-		for i, r := range t.rows {
-			if r.in == keep {
-				t.cursor = i
-				break
-			}
-		}
-	}
-	t.clampScroll()
+	t.listView.apply(keep)
 }
 
-func sortRowsByRequested(rows []tlRow) {
+// requestedOrder is the byComp indices sorted as hudi sorts by requested time.
+func requestedOrder(rows []tlRow) []int {
 	ins := make([]*hudi.Instant, len(rows))
-	late := make(map[*hudi.Instant]bool)
+	pos := make(map[*hudi.Instant]int, len(rows))
 	for i, r := range rows {
 		ins[i] = r.in
-		if r.late {
-			late[r.in] = true
-		}
+		pos[r.in] = i
 	}
 	hudi.SortByRequested(ins)
+	out := make([]int, len(ins))
 	for i, in := range ins {
-		rows[i] = tlRow{in, late[in]}
+		out[i] = pos[in]
 	}
+	return out
 }
 
 type filterTerm struct{ field, text string }
@@ -229,36 +276,8 @@ func (t *Timeline) stripLines() int {
 	return 0
 }
 
-func (t *Timeline) clampScroll() {
-	n := len(t.rows)
-	if t.cursor >= n {
-		t.cursor = n - 1
-	}
-	if t.cursor < 0 {
-		t.cursor = 0
-	}
-	page := t.listRows()
-	if t.cursor < t.top {
-		t.top = t.cursor
-	}
-	if t.cursor >= t.top+page {
-		t.top = t.cursor - page + 1
-	}
-	if t.top > n-page {
-		t.top = n - page
-	}
-	if t.top < 0 {
-		t.top = 0
-	}
-}
-
-func (t *Timeline) move(d int) {
-	t.cursor += d
-	t.clampScroll()
-}
-
 func (t *Timeline) Capturing() bool {
-	return t.filtering || (t.ckpt != nil && t.detail == nil)
+	return t.listView.filtering || (t.ckpt != nil && t.detail == nil)
 }
 
 func (t *Timeline) Back() bool {
@@ -267,109 +286,69 @@ func (t *Timeline) Back() bool {
 		t.ckpt = nil
 	case t.detail != nil:
 		t.detail = nil
-	case t.filtering || t.filter != "":
-		t.filtering = false
-		t.filter = ""
-		t.applyView(t.Selected())
+	case t.listView.closeFilter():
 	default:
 		return false
 	}
+	t.reflow()
 	return true
 }
 
 func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
+	cmd := t.update(msg)
+	t.reflow()
+	return cmd
+}
+
+func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case incrStartMsg:
 		if msg.tl == t.tl {
 			t.incrStart, t.incrReason, t.incrKnown = msg.start, msg.reason, true
 		}
 		return nil
-	case detailMsg, checkpointMsg:
-		if d, ok := msg.(detailMsg); ok && t.detail != nil && t.detail.in == d.in {
-			t.detail.set(d)
+	case detailMsg:
+		if t.detail != nil && t.detail.in == msg.in {
+			t.detail.set(msg)
 		}
-		if c, ok := msg.(checkpointMsg); ok && t.ckpt != nil {
-			t.ckpt.set(c)
+		return nil
+	case checkpointMsg:
+		if t.ckpt != nil {
+			t.ckpt.set(msg)
 		}
 		return nil
 	}
-	if t.ckpt != nil {
+	switch {
+	case t.ckpt != nil:
 		return t.ckpt.update(t, msg)
-	}
-	if t.detail != nil {
+	case t.detail != nil:
 		t.detail.update(t.c, msg)
 		return nil
+	case t.listView.filtering:
+		t.listView.update(t.c.Keys, msg)
+		return nil
 	}
-	if t.filtering {
-		if k, ok := msg.(tea.KeyPressMsg); ok {
-			switch k.String() {
-			case "enter":
-				t.filtering = false
-				return nil
-			case "esc":
-				t.filtering = false
-				t.filter = ""
-				t.applyView(t.Selected())
-				return nil
-			case "up", "down", "pgup", "pgdown":
-				// fall through to list movement below
-			default:
-				if t.filterEdit.Update(msg) {
-					t.filter = t.filterEdit.Value()
-					t.applyView(t.Selected())
-				}
-				return nil
-			}
-		} else if t.filterEdit.Update(msg) {
-			t.filter = t.filterEdit.Value()
-			t.applyView(t.Selected())
-			return nil
-		}
-	}
-	k := t.c.Keys
-	switch msg := msg.(type) {
-	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			t.move(-3)
-		case tea.MouseWheelDown:
-			t.move(3)
-		}
-	case tea.KeyPressMsg:
+	k := t.keys()
+	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(msg, k.Up):
-			t.move(-1)
-		case key.Matches(msg, k.Down):
-			t.move(1)
-		case key.Matches(msg, k.PageUp):
-			t.move(-t.listRows())
-		case key.Matches(msg, k.PageDown):
-			t.move(t.listRows())
-		case key.Matches(msg, k.Top):
-			t.move(-len(t.rows))
-		case key.Matches(msg, k.Bottom):
-			t.move(len(t.rows))
-		case key.Matches(msg, k.Order):
+		case key.Matches(km, k.Order):
 			if t.order == byCompletion {
 				t.order = byRequested
 			} else {
 				t.order = byCompletion
 			}
-			t.applyView(t.Selected())
-		case key.Matches(msg, k.Filter):
-			t.filtering = true
-			t.filterEdit.Set(t.filter)
-		case key.Matches(msg, k.Enter):
-			if in := t.Selected(); in != nil && t.snap != nil {
-				t.detail = newInstantDetail(in)
-				return loadDetail(t.snap, in)
-			}
-		case key.Matches(msg, k.Checkpoint):
-			if t.snap != nil && t.snap.Timeline != nil {
-				t.ckpt = &checkpointHelper{}
-			}
+			t.applyOrder(t.listView.selected())
+			return nil
+		case key.Matches(km, k.Open):
+			in := t.Selected()
+			t.detail = newInstantDetail(in)
+			return loadDetail(t.snap, in)
+		case key.Matches(km, k.Checkpoint):
+			t.ckpt = newCheckpointHelper(t.c)
+			return nil
 		}
 	}
+	t.listView.update(t.c.Keys, msg)
 	return nil
 }
 
@@ -384,38 +363,14 @@ func (t *Timeline) Breadcrumb() []string {
 	return out
 }
 
-func (t *Timeline) Help() []key.Binding {
-	k := t.c.Keys
-	switch {
-	case t.ckpt != nil:
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "take selected")),
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-		}
-	case t.detail != nil:
-		return []key.Binding{k.Back, k.Sort, k.Table, k.Export}
-	case t.filtering:
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear")),
-		}
-	}
-	return []key.Binding{k.Help, k.Filter, k.Order, k.Enter, k.Checkpoint, k.Export, k.Quit}
-}
+// Help is the focused view's hint-bar keys.
+func (t *Timeline) Help() []key.Binding { return t.KeyMap().ShortHelp() }
 
 func (t *Timeline) Status() string {
 	if t.detail != nil {
 		return t.detail.status()
 	}
-	if len(t.rows) == 0 {
-		return fmt.Sprintf("0/%d", len(t.byComp))
-	}
-	s := fmt.Sprintf("%d/%d", t.cursor+1, len(t.rows))
-	if len(t.rows) != len(t.byComp) {
-		s += fmt.Sprintf(" of %d", len(t.byComp))
-	}
-	return s
+	return t.listView.status()
 }
 
 // ---- view ----
@@ -484,9 +439,6 @@ func columnsFor(width int) []tlColumn {
 }
 
 func (t *Timeline) View(width, height int) string {
-	if t.width != width || t.height != height {
-		t.SetSize(width, height)
-	}
 	if t.ckpt != nil {
 		return t.ckpt.view(t, width, height)
 	}
@@ -529,23 +481,20 @@ func (t *Timeline) View(width, height int) string {
 		}
 	}
 	lines = append(lines, st.ColHead.Render(padRight(hb.String(), width)))
-	page := t.listRows()
-	end := t.top + page
-	if end > len(t.rows) {
-		end = len(t.rows)
-	}
-	if len(t.rows) == 0 {
-		if t.filter != "" {
+	lv := t.listView
+	end := min(lv.top+lv.page, len(lv.idx))
+	if len(lv.idx) == 0 {
+		if lv.filter != "" {
 			lines = append(lines, "  no instant matches the filter")
 		} else {
 			lines = append(lines, "  the timeline has no instants")
 		}
 	}
 	var b strings.Builder
-	for i := t.top; i < end; i++ {
-		r := t.rows[i]
+	for i := lv.top; i < end; i++ {
+		r := t.row(i)
 		b.Reset()
-		sel := i == t.cursor
+		sel := i == lv.cursor
 		if sel {
 			b.WriteString(g.Cursor)
 		} else {
@@ -614,14 +563,15 @@ func (t *Timeline) footerLine(width int) string {
 	st := t.c.Styles
 	g := st.G
 	switch {
-	case t.filtering:
-		return " " + st.Key.Render("/") + " filter (action: state: op: or text): " + t.filterEdit.View(st, width-45)
-	case t.filter != "":
-		return clip(fmt.Sprintf(" filter %q: %d of %d instants · esc clears", t.filter, len(t.rows), len(t.byComp)), width)
+	case t.listView.filtering:
+		return " " + st.Key.Render("/") + " filter (action: state: op: or text): " + inputView(t.listView.input)
+	case t.listView.filter != "":
+		return clip(fmt.Sprintf(" filter %q: %d of %d instants · %s clears", t.listView.filter, len(t.listView.idx), len(t.byComp), t.c.Keys.Back.Help().Key), width)
 	case t.anyLate:
-		msg := " completed after a later-started instant: a checkpoint taken from _hoodie_commit_time re-reads it; press c to check one"
+		c := t.km.Checkpoint.Help().Key
+		msg := " completed after a later-started instant: a checkpoint taken from _hoodie_commit_time re-reads it; press " + c + " to check one"
 		if width < 120 {
-			msg = " completed after a later-started instant: checkpoints go wrong here (c: check)"
+			msg = " completed after a later-started instant: checkpoints go wrong here (" + c + ": check)"
 		}
 		return clip(" "+st.Late.Render(g.Late)+msg, width)
 	case t.anyDerived:
@@ -634,16 +584,14 @@ func (t *Timeline) footerLine(width int) string {
 func (t *Timeline) stripView(width, n int) []string {
 	st := t.c.Styles
 	g := st.G
-	end := t.top + t.listRows()
-	if end > len(t.rows) {
-		end = len(t.rows)
-	}
+	lv := t.listView
+	end := min(lv.top+lv.page, len(lv.idx))
 	var spans []Span
 	var first, last *hudi.Instant
 	var t0 float64 = math.Inf(1)
 	var t1 float64 = math.Inf(-1)
-	for i := t.top; i < end; i++ {
-		in := t.rows[i].in
+	for i := lv.top; i < end; i++ {
+		in := t.row(i).in
 		if in.Started.IsZero() {
 			continue
 		}
@@ -653,7 +601,7 @@ func (t *Timeline) stripView(width, n int) []string {
 		if !open {
 			e = math.Max(s, float64(in.Ended.UnixMilli())/1000)
 		}
-		spans = append(spans, Span{Start: s, End: e, Open: open, Selected: i == t.cursor})
+		spans = append(spans, Span{Start: s, End: e, Open: open, Selected: i == lv.cursor})
 		if s < t0 {
 			t0, first = s, in
 		}
@@ -709,14 +657,15 @@ func (t *Timeline) Export() (string, string) {
 	if t.order == byRequested {
 		order = "requested-time order"
 	}
-	fmt.Fprintf(&b, "%d instants, %s", len(t.rows), order)
-	if t.filter != "" {
-		fmt.Fprintf(&b, ", filter `%s` (of %d)", t.filter, len(t.byComp))
+	fmt.Fprintf(&b, "%d instants, %s", len(t.listView.idx), order)
+	if t.listView.filter != "" {
+		fmt.Fprintf(&b, ", filter `%s` (of %d)", t.listView.filter, len(t.byComp))
 	}
 	b.WriteString(".\n\n")
-	ins := make([]*hudi.Instant, len(t.rows))
-	late := make([]bool, len(t.rows))
-	for i, r := range t.rows {
+	ins := make([]*hudi.Instant, len(t.listView.idx))
+	late := make([]bool, len(t.listView.idx))
+	for i := range t.listView.idx {
+		r := t.row(i)
 		ins[i], late[i] = r.in, r.late
 	}
 	b.WriteString(report.TimelineMarkdown(ins, late))

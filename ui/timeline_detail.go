@@ -75,11 +75,44 @@ type instantDetail struct {
 	sortCol int // -1: stored order
 	cursor  int
 	top     int
-	height  int
+	page    int // rows shown (reflow)
+	km      detailKeys
+}
+
+// detailKeys are an instant's keys: move in the shown table, sort it, switch tables.
+type detailKeys struct {
+	navKeys
+	Sort, Table key.Binding
+}
+
+func (k detailKeys) ShortHelp() []key.Binding { return enabled(k.Sort, k.Table) }
+func (k detailKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), {k.Sort, k.Table}}
+}
+func (k detailKeys) helpTitles() []string { return []string{"Move", "Instant"} }
+
+// keys are the keys that act on what is shown: more than one row to move over or sort, more
+// than one table to switch.
+func (d *instantDetail) keys(c *Common) detailKeys {
+	k := d.km
+	t := d.shown()
+	k.navKeys = c.Keys.Nav.when(t != nil && len(t.rows) > 1)
+	k.Sort = when(c.Keys.Sort, t != nil && len(t.rows) > 1)
+	k.Table = when(k.Table, t != nil && len(d.tables) > 1)
+	return k
+}
+
+// shown is the table on screen (nil while loading or after an error).
+func (d *instantDetail) shown() *dtable {
+	if d.loading || d.err != nil {
+		return nil
+	}
+	return d.cur()
 }
 
 func newInstantDetail(in *hudi.Instant) *instantDetail {
-	d := &instantDetail{in: in, loading: true, sortCol: -1}
+	d := &instantDetail{in: in, loading: true, sortCol: -1, page: 1,
+		km: detailKeys{Table: bind("t", "next table", "t")}}
 	d.info = baseInfo(in)
 	return d
 }
@@ -318,22 +351,23 @@ func (d *instantDetail) cur() *dtable {
 }
 
 func (d *instantDetail) update(c *Common, msg tea.Msg) {
-	t := d.cur()
+	k := d.keys(c)
+	t := d.shown()
 	n := 0
 	if t != nil {
 		n = len(t.rows)
 	}
-	page := max(1, d.height)
-	k := c.Keys
 	move := func(delta int) {
 		d.cursor = max(0, min(n-1, d.cursor+delta))
 	}
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		if msg.Button == tea.MouseWheelUp {
-			move(-3)
-		} else if msg.Button == tea.MouseWheelDown {
-			move(3)
+		if key.Matches(msg, k.Wheel) {
+			if msg.Button == tea.MouseWheelUp {
+				move(-3)
+			} else {
+				move(3)
+			}
 		}
 	case tea.KeyPressMsg:
 		switch {
@@ -342,27 +376,23 @@ func (d *instantDetail) update(c *Common, msg tea.Msg) {
 		case key.Matches(msg, k.Down):
 			move(1)
 		case key.Matches(msg, k.PageUp):
-			move(-page)
+			move(-d.page)
 		case key.Matches(msg, k.PageDown):
-			move(page)
+			move(d.page)
 		case key.Matches(msg, k.Top):
 			move(-n)
 		case key.Matches(msg, k.Bottom):
 			move(n)
 		case key.Matches(msg, k.Table):
-			if len(d.tables) > 1 {
-				d.table = (d.table + 1) % len(d.tables)
-				d.cursor, d.top, d.sortCol = 0, 0, -1
-			}
+			d.table = (d.table + 1) % len(d.tables)
+			d.cursor, d.top, d.sortCol = 0, 0, -1
 		case key.Matches(msg, k.Sort):
-			if t != nil && len(t.rows) > 1 {
-				d.sortCol++
-				if d.sortCol >= len(t.headers) {
-					d.sortCol = 0
-				}
-				d.sortBy(t, d.sortCol)
-				d.cursor, d.top = 0, 0
+			d.sortCol++
+			if d.sortCol >= len(t.headers) {
+				d.sortCol = 0
 			}
+			d.sortBy(t, d.sortCol)
+			d.cursor, d.top = 0, 0
 		}
 	}
 }
@@ -400,9 +430,10 @@ func (d *instantDetail) status() string {
 	return s
 }
 
-func (d *instantDetail) view(c *Common, width, height int) string {
+// head is the lines above the table's rows: info, notes, the table names and headers; done
+// is true when there is no table to show under them.
+func (d *instantDetail) head(c *Common, width, height int) (lines []string, done bool) {
 	st := c.Styles
-	var lines []string
 	for _, kv := range d.info {
 		for i, l := range wrap(kv[0]+": "+kv[1], width-3) {
 			if i == 0 {
@@ -418,15 +449,13 @@ func (d *instantDetail) view(c *Common, width, height int) string {
 	}
 	switch {
 	case d.loading:
-		lines = append(lines, "", " reading the instant's plan and metadata...")
-		return fit(lines, width, height)
+		return append(lines, "", " reading the instant's plan and metadata..."), true
 	case d.err != nil:
-		lines = append(lines, "", " "+st.Bad.Render("could not read details: "+d.err.Error()))
-		return fit(lines, width, height)
+		return append(lines, "", " "+st.Bad.Render("could not read details: "+d.err.Error())), true
 	}
 	t := d.cur()
 	if t == nil {
-		return fit(lines, width, height)
+		return lines, true
 	}
 	// Keep at least a third of the height for rows when info is long.
 	if maxInfo := height - 4; len(lines) > maxInfo && maxInfo > 0 {
@@ -442,7 +471,7 @@ func (d *instantDetail) view(c *Common, width, height int) string {
 				names = append(names, o.name)
 			}
 		}
-		title = strings.Join(names, "  ") + "   (t: next table)"
+		title = strings.Join(names, "  ") + "   (" + d.km.Table.Help().Key + ": next table)"
 	}
 	lines = append(lines, "", " "+st.ColHead.Render(clip(title, width-1)))
 	widths := colWidths(t, width-2)
@@ -453,22 +482,33 @@ func (d *instantDetail) view(c *Common, width, height int) string {
 		}
 		hdr[i] = h
 	}
-	lines = append(lines, st.ColHead.Render(padRight("  "+joinCells(hdr, widths, t.right, st.G), width)))
-	page := height - len(lines)
-	if page < 1 {
-		page = 1
-	}
-	d.height = page
+	return append(lines, st.ColHead.Render(padRight("  "+joinCells(hdr, widths, t.right, st.G), width))), false
+}
+
+// reflow sets the page and scrolls the cursor into it.
+func (d *instantDetail) reflow(c *Common, width, height int) {
+	lines, _ := d.head(c, width, height)
+	d.page = max(1, height-len(lines))
 	if d.cursor < d.top {
 		d.top = d.cursor
 	}
-	if d.cursor >= d.top+page {
-		d.top = d.cursor - page + 1
+	if d.cursor >= d.top+d.page {
+		d.top = d.cursor - d.page + 1
 	}
+}
+
+func (d *instantDetail) view(c *Common, width, height int) string {
+	st := c.Styles
+	lines, done := d.head(c, width, height)
+	if done {
+		return fit(lines, width, height)
+	}
+	t := d.cur()
+	widths := colWidths(t, width-2)
 	if len(t.rows) == 0 {
 		lines = append(lines, "  (none)")
 	}
-	for i := d.top; i < len(t.rows) && i < d.top+page; i++ {
+	for i := d.top; i < len(t.rows) && i < d.top+d.page; i++ {
 		l := "  " + joinCells(t.rows[i], widths, t.right, st.G)
 		if i == d.cursor {
 			l = st.Cursor.Render(padRight(st.G.Cursor+l[1:], width))
