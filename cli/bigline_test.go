@@ -1,14 +1,15 @@
+//go:build !race
+
+// The race detector multiplies memory use, so the memory-ceiling test runs without it.
+
 package cli
 
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -36,28 +37,6 @@ func writeBigLineLog(t *testing.T, path string, size int) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// runCLIRusage is runCLI that also returns the child's peak resident set size in bytes.
-func runCLIRusage(t *testing.T, args ...string) (string, string, int, int64) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = int64(ru.Maxrss) * 1024 // KiB on Linux
-	}
-	return out.String(), errb.String(), code, rss
 }
 
 // A 100 MB single line of JSON-ish garbage between two valid events: `eventlog` exits 0,

@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -15,14 +13,28 @@ import (
 // CheckpointCmd checks an incremental-read begin time. Exit code 3 when the value is an
 // instant's requested time that the read would return again.
 type CheckpointCmd struct {
-	Table string `arg:"" help:"Table path."`
+	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
 	Value string `arg:"" help:"The begin.instanttime / checkpoint value to check."`
-	JSON  bool   `name:"json" help:"Print JSON."`
+	OutputFlags
 	TableFlags
 }
 
-func (c *CheckpointCmd) Run() error {
-	ctx := context.Background()
+func (c *CheckpointCmd) Help() string {
+	return `Exit status 3 when VALUE is a requested (instant) time whose own instant the read would return again.`
+}
+
+func (c *CheckpointCmd) examples() []string {
+	return []string{
+		`hudiscope checkpoint s3://bucket/warehouse/orders 20261129155610512`,
+		`hudiscope checkpoint -o json table.zip "$(cat last_checkpoint)" || echo "would re-read"`,
+	}
+}
+
+func (c *CheckpointCmd) Run(ctx context.Context) error {
+	format, err := c.format("text", "text", "json")
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
 	// The archived timeline tells a value older than the active timeline from a made-up one.
 	opts := c.options(c.Table, []model.Step{model.StepTimeline}, nil)
 	opts.Archived = true
@@ -32,11 +44,12 @@ func (c *CheckpointCmd) Run() error {
 	}
 	defer reportProblems(s)
 	r := s.CheckCheckpoint(ctx, c.Value)
-	if c.JSON {
-		err = writeCheckpointJSON(os.Stdout, r)
-	} else {
-		err = writeCheckpointText(os.Stdout, r)
-	}
+	err = c.writeOutput(func(w io.Writer) error {
+		if format == "json" {
+			return report.WriteJSON(w, report.NewCheckpointDocument(r))
+		}
+		return writeCheckpointText(w, r)
+	})
 	if err != nil {
 		return err
 	}
@@ -46,22 +59,8 @@ func (c *CheckpointCmd) Run() error {
 	return nil
 }
 
-func writeCheckpointJSON(w io.Writer, r *hudi.CheckpointReport) error {
-	out := struct {
-		*hudi.CheckpointReport
-		Instant *report.InstantJSON  `json:"instant"`
-		Covered []report.InstantJSON `json:"covered"`
-	}{CheckpointReport: r, Covered: report.InstantsJSON(r.Covered)}
-	if r.Instant != nil {
-		out.Instant = &report.InstantsJSON([]*hudi.Instant{r.Instant})[0]
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-func writeCheckpointText(w io.Writer, r *hudi.CheckpointReport) error {
-	for _, line := range hudi.CheckpointLines(r) {
+func writeCheckpointText(w io.Writer, r *checkpoint.Report) error {
+	for _, line := range checkpoint.Lines(r) {
 		fmt.Fprintln(w, line)
 	}
 	return nil

@@ -4,55 +4,126 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 )
 
-// Exit codes shared by every command; documented in the README.
+// Exit codes shared by every command; documented in the README. The Java-compatible
+// commands (layout, health, eventlog) keep the Java tools' own codes where those differ.
 const (
 	exitOK               = 0
-	exitError            = 1 // unreadable input, bad arguments
+	exitError            = 1 // the input could not be read
 	exitUsage            = 2
-	exitCheckpointReRead = 3  // `checkpoint`: the value would re-read its own instant
-	exitInternal         = 70 // a bug in hudiscope (a recovered panic); EX_SOFTWARE
+	exitCheckpointReRead = 3   // `checkpoint`: the value would re-read its own instant
+	exitInternal         = 70  // a bug in hudiscope (a recovered panic); EX_SOFTWARE
+	exitInterrupted      = 130 // ctrl+c (128 + SIGINT), as shells and the JVM report it
 )
 
 // CLI is the whole command line; each command lives in its own file.
 type CLI struct {
-	Open       OpenCmd       `cmd:"" default:"withargs" help:"Open the interactive explorer (default)."`
-	Report     ReportCmd     `cmd:"" help:"Write the full report (Markdown or JSON) without the TUI."`
-	Timeline   TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
-	Files      FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
-	Checkpoint CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
-	Eventlog   EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
-	Layout     LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
-	Health     HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`
+	ShowVersion bool          `name:"version" help:"Print the version and build information, then exit."`
+	Open        OpenCmd       `cmd:"" default:"withargs" help:"Open the interactive explorer (default)."`
+	Report      ReportCmd     `cmd:"" help:"Write the full report (Markdown or JSON) without the TUI."`
+	Timeline    TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
+	Files       FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
+	Checkpoint  CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
+	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
+	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
+	Health      HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`
+	Version     VersionCmd    `cmd:"" help:"Print the version and build information."`
+	Completion  CompletionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
+	Man         ManCmd        `cmd:"" help:"Print the manual page (roff)."`
+	Config      ConfigCmd     `cmd:"" help:"Show where the configuration file is read from."`
+	Globals     `embed:""`    // flags every command shares
+}
+
+// Globals are accepted before or after any command.
+type Globals struct {
+	ConfigFile string `name:"config" env:"HUDISCOPE_CONFIG" help:"Configuration file (default: $XDG_CONFIG_HOME/hudiscope/config.toml)."`
+}
+
+// kongExit carries kong's exit request (after --help) out of the parser, so Main returns the
+// code instead of ending the process under a caller's feet.
+type kongExit int
+
+// newParser builds the kong parser for the command line.
+func newParser(cli *CLI, stdout, stderr io.Writer, configPath string) (*kong.Kong, error) {
+	opts := []kong.Option{
+		kong.Name("hudiscope"),
+		kong.Description("A terminal explorer and analyzer for Apache Hudi tables (table versions 4-9, local, zip, S3, HDFS). Read-only."),
+		kong.UsageOnError(),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(kongExit(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Help(helpWithExamples),
+	}
+	if configPath != "" {
+		opts = append(opts, kong.Configuration(tomlLoader, configPath))
+	}
+	return kong.New(cli, opts...)
 }
 
 // Main runs hudiscope with args (without the program name) and returns the exit code.
-func Main(args []string) int {
-	var cli CLI
-	parser, err := kong.New(&cli,
-		kong.Name("hudiscope"),
-		kong.Description("A terminal explorer and analyzer for Apache Hudi tables."),
-		kong.UsageOnError(),
-	)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", err)
-		return exitInternal
+func Main(args []string) (code int) {
+	args = helpWords(javaStyleFlags(args))
+	if len(args) == 0 {
+		printShortUsage(os.Stderr)
+		return exitUsage
 	}
-	ctx, err := parser.Parse(javaStyleFlags(args))
+	if wantsVersion(args) {
+		fmt.Fprintln(os.Stdout, currentBuild().String())
+		return exitOK
+	}
+	if msg := unknownCommand(args); msg != "" {
+		fmt.Fprintln(os.Stderr, "hudiscope:", msg)
+		return exitUsage
+	}
+	cfgPath, err := configFileFor(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hudiscope:", err)
 		return exitUsage
 	}
-	run := func(binds ...any) error {
-		panicForTest(ctx.Command())
-		return ctx.Run(binds...)
+	var cli CLI
+	parser, err := newParser(&cli, os.Stdout, os.Stderr, cfgPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		return exitUsage
 	}
-	if err := runGuarded(run); err != nil {
+	defer func() {
+		if r := recover(); r != nil {
+			if c, ok := r.(kongExit); ok {
+				code = int(c)
+				return
+			}
+			panic(r)
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		return exitUsage
+	}
+	// ctrl+c and SIGTERM cancel the work in progress; the command then exits 130.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	run := func(binds ...any) error {
+		panicForTest(kctx.Command())
+		return kctx.Run(binds...)
+	}
+	err = runGuarded(run)
+	if err != nil && ctx.Err() != nil && !isInternal(err) {
+		fmt.Fprintln(os.Stderr, "hudiscope: interrupted")
+		return exitInterrupted
+	}
+	if err != nil {
 		var ec exitCoder
 		if asExitCoder(err, &ec) {
 			if msg := ec.Error(); msg != "" {
@@ -64,4 +135,35 @@ func Main(args []string) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// exampler is a command with usage examples; --help prints them last, where the eye lands.
+type exampler interface{ examples() []string }
+
+func helpWithExamples(options kong.HelpOptions, ctx *kong.Context) error {
+	if err := kong.DefaultHelpPrinter(options, ctx); err != nil {
+		return err
+	}
+	node := ctx.Selected()
+	if node == nil {
+		node = ctx.Model.Node
+	}
+	if !node.Target.IsValid() || !node.Target.CanAddr() {
+		return nil
+	}
+	ex, ok := node.Target.Addr().Interface().(exampler)
+	if !ok {
+		return nil
+	}
+	w := ctx.Stdout
+	fmt.Fprintln(w, "\nExamples:")
+	for _, e := range ex.examples() {
+		fmt.Fprintln(w, "  "+e)
+	}
+	return nil
+}
+
+func isInternal(err error) bool {
+	var ec exitCoder
+	return errors.As(err, &ec) && ec.ExitCode() == exitInternal
 }

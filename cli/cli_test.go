@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -168,4 +172,26 @@ func TestJavaStyleFlags(t *testing.T) {
 	if got := javaStyleFlags([]string{"timeline", "-ab"}); got[1] != "-ab" {
 		t.Errorf("rewrote a non-Java-tool command: %v", got)
 	}
+}
+
+// runCLIRusage is runCLI that also returns the child's peak resident set size in bytes.
+func runCLIRusage(t *testing.T, args ...string) (string, string, int, int64) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = int64(ru.Maxrss) * 1024 // KiB on Linux
+	}
+	return out.String(), errb.String(), code, rss
 }

@@ -2,16 +2,15 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // EventlogCmd analyzes a Spark event log by Hudi operation and phase
@@ -21,17 +20,32 @@ type EventlogCmd struct {
 	EventLog        string  `name:"event-log" short:"e" help:"Same as PATH (the Java tool's flag)."`
 	AppID           string  `name:"app-id" help:"Download this application's logs from the History Server (see --history-server)."`
 	HistoryServer   string  `name:"history-server" default:"localhost:18080" help:"HOST:PORT of the Spark History Server used with --app-id (EMR runs it on the primary node)."`
-	Output          string  `short:"o" enum:"JSON,json,text,TABLE,table" default:"text" help:"JSON (schemaVersion 1.1.0 + a \"hudiscope\" block) or text."`
-	OutputFile      string  `name:"output-file" short:"f" help:"Write the report to this file instead of stdout."`
 	TopN            int     `name:"top-n" short:"n" default:"20" help:"Stages shown in text output, longest first."`
 	MinStageSeconds float64 `name:"min-stage-seconds" short:"m" default:"0" help:"Hide stages shorter than this in text output."`
 	IncludeTasks    bool    `name:"include-tasks" help:"Add p25/p75/p99 task durations per stage to JSON."`
 	Progress        bool    `help:"Print reading progress to stderr."`
+	OutputFlags
 	StorageFlags
 }
 
+func (c *EventlogCmd) Help() string {
+	return `Exit status as HoodieSparkEventLogAnalyzer: 0 analysed (damaged lines are reported, not fatal), 2 the log is missing or unreadable or the arguments are bad; 130 interrupted.`
+}
+
+func (c *EventlogCmd) examples() []string {
+	return []string{
+		`hudiscope eventlog hdfs:///var/log/spark/apps/application_1700000000000_0042`,
+		`hudiscope eventlog --app-id application_1700000000000_0042 -o JSON -f report.json`,
+		`hudiscope eventlog -e eventlog_v2_local-1795968726856 --top-n 10`,
+	}
+}
+
 // Run executes the command. Exit 2 for unreadable input, as the Java tool.
-func (c *EventlogCmd) Run() error {
+func (c *EventlogCmd) Run(ctx context.Context) error {
+	format, err := c.format("text", "text", "json", "md")
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
 	path := c.Path
 	if c.EventLog != "" {
 		if path != "" && path != c.EventLog {
@@ -49,8 +63,6 @@ func (c *EventlogCmd) Run() error {
 	if path == "" {
 		return codeError{exitUsage, "missing event log: give PATH, --event-log or --app-id"}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	tune := func(opt *eventlog.Options) {
 		opt.IncludeTasks = c.IncludeTasks
 		if c.Progress {
@@ -71,23 +83,19 @@ func (c *EventlogCmd) Run() error {
 		return codeError{exitUsage, fmt.Sprintf("failed to analyze Spark event log at %s: %v", path, err)}
 	}
 	rep := s.EventLog
-	var w io.Writer = os.Stdout
-	if c.OutputFile != "" {
-		f, err := os.Create(c.OutputFile)
-		if err != nil {
-			return codeError{exitUsage, err.Error()}
+	rep.Hudiscope.SchemaVersion = report.SchemaVersion
+	err = c.writeOutput(func(w io.Writer) error {
+		switch format {
+		case "json":
+			return report.WriteJSON(w, rep)
+		case "md":
+			_, err := io.WriteString(w, report.EventLogMarkdown(rep, nil))
+			return err
 		}
-		defer f.Close()
-		w = f
+		return eventlog.WriteText(w, rep, c.TopN, int64(c.MinStageSeconds*1000))
+	})
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
 	}
-	if strings.EqualFold(c.Output, "json") {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rep); err != nil {
-			return codeError{exitError, err.Error()}
-		}
-		return nil
-	}
-	return eventlog.WriteText(w, rep, c.TopN, int64(c.MinStageSeconds*1000))
+	return nil
 }

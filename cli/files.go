@@ -2,93 +2,49 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // FilesCmd lists the latest file slice of every live file group.
 type FilesCmd struct {
-	Table string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
-	JSON  bool   `name:"json" help:"Print JSON."`
+	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
+	OutputFlags
 	TableFlags
 }
 
-type fileGroupJSON struct {
-	FileID   string         `json:"fileId"`
-	BaseFile *hudi.BaseFile `json:"baseFile"`
-	LogFiles []logFileJSON  `json:"logFiles"`
-	Pending  *pendingJSON   `json:"pending"`
-	Slices   int            `json:"sliceCount"`
+func (c *FilesCmd) examples() []string {
+	return []string{
+		`hudiscope files table.zip`,
+		`hudiscope files --no-mdt -o json s3://bucket/warehouse/orders > files.json`,
+	}
 }
 
-type logFileJSON struct {
-	Name string `json:"name"`
-	Size int64  `json:"size"`
-}
-
-type pendingJSON struct {
-	Compaction string `json:"compaction,omitempty"`
-	Clustering string `json:"clustering,omitempty"`
-}
-
-type partitionJSON struct {
-	Path       string          `json:"path"`
-	FileGroups []fileGroupJSON `json:"fileGroups"`
-	Replaced   []string        `json:"replacedFileGroups,omitempty"`
-}
-
-func (c *FilesCmd) Run() error {
-	s, err := load(context.Background(), c.options(c.Table, []model.Step{model.StepFiles}, nil), model.StepTimeline, model.StepFiles)
+func (c *FilesCmd) Run(ctx context.Context) error {
+	format, err := c.format("text", "text", "json")
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
+	s, err := load(ctx, c.options(c.Table, []model.Step{model.StepFiles}, nil), model.StepTimeline, model.StepFiles)
 	if err != nil {
 		return err
 	}
 	defer reportProblems(s)
-	if c.JSON {
-		return writeFilesJSON(os.Stdout, s.View)
-	}
-	return writeFilesText(os.Stdout, s.Table, s.View)
-}
-
-func filesJSON(view *hudi.FileSystemView) []partitionJSON {
-	parts := make([]partitionJSON, 0, len(view.Partitions))
-	for _, p := range view.Partitions {
-		pj := partitionJSON{Path: p.Path, FileGroups: []fileGroupJSON{}}
-		for _, g := range p.FileGroups {
-			s := g.Latest()
-			fg := fileGroupJSON{FileID: g.FileID, BaseFile: s.Base, LogFiles: []logFileJSON{}, Slices: len(g.Slices)}
-			for _, l := range s.Logs {
-				fg.LogFiles = append(fg.LogFiles, logFileJSON{Name: l.Name, Size: l.Size})
-			}
-			if g.PendingCompaction != "" || g.PendingClustering != "" {
-				fg.Pending = &pendingJSON{Compaction: g.PendingCompaction, Clustering: g.PendingClustering}
-			}
-			pj.FileGroups = append(pj.FileGroups, fg)
+	return c.writeOutput(func(w io.Writer) error {
+		if format == "json" {
+			return report.WriteJSON(w, report.NewFilesDocument(s.View))
 		}
-		for _, g := range p.Replaced {
-			pj.Replaced = append(pj.Replaced, g.FileID)
-		}
-		parts = append(parts, pj)
-	}
-	return parts
+		return writeFilesText(w, s.Table, s.View)
+	})
 }
 
-func writeFilesJSON(w io.Writer, view *hudi.FileSystemView) error {
-	out := struct {
-		Source     string          `json:"listingSource"`
-		Partitions []partitionJSON `json:"partitions"`
-	}{view.Source, filesJSON(view)}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-func writeFilesText(w io.Writer, t *hudi.Table, view *hudi.FileSystemView) error {
+func writeFilesText(w io.Writer, t *hudi.Table, view *filegroup.View) error {
 	fmt.Fprintf(w, "%s · %s · %s\n", t.Config.Name, t.Config.Type, view)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "partition\tfile id\tbase file\tbase bytes\tlogs\tlog bytes\tslices\tpending")

@@ -38,5 +38,5 @@ type TableFlags struct {
 func (f TableFlags) options(location string, steps []model.Step, logw io.Writer) model.Options {
 	return model.Options{Location: location, Steps: steps, Storage: f.storage(logw), Archived: f.Archived,
 		Props: f.Props, HoodieConf: f.HoodieConf, Engine: f.Engine, NoMDT: f.NoMDT,
-		ClusterDefaults: f.ClusterDefaults}
+		ClusterDefaults: f.ClusterDefaults, Now: now}
 }

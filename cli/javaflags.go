@@ -16,7 +16,11 @@ func javaStyleFlags(args []string) []string {
 	}
 	out := make([]string, len(args))
 	for i, a := range args {
-		if javaShortFlag.MatchString(a) {
+		switch {
+		case args[0] == "eventlog" && a == "-f":
+			// HoodieSparkEventLogAnalyzer's -f is --output-file, a flag every command shares.
+			a = "--output-file"
+		case javaShortFlag.MatchString(a):
 			a = "-" + a
 		}
 		out[i] = a

@@ -2,16 +2,15 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // LayoutCmd is HoodieTableLayoutAnalyzer in Go: base-file size statistics, skew and detectors.
@@ -21,7 +20,6 @@ type LayoutCmd struct {
 	Table           string `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI (or --base-path)."`
 	BasePath        string `name:"base-path" aliases:"bp" help:"Table path (same as the positional argument)."`
 	PropsPath       string `name:"props-path" aliases:"pp" type:"existingfile" help:"File listing base paths, one per line; one report per table."`
-	Output          string `name:"output" short:"o" default:"TABLE" help:"TABLE or JSON."`
 	TableStats      bool   `name:"enable-table-stats" aliases:"fs" help:"Show table-level statistics (TABLE output; JSON always has them)."`
 	PartitionStats  bool   `name:"enable-partition-stats" aliases:"ps" help:"Per-partition statistics (partitions[])."`
 	TopN            int    `name:"top-n" aliases:"tn" default:"0" help:"Show only the N largest partitions (0 = all)."`
@@ -32,27 +30,35 @@ type LayoutCmd struct {
 	Characteristics bool   `name:"analyze-table-characteristics" aliases:"atc" help:"Run the micro-partition, small-files and hot-partitions detectors."`
 	PrintTopK       int    `name:"print-top-k" default:"0" help:"List the K partitions with the smallest average file size per detector."`
 
-	MicroCount      int     `name:"micro-partition-count-threshold" default:"10000"`
-	MicroMinFiles   int     `name:"micro-partition-min-files" default:"25"`
-	MicroMaxAvg     int64   `name:"micro-partition-max-avg-bytes" default:"52428800"`
-	MicroMinAge     int     `name:"micro-partition-min-age-days" default:"30"`
-	SmallThreshold  int64   `name:"small-files-threshold-bytes" default:"52428800"`
-	SmallMinFiles   int     `name:"small-files-min-files-per-partition" default:"5"`
-	SmallModerate   float64 `name:"small-files-moderate-pct" default:"0.10"`
-	SmallSevere     float64 `name:"small-files-severe-pct" default:"0.30"`
-	SmallMinCommits int     `name:"small-files-min-table-commits" default:"10"`
-	HotWindow       int     `name:"hot-window-commits" default:"50"`
-	HotShare        float64 `name:"hot-partition-commit-share" default:"0.5"`
+	MicroCount      int     `name:"micro-partition-count-threshold" default:"10000" help:"micro-partition: flag a table with more partitions than this."`
+	MicroMinFiles   int     `name:"micro-partition-min-files" default:"25" help:"micro-partition: size rule needs at least this many base files."`
+	MicroMaxAvg     int64   `name:"micro-partition-max-avg-bytes" default:"52428800" help:"micro-partition: flag when the average partition holds less than this many bytes."`
+	MicroMinAge     int     `name:"micro-partition-min-age-days" default:"30" help:"micro-partition: size rule needs a table at least this many days old."`
+	SmallThreshold  int64   `name:"small-files-threshold-bytes" default:"52428800" help:"small-files: a partition is small when its average base file is under this many bytes."`
+	SmallMinFiles   int     `name:"small-files-min-files-per-partition" default:"5" help:"small-files: only partitions with at least this many base files qualify."`
+	SmallModerate   float64 `name:"small-files-moderate-pct" default:"0.10" help:"small-files: MODERATE from this share of qualifying partitions being small."`
+	SmallSevere     float64 `name:"small-files-severe-pct" default:"0.30" help:"small-files: SEVERE from this share."`
+	SmallMinCommits int     `name:"small-files-min-table-commits" default:"10" help:"small-files: skip tables with fewer ingest commits than this."`
+	HotWindow       int     `name:"hot-window-commits" default:"50" help:"hot-partitions: the number of recent ingest commits examined."`
+	HotShare        float64 `name:"hot-partition-commit-share" default:"0.5" help:"hot-partitions: flag a partition written by at least this share of the window's commits."`
+	OutputFlags
 	TableFlags
 }
 
-func (c *LayoutCmd) Run() error {
-	format := strings.ToUpper(strings.TrimSpace(c.Output))
-	if format != "TABLE" && format != "JSON" {
-		return codeError{exitError, fmt.Sprintf("--output must be TABLE or JSON (got %s)", c.Output)}
+func (c *LayoutCmd) examples() []string {
+	return []string{
+		`hudiscope layout s3://bucket/warehouse/orders --analyze-table-characteristics --print-top-k 5`,
+		`hudiscope layout -bp table.zip -o JSON -irc -atc --output-file layout.json`,
+	}
+}
+
+func (c *LayoutCmd) Run(ctx context.Context) error {
+	format, err := c.format("text", "text", "json", "md")
+	if err != nil {
+		return codeError{exitError, err.Error()}
 	}
 	// The date interval is fixed once per run, before any table is read (Java: run()).
-	dates, err := layout.DateInterval(c.NumDays, c.StartDate, c.EndDate, time.Now())
+	dates, err := layout.DateInterval(c.NumDays, c.StartDate, c.EndDate, now())
 	if err != nil {
 		return codeError{exitError, err.Error()}
 	}
@@ -84,14 +90,22 @@ func (c *LayoutCmd) Run() error {
 	// One report per table, in order; a failing table is reported and the rest still run
 	// (Java stops at the first failure), and the exit code says something failed.
 	var failed []string
+	w, done, err := c.open()
+	if err != nil {
+		return codeError{exitError, err.Error()}
+	}
+	defer done()
 	for _, table := range tables {
-		if err := c.runTable(context.Background(), table, format, dates, os.Stdout); err != nil {
+		if err := c.runTable(ctx, table, format, dates, w); err != nil {
 			if len(tables) == 1 {
 				return err
 			}
 			fmt.Fprintln(os.Stderr, "hudiscope:", err)
 			failed = append(failed, config.Redact("", table))
 		}
+	}
+	if err := done(); err != nil {
+		return codeError{exitError, fmt.Sprintf("output file: %v", err)}
 	}
 	if len(failed) > 0 {
 		return codeError{exitError, fmt.Sprintf("layout failed for %d of %d tables: %s", len(failed), len(tables), strings.Join(failed, ", "))}
@@ -121,11 +135,17 @@ func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *l
 	r := new(layout.Result)
 	*r = *s.Layout // the snapshot stays as loaded; the printed copy has its path redacted
 	r.BasePath = config.Redact("", r.BasePath)
-	if format == "JSON" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(r)
+	if r.Hudiscope != nil {
+		x := *r.Hudiscope
+		x.SchemaVersion = report.SchemaVersion
+		r.Hudiscope = &x
+	}
+	switch format {
+	case "json":
+		return report.WriteJSON(w, r)
+	case "md":
+		_, err := io.WriteString(w, report.LayoutMarkdown(r, nil))
+		return err
 	}
 	return layout.WriteText(w, r, opt)
 }

@@ -26,6 +26,14 @@ type OpenCmd struct {
 	TableFlags
 }
 
+func (c *OpenCmd) examples() []string {
+	return []string{
+		`hudiscope s3://bucket/warehouse/orders`,
+		`hudiscope --props writer.properties --event-log hdfs:///var/log/spark/apps/application_1700000000000_0042 s3://bucket/warehouse/orders`,
+		`hudiscope --no-mouse --ascii table.zip   # plain terminals, keep text selection`,
+	}
+}
+
 func (c *OpenCmd) Run() error {
 	if c.EventLog != "" && !strings.Contains(c.EventLog, "://") { // remote logs are checked when read
 		if _, err := os.Stat(c.EventLog); err != nil {

@@ -17,7 +17,7 @@ const reportHint = "This is a bug in hudiscope. Please report it with the comman
 // internalError is the exit-70 error for a recovered panic: the message and the hint come first,
 // the stack (for the bug report) after them, so the first thing a user reads is what to do.
 func internalError(r any, stack []byte) error {
-	msg := fmt.Sprintf("internal error: %v\n%s", r, reportHint)
+	msg := fmt.Sprintf("internal error: %v\n%s\n%s", r, reportHint, currentBuild())
 	if len(stack) > 0 {
 		msg += "\n\n" + strings.TrimRight(string(stack), "\n")
 	}

@@ -111,7 +111,7 @@ func (panicPane) Status() string                      { return "" }
 
 // runTUIQuiet runs runTUI with no terminal, bubbletea's own panic trace going to a file (as
 // cmd_open points os.Stderr at the log file or /dev/null); it returns the error and that trace.
-func runTUIQuiet(t *testing.T, m tea.Model) (error, string) {
+func runTUIQuiet(t *testing.T, m tea.Model) (string, error) {
 	t.Helper()
 	f, err := os.CreateTemp(t.TempDir(), "stderr")
 	if err != nil {
@@ -132,7 +132,7 @@ func runTUIQuiet(t *testing.T, m tea.Model) (error, string) {
 	}
 	os.Stderr = old
 	b, _ := os.ReadFile(f.Name())
-	return err, string(b)
+	return string(b), err
 }
 
 // A panic in the TUI (in Update, View, a Cmd, or a pane of the real App) is caught by
@@ -156,7 +156,7 @@ func TestPanicInTUIIsExit70(t *testing.T) {
 				// The App shows its panes once the timeline is loaded.
 				c.m.(*ui.App).Update(ui.ProgressMsg(model.Progress{Finished: true, Snapshot: &model.Snapshot{}}))
 			}
-			err, trace := runTUIQuiet(t, c.m)
+			trace, err := runTUIQuiet(t, c.m)
 			var ec exitCoder
 			if !asExitCoder(err, &ec) || ec.ExitCode() != exitInternal {
 				t.Fatalf("runTUI = %v, want an exit-%d error", err, exitInternal)
@@ -172,7 +172,7 @@ func TestPanicInTUIIsExit70(t *testing.T) {
 // Without a panic runTUI returns what Run returns (nil on quit), and a non-panic error passes
 // through unchanged.
 func TestRunTUIPassesErrors(t *testing.T) {
-	err, _ := runTUIQuiet(t, quitModel{})
+	_, err := runTUIQuiet(t, quitModel{})
 	if err != nil {
 		t.Errorf("runTUI = %v", err)
 	}
@@ -191,7 +191,7 @@ func (quitModel) View() tea.View                      { return tea.NewView("") }
 // a scripted terminal session (tmux, a pty) can take end to end.
 func TestPanicHookInTUI(t *testing.T) {
 	t.Setenv(testPanicEnv, "open")
-	err, _ := runTUIQuiet(t, panicModel{"none"})
+	_, err := runTUIQuiet(t, panicModel{"none"})
 	var ec exitCoder
 	if !asExitCoder(err, &ec) || ec.ExitCode() != exitInternal {
 		t.Fatalf("runTUI = %v, want an exit-%d error", err, exitInternal)

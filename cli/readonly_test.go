@@ -54,11 +54,11 @@ func TestReadOnlyProof(t *testing.T) {
 					{"timeline", target}, {"timeline", "--archived", "--json", target},
 					{"files", target}, {"files", "--json", target},
 					{"layout", target, "--output", "JSON"}, {"health", target, "--props", props, "--output", "JSON"},
-					{"report", target, "--props", props, "--format", "md", "-o", filepath.Join(out, "r.md")},
-					{"report", target, "--props", props, "--format", "json", "-o", filepath.Join(out, "r.json")},
+					{"report", target, "--props", props, "--format", "md", "--output-file", filepath.Join(out, "r.md")},
+					{"report", target, "--props", props, "--format", "json", "--output-file", filepath.Join(out, "r.json")},
 				}
 				if eventLog != "" {
-					cmds = append(cmds, []string{"report", target, "--props", props, "--event-log", eventLog, "-o", filepath.Join(out, "r2.md")})
+					cmds = append(cmds, []string{"report", target, "--props", props, "--event-log", eventLog, "--output-file", filepath.Join(out, "r2.md")})
 				}
 				for _, args := range cmds {
 					stdout, stderr, code := runCLI(t, args...)

@@ -3,41 +3,53 @@ package cli
 import (
 	"context"
 	"io"
-	"os"
 
+	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
 
 // ReportCmd writes the full report without starting the TUI.
 type ReportCmd struct {
-	Table    string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
+	Table    string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
 	EventLog string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
-	Format   string `help:"Output format: md or json." enum:"md,json" default:"md"`
-	Output   string `short:"o" help:"Write to FILE instead of standard output." type:"path"`
+	Format   string `name:"format" hidden:"" help:"Old spelling of --output (md or json)."`
+	OutputFlags
 	TableFlags
 }
 
-func (c *ReportCmd) Run() error {
-	ctx := context.Background()
+func (c *ReportCmd) examples() []string {
+	return []string{
+		`hudiscope report --props writer.properties --event-log application_1700000000000_0042 s3://bucket/warehouse/orders --output-file report.md`,
+		`hudiscope report -o json table.zip | jq .findings`,
+	}
+}
+
+func (c *ReportCmd) Run(ctx context.Context) error {
+	if c.Output == "" {
+		c.Output = c.Format
+	}
+	format, err := c.format("md", "md", "json")
+	if err != nil {
+		return codeError{exitUsage, err.Error() + " (write to a file with --output-file)"}
+	}
 	opts := c.options(c.Table, nil, nil)
 	opts.EventLog = c.EventLog
-	s, err := load(ctx, opts)
+	// The inputs named on the command line must be read: a report without them is not the one
+	// asked for.
+	needed := []model.Step{model.StepConfig}
+	if c.EventLog != "" {
+		needed = append(needed, model.StepEventLog)
+	}
+	s, err := load(ctx, opts, needed...)
 	if err != nil {
 		return err
 	}
 	defer reportProblems(s)
-	var w io.Writer = os.Stdout
-	if c.Output != "" {
-		f, err := os.Create(c.Output)
-		if err != nil {
-			return err
+	return c.writeOutput(func(w io.Writer) error {
+		if format == "json" {
+			return report.JSON(ctx, w, s)
 		}
-		defer f.Close()
-		w = f
-	}
-	if c.Format == "json" {
-		return report.JSON(ctx, w, s)
-	}
-	_, err = io.WriteString(w, report.Markdown(ctx, s))
-	return err
+		_, err := io.WriteString(w, report.Markdown(ctx, s))
+		return err
+	})
 }

@@ -2,40 +2,37 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
 
 // TimelineCmd lists instants in completion order.
 type TimelineCmd struct {
-	Table string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
-	JSON  bool   `name:"json" help:"Print JSON."`
+	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
+	OutputFlags
 	TableFlags
 }
 
-// tableJSON is the "table" object of the timeline JSON contract.
-type tableJSON struct {
-	Name                       string   `json:"name"`
-	Type                       string   `json:"type"`
-	Version                    int      `json:"version"`
-	BasePath                   string   `json:"basePath"`
-	PartitionFields            []string `json:"partitionFields"`
-	RecordKeyFields            []string `json:"recordKeyFields"`
-	KeyGenerator               string   `json:"keyGenerator"`
-	CDCEnabled                 bool     `json:"cdcEnabled"`
-	CDCSupplementalLoggingMode string   `json:"cdcSupplementalLoggingMode"`
+func (c *TimelineCmd) examples() []string {
+	return []string{
+		`hudiscope timeline s3://bucket/warehouse/orders`,
+		`hudiscope timeline --archived -o json table.zip | jq '.instants[] | select(.action=="clean")'`,
+	}
 }
 
-func (c *TimelineCmd) Run() error {
-	s, err := load(context.Background(), c.options(c.Table, []model.Step{model.StepTimeline}, nil), model.StepTimeline)
+func (c *TimelineCmd) Run(ctx context.Context) error {
+	format, err := c.format("text", "text", "json")
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
+	s, err := load(ctx, c.options(c.Table, []model.Step{model.StepTimeline}, nil), model.StepTimeline)
 	if err != nil {
 		return err
 	}
@@ -44,37 +41,15 @@ func (c *TimelineCmd) Run() error {
 	if c.Archived {
 		instants = s.Timeline.All()
 	}
-	if c.JSON {
-		return writeTimelineJSON(os.Stdout, s.Table, instants)
-	}
-	return writeTimelineText(os.Stdout, s.Table, instants)
+	return c.writeOutput(func(w io.Writer) error {
+		if format == "json" {
+			return report.WriteJSON(w, report.NewTimelineDocument(s.Table, instants))
+		}
+		return writeTimelineText(w, s.Table, instants)
+	})
 }
 
-func tableInfo(t *hudi.Table) tableJSON {
-	c := t.Config
-	return tableJSON{Name: c.Name, Type: c.Type, Version: c.Version, BasePath: t.Store.Root(),
-		PartitionFields: nonNil(c.PartitionFieldNames()), RecordKeyFields: nonNil(c.RecordKeys),
-		KeyGenerator: c.KeyGenerator, CDCEnabled: c.CDCEnabled, CDCSupplementalLoggingMode: c.CDCMode}
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func writeTimelineJSON(w io.Writer, t *hudi.Table, instants []*hudi.Instant) error {
-	out := struct {
-		Table    tableJSON            `json:"table"`
-		Instants []report.InstantJSON `json:"instants"`
-	}{Table: tableInfo(t), Instants: report.InstantsJSON(instants)}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-func writeTimelineText(w io.Writer, t *hudi.Table, instants []*hudi.Instant) error {
+func writeTimelineText(w io.Writer, t *hudi.Table, instants []*timeline.Instant) error {
 	c := t.Config
 	fmt.Fprintf(w, "%s · %s · table version %d · %d instants · times in %s\n", c.Name, c.Type, c.Version, len(instants), c.ZoneSource)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

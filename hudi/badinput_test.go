@@ -12,6 +12,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // extractTable unpacks a corpus zip into a temp dir and returns the table directory.
@@ -137,7 +138,7 @@ func TestCorruptInstants(t *testing.T) {
 			}
 			var bad, good, writes int
 			for _, in := range tl.Instants {
-				if hudi.IsWriteAction(in.Action) {
+				if timeline.IsWriteAction(in.Action) {
 					writes++
 				}
 				if in.Err != "" {

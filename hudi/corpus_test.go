@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // corpusDir is the external hudi-rs test corpus (../shared from the repo root).
@@ -24,8 +26,8 @@ func corpusDir(t testing.TB) string {
 	return dir
 }
 
-// corpusTable is one row of shared/testdata/hudi-rs/MANIFEST.md (measured by hand by the
-// people who collected the corpus): completed instants by action, data files on storage
+// corpusTable is one table of the external corpus as measured by hand by the people who
+// collected it: completed instants by action, data files on storage
 // (every version, replaced and uncleaned files included) and partition count.
 type corpusTable struct {
 	zip        string
@@ -84,7 +86,7 @@ var corpus = []corpusTable{
 }
 
 // handChecked: live file groups, replaced (hidden) groups, slices of live groups and log files in
-// latest slices, reasoned out by hand from each table's write history (MANIFEST.md) and its file
+// latest slices, reasoned out by hand from each table's write history and its file
 // names: e.g. v6_trips_8i1u inserts 8 trips into 3 cities (3 groups) and one update lands as a
 // log on one of them; the overwrite tables replace every earlier group by one new group;
 // v6 MOR nonpartitioned (small-file limit 0) writes the re-used key as a log and the new key as
@@ -120,7 +122,7 @@ func TestCorpusTables(t *testing.T) {
 			}
 			got := map[string]int{}
 			for _, in := range tl.Instants {
-				if in.State != hudi.Completed {
+				if in.State != timeline.Completed {
 					t.Errorf("instant %s %s is %s; the corpus has no pending instants", in.RequestedTime, in.Action, in.State)
 					continue
 				}
@@ -146,7 +148,7 @@ func TestCorpusTables(t *testing.T) {
 					t.Errorf("completed %s = %d, want %d (all: %v)", a, got[a], n, got)
 				}
 			}
-			view, err := tbl.FileSystemView(ctx, tl)
+			view, err := tbl.View(ctx, tl, hudi.ListingStorage)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,9 +182,9 @@ func TestCorpusTables(t *testing.T) {
 
 // countViewFiles counts every data file the view accounts for: all slices of live and replaced
 // groups, plus uncommitted files.
-func countViewFiles(v *hudi.FileSystemView) (base, logs int) {
+func countViewFiles(v *filegroup.View) (base, logs int) {
 	for _, p := range v.Partitions {
-		for _, g := range append(append([]*hudi.FileGroup{}, p.FileGroups...), p.Replaced...) {
+		for _, g := range append(append([]*filegroup.FileGroup{}, p.FileGroups...), p.Replaced...) {
 			for _, s := range g.Slices {
 				if s.Base != nil {
 					base++
@@ -191,7 +193,7 @@ func countViewFiles(v *hudi.FileSystemView) (base, logs int) {
 			}
 		}
 		for _, e := range p.Uncommitted {
-			if _, ok := hudi.ParseBaseFileName(e.Name); ok {
+			if _, ok := filegroup.ParseBaseFileName(e.Name); ok {
 				base++
 			} else {
 				logs++

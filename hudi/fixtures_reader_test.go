@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // Every fixture we generated with real Spark + Hudi carries what Hudi itself said about the
@@ -86,10 +88,10 @@ func checkReaderFixture(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	completed, pending := map[string]int{}, map[string]int{}
-	byKey := map[string]*hudi.Instant{}
+	byKey := map[string]*timeline.Instant{}
 	for _, in := range tl.Instants {
 		byKey[in.RequestedTime+"/"+in.Action] = in
-		if in.State == hudi.Completed {
+		if in.State == timeline.Completed {
 			completed[in.Action]++
 		} else {
 			pending[in.Action]++
@@ -119,7 +121,7 @@ func checkReaderFixture(t *testing.T, dir string) {
 			key := sc.col(row, "commit_time").(string) + "/" + action
 			in := byKey[key]
 			if action == "" {
-				for _, a := range []string{hudi.ActionCommit, hudi.ActionDeltaCommit, hudi.ActionReplaceCommit} {
+				for _, a := range []string{timeline.ActionCommit, timeline.ActionDeltaCommit, timeline.ActionReplaceCommit} {
 					if in == nil {
 						key = sc.col(row, "commit_time").(string) + "/" + a
 						in = byKey[key]
@@ -146,13 +148,13 @@ func checkReaderFixture(t *testing.T, dir string) {
 		if err := tbl.LoadArchived(ctx, tl); err != nil {
 			t.Fatal(err)
 		}
-		archived := map[string]*hudi.Instant{}
+		archived := map[string]*timeline.Instant{}
 		writes := 0
 		for _, in := range tl.Archived {
 			if !in.Archived {
 				t.Errorf("%s not marked archived", in.RequestedTime)
 			}
-			if hudi.IsWriteAction(in.Action) {
+			if timeline.IsWriteAction(in.Action) {
 				archived[in.RequestedTime] = in
 				writes++
 			}
@@ -198,7 +200,7 @@ func checkReaderFixture(t *testing.T, dir string) {
 		}
 		ours := map[string]string{}
 		for _, in := range tl.Archived {
-			if in.State == hudi.Completed {
+			if in.State == timeline.Completed {
 				ours[in.RequestedTime+"/"+in.Action] = in.CompletionTime
 			}
 		}
@@ -238,7 +240,7 @@ func checkReaderFixture(t *testing.T, dir string) {
 		Partitions map[string]readerOracle `json:"partitions"`
 	}
 	if readOracle(t, dir, "latest_file_slices.json", &sfl) {
-		view, err := tbl.FileSystemView(ctx, tl)
+		view, err := tbl.View(ctx, tl, hudi.ListingStorage)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,7 +287,7 @@ func checkReaderFixture(t *testing.T, dir string) {
 	if !readOracle(t, dir, "java_fsview_latest.json", &fsv) {
 		return
 	}
-	view, err := tbl.FileSystemView(ctx, tl)
+	view, err := tbl.View(ctx, tl, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,12 +300,12 @@ func checkReaderFixture(t *testing.T, dir string) {
 	want := map[string]string{}
 	for part, slices := range fsv.Partitions {
 		for _, s := range slices {
-			fs := &hudi.FileSlice{BaseInstant: s.BaseInstant}
+			fs := &filegroup.FileSlice{BaseInstant: s.BaseInstant}
 			if s.BaseFile != nil {
-				fs.Base = &hudi.BaseFile{Name: s.BaseFile.Name, Size: s.BaseFile.Size}
+				fs.Base = &filegroup.BaseFile{Name: s.BaseFile.Name, Size: s.BaseFile.Size}
 			}
 			for _, l := range s.LogFiles {
-				fs.Logs = append(fs.Logs, hudi.LogFile{Name: l.Name, Size: l.Size})
+				fs.Logs = append(fs.Logs, filegroup.LogFile{Name: l.Name, Size: l.Size})
 			}
 			want[part+"/"+s.FileID] = describeSlice(s.BaseInstant, fs)
 		}
@@ -320,7 +322,7 @@ func checkReaderFixture(t *testing.T, dir string) {
 	}
 }
 
-func describeSlice(instant string, s *hudi.FileSlice) string {
+func describeSlice(instant string, s *filegroup.FileSlice) string {
 	var parts []string
 	parts = append(parts, "@"+instant)
 	if s.Base != nil {
@@ -351,7 +353,7 @@ func sameCounts(a, b map[string]int) bool {
 // sameCompletion compares our completion time with Spark's state_transition_time. Hudi 0.x
 // reports the completed file's modification time to the millisecond; a zip keeps mtimes to the
 // second (extended timestamp), so a derived time must fall in the same second or the next.
-func sameCompletion(in *hudi.Instant, oracle any) bool {
+func sameCompletion(in *timeline.Instant, oracle any) bool {
 	o, _ := oracle.(string)
 	if oracle == nil {
 		return true // not reported by this Hudi release
@@ -359,8 +361,8 @@ func sameCompletion(in *hudi.Instant, oracle any) bool {
 	if !in.CompletionDerived {
 		return in.CompletionTime == o
 	}
-	ours, ok1 := hudi.ParseInstantTime(in.CompletionTime, time.UTC)
-	theirs, ok2 := hudi.ParseInstantTime(o, time.UTC)
+	ours, ok1 := timeline.ParseInstantTime(in.CompletionTime, time.UTC)
+	theirs, ok2 := timeline.ParseInstantTime(o, time.UTC)
 	d := theirs.Sub(ours)
 	return ok1 && ok2 && d > -time.Second && d < 2*time.Second
 }

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/internal/synth"
+	"github.com/hudiscope/hudiscope/hudi/metadata"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
@@ -39,8 +41,8 @@ func dataFiles(parts map[string][]storage.Entry) []string {
 	var out []string
 	for p, es := range parts {
 		for _, e := range es {
-			_, isBase := hudi.ParseBaseFileName(e.Name)
-			_, isLog := hudi.ParseLogFileName(e.Name)
+			_, isBase := filegroup.ParseBaseFileName(e.Name)
+			_, isLog := filegroup.ParseLogFileName(e.Name)
 			if isBase || isLog {
 				out = append(out, fmt.Sprintf("%s/%s %d", p, e.Name, e.Size))
 			}
@@ -50,7 +52,7 @@ func dataFiles(parts map[string][]storage.Entry) []string {
 	return out
 }
 
-func viewSummary(v *hudi.FileSystemView) []string {
+func viewSummary(v *filegroup.View) []string {
 	var out []string
 	for _, p := range v.Partitions {
 		for _, g := range p.FileGroups {
@@ -79,7 +81,7 @@ func TestMDTListingEqualsStorage(t *testing.T) {
 	checked := 0
 	for _, z := range mdtTables(t) {
 		tab, err := hudi.Open(ctx, z, storage.Options{})
-		if err != nil || !tab.CanListFromMDT() {
+		if err != nil || !metadata.CanListFiles(tab.Config) {
 			continue
 		}
 		checked++
@@ -89,11 +91,11 @@ func TestMDTListingEqualsStorage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fromStore, err := tab.ListPartitions(ctx)
+			fromStore, err := tab.ListPartitions(ctx, tl, hudi.ListingStorage)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fromMDT, err := tab.ListPartitionsFromMDT(ctx, tl)
+			fromMDT, err := tab.ListPartitions(ctx, tl, hudi.ListingMetadata)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,17 +106,17 @@ func TestMDTListingEqualsStorage(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("files differ\nMDT:\n%s\nstorage:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			vm := tab.BuildView(ctx, tl, fromMDT, hudi.SourceMetadata)
-			vs := tab.BuildView(ctx, tl, fromStore, hudi.SourceStorage)
+			vm := tab.BuildView(ctx, tl, fromMDT, filegroup.SourceMetadata)
+			vs := tab.BuildView(ctx, tl, fromStore, filegroup.SourceStorage)
 			if a, b := strings.Join(viewSummary(vm), "\n"), strings.Join(viewSummary(vs), "\n"); a != b {
 				t.Errorf("views differ\nMDT:\n%s\nstorage:\n%s", a, b)
 			}
-			auto, err := tab.FileSystemViewAuto(ctx, tl, true)
-			if err != nil || auto.Source != hudi.SourceMetadata {
-				t.Errorf("FileSystemViewAuto: source %v, err %v", auto, err)
+			auto, err := tab.View(ctx, tl, hudi.ListingAuto)
+			if err != nil || auto.Source != filegroup.SourceMetadata {
+				t.Errorf("View(ListingAuto): source %v, err %v", auto, err)
 			}
-			if v, _ := tab.FileSystemViewAuto(ctx, tl, false); v.Source != hudi.SourceStorage {
-				t.Errorf("FileSystemViewAuto(useMDT=false) used %q", v.Source)
+			if v, _ := tab.View(ctx, tl, hudi.ListingStorage); v.Source != filegroup.SourceStorage {
+				t.Errorf("View(ListingStorage) used %q", v.Source)
 			}
 			for _, p := range tab.Problems() {
 				t.Logf("problem: %s", p)
@@ -142,7 +144,7 @@ func TestMDTFallback(t *testing.T) {
 	ctx := context.Background()
 	for _, z := range mdtTables(t) {
 		tab, err := hudi.Open(ctx, z, storage.Options{})
-		if err != nil || !tab.CanListFromMDT() {
+		if err != nil || !metadata.CanListFiles(tab.Config) {
 			continue
 		}
 		tl, err := tab.ActiveTimeline(ctx)
@@ -150,11 +152,11 @@ func TestMDTFallback(t *testing.T) {
 			t.Fatal(err)
 		}
 		tab.Store = hideMDT{tab.Store}
-		v, err := tab.FileSystemViewAuto(ctx, tl, true)
+		v, err := tab.View(ctx, tl, hudi.ListingAuto)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Source != hudi.SourceStorage {
+		if v.Source != filegroup.SourceStorage {
 			t.Errorf("source %q, want storage listing", v.Source)
 		}
 		found := false
@@ -173,7 +175,7 @@ func TestMDTFallback(t *testing.T) {
 type hideMDT struct{ storage.Storage }
 
 func (h hideMDT) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	if strings.HasPrefix(p, hudi.MetadataTablePath) {
+	if strings.HasPrefix(p, metadata.TablePath) {
 		return nil, fmt.Errorf("read %s: access denied", p)
 	}
 	return h.Storage.ReadFile(ctx, p)
@@ -201,11 +203,11 @@ func TestMDTListingSynthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromStore, err := tab.ListPartitions(ctx)
+	fromStore, err := tab.ListPartitions(ctx, tl, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromMDT, err := tab.ListPartitionsFromMDT(ctx, tl)
+	fromMDT, err := tab.ListPartitions(ctx, tl, hudi.ListingMetadata)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,33 +1,27 @@
 // Package hudi reads Apache Hudi tables (table versions 4–9, copy-on-write and merge-on-read)
-// without ever writing to them: properties, the active and archived timelines, instant
-// metadata in JSON and Avro, the file-system view and log-block headers.
+// without ever writing to them. Table ties the layers together: tableconfig (hoodie.properties),
+// timeline (active and archived instants and their metadata), filegroup (the file-system view)
+// and metadata (listing from the metadata table), all over one storage.Storage.
 package hudi
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
+	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
-// Problem is one piece of bad input found while reading: the file and what is wrong with it.
-// Readers record problems and carry on, so one corrupt file never hides the rest of a table.
-type Problem struct {
-	File string `json:"file"`
-	Err  string `json:"error"`
-}
-
-func (p Problem) String() string { return p.File + ": " + p.Err }
-
-// Table is an opened Hudi table.
+// Table is an opened Hudi table. Readers record bad input as problems and carry on, so one
+// corrupt file never hides the rest of a table.
 type Table struct {
 	Store  storage.Storage
-	Config *TableConfig
+	Config *tableconfig.Config
 
-	mu       sync.Mutex
-	problems []Problem
+	problems problem.Log
 }
 
 // ErrNotHudiTable is returned when the location has no .hoodie directory.
@@ -54,70 +48,57 @@ func OpenStorage(ctx context.Context, st storage.Storage) (*Table, error) {
 	}
 	t := &Table{Store: st}
 	main := ".hoodie/hoodie.properties"
-	cfg, mainErr := t.readConfig(ctx, main)
+	cfg, mainErr := tableconfig.Read(ctx, st, main)
 	if mainErr == nil && cfg.ChecksumOK {
 		t.Config = cfg
 		return t, nil
 	}
-	backup, backupErr := t.readConfig(ctx, main+".backup")
+	backup, backupErr := tableconfig.Read(ctx, st, main+".backup")
 	switch {
 	case backupErr == nil:
 		if mainErr != nil {
-			t.addProblem(t.Path(main), mainErr.Error()+"; using hoodie.properties.backup")
+			t.problems.Add(t.path(main), mainErr.Error()+"; using hoodie.properties.backup")
 		} else {
-			t.addProblem(t.Path(main), "hoodie.table.checksum is missing or does not match; using hoodie.properties.backup")
+			t.problems.Add(t.path(main), "hoodie.table.checksum is missing or does not match; using hoodie.properties.backup")
 		}
 		t.Config = backup
 		return t, nil
 	case mainErr == nil:
-		t.addProblem(t.Path(main), "hoodie.table.checksum is missing or does not match the table name (file may be truncated)")
+		t.problems.Add(t.path(main), "hoodie.table.checksum is missing or does not match the table name (file may be truncated)")
 		t.Config = cfg
 		return t, nil
 	}
 	return nil, mainErr
 }
 
-func (t *Table) readConfig(ctx context.Context, p string) (*TableConfig, error) {
-	b, err := t.Store.ReadFile(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) == 0 {
-		return nil, fmt.Errorf("%s: empty file", t.Path(p))
-	}
-	return ParseTableConfig(b, t.Path(p))
-}
-
-func (t *Table) addProblem(file, msg string) {
-	t.mu.Lock()
-	t.problems = append(t.problems, Problem{File: file, Err: msg})
-	t.mu.Unlock()
-}
-
-// addProblemOnce records a problem unless the same one is already recorded (details of an
-// instant may be read more than once).
-func (t *Table) addProblemOnce(file, msg string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, p := range t.problems {
-		if p.File == file && p.Err == msg {
-			return
-		}
-	}
-	t.problems = append(t.problems, Problem{File: file, Err: msg})
-}
-
 // Problems returns the bad input met so far, in the order found.
-func (t *Table) Problems() []Problem {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]Problem(nil), t.problems...)
-}
+func (t *Table) Problems() []problem.Problem { return t.problems.List() }
 
 // IsMOR reports whether the table is merge-on-read.
-func (t *Table) IsMOR() bool { return t.Config.Type == MergeOnRead }
+func (t *Table) IsMOR() bool { return t.Config.Type == tableconfig.MergeOnRead }
 
-// Path names a table-relative path for messages, prefixed with the table root.
-func (t *Table) Path(p string) string { return t.Store.Root() + "/" + p }
+// Version is the table version (hoodie.table.version).
+func (t *Table) Version() int { return t.Config.Version }
 
-func isNotExist(err error) bool { return storage.IsNotExist(err) }
+// path names a table-relative path for messages, prefixed with the table root.
+func (t *Table) path(p string) string { return t.Store.Root() + "/" + p }
+
+// timeline reads through the table's current Store (tests swap it), recording into its problems.
+func (t *Table) timeline() *timeline.Reader {
+	return &timeline.Reader{Store: t.Store, Config: t.Config, Problems: &t.problems}
+}
+
+// ActiveTimeline lists and reads the active timeline.
+func (t *Table) ActiveTimeline(ctx context.Context) (*timeline.Timeline, error) {
+	return t.timeline().Active(ctx)
+}
+
+// LoadArchived reads the archived timeline into tl.Archived.
+func (t *Table) LoadArchived(ctx context.Context, tl *timeline.Timeline) error {
+	return t.timeline().LoadArchived(ctx, tl)
+}
+
+// Details reads and decodes an instant's plan and completed metadata.
+func (t *Table) Details(ctx context.Context, in *timeline.Instant) (*timeline.Details, error) {
+	return t.timeline().Details(ctx, in)
+}

@@ -9,12 +9,16 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/metadata"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // LoadConfig builds the effective configuration from a props file, --hoodie-conf entries, the
 // cluster defaults and hoodie.properties.
-func LoadConfig(props string, hoodieConf []string, engine string, tc *hudi.TableConfig) (*config.Effective, error) {
+func LoadConfig(props string, hoodieConf []string, engine string, tc *tableconfig.Config) (*config.Effective, error) {
 	var table map[string]string
 	if tc != nil {
 		table = tc.Props
@@ -43,13 +47,13 @@ func LayoutOptions(eff *config.Effective) layout.Options {
 // Parquet footers (8 reads in flight). The Java tool first asks the metadata table's
 // column_stats partition for the value count of _hoodie_record_key; hudiscope always reads the
 // footers, which give the same number for Hudi-written Parquet.
-func LayoutInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, view *hudi.FileSystemView, opt layout.Options) (layout.Input, error) {
+func LayoutInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, opt layout.Options) (layout.Input, error) {
 	if view != nil && opt.Dates != nil {
 		parts, err := layout.FilterPartitions(view.Partitions, opt.Dates)
 		if err != nil {
 			return layout.Input{}, err
 		}
-		view = &hudi.FileSystemView{Partitions: parts, Source: view.Source}
+		view = &filegroup.View{Partitions: parts, Source: view.Source}
 	}
 	in := layout.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, View: view, Timeline: tl,
 		MDTEnabled: hasPart(t.Config.MetadataParts, "files"), Now: time.Now(), Zone: time.Local}
@@ -63,7 +67,7 @@ func LayoutInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, view *hu
 		if len(tl.Archived) > 0 {
 			in.Archived = tl.Archived
 		} else {
-			arch := &hudi.Timeline{Instants: tl.Instants}
+			arch := &timeline.Timeline{Instants: tl.Instants}
 			if err := t.LoadArchived(ctx, arch); err == nil {
 				in.Archived = arch.Archived
 			}
@@ -75,7 +79,7 @@ func LayoutInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, view *hu
 // RowCounts reads the footer row count of every partition's latest base files and sums them per
 // partition; a partition with any unreadable footer maps to nil (JSON numRecords: null).
 // Partitions without base files are absent.
-func RowCounts(ctx context.Context, t *hudi.Table, view *hudi.FileSystemView) map[string]*int64 {
+func RowCounts(ctx context.Context, t *hudi.Table, view *filegroup.View) map[string]*int64 {
 	var paths []string
 	owner := map[string]string{}
 	for _, p := range view.Partitions {
@@ -111,18 +115,18 @@ func RowCounts(ctx context.Context, t *hudi.Table, view *hudi.FileSystemView) ma
 
 // HealthInput gathers what the health checks read: the last clean's metadata and the metadata
 // table's timeline and record-index file groups.
-func HealthInput(ctx context.Context, t *hudi.Table, tl *hudi.Timeline) health.Input {
+func HealthInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) health.Input {
 	return HealthInputWithView(ctx, t, tl, nil)
 }
 
 // HealthInputWithView is HealthInput reusing a file-system view already listed from the
 // metadata table (the snapshot's), so mdt-sync does not read the metadata table a second time.
-func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, view *hudi.FileSystemView) health.Input {
+func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View) health.Input {
 	in := health.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, MetadataPartitions: t.Config.MetadataParts,
 		Timeline: tl, Now: time.Now(), Zone: t.Config.Zone}
-	var lastClean *hudi.Instant
+	var lastClean *timeline.Instant
 	for _, i := range tl.Instants {
-		if i.Action == hudi.ActionClean && i.IsCompleted() && (lastClean == nil || hudi.CompareInstants(i.RequestedTime, lastClean.RequestedTime) > 0) {
+		if i.Action == timeline.ActionClean && i.IsCompleted() && (lastClean == nil || timeline.CompareInstants(i.RequestedTime, lastClean.RequestedTime) > 0) {
 			lastClean = i
 		}
 	}
@@ -141,7 +145,7 @@ func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, 
 	}
 	if hasPart(t.Config.MetadataParts, "files") || hasPart(t.Config.MetadataParts, "record_index") {
 		in.MDT = LoadMDT(ctx, t)
-		if in.MDT.Exists && t.CanListFromMDT() {
+		if in.MDT.Exists && metadata.CanListFiles(t.Config) {
 			compareMDTListing(ctx, t, tl, in.MDT, view)
 		}
 	}
@@ -191,16 +195,16 @@ func hasPart(parts []string, p string) bool {
 // compareMDTListing lists the sampled partitions both ways for mdt-sync: the metadata table's
 // files partition (which names every partition) and storage, one LIST per sampled partition —
 // never the whole table.
-func compareMDTListing(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, m *health.MDT, view *hudi.FileSystemView) {
+func compareMDTListing(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, m *health.MDT, view *filegroup.View) {
 	var all []string
 	var mdtParts map[string][]storage.Entry
-	if view != nil && view.Source == hudi.SourceMetadata {
+	if view != nil && view.Source == filegroup.SourceMetadata {
 		for _, p := range view.Partitions {
 			all = append(all, p.Path)
 		}
 	} else {
 		var err error
-		if mdtParts, err = t.ListPartitionsFromMDT(ctx, tl); err != nil {
+		if mdtParts, err = t.ListPartitions(ctx, tl, hudi.ListingMetadata); err != nil {
 			m.ListingErr = err
 			return
 		}
@@ -229,20 +233,20 @@ func compareMDTListing(ctx context.Context, t *hudi.Table, tl *hudi.Timeline, m 
 		fsSample[p] = files
 	}
 	if mdtParts != nil {
-		m.MDTView = t.BuildView(ctx, tl, mdtSample, hudi.SourceMetadata)
+		m.MDTView = t.BuildView(ctx, tl, mdtSample, filegroup.SourceMetadata)
 	} else {
 		m.MDTView = sampledView(view, m.Sampled)
 	}
-	m.FSView = t.BuildView(ctx, tl, fsSample, hudi.SourceStorage)
+	m.FSView = t.BuildView(ctx, tl, fsSample, filegroup.SourceStorage)
 }
 
 // sampledView keeps only the sampled partitions of a view.
-func sampledView(v *hudi.FileSystemView, sampled []string) *hudi.FileSystemView {
+func sampledView(v *filegroup.View, sampled []string) *filegroup.View {
 	want := map[string]bool{}
 	for _, p := range sampled {
 		want[p] = true
 	}
-	out := &hudi.FileSystemView{Source: v.Source}
+	out := &filegroup.View{Source: v.Source}
 	for _, p := range v.Partitions {
 		if want[p.Path] {
 			out.Partitions = append(out.Partitions, p)

@@ -67,7 +67,7 @@ func TestHealthCowServicesFixture(t *testing.T) {
 		t.Errorf("exit %d", r.ExitCode())
 	}
 
-	v, err := tb.FileSystemView(ctx, tl)
+	v, err := tb.View(ctx, tl, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func layoutWithRowCounts(t *testing.T, table string, dates *layout.Interval) (*l
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := tb.FileSystemView(ctx, tl)
+	v, err := tb.View(ctx, tl, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func TestMDTSyncListingComparison(t *testing.T) {
 	table := filepath.Join(dir, "cow_services")
 	tbl, _ := hudi.Open(context.Background(), table, storage.Options{})
 	tl, _ := tbl.ActiveTimeline(context.Background())
-	view, _ := tbl.FileSystemView(context.Background(), tl)
+	view, _ := tbl.View(context.Background(), tl, hudi.ListingStorage)
 	victim := view.Partitions[1].FileGroups[0].Latest().Base
 	if err := os.Remove(filepath.Join(table, filepath.FromSlash(victim.Path))); err != nil {
 		t.Fatal(err)

@@ -7,12 +7,17 @@ import (
 	"context"
 	"time"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // Options say what to load. Every command fills one and calls Load; none wires the reader
@@ -62,9 +67,9 @@ func (o Options) now() time.Time {
 type Snapshot struct {
 	Options  Options
 	Table    *hudi.Table
-	Config   *hudi.TableConfig
-	Timeline *hudi.Timeline
-	View     *hudi.FileSystemView
+	Config   *tableconfig.Config
+	Timeline *timeline.Timeline
+	View     *filegroup.View
 	// Effective is the effective writer configuration; Layout and Health the analyzers' reports.
 	Effective *config.Effective
 	Layout    *layout.Result
@@ -139,7 +144,7 @@ func (s *Snapshot) HasRun(st Step) bool {
 }
 
 // Problems gathers bad input met by the reader.
-func (s *Snapshot) Problems() []hudi.Problem {
+func (s *Snapshot) Problems() []problem.Problem {
 	if s.Table == nil {
 		return nil
 	}
@@ -152,9 +157,9 @@ func (s *Snapshot) IncrementalStart(ctx context.Context) (instant, reason string
 	if s.Timeline == nil || s.Table == nil {
 		return "", ""
 	}
-	r := s.Table.CheckIncrementalCheckpoint(ctx, s.Timeline, "")
+	r := checkpoint.Check(ctx, s.Table, s.Timeline, "")
 	instant, reason = r.ActiveStart, "active timeline start"
-	if r.EarliestCommitToRetain != "" && hudi.CompareInstants(r.EarliestCommitToRetain, instant) > 0 {
+	if r.EarliestCommitToRetain != "" && timeline.CompareInstants(r.EarliestCommitToRetain, instant) > 0 {
 		instant, reason = r.EarliestCommitToRetain, "cleaner's earliest retained commit"
 	}
 	return instant, reason

@@ -9,6 +9,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // Step names one load step.
@@ -119,7 +120,7 @@ func loadArchived(ctx context.Context, s *Snapshot) error {
 		return errSkipped(StepTimeline)
 	}
 	// Copy the timeline so holders of the previous snapshot keep the active-only view.
-	tl := &hudi.Timeline{Instants: s.Timeline.Instants}
+	tl := &timeline.Timeline{Instants: s.Timeline.Instants}
 	err := s.Table.LoadArchived(ctx, tl)
 	s.Timeline = tl
 	return err
@@ -129,7 +130,11 @@ func loadFiles(ctx context.Context, s *Snapshot) error {
 	if s.Timeline == nil {
 		return errSkipped(StepTimeline)
 	}
-	v, err := s.Table.FileSystemViewAuto(ctx, s.Timeline, !s.Options.NoMDT)
+	src := hudi.ListingAuto
+	if s.Options.NoMDT {
+		src = hudi.ListingStorage
+	}
+	v, err := s.Table.View(ctx, s.Timeline, src)
 	if err != nil {
 		return err
 	}

@@ -3,14 +3,15 @@ package model
 import (
 	"context"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // Read-only helpers the Timeline pane and the report share. None of them change the snapshot.
 
 // TimelineInstants returns the instants a timeline view lists, in completion order: the active
 // timeline, plus the archived one when it was loaded. nil before the timeline step has run.
-func (s *Snapshot) TimelineInstants() []*hudi.Instant {
+func (s *Snapshot) TimelineInstants() []*timeline.Instant {
 	if s == nil || s.Timeline == nil {
 		return nil
 	}
@@ -26,17 +27,17 @@ func (s *Snapshot) TimelineInstants() []*hudi.Instant {
 // disagree: a checkpoint taken from the largest _hoodie_commit_time seen so far skips or
 // re-reads them. Pending instants and table services without data (clean, savepoint, rollback;
 // a savepoint even carries its commit's time) are never marked and never mark others.
-func LateCompletions(inCompletionOrder []*hudi.Instant) []bool {
+func LateCompletions(inCompletionOrder []*timeline.Instant) []bool {
 	late := make([]bool, len(inCompletionOrder))
 	maxReq := ""
 	for i, in := range inCompletionOrder {
-		if in.CompletionTime == "" || !hudi.IsWriteAction(in.Action) {
+		if in.CompletionTime == "" || !timeline.IsWriteAction(in.Action) {
 			continue
 		}
-		if maxReq != "" && hudi.CompareInstants(in.RequestedTime, maxReq) < 0 {
+		if maxReq != "" && timeline.CompareInstants(in.RequestedTime, maxReq) < 0 {
 			late[i] = true
 		}
-		if maxReq == "" || hudi.CompareInstants(in.RequestedTime, maxReq) > 0 {
+		if maxReq == "" || timeline.CompareInstants(in.RequestedTime, maxReq) > 0 {
 			maxReq = in.RequestedTime
 		}
 	}
@@ -46,15 +47,15 @@ func LateCompletions(inCompletionOrder []*hudi.Instant) []bool {
 // CheckCheckpoint evaluates an incremental-read begin value against the snapshot's timeline
 // (what `hudiscope checkpoint` prints). It may read the last clean's metadata. nil before the
 // timeline step has run.
-func (s *Snapshot) CheckCheckpoint(ctx context.Context, value string) *hudi.CheckpointReport {
+func (s *Snapshot) CheckCheckpoint(ctx context.Context, value string) *checkpoint.Report {
 	if s == nil || s.Table == nil || s.Timeline == nil {
 		return nil
 	}
-	return s.Table.CheckIncrementalCheckpoint(ctx, s.Timeline, value)
+	return checkpoint.Check(ctx, s.Table, s.Timeline, value)
 }
 
 // InstantDetails reads one instant's plan and metadata (it may read storage).
-func (s *Snapshot) InstantDetails(ctx context.Context, in *hudi.Instant) (*hudi.Details, error) {
+func (s *Snapshot) InstantDetails(ctx context.Context, in *timeline.Instant) (*timeline.Details, error) {
 	if s == nil || s.Table == nil {
 		return nil, errSkipped(StepProperties)
 	}

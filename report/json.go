@@ -2,16 +2,16 @@ package report
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 )
 
 // Document is the JSON report. Instant fields use the names of `hudiscope timeline --json`.
 type Document struct {
+	SchemaVersion    string            `json:"schemaVersion"`
 	Table            *TableJSON        `json:"table"`
 	IncrementalStart *IncrementalJSON  `json:"incrementalStart"`
 	Instants         []InstantJSON     `json:"instants"`
@@ -42,23 +42,23 @@ type IncrementalJSON struct {
 
 // InstantJSON is one instant.
 type InstantJSON struct {
-	RequestedTime     string     `json:"requestedTime"`
-	CompletionTime    *string    `json:"completionTime"`
-	Derived           bool       `json:"completionTimeDerived"`
-	Action            string     `json:"action"`
-	State             hudi.State `json:"state"`
-	Archived          bool       `json:"archived"`
-	Operation         *string    `json:"operation"`
-	NumWrites         int64      `json:"numWrites"`
-	NumInserts        int64      `json:"numInserts"`
-	NumUpdateWrites   int64      `json:"numUpdateWrites"`
-	NumDeletes        int64      `json:"numDeletes"`
-	TotalBytesWritten int64      `json:"totalBytesWritten"`
-	FileCount         int        `json:"fileCount"`
-	PartitionCount    int        `json:"partitionCount"`
-	DurationMs        *int64     `json:"durationMs"`
-	PlanAction        string     `json:"planAction,omitempty"`
-	Error             string     `json:"error,omitempty"`
+	RequestedTime     string         `json:"requestedTime"`
+	CompletionTime    *string        `json:"completionTime"`
+	Derived           bool           `json:"completionTimeDerived"`
+	Action            string         `json:"action"`
+	State             timeline.State `json:"state"`
+	Archived          bool           `json:"archived"`
+	Operation         *string        `json:"operation"`
+	NumWrites         int64          `json:"numWrites"`
+	NumInserts        int64          `json:"numInserts"`
+	NumUpdateWrites   int64          `json:"numUpdateWrites"`
+	NumDeletes        int64          `json:"numDeletes"`
+	TotalBytesWritten int64          `json:"totalBytesWritten"`
+	FileCount         int            `json:"fileCount"`
+	PartitionCount    int            `json:"partitionCount"`
+	DurationMs        *int64         `json:"durationMs"`
+	PlanAction        string         `json:"planAction,omitempty"`
+	Error             string         `json:"error,omitempty"`
 	// CompletedAfterLaterStart marks instants where requested and completion order disagree.
 	CompletedAfterLaterStart bool `json:"completedAfterLaterStart"`
 }
@@ -71,7 +71,7 @@ type StepJSON struct {
 
 // BuildDocument collects the JSON report.
 func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
-	d := Document{Instants: []InstantJSON{}, Steps: []StepJSON{}, Problems: []string{}}
+	d := Document{SchemaVersion: SchemaVersion, Instants: []InstantJSON{}, Steps: []StepJSON{}, Problems: []string{}}
 	if c := s.Config; c != nil {
 		d.Table = &TableJSON{Location: s.Options.Location, Name: c.Name, Type: c.Type, Version: c.Version,
 			PartitionFields: nonNil(c.PartitionFieldNames()), RecordKeyFields: nonNil(c.RecordKeys),
@@ -108,14 +108,12 @@ func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
 
 // JSON writes the JSON report, indented.
 func JSON(ctx context.Context, w io.Writer, s *model.Snapshot) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(BuildDocument(ctx, s))
+	return WriteJSON(w, BuildDocument(ctx, s))
 }
 
 // InstantsJSON converts instants (in display order) for JSON output, marking those that
 // completed after a later-started instant. `hudiscope timeline --json` uses it too.
-func InstantsJSON(instants []*hudi.Instant) []InstantJSON {
+func InstantsJSON(instants []*timeline.Instant) []InstantJSON {
 	late := model.LateCompletions(instants)
 	out := make([]InstantJSON, 0, len(instants))
 	for i, in := range instants {
@@ -126,7 +124,7 @@ func InstantsJSON(instants []*hudi.Instant) []InstantJSON {
 	return out
 }
 
-func instantJSON(in *hudi.Instant) InstantJSON {
+func instantJSON(in *timeline.Instant) InstantJSON {
 	j := InstantJSON{RequestedTime: in.RequestedTime, Derived: in.CompletionDerived, Action: in.Action,
 		State: in.State, Archived: in.Archived, NumWrites: in.Totals.NumWrites, NumInserts: in.Totals.NumInserts,
 		NumUpdateWrites: in.Totals.NumUpdateWrites, NumDeletes: in.Totals.NumDeletes,

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/hudiscope/hudiscope/analyzers/layout"
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -203,7 +203,7 @@ func DetectorsMarkdown(r *layout.Result) string {
 }
 
 // PartitionFilesMarkdown lists a partition's file groups (in the order given).
-func PartitionFilesMarkdown(p *hudi.Partition, groups []*hudi.FileGroup) string {
+func PartitionFilesMarkdown(p *filegroup.Partition, groups []*filegroup.FileGroup) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Partition `%s`: %d live file groups, %d replaced, %d uncommitted files.\n\n",
 		PartitionName(p.Path), len(p.FileGroups), len(p.Replaced), len(p.Uncommitted))
@@ -218,7 +218,7 @@ func PartitionFilesMarkdown(p *hudi.Partition, groups []*hudi.FileGroup) string 
 
 // FileGroupCells are a file group's cells: id, slices, latest base instant and size, the latest
 // slice's log files and bytes, and pending service marks.
-func FileGroupCells(g *hudi.FileGroup) []string {
+func FileGroupCells(g *filegroup.FileGroup) []string {
 	inst, size := "-", "-"
 	for i := len(g.Slices) - 1; i >= 0; i-- {
 		if bf := g.Slices[i].Base; bf != nil {
@@ -237,7 +237,7 @@ func FileGroupCells(g *hudi.FileGroup) []string {
 }
 
 // Pending names the pending table services that take a file group as input.
-func Pending(g *hudi.FileGroup) string {
+func Pending(g *filegroup.FileGroup) string {
 	var n []string
 	if g.PendingCompaction != "" {
 		n = append(n, "compaction "+g.PendingCompaction)
@@ -249,7 +249,7 @@ func Pending(g *hudi.FileGroup) string {
 }
 
 // FileGroupMarkdown lists a file group's slices, oldest first, with their base and log files.
-func FileGroupMarkdown(g *hudi.FileGroup) string {
+func FileGroupMarkdown(g *filegroup.FileGroup) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "File group `%s` in partition `%s`: %d slice(s).", g.FileID, PartitionName(g.Partition), len(g.Slices))
 	if p := Pending(g); p != "" {
@@ -274,7 +274,7 @@ type SliceFile struct {
 }
 
 // SliceFiles are a slice's base file (if any) then its log files in order.
-func SliceFiles(s *hudi.FileSlice) []SliceFile {
+func SliceFiles(s *filegroup.FileSlice) []SliceFile {
 	var out []SliceFile
 	if s.Base != nil {
 		out = append(out, SliceFile{"base", s.Base.Name, s.Base.Size})

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -67,7 +67,7 @@ var TimelineHeaders = []string{"requested", "completed", "action", "state", "ope
 
 // TimelineMarkdown renders instants (in the order given) as a table; late marks instants that
 // completed after a later-started one (see model.LateCompletions), may be nil.
-func TimelineMarkdown(instants []*hudi.Instant, late []bool) string {
+func TimelineMarkdown(instants []*timeline.Instant, late []bool) string {
 	rows := make([][]string, 0, len(instants))
 	anyDerived, anyLate := false, false
 	for i, in := range instants {
@@ -100,7 +100,7 @@ func TimelineMarkdown(instants []*hudi.Instant, late []bool) string {
 }
 
 // InstantCells are the `hudiscope timeline` columns of one instant, without notes.
-func InstantCells(in *hudi.Instant) []string {
+func InstantCells(in *timeline.Instant) []string {
 	ct := in.CompletionTime
 	if ct != "" && in.CompletionDerived {
 		ct += "~"
@@ -112,7 +112,7 @@ func InstantCells(in *hudi.Instant) []string {
 }
 
 // Duration is an instant's requested→completion duration, or "-".
-func Duration(in *hudi.Instant) string {
+func Duration(in *timeline.Instant) string {
 	if d := in.Duration(); d > 0 {
 		return d.Round(time.Millisecond).String()
 	}

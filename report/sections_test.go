@@ -12,6 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
@@ -24,7 +25,7 @@ func analysed(t *testing.T, table, props, evlog string, applyDefaults bool) *mod
 	t.Helper()
 	s := snapshot(t, table)
 	ctx := context.Background()
-	view, err := s.Table.FileSystemView(ctx, s.Timeline)
+	view, err := s.Table.View(ctx, s.Timeline, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -35,7 +36,7 @@ func synthetic100k(b *testing.B) *model.Snapshot { return synthetic(b, 100_000) 
 func synthetic(b testing.TB, n int) *model.Snapshot {
 	s := snapshotFor(b, fxV9, false)
 	src := s.Timeline.Instants
-	out := make([]*hudi.Instant, 0, n)
+	out := make([]*timeline.Instant, 0, n)
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < n; i++ {
 		in := *src[i%len(src)]
@@ -45,13 +46,13 @@ func synthetic(b testing.TB, n int) *model.Snapshot {
 			start = start.Add(-3 * time.Second) // started before its predecessor, completes after it
 		}
 		in.Started, in.Ended = start, end
-		in.RequestedTime = hudi.FormatInstantTime(start, time.UTC)
-		in.CompletionTime = hudi.FormatInstantTime(end, time.UTC)
+		in.RequestedTime = timeline.FormatInstantTime(start, time.UTC)
+		in.CompletionTime = timeline.FormatInstantTime(end, time.UTC)
 		out = append(out, &in)
 	}
-	hudi.SortByCompletion(out)
+	timeline.SortByCompletion(out)
 	c := *s
-	c.Timeline = &hudi.Timeline{Instants: out}
+	c.Timeline = &timeline.Timeline{Instants: out}
 	return &c
 }
 

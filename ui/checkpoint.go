@@ -8,14 +8,13 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 )
 
 // checkpointMsg carries a checkpoint check computed in a Cmd.
 type checkpointMsg struct {
 	value string
-	r     *hudi.CheckpointReport
+	r     *checkpoint.Report
 }
 
 // checkpointHelper answers "what does an incremental read from VALUE read?" with the same
@@ -27,7 +26,7 @@ type checkpointHelper struct {
 	took    int // how many times tab was pressed on the current instant
 	running bool
 	value   string
-	r       *hudi.CheckpointReport
+	r       *checkpoint.Report
 	res     *pager // the result, scrolled
 }
 
@@ -160,14 +159,14 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 		verdict = st.Warn.Render(st.G.Warn+" TOO OLD:") + " older than the active timeline; the read falls back to a full scan or fails."
 	case !r.InCleanerRetention:
 		verdict = st.Warn.Render(st.G.Warn+" CLEANED:") + " older than the cleaner's retention; files the read needs may be gone."
-	case r.Match == hudi.MatchNone:
+	case r.Match == checkpoint.MatchNone:
 		verdict = st.Warn.Render("NOT ON THE TIMELINE:") + " no instant has this requested or completion time."
 	default:
 		verdict = st.OK.Render(st.G.OK+" OK:") + fmt.Sprintf(" the read returns %d instant(s) and none of them twice.", len(r.Covered))
 	}
 	out = append(out, wrap(verdict, width-2)...)
 	out = append(out, "")
-	for _, l := range hudi.CheckpointLines(r) {
+	for _, l := range checkpoint.Lines(r) {
 		if st.G.Arrow != "→" {
 			l = strings.NewReplacer("→", st.G.Arrow, "←", "<-").Replace(l)
 		}

@@ -9,7 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -294,15 +295,15 @@ func TestLoadViaInit(t *testing.T) {
 
 func TestLateMarker(t *testing.T) {
 	// b started after a but completed before it: a is marked.
-	mk := func(req, comp string) *hudi.Instant {
-		return &hudi.Instant{RequestedTime: req, CompletionTime: comp, Action: "commit", State: hudi.Completed}
+	mk := func(req, comp string) *timeline.Instant {
+		return &timeline.Instant{RequestedTime: req, CompletionTime: comp, Action: "commit", State: timeline.Completed}
 	}
-	ins := []*hudi.Instant{mk("20260101000000100", "20260101000000200"), mk("20260101000000150", "20260101000000300"),
+	ins := []*timeline.Instant{mk("20260101000000100", "20260101000000200"), mk("20260101000000150", "20260101000000300"),
 		mk("20260101000000120", "20260101000000400")}
 	old := mk("20251231000000000", "20251231000000100")
 	old.Archived = true
-	s := &model.Snapshot{Timeline: &hudi.Timeline{Instants: ins, Archived: []*hudi.Instant{old}}, Done: []model.Step{model.StepTimeline},
-		StepErrors: map[model.Step]error{}, Config: &hudi.TableConfig{Name: "t", Type: "COPY_ON_WRITE", Version: 9}}
+	s := &model.Snapshot{Timeline: &timeline.Timeline{Instants: ins, Archived: []*timeline.Instant{old}}, Done: []model.Step{model.StepTimeline},
+		StepErrors: map[model.Step]error{}, Config: &tableconfig.Config{Name: "t", Type: "COPY_ON_WRITE", Version: 9}}
 	a := newTestApp(80, 24)
 	a.Update(ProgressMsg{Snapshot: s, Finished: true})
 	scr := screen(a)

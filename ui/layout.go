@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/analyzers/layout"
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -23,7 +23,7 @@ type LayoutPane struct {
 	snap  *model.Snapshot
 	res   *layout.Result
 	parts []layout.ExtraPartition
-	byDir map[string]*hudi.Partition
+	byDir map[string]*filegroup.Partition
 	out   map[string]bool // skew outliers
 	list  *listView
 	// histPart: the histogram shows the selected partition (h toggles; the table otherwise).
@@ -34,15 +34,15 @@ type LayoutPane struct {
 }
 
 type layoutPart struct {
-	p      *hudi.Partition
+	p      *filegroup.Partition
 	ep     layout.ExtraPartition
-	groups []*hudi.FileGroup
+	groups []*filegroup.FileGroup
 	list   *listView
 	group  *layoutGroup
 }
 
 type layoutGroup struct {
-	g     *hudi.FileGroup
+	g     *filegroup.FileGroup
 	files []lgFile
 	list  *listView
 }
@@ -128,7 +128,7 @@ func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	if s.Layout.Hudiscope != nil {
 		l.parts = s.Layout.Hudiscope.Partitions
 	}
-	l.byDir = map[string]*hudi.Partition{}
+	l.byDir = map[string]*filegroup.Partition{}
 	if s.View != nil {
 		for _, p := range s.View.Partitions {
 			l.byDir[p.Path] = p
@@ -269,7 +269,7 @@ func (l *LayoutPane) enter() {
 	}
 }
 
-func latestBaseOf(g *hudi.FileGroup) *hudi.BaseFile {
+func latestBaseOf(g *filegroup.FileGroup) *filegroup.BaseFile {
 	for i := len(g.Slices) - 1; i >= 0; i-- {
 		if b := g.Slices[i].Base; b != nil {
 			return b
@@ -278,7 +278,7 @@ func latestBaseOf(g *hudi.FileGroup) *hudi.BaseFile {
 	return nil
 }
 
-func latestLogs(g *hudi.FileGroup) (int, int64) {
+func latestLogs(g *filegroup.FileGroup) (int, int64) {
 	s := g.Latest()
 	if s == nil {
 		return 0, 0
@@ -290,7 +290,7 @@ func latestLogs(g *hudi.FileGroup) (int, int64) {
 	return len(s.Logs), n
 }
 
-func newLayoutPart(p *hudi.Partition, ep layout.ExtraPartition) *layoutPart {
+func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart {
 	lp := &layoutPart{p: p, ep: ep, groups: p.FileGroups}
 	gs := lp.groups
 	baseSize := func(i int) int64 {
@@ -346,7 +346,7 @@ func newLayoutPart(p *hudi.Partition, ep layout.ExtraPartition) *layoutPart {
 	return lp
 }
 
-func newLayoutGroup(g *hudi.FileGroup) *layoutGroup {
+func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 	lg := &layoutGroup{g: g}
 	for _, s := range g.Slices {
 		for _, f := range report.SliceFiles(s) {
@@ -631,7 +631,7 @@ func (l *LayoutPane) Export() (string, string) {
 		return "layout-" + l.part.group.g.FileID, b.String()
 	case l.part != nil:
 		fmt.Fprintf(&b, "# Layout: %s, partition %s\n\n", report.Escape(name), report.Escape(report.PartitionName(l.part.p.Path)))
-		var gs []*hudi.FileGroup
+		var gs []*filegroup.FileGroup
 		for _, i := range l.part.list.visible() {
 			gs = append(gs, l.part.groups[i])
 		}

@@ -147,11 +147,6 @@ func fit(lines []string, width, height int) string {
 	return strings.Join(out, "\n")
 }
 
-// fitLines is fit on pre-split content.
-func splitFit(s string, width, height int) string {
-	return fit(strings.Split(s, "\n"), width, height)
-}
-
 // clip cuts a (possibly styled) line to width cells.
 func clip(s string, width int) string {
 	if width <= 0 {

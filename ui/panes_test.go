@@ -12,6 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
@@ -42,7 +43,7 @@ func analysisSnapshot(tb testing.TB, table, props, evlog string) *model.Snapshot
 	tb.Helper()
 	s := snapshotFor(tb, table, false)
 	ctx := context.Background()
-	view, err := s.Table.FileSystemView(ctx, s.Timeline)
+	view, err := s.Table.View(ctx, s.Timeline, hudi.ListingStorage)
 	if err != nil {
 		tb.Fatal(err)
 	}

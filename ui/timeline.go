@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -23,7 +23,7 @@ const (
 )
 
 type tlRow struct {
-	in   *hudi.Instant
+	in   *timeline.Instant
 	late bool
 }
 
@@ -34,7 +34,7 @@ type Timeline struct {
 	c    *Common
 	km   timelineKeys
 	snap *model.Snapshot
-	tl   *hudi.Timeline // the timeline rows were built from
+	tl   *timeline.Timeline // the timeline rows were built from
 
 	byComp     []tlRow
 	byReq      []int // byComp indices in requested order (built on first use)
@@ -110,7 +110,7 @@ func (t *Timeline) KeyMap() help.KeyMap {
 }
 
 type incrStartMsg struct {
-	tl            *hudi.Timeline
+	tl            *timeline.Timeline
 	start, reason string
 }
 
@@ -165,7 +165,7 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 }
 
 // Selected is the instant under the cursor, or nil.
-func (t *Timeline) Selected() *hudi.Instant {
+func (t *Timeline) Selected() *timeline.Instant {
 	if i := t.listView.selected(); i >= 0 {
 		return t.byComp[i].in
 	}
@@ -189,13 +189,13 @@ func (t *Timeline) applyOrder(keep int) {
 
 // requestedOrder is the byComp indices sorted as hudi sorts by requested time.
 func requestedOrder(rows []tlRow) []int {
-	ins := make([]*hudi.Instant, len(rows))
-	pos := make(map[*hudi.Instant]int, len(rows))
+	ins := make([]*timeline.Instant, len(rows))
+	pos := make(map[*timeline.Instant]int, len(rows))
 	for i, r := range rows {
 		ins[i] = r.in
 		pos[r.in] = i
 	}
-	hudi.SortByRequested(ins)
+	timeline.SortByRequested(ins)
 	out := make([]int, len(ins))
 	for i, in := range ins {
 		out[i] = pos[in]
@@ -397,19 +397,19 @@ var tlColumns = []tlColumn{
 	{"action", 13, false, 2, func(_ Glyphs, r tlRow) string { return r.in.Action }},
 	{"state", 9, false, 7, func(_ Glyphs, r tlRow) string { return strings.ToLower(string(r.in.State)) }},
 	{"op", 8, false, 3, func(_ Glyphs, r tlRow) string { return dashIf(r.in.Operation) }},
-	{"writes", 6, true, 4, writeCell(func(c hudi.CommitTotals) int64 { return c.NumWrites }, humanCount)},
-	{"ins", 5, true, 8, writeCell(func(c hudi.CommitTotals) int64 { return c.NumInserts }, humanCount)},
-	{"upd", 5, true, 9, writeCell(func(c hudi.CommitTotals) int64 { return c.NumUpdateWrites }, humanCount)},
-	{"del", 5, true, 10, writeCell(func(c hudi.CommitTotals) int64 { return c.NumDeletes }, humanCount)},
-	{"bytes", 5, true, 5, writeCell(func(c hudi.CommitTotals) int64 { return c.TotalBytesWritten }, humanBytes)},
-	{"files", 5, true, 11, writeCell(func(c hudi.CommitTotals) int64 { return int64(c.Files) }, humanCount)},
-	{"parts", 5, true, 12, writeCell(func(c hudi.CommitTotals) int64 { return int64(c.Partitions) }, humanCount)},
+	{"writes", 6, true, 4, writeCell(func(c timeline.CommitTotals) int64 { return c.NumWrites }, humanCount)},
+	{"ins", 5, true, 8, writeCell(func(c timeline.CommitTotals) int64 { return c.NumInserts }, humanCount)},
+	{"upd", 5, true, 9, writeCell(func(c timeline.CommitTotals) int64 { return c.NumUpdateWrites }, humanCount)},
+	{"del", 5, true, 10, writeCell(func(c timeline.CommitTotals) int64 { return c.NumDeletes }, humanCount)},
+	{"bytes", 5, true, 5, writeCell(func(c timeline.CommitTotals) int64 { return c.TotalBytesWritten }, humanBytes)},
+	{"files", 5, true, 11, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Files) }, humanCount)},
+	{"parts", 5, true, 12, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Partitions) }, humanCount)},
 	{"dur", 5, true, 6, func(_ Glyphs, r tlRow) string { return humanDuration(r.in) }},
 }
 
-func writeCell(get func(hudi.CommitTotals) int64, f func(int64) string) func(Glyphs, tlRow) string {
+func writeCell(get func(timeline.CommitTotals) int64, f func(int64) string) func(Glyphs, tlRow) string {
 	return func(_ Glyphs, r tlRow) string {
-		if r.in.Commit == nil && r.in.Totals == (hudi.CommitTotals{}) {
+		if r.in.Commit == nil && r.in.Totals == (timeline.CommitTotals{}) {
 			return "-"
 		}
 		return f(get(r.in.Totals))
@@ -587,7 +587,7 @@ func (t *Timeline) stripView(width, n int) []string {
 	lv := t.listView
 	end := min(lv.top+lv.page, len(lv.idx))
 	var spans []Span
-	var first, last *hudi.Instant
+	var first, last *timeline.Instant
 	var t0 float64 = math.Inf(1)
 	var t1 float64 = math.Inf(-1)
 	for i := lv.top; i < end; i++ {
@@ -662,7 +662,7 @@ func (t *Timeline) Export() (string, string) {
 		fmt.Fprintf(&b, ", filter `%s` (of %d)", t.listView.filter, len(t.byComp))
 	}
 	b.WriteString(".\n\n")
-	ins := make([]*hudi.Instant, len(t.listView.idx))
+	ins := make([]*timeline.Instant, len(t.listView.idx))
 	late := make([]bool, len(t.listView.idx))
 	for i := range t.listView.idx {
 		r := t.row(i)
@@ -717,7 +717,7 @@ func humanBytes(v int64) string {
 	return fmt.Sprintf("%.0fE", f/1024)
 }
 
-func humanDuration(in *hudi.Instant) string {
+func humanDuration(in *timeline.Instant) string {
 	d := in.Duration()
 	if d <= 0 {
 		return "-"

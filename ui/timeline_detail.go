@@ -13,19 +13,19 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
 
 // detailMsg carries an instant's details read in a Cmd.
 type detailMsg struct {
-	in  *hudi.Instant
-	d   *hudi.Details
+	in  *timeline.Instant
+	d   *timeline.Details
 	err error
 }
 
-func loadDetail(s *model.Snapshot, in *hudi.Instant) tea.Cmd {
+func loadDetail(s *model.Snapshot, in *timeline.Instant) tea.Cmd {
 	return func() tea.Msg {
 		d, err := s.InstantDetails(context.Background(), in)
 		return detailMsg{in: in, d: d, err: err}
@@ -65,7 +65,7 @@ func (t *dtable) add(cells ...any) {
 
 // instantDetail is the drill-down view of one instant.
 type instantDetail struct {
-	in      *hudi.Instant
+	in      *timeline.Instant
 	loading bool
 	err     error
 	info    [][2]string
@@ -110,7 +110,7 @@ func (d *instantDetail) shown() *dtable {
 	return d.cur()
 }
 
-func newInstantDetail(in *hudi.Instant) *instantDetail {
+func newInstantDetail(in *timeline.Instant) *instantDetail {
 	d := &instantDetail{in: in, loading: true, sortCol: -1, page: 1,
 		km: detailKeys{Table: bind("t", "next table", "t")}}
 	d.info = baseInfo(in)
@@ -121,7 +121,7 @@ func (d *instantDetail) crumb() string {
 	return d.in.RequestedTime + " " + d.in.Action
 }
 
-func baseInfo(in *hudi.Instant) [][2]string {
+func baseInfo(in *timeline.Instant) [][2]string {
 	ct := dashIf(in.CompletionTime)
 	if in.CompletionDerived {
 		ct += " (derived from the completed file's time)"
@@ -300,7 +300,7 @@ func countReplaced(m map[string][]string) int {
 	return n
 }
 
-func commitTables(c *hudi.CommitMetadata) (files, parts, cdc *dtable) {
+func commitTables(c *timeline.CommitMetadata) (files, parts, cdc *dtable) {
 	files = &dtable{name: "files written", headers: []string{"partition", "file", "prev", "writes", "ins", "upd", "del", "bytes", "size"},
 		right: []bool{false, false, false, true, true, true, true, true, true}}
 	parts = &dtable{name: "partitions written", headers: []string{"partition", "files", "writes", "ins", "upd", "del", "bytes"},

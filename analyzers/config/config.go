@@ -22,7 +22,7 @@ const (
 	SourceProps    Source = "props"            // --props file or --hoodie-conf
 	SourceCluster  Source = "cluster defaults" // hudi-defaults.conf
 	SourceTable    Source = "table"            // hoodie.properties
-	SourceEngine   Source = "engine default"   // engine-effective default (SKILL.md step 6)
+	SourceEngine   Source = "engine default"   // engine-effective default (assets.EngineDefaults)
 	SourceDeclared Source = "declared default" // ConfigProperty.defaultValue()
 )
 
@@ -248,7 +248,7 @@ func (e *Effective) SuppliedExact(key string) (Value, bool) {
 }
 
 // Default is the value Hudi would use with nothing supplied: the engine-effective default for
-// this engine if SKILL.md's table has one, else the declared default.
+// this engine if assets.EngineDefaults has one, else the declared default.
 func (e *Effective) Default(key string) (Value, bool) {
 	primary := key
 	if p, ok := altOf[key]; ok {

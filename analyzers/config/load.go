@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 )
 
 // DefaultClusterConfDir is where EMR keeps cluster-wide Hudi defaults.
@@ -39,7 +39,7 @@ func Load(f Files) (*Effective, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read --props: %w", err)
 		}
-		in.Props, _ = hudi.ParseProperties(b)
+		in.Props, _ = tableconfig.ParseProperties(b)
 		in.PropsFile = f.PropsFile
 	}
 	cluster := f.ClusterDefaults
@@ -48,7 +48,7 @@ func Load(f Files) (*Effective, error) {
 	}
 	if cluster != "-" {
 		if b, err := os.ReadFile(cluster); err == nil {
-			in.Cluster, _ = hudi.ParseProperties(b)
+			in.Cluster, _ = tableconfig.ParseProperties(b)
 			in.ClusterSrc = cluster
 		}
 	}

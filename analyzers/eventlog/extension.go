@@ -10,12 +10,15 @@ const ExtensionVersion = "1"
 
 // Extension is everything hudiscope adds to the 1.1.0 document.
 type Extension struct {
-	Version     string         `json:"version"`
-	Source      SourceInfo     `json:"source"`
-	Files       []FileInfo     `json:"files"`
-	Damage      []DamageRecord `json:"damage"`
-	Application AppExtra       `json:"application"`
-	Hudi        HudiInfo       `json:"hudi"`
+	// SchemaVersion is hudiscope's JSON contract version, the same in every document it writes;
+	// Version is this block's own (kept for readers of earlier output).
+	SchemaVersion string         `json:"schemaVersion,omitempty"`
+	Version       string         `json:"version"`
+	Source        SourceInfo     `json:"source"`
+	Files         []FileInfo     `json:"files"`
+	Damage        []DamageRecord `json:"damage"`
+	Application   AppExtra       `json:"application"`
+	Hudi          HudiInfo       `json:"hudi"`
 	// Stages lists, per stage attempt with something to add, the table, the
 	// write operation type, extra metrics, and what the Java tool would have
 	// reported where hudiscope's rules differ.

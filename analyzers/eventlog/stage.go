@@ -36,14 +36,6 @@ type stageAgg struct {
 	tasksSucceeded, tasksFailed, tasksKilled, tasksSpeculative      int64
 	cpuTimeNanos, peakExecutionMemory                               int64
 	failureCounts                                                   map[string]int64
-
-	// resolved at finish
-	phase, subPhase, module, description, table string
-	hasSubPhase, hasModule, hasDescription      bool
-	bundled                                     []string
-	operation, operationSource, writeOperation  string
-	javaJobID                                   int
-	javaJobKnown                                bool
 }
 
 func newStage(id, attempt int) *stageAgg {

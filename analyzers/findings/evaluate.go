@@ -10,7 +10,9 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // Input is what Evaluate reads: pointers into a snapshot. Nil parts are absent inputs.
@@ -23,9 +25,9 @@ type Input struct {
 	EventLog     *eventlog.Report
 	Layout       *layout.Result
 	Health       *health.Result
-	TableConfig  *hudi.TableConfig
-	Timeline     *hudi.Timeline
-	View         *hudi.FileSystemView
+	TableConfig  *tableconfig.Config
+	Timeline     *timeline.Timeline
+	View         *filegroup.View
 	TablePath    string
 	// Facts overrides DeriveTableFacts(TableConfig, Timeline, View) (tests, replays); with it
 	// the table counts as present.

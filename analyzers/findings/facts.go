@@ -6,7 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // TableFacts are the table.* measurements the catalog rows read, derived from hoodie.properties,
@@ -122,7 +124,7 @@ type SchemaFacts struct {
 func ptr[T any](v T) *T { return &v }
 
 // DeriveTableFacts computes the facts from whichever parts are present (each may be nil).
-func DeriveTableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSystemView) *TableFacts {
+func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *filegroup.View) *TableFacts {
 	f := &TableFacts{}
 	if tc != nil {
 		f.Type = ptr(tc.Type)
@@ -133,12 +135,12 @@ func DeriveTableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSy
 	if tl == nil {
 		return f
 	}
-	instants := append(append([]*hudi.Instant(nil), tl.Archived...), tl.Instants...)
+	instants := append(append([]*timeline.Instant(nil), tl.Archived...), tl.Instants...)
 	sort.SliceStable(instants, func(i, j int) bool {
-		return hudi.CompareInstants(instants[i].RequestedTime, instants[j].RequestedTime) < 0
+		return timeline.CompareInstants(instants[i].RequestedTime, instants[j].RequestedTime) < 0
 	})
 	f.Instants.Active = ptr(len(tl.Instants))
-	var writes []*hudi.Instant
+	var writes []*timeline.Instant
 	var clusteringDone, clusteringPending, compactDone, compactPending, cleans, savepoints, rollbacks int
 	var pendingPlanBytes int64
 	ops := map[string]int{}
@@ -150,21 +152,21 @@ func DeriveTableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSy
 		case clustering:
 			clusteringPending++
 			for _, e := range in.Files {
-				if pf, ok := hudi.ParseInstantFileName(e.Name); ok && pf.State == hudi.Requested && e.Size > pendingPlanBytes {
+				if pf, ok := timeline.ParseInstantFileName(e.Name); ok && pf.State == timeline.Requested && e.Size > pendingPlanBytes {
 					pendingPlanBytes = e.Size
 				}
 			}
-		case in.Action == hudi.ActionCompaction || (in.Action == hudi.ActionCommit && strings.EqualFold(in.Operation, "compact")):
+		case in.Action == timeline.ActionCompaction || (in.Action == timeline.ActionCommit && strings.EqualFold(in.Operation, "compact")):
 			if in.IsCompleted() {
 				compactDone++
 			} else {
 				compactPending++
 			}
-		case in.Action == hudi.ActionClean && in.IsCompleted():
+		case in.Action == timeline.ActionClean && in.IsCompleted():
 			cleans++
-		case in.Action == hudi.ActionSavepoint && in.IsCompleted():
+		case in.Action == timeline.ActionSavepoint && in.IsCompleted():
 			savepoints++
-		case in.Action == hudi.ActionRollback && in.IsCompleted():
+		case in.Action == timeline.ActionRollback && in.IsCompleted():
 			rollbacks++
 		case isWrite(in) && in.IsCompleted():
 			writes = append(writes, in)
@@ -327,26 +329,26 @@ func DeriveTableFacts(tc *hudi.TableConfig, tl *hudi.Timeline, view *hudi.FileSy
 	return f
 }
 
-func isClustering(in *hudi.Instant) bool {
-	if in.Action == hudi.ActionClustering || in.PlanAction == hudi.ActionClustering {
+func isClustering(in *timeline.Instant) bool {
+	if in.Action == timeline.ActionClustering || in.PlanAction == timeline.ActionClustering {
 		return true
 	}
-	return in.Action == hudi.ActionReplaceCommit && strings.EqualFold(in.Operation, "cluster")
+	return in.Action == timeline.ActionReplaceCommit && strings.EqualFold(in.Operation, "cluster")
 }
 
-func isWrite(in *hudi.Instant) bool {
+func isWrite(in *timeline.Instant) bool {
 	switch in.Action {
-	case hudi.ActionCommit, hudi.ActionDeltaCommit, hudi.ActionReplaceCommit:
+	case timeline.ActionCommit, timeline.ActionDeltaCommit, timeline.ActionReplaceCommit:
 		return !strings.EqualFold(in.Operation, "compact") && !strings.EqualFold(in.Operation, "log_compact")
 	}
 	return false
 }
 
-func recordEstimate(writes []*hudi.Instant, view *hudi.FileSystemView) (float64, string) {
+func recordEstimate(writes []*timeline.Instant, view *filegroup.View) (float64, string) {
 	if view == nil {
 		return -1, ""
 	}
-	byCommit := map[string]*hudi.Instant{}
+	byCommit := map[string]*timeline.Instant{}
 	for _, in := range writes {
 		byCommit[in.RequestedTime] = in
 	}
@@ -383,7 +385,7 @@ func recordEstimate(writes []*hudi.Instant, view *hudi.FileSystemView) (float64,
 }
 
 // schemaWidth counts the top-level fields of the newest commit's writer schema.
-func schemaWidth(writes []*hudi.Instant) (cols, strs int, ok bool) {
+func schemaWidth(writes []*timeline.Instant) (cols, strs int, ok bool) {
 	for i := len(writes) - 1; i >= 0; i-- {
 		c := writes[i].Commit
 		if c == nil || c.ExtraMetadata["schema"] == "" {

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // Writer property keys the checks read.
@@ -49,7 +51,7 @@ var triggerStrategies = map[string]bool{"NUM_COMMITS": true, "NUM_COMMITS_AFTER_
 
 func (c *ctx) compaction() (Check, Band, error) {
 	const name = "compaction"
-	if c.in.TableType != hudi.MergeOnRead {
+	if c.in.TableType != tableconfig.MergeOnRead {
 		return skipped(name, "Table is Copy-on-Write, which has no compaction"), Band{}, nil
 	}
 	if k, miss := c.firstMissing(keyTriggerStrategy, keyMaxDeltaCommits); miss {
@@ -57,6 +59,7 @@ func (c *ctx) compaction() (Check, Band, error) {
 	}
 	strategy := c.get(keyTriggerStrategy, false)
 	if !triggerStrategies[strategy] {
+		//lint:ignore ST1005 the Java tool's exception message, reproduced for JSON compatibility
 		return Check{}, Band{}, fmt.Errorf("No enum constant org.apache.hudi.table.action.compact.CompactionTriggerStrategy.%s", strategy)
 	}
 	maxDelta, err := parseInt(c.get(keyMaxDeltaCommits, false))
@@ -101,18 +104,18 @@ func (c *ctx) compaction() (Check, Band, error) {
 	return ch, b, nil
 }
 
-func (c *ctx) expectedDeltaCommits(strategy string, maxDelta, maxSecs int64, all []*hudi.Instant) int64 {
-	completedDeltas := filter(all, func(i *hudi.Instant) bool { return isDelta(i) && completed(i) })
-	windowStart := hudi.FormatInstantTime(c.in.Now.Add(-time.Duration(maxSecs)*time.Second), c.in.Zone)
+func (c *ctx) expectedDeltaCommits(strategy string, maxDelta, maxSecs int64, all []*timeline.Instant) int64 {
+	completedDeltas := filter(all, func(i *timeline.Instant) bool { return isDelta(i) && completed(i) })
+	windowStart := timeline.FormatInstantTime(c.in.Now.Add(-time.Duration(maxSecs)*time.Second), c.in.Zone)
 	inWindow := int64(len(after(completedDeltas, windowStart)))
 	switch strategy {
 	case "NUM_COMMITS_AFTER_LAST_REQUEST":
-		lastCompleted := last(filter(all, func(i *hudi.Instant) bool { return isCommitTimeline(i) && completed(i) }))
+		lastCompleted := last(filter(all, func(i *timeline.Instant) bool { return isCommitTimeline(i) && completed(i) }))
 		lastRequested := last(filter(all, isPendingCompaction))
 		if lastCompleted != nil && lastRequested != nil {
-			between := filter(completedDeltas, func(i *hudi.Instant) bool {
-				return hudi.CompareInstants(i.RequestedTime, lastCompleted.RequestedTime) > 0 &&
-					hudi.CompareInstants(i.RequestedTime, lastRequested.RequestedTime) <= 0
+			between := filter(completedDeltas, func(i *timeline.Instant) bool {
+				return timeline.CompareInstants(i.RequestedTime, lastCompleted.RequestedTime) > 0 &&
+					timeline.CompareInstants(i.RequestedTime, lastRequested.RequestedTime) <= 0
 			})
 			return int64(len(between)) + maxDelta
 		}
@@ -135,8 +138,8 @@ func (c *ctx) cleaner() (Check, Band, error) {
 	}
 	threshold := max(slack(cleanerSlack, trigger), cleanerFloor)
 	all := c.instants()
-	writes := filter(all, func(i *hudi.Instant) bool { return isCommitsTimeline(i) && completed(i) })
-	cleans := filter(all, func(i *hudi.Instant) bool { return i.Action == hudi.ActionClean })
+	writes := filter(all, func(i *timeline.Instant) bool { return isCommitsTimeline(i) && completed(i) })
+	cleans := filter(all, func(i *timeline.Instant) bool { return i.Action == timeline.ActionClean })
 	lastClean := last(filter(cleans, completed))
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyCleanTrigger, itoa(trigger)}, {"effective.unhealthy.threshold.commits", itoa(threshold)},
 		{"observed.completed.write.commits", itoa(int64(len(writes)))}}}
@@ -180,7 +183,7 @@ func (c *ctx) cleaner() (Check, Band, error) {
 		ch.Summary = fmt.Sprintf("%d commit(s) have accumulated and the table has never been cleaned, past the threshold of %d", since, threshold)
 	}
 	ch.Findings = append(ch.Findings, fmt.Sprintf("The cleaner is configured to run every %d commit(s); %d have landed without one completing.", trigger, since))
-	if len(filter(cleans, func(i *hudi.Instant) bool { return !i.IsCompleted() })) > 0 {
+	if len(filter(cleans, func(i *timeline.Instant) bool { return !i.IsCompleted() })) > 0 {
 		ch.Findings = append(ch.Findings, "A clean is scheduled or in flight but has not completed. Look for a failing or "+
 			"stuck clean in the writer logs; a clean that repeatedly fails to acquire the table lock "+
 			"under concurrent writers is a common cause.")
@@ -199,7 +202,7 @@ func (c *ctx) savepoint() (Check, Band, error) {
 	}
 	all := c.instants()
 	writes := filter(all, isWriteTimeline)
-	sps := filter(all, func(i *hudi.Instant) bool { return i.Action == hudi.ActionSavepoint && completed(i) })
+	sps := filter(all, func(i *timeline.Instant) bool { return i.Action == timeline.ActionSavepoint && completed(i) })
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyKeepMax, itoa(keep)}, {"observed.savepoint.count", itoa(int64(len(sps)))}}}
 	if len(sps) == 0 {
 		ch.Status = Healthy
@@ -224,7 +227,7 @@ func (c *ctx) savepoint() (Check, Band, error) {
 	var stale []string
 	cut := c.in.Now.Add(-staleSavepointDay * 24 * time.Hour)
 	for _, t := range times {
-		if d, ok := hudi.ParseInstantTime(t, c.in.Zone); ok && d.Before(cut) {
+		if d, ok := timeline.ParseInstantTime(t, c.in.Zone); ok && d.Before(cut) {
 			stale = append(stale, t)
 		}
 	}
@@ -325,13 +328,13 @@ func (c *ctx) mdtSync() (Check, Band, error) {
 		return Check{}, Band{}, fmt.Errorf("read metadata table timeline: %v", c.in.MDT.Err)
 	}
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyMetadataEnable, "true"}, {"effective.partitions.sampled.max", itoa(mdtSampleMax)}}}
-	writes := filter(c.instants(), func(i *hudi.Instant) bool { return isCommitsTimeline(i) && completed(i) })
+	writes := filter(c.instants(), func(i *timeline.Instant) bool { return isCommitsTimeline(i) && completed(i) })
 	latest := "none"
 	if l := last(writes); l != nil {
 		latest = l.RequestedTime
 	}
 	synced := "none"
-	if l := last(filter(byRequested(c.in.MDT.Timeline.Instants), func(i *hudi.Instant) bool { return isDelta(i) && completed(i) })); l != nil {
+	if l := last(filter(byRequested(c.in.MDT.Timeline.Instants), func(i *timeline.Instant) bool { return isDelta(i) && completed(i) })); l != nil {
 		synced = l.RequestedTime
 	}
 	var behind int64
@@ -418,13 +421,13 @@ func (c *ctx) mdtCompaction() (Check, Band, error) {
 		ch.Summary = "No delta commits have landed on the metadata table yet; nothing for compaction to fall behind on"
 		return ch, band("metadata-table delta commits since compaction", 0, maxDelta, threshold, true), nil
 	}
-	lastCompaction := last(filter(mall, func(i *hudi.Instant) bool { return isCommitTimeline(i) && completed(i) }))
+	lastCompaction := last(filter(mall, func(i *timeline.Instant) bool { return isCommitTimeline(i) && completed(i) }))
 	lagStart := "00000000000000"
 	if lastCompaction != nil {
 		lagStart = lastCompaction.RequestedTime
 	} else {
 		for _, d := range deltas {
-			if _, ok := hudi.ParseInstantTime(d.RequestedTime, c.in.Zone); ok {
+			if _, ok := timeline.ParseInstantTime(d.RequestedTime, c.in.Zone); ok {
 				lagStart = d.RequestedTime
 				break
 			}
@@ -435,8 +438,8 @@ func (c *ctx) mdtCompaction() (Check, Band, error) {
 	lag := "unknown"
 	var lagMin *int64
 	if latest != nil {
-		from, ok1 := hudi.ParseInstantTime(lagStart, c.in.Zone)
-		to, ok2 := hudi.ParseInstantTime(latest.RequestedTime, c.in.Zone)
+		from, ok1 := timeline.ParseInstantTime(lagStart, c.in.Zone)
+		to, ok2 := timeline.ParseInstantTime(latest.RequestedTime, c.in.Zone)
 		if ok1 && ok2 {
 			m := int64(to.Sub(from) / time.Minute)
 			lagMin = &m
@@ -444,7 +447,7 @@ func (c *ctx) mdtCompaction() (Check, Band, error) {
 		}
 	}
 	pendingMDT := int64(len(filter(mall, isPendingCompaction)))
-	earliestPending := first(filter(c.instants(), func(i *hudi.Instant) bool { return !i.IsCompleted() }))
+	earliestPending := first(filter(c.instants(), func(i *timeline.Instant) bool { return !i.IsCompleted() }))
 	lastName, latestName, pendName := "none", "none", "none"
 	if lastCompaction != nil {
 		lastName = lastCompaction.RequestedTime
@@ -499,7 +502,7 @@ func (c *ctx) mdtCompaction() (Check, Band, error) {
 	return ch, b, nil
 }
 
-func first(in []*hudi.Instant) *hudi.Instant {
+func first(in []*timeline.Instant) *timeline.Instant {
 	if len(in) == 0 {
 		return nil
 	}
@@ -560,6 +563,7 @@ func (c *ctx) recordIndex() (Check, Band, error) {
 	gs := c.get(keyRLIGrowth, true)
 	g64, err := strconv.ParseFloat(strings.TrimSpace(gs), 32)
 	if err != nil {
+		//lint:ignore ST1005 the Java tool's exception message, reproduced for JSON compatibility
 		return Check{}, Band{}, fmt.Errorf("For input string: \"%s\"", gs)
 	}
 	growth := float32(g64)
@@ -678,7 +682,7 @@ func (c *ctx) mdtListingDrift() (drift []string, sampled int) {
 	if m == nil || m.ListingErr != nil || m.MDTView == nil || m.FSView == nil {
 		return nil, 0
 	}
-	names := func(v *hudi.FileSystemView) map[string]map[string]bool {
+	names := func(v *filegroup.View) map[string]map[string]bool {
 		out := map[string]map[string]bool{}
 		for _, p := range v.Partitions {
 			set := map[string]bool{}

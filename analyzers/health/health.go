@@ -17,7 +17,8 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // Statuses, in severity order.
@@ -123,6 +124,9 @@ func (r *Result) ExitCode() int {
 // Extra is hudiscope's addition: where each value came from and where each check stands
 // against its configured trigger and the checker's slack threshold.
 type Extra struct {
+	// SchemaVersion versions this block (hudiscope's JSON contract); the Java fields beside it
+	// follow HoodieTableHealthChecker.
+	SchemaVersion    string        `json:"schemaVersion,omitempty"`
 	Engine           string        `json:"engine"`
 	ApplyAllDefaults bool          `json:"applyAllDefaults"`
 	Checks           []Band        `json:"checks"`
@@ -165,18 +169,18 @@ type MDT struct {
 	// Exists: .hoodie/metadata is on storage.
 	Exists bool
 	// Timeline is the metadata table's active timeline (nil with Err when unreadable).
-	Timeline *hudi.Timeline
+	Timeline *timeline.Timeline
 	Err      error
 	// RecordIndex is the record_index partition's file groups (latest slice used); RecordIndexErr
 	// says why they could not be read.
-	RecordIndex    []*hudi.FileGroup
+	RecordIndex    []*filegroup.FileGroup
 	RecordIndexErr error
 	// Sampled are the partitions mdt-sync compares (all when ≤ 20, else the first 2 and last 20,
 	// sorted); MDTView and FSView are their file groups as listed by the metadata table and by
 	// storage, built against the same timeline. ListingErr says why they could not be built.
 	Sampled    []string
-	MDTView    *hudi.FileSystemView
-	FSView     *hudi.FileSystemView
+	MDTView    *filegroup.View
+	FSView     *filegroup.View
 	ListingErr error
 }
 
@@ -195,9 +199,9 @@ type Input struct {
 	BasePath           string
 	TableType          string
 	MetadataPartitions []string // hoodie.table.metadata.partitions
-	Timeline           *hudi.Timeline
+	Timeline           *timeline.Timeline
 	// LastClean is the latest completed clean's metadata (LastCleanErr if unreadable).
-	LastClean    *hudi.CleanMetadata
+	LastClean    *timeline.CleanMetadata
 	LastCleanErr error
 	MDT          *MDT
 	Now          time.Time
@@ -354,7 +358,7 @@ func (c *ctx) firstMissingAlt(keys ...string) (string, bool) {
 }
 
 // get is props.getString(key, default): the supplied value, else the default (engine-effective
-// where SKILL.md's table has one, else declared). alt: honour alternative keys.
+// where assets.EngineDefaults has one, else declared). alt: honour alternative keys.
 func (c *ctx) get(key string, alt bool) string {
 	var v config.Value
 	var ok bool
@@ -380,6 +384,7 @@ func (c *ctx) get(key string, alt bool) string {
 func parseInt(s string) (int64, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
 	if err != nil {
+		//lint:ignore ST1005 the Java tool's exception message, reproduced for JSON compatibility
 		return 0, fmt.Errorf("For input string: \"%s\"", s)
 	}
 	return n, nil
@@ -388,6 +393,7 @@ func parseInt(s string) (int64, error) {
 func parseLong(s string) (int64, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
+		//lint:ignore ST1005 the Java tool's exception message, reproduced for JSON compatibility
 		return 0, fmt.Errorf("For input string: \"%s\"", s)
 	}
 	return n, nil
@@ -420,21 +426,21 @@ func band(measure string, observed, trigger, threshold int64, strict bool) Band 
 
 // --- timeline helpers (Java HoodieTimeline views over the active timeline) ---
 
-func (c *ctx) instants() []*hudi.Instant {
+func (c *ctx) instants() []*timeline.Instant {
 	if c.in.Timeline == nil {
 		return nil
 	}
 	return byRequested(c.in.Timeline.Instants)
 }
 
-func byRequested(in []*hudi.Instant) []*hudi.Instant {
-	out := append([]*hudi.Instant(nil), in...)
-	hudi.SortByRequested(out)
+func byRequested(in []*timeline.Instant) []*timeline.Instant {
+	out := append([]*timeline.Instant(nil), in...)
+	timeline.SortByRequested(out)
 	return out
 }
 
-func filter(in []*hudi.Instant, keep func(*hudi.Instant) bool) []*hudi.Instant {
-	var out []*hudi.Instant
+func filter(in []*timeline.Instant, keep func(*timeline.Instant) bool) []*timeline.Instant {
+	var out []*timeline.Instant
 	for _, i := range in {
 		if keep(i) {
 			out = append(out, i)
@@ -443,49 +449,49 @@ func filter(in []*hudi.Instant, keep func(*hudi.Instant) bool) []*hudi.Instant {
 	return out
 }
 
-func last(in []*hudi.Instant) *hudi.Instant {
+func last(in []*timeline.Instant) *timeline.Instant {
 	if len(in) == 0 {
 		return nil
 	}
 	return in[len(in)-1]
 }
 
-func completed(i *hudi.Instant) bool { return i.IsCompleted() }
+func completed(i *timeline.Instant) bool { return i.IsCompleted() }
 
 // isCommitTimeline: getCommitTimeline (commit, replacecommit, clustering).
-func isCommitTimeline(i *hudi.Instant) bool {
-	return i.Action == hudi.ActionCommit || i.Action == hudi.ActionReplaceCommit || i.Action == hudi.ActionClustering
+func isCommitTimeline(i *timeline.Instant) bool {
+	return i.Action == timeline.ActionCommit || i.Action == timeline.ActionReplaceCommit || i.Action == timeline.ActionClustering
 }
 
 // isCommitsTimeline: getCommitsTimeline (commit, deltacommit, replacecommit, clustering).
-func isCommitsTimeline(i *hudi.Instant) bool {
-	return isCommitTimeline(i) || i.Action == hudi.ActionDeltaCommit
+func isCommitsTimeline(i *timeline.Instant) bool {
+	return isCommitTimeline(i) || i.Action == timeline.ActionDeltaCommit
 }
 
 // isWriteTimeline: getWriteTimeline (+ compaction, logcompaction; pending included).
-func isWriteTimeline(i *hudi.Instant) bool {
-	return isCommitsTimeline(i) || i.Action == hudi.ActionCompaction || i.Action == hudi.ActionLogCompaction
+func isWriteTimeline(i *timeline.Instant) bool {
+	return isCommitsTimeline(i) || i.Action == timeline.ActionCompaction || i.Action == timeline.ActionLogCompaction
 }
 
-func isDelta(i *hudi.Instant) bool { return i.Action == hudi.ActionDeltaCommit }
+func isDelta(i *timeline.Instant) bool { return i.Action == timeline.ActionDeltaCommit }
 
-func isPendingCompaction(i *hudi.Instant) bool {
-	return i.Action == hudi.ActionCompaction && !i.IsCompleted()
+func isPendingCompaction(i *timeline.Instant) bool {
+	return i.Action == timeline.ActionCompaction && !i.IsCompleted()
 }
 
-func after(in []*hudi.Instant, ts string) []*hudi.Instant {
-	return filter(in, func(i *hudi.Instant) bool { return hudi.CompareInstants(i.RequestedTime, ts) > 0 })
+func after(in []*timeline.Instant, ts string) []*timeline.Instant {
+	return filter(in, func(i *timeline.Instant) bool { return timeline.CompareInstants(i.RequestedTime, ts) > 0 })
 }
 
 // deltaCommitsSinceLatestCompaction is CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction:
 // completed delta commits whose completion time is after the last completed commit-timeline
 // instant's requested time; with no compaction, all delta commits counted from the first one.
-func deltaCommitsSinceLatestCompaction(all []*hudi.Instant) (deltas []*hudi.Instant, ref *hudi.Instant, ok bool) {
-	lastCompaction := last(filter(all, func(i *hudi.Instant) bool { return isCommitTimeline(i) && completed(i) }))
+func deltaCommitsSinceLatestCompaction(all []*timeline.Instant) (deltas []*timeline.Instant, ref *timeline.Instant, ok bool) {
+	lastCompaction := last(filter(all, func(i *timeline.Instant) bool { return isCommitTimeline(i) && completed(i) }))
 	ds := filter(all, isDelta)
 	if lastCompaction != nil {
-		d := filter(ds, func(i *hudi.Instant) bool {
-			return i.IsCompleted() && i.CompletionTime != "" && hudi.CompareInstants(i.CompletionTime, lastCompaction.RequestedTime) > 0 &&
+		d := filter(ds, func(i *timeline.Instant) bool {
+			return i.IsCompleted() && i.CompletionTime != "" && timeline.CompareInstants(i.CompletionTime, lastCompaction.RequestedTime) > 0 &&
 				i.RequestedTime != lastCompaction.RequestedTime
 		})
 		return d, lastCompaction, true

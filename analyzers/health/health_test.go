@@ -9,30 +9,31 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func ts(n int) string { return fmt.Sprintf("2026030100%04d000", n) } // 17-digit instants, minute/second = n
 
-func done(n int, action string) *hudi.Instant {
-	return &hudi.Instant{RequestedTime: ts(n), CompletionTime: ts(n)[:14] + "500", Action: action, State: hudi.Completed}
+func done(n int, action string) *timeline.Instant {
+	return &timeline.Instant{RequestedTime: ts(n), CompletionTime: ts(n)[:14] + "500", Action: action, State: timeline.Completed}
 }
 
-func pending(n int, action string, st hudi.State) *hudi.Instant {
-	return &hudi.Instant{RequestedTime: ts(n), Action: action, State: st}
+func pending(n int, action string, st timeline.State) *timeline.Instant {
+	return &timeline.Instant{RequestedTime: ts(n), Action: action, State: st}
 }
 
 func cfg(kv ...string) *config.Effective { return config.New(config.Input{HoodieConf: kv}) }
 
-func run(tt string, tl []*hudi.Instant, c *config.Effective, checks ...string) *Result {
-	return Run(Input{BasePath: "/t", TableType: tt, Timeline: &hudi.Timeline{Instants: tl}, Now: now, Zone: time.UTC},
+func run(tt string, tl []*timeline.Instant, c *config.Effective, checks ...string) *Result {
+	return Run(Input{BasePath: "/t", TableType: tt, Timeline: &timeline.Timeline{Instants: tl}, Now: now, Zone: time.UTC},
 		Options{Checks: checks, Config: c})
 }
 
-func deltas(from, n int) []*hudi.Instant {
-	var out []*hudi.Instant
+func deltas(from, n int) []*timeline.Instant {
+	var out []*timeline.Instant
 	for i := 0; i < n; i++ {
 		out = append(out, done(from+i, "deltacommit"))
 	}
@@ -40,7 +41,7 @@ func deltas(from, n int) []*hudi.Instant {
 }
 
 func TestSkipNamesMissingKeyAndAllSkippedExit0(t *testing.T) {
-	r := run(hudi.MergeOnRead, deltas(1, 3), cfg())
+	r := run(tableconfig.MergeOnRead, deltas(1, 3), cfg())
 	for _, c := range r.Checks {
 		if c.Status != Skipped {
 			t.Errorf("%s %s", c.Name, c.Status)
@@ -53,11 +54,11 @@ func TestSkipNamesMissingKeyAndAllSkippedExit0(t *testing.T) {
 		t.Errorf("overall %s exit %d", r.OverallStatus, r.ExitCode())
 	}
 	// --apply-all-defaults on 30 never-cleaned commits → cleaner UNHEALTHY, exit 1.
-	var tl []*hudi.Instant
+	var tl []*timeline.Instant
 	for i := 1; i <= 30; i++ {
 		tl = append(tl, done(i, "commit"))
 	}
-	r = Run(Input{TableType: hudi.CopyOnWrite, Timeline: &hudi.Timeline{Instants: tl}, Now: now, Zone: time.UTC},
+	r = Run(Input{TableType: tableconfig.CopyOnWrite, Timeline: &timeline.Timeline{Instants: tl}, Now: now, Zone: time.UTC},
 		Options{ApplyAllDefaults: true, Config: cfg()})
 	if r.Check("cleaner").Status != Unhealthy || r.ExitCode() != 1 {
 		t.Errorf("apply-all-defaults cleaner %s", r.Check("cleaner").Status)
@@ -69,10 +70,10 @@ func TestSkipNamesMissingKeyAndAllSkippedExit0(t *testing.T) {
 
 func TestCompaction(t *testing.T) {
 	c := cfg("hoodie.compact.inline.trigger.strategy=NUM_COMMITS", "hoodie.compact.inline.max.delta.commits=5")
-	if r := run(hudi.MergeOnRead, deltas(1, 3), c, "compaction"); r.Checks[0].Status != Healthy {
+	if r := run(tableconfig.MergeOnRead, deltas(1, 3), c, "compaction"); r.Checks[0].Status != Healthy {
 		t.Errorf("3 dc %s", r.Checks[0].Status)
 	}
-	r := run(hudi.MergeOnRead, deltas(1, 25), c, "compaction")
+	r := run(tableconfig.MergeOnRead, deltas(1, 25), c, "compaction")
 	ch := r.Checks[0]
 	if ch.Status != Unhealthy || !strings.HasPrefix(ch.Findings[1], "No compaction is scheduled") ||
 		ch.EffectiveConfigs.Get("effective.unhealthy.threshold.delta.commits") != "10" ||
@@ -82,44 +83,44 @@ func TestCompaction(t *testing.T) {
 	if b := r.Hudiscope.Checks[0]; b.State != Stopped || *b.Trigger != 5 || *b.Threshold != 10 {
 		t.Errorf("band %+v", b)
 	}
-	r = run(hudi.MergeOnRead, append(deltas(1, 25), pending(26, "compaction", hudi.Requested)), c, "compaction")
+	r = run(tableconfig.MergeOnRead, append(deltas(1, 25), pending(26, "compaction", timeline.Requested)), c, "compaction")
 	if f := r.Checks[0].Findings[1]; !strings.Contains(f, "scheduled but not complete") {
 		t.Errorf("pending plan: %s", f)
 	}
 	// 25 dc + completed compaction at 26 + 2 dc → 2 since, last 26.
 	tl := append(deltas(1, 25), done(26, "commit"))
 	tl = append(tl, deltas(27, 2)...)
-	ch = run(hudi.MergeOnRead, tl, c, "compaction").Checks[0]
+	ch = run(tableconfig.MergeOnRead, tl, c, "compaction").Checks[0]
 	if ch.Status != Healthy || ch.EffectiveConfigs.Get("observed.delta.commits.since.last.compaction") != "2" ||
 		ch.EffectiveConfigs.Get("observed.last.compaction.instant") != ts(26) {
 		t.Errorf("after compaction: %+v", ch)
 	}
 	// 7 dc since compaction with trigger 5: behind, not stopped (7 > 5, ≤ 10).
 	tl = append(tl, deltas(29, 5)...)
-	r = run(hudi.MergeOnRead, tl, c, "compaction")
+	r = run(tableconfig.MergeOnRead, tl, c, "compaction")
 	if b := r.Hudiscope.Checks[0]; r.Checks[0].Status != Healthy || b.State != Behind || *b.Observed != 7 {
 		t.Errorf("behind band %+v", b)
 	}
 	c7 := cfg("hoodie.compact.inline.trigger.strategy=NUM_COMMITS", "hoodie.compact.inline.max.delta.commits=7")
-	if v := run(hudi.MergeOnRead, deltas(1, 3), c7, "compaction").Checks[0].EffectiveConfigs.Get("effective.unhealthy.threshold.delta.commits"); v != "14" {
+	if v := run(tableconfig.MergeOnRead, deltas(1, 3), c7, "compaction").Checks[0].EffectiveConfigs.Get("effective.unhealthy.threshold.delta.commits"); v != "14" {
 		t.Errorf("trigger 7 → %s", v)
 	}
 	bad := cfg("hoodie.compact.inline.trigger.strategy=NUM_COMMITS", "hoodie.compact.inline.max.delta.commits=five")
-	if r := run(hudi.MergeOnRead, deltas(1, 3), bad, "compaction"); len(r.Errors) != 1 || r.ExitCode() != 2 || len(r.Checks) != 0 {
+	if r := run(tableconfig.MergeOnRead, deltas(1, 3), bad, "compaction"); len(r.Errors) != 1 || r.ExitCode() != 2 || len(r.Checks) != 0 {
 		t.Errorf("throwing check: %+v", r.Errors)
 	}
 }
 
 func TestCleaner(t *testing.T) {
 	c := cfg("hoodie.clean.trigger.max.commits=1")
-	commits := func(from, n int) []*hudi.Instant {
-		var out []*hudi.Instant
+	commits := func(from, n int) []*timeline.Instant {
+		var out []*timeline.Instant
 		for i := 0; i < n; i++ {
 			out = append(out, done(from+i, "commit"))
 		}
 		return out
 	}
-	ch := run(hudi.CopyOnWrite, commits(1, 3), c, "cleaner").Checks[0]
+	ch := run(tableconfig.CopyOnWrite, commits(1, 3), c, "cleaner").Checks[0]
 	if ch.Status != Healthy || ch.EffectiveConfigs.Get("effective.unhealthy.threshold.commits") != "5" ||
 		ch.EffectiveConfigs.Get("observed.last.clean.instant") != "none" {
 		t.Errorf("3 commits: %+v", ch)
@@ -127,13 +128,13 @@ func TestCleaner(t *testing.T) {
 	if _, has := findKey(ch.EffectiveConfigs, "hoodie.clean.policy"); has {
 		t.Error("policy echoed though not supplied")
 	}
-	if ch := run(hudi.CopyOnWrite, commits(1, 30), c, "cleaner").Checks[0]; ch.Status != Unhealthy {
+	if ch := run(tableconfig.CopyOnWrite, commits(1, 30), c, "cleaner").Checks[0]; ch.Status != Unhealthy {
 		t.Errorf("30 never cleaned: %s", ch.Status)
 	}
 	tl := append(commits(1, 10), done(11, "clean"))
 	tl = append(tl, commits(12, 2)...)
-	in := Input{TableType: hudi.CopyOnWrite, Timeline: &hudi.Timeline{Instants: tl}, Now: now, Zone: time.UTC,
-		LastClean: &hudi.CleanMetadata{EarliestCommitToRetain: ts(8), TotalFilesDeleted: 4}}
+	in := Input{TableType: tableconfig.CopyOnWrite, Timeline: &timeline.Timeline{Instants: tl}, Now: now, Zone: time.UTC,
+		LastClean: &timeline.CleanMetadata{EarliestCommitToRetain: ts(8), TotalFilesDeleted: 4}}
 	r := Run(in, Options{Checks: []string{"cleaner"}, Config: cfg("hoodie.clean.trigger.max.commits=1", "hoodie.clean.policy=KEEP_LATEST_COMMITS")})
 	ch = r.Checks[0]
 	if ch.EffectiveConfigs.Get("observed.commits.since.last.clean") != "2" || ch.EffectiveConfigs.Get("observed.last.clean.files.deleted") != "4" ||
@@ -143,8 +144,8 @@ func TestCleaner(t *testing.T) {
 	if b := r.Hudiscope.Checks[0]; b.State != Behind {
 		t.Errorf("2 commits vs trigger 1, threshold 5: %+v", b)
 	}
-	tl = append(commits(1, 30), pending(31, "clean", hudi.Inflight))
-	if ch := run(hudi.CopyOnWrite, tl, c, "cleaner").Checks[0]; !strings.Contains(ch.Findings[1], "has not completed") {
+	tl = append(commits(1, 30), pending(31, "clean", timeline.Inflight))
+	if ch := run(tableconfig.CopyOnWrite, tl, c, "cleaner").Checks[0]; !strings.Contains(ch.Findings[1], "has not completed") {
 		t.Errorf("inflight clean: %v", ch.Findings)
 	}
 }
@@ -160,26 +161,26 @@ func findKey(c Configs, k string) (string, bool) {
 
 func TestSavepointAndArchival(t *testing.T) {
 	old := now.Add(-60 * 24 * time.Hour)
-	sp := hudi.FormatInstantTime(old, time.UTC)
-	tl := []*hudi.Instant{{RequestedTime: sp, CompletionTime: sp, Action: "commit", State: hudi.Completed},
-		{RequestedTime: sp, CompletionTime: sp, Action: "savepoint", State: hudi.Completed}}
+	sp := timeline.FormatInstantTime(old, time.UTC)
+	tl := []*timeline.Instant{{RequestedTime: sp, CompletionTime: sp, Action: "commit", State: timeline.Completed},
+		{RequestedTime: sp, CompletionTime: sp, Action: "savepoint", State: timeline.Completed}}
 	for i := 1; i <= 20; i++ {
 		tl = append(tl, done(i, "commit"))
 	}
-	ch := run(hudi.CopyOnWrite, tl, cfg("hoodie.keep.max.commits=5"), "savepoint").Checks[0]
+	ch := run(tableconfig.CopyOnWrite, tl, cfg("hoodie.keep.max.commits=5"), "savepoint").Checks[0]
 	if ch.Status != Unhealthy || !strings.Contains(ch.Summary, sp) || !strings.Contains(ch.Findings[0], "more than 7 days old") {
 		t.Errorf("blocking savepoint: %+v", ch)
 	}
-	ch = run(hudi.CopyOnWrite, tl, cfg("hoodie.keep.max.commits=50"), "savepoint").Checks[0]
+	ch = run(tableconfig.CopyOnWrite, tl, cfg("hoodie.keep.max.commits=50"), "savepoint").Checks[0]
 	if ch.Status != Healthy || len(ch.Findings) != 1 {
 		t.Errorf("stale, not blocking: %+v", ch)
 	}
 	arch := func(n, keep int) Check {
-		var tl []*hudi.Instant
+		var tl []*timeline.Instant
 		for i := 1; i <= n; i++ {
 			tl = append(tl, done(i, "commit"))
 		}
-		return run(hudi.CopyOnWrite, tl, cfg(fmt.Sprintf("hoodie.keep.max.commits=%d", keep)), "archival").Checks[0]
+		return run(tableconfig.CopyOnWrite, tl, cfg(fmt.Sprintf("hoodie.keep.max.commits=%d", keep)), "archival").Checks[0]
 	}
 	if c := arch(10, 10); c.Status != Healthy || c.EffectiveConfigs.Get("effective.unhealthy.threshold.write.instants") != "11" {
 		t.Errorf("10/10: %+v", c)
@@ -196,10 +197,10 @@ func TestSavepointAndArchival(t *testing.T) {
 }
 
 func TestMDTChecks(t *testing.T) {
-	data := []*hudi.Instant{done(1, "commit"), done(2, "commit"), pending(3, "commit", hudi.Inflight)}
-	boot := &hudi.Instant{RequestedTime: "00000000000000010", CompletionTime: ts(0), Action: "deltacommit", State: hudi.Completed}
-	in := Input{TableType: hudi.CopyOnWrite, MetadataPartitions: []string{"files"}, Timeline: &hudi.Timeline{Instants: data},
-		MDT: &MDT{Exists: true, Timeline: &hudi.Timeline{Instants: []*hudi.Instant{boot, done(1, "deltacommit")}}}, Now: now, Zone: time.UTC}
+	data := []*timeline.Instant{done(1, "commit"), done(2, "commit"), pending(3, "commit", timeline.Inflight)}
+	boot := &timeline.Instant{RequestedTime: "00000000000000010", CompletionTime: ts(0), Action: "deltacommit", State: timeline.Completed}
+	in := Input{TableType: tableconfig.CopyOnWrite, MetadataPartitions: []string{"files"}, Timeline: &timeline.Timeline{Instants: data},
+		MDT: &MDT{Exists: true, Timeline: &timeline.Timeline{Instants: []*timeline.Instant{boot, done(1, "deltacommit")}}}, Now: now, Zone: time.UTC}
 	c := cfg("hoodie.metadata.enable=true", "hoodie.metadata.compact.max.delta.commits=2")
 	sync := Run(in, Options{Config: c, Checks: []string{"mdt-sync"}}).Checks[0]
 	if sync.Status != Unhealthy || sync.EffectiveConfigs.Get("observed.data.table.writes.behind") != "1" ||
@@ -208,11 +209,11 @@ func TestMDTChecks(t *testing.T) {
 	}
 	// Bootstrap + 6 delta commits 10 minutes apart (mm:ss 01:00 … 51:00), never compacted:
 	// 7 counted, the zero bootstrap instant skipped for the lag start → 50 minutes.
-	mdt := []*hudi.Instant{boot}
+	mdt := []*timeline.Instant{boot}
 	for m := 1; m <= 51; m += 10 {
 		mdt = append(mdt, done(m*100, "deltacommit"))
 	}
-	in.MDT = &MDT{Exists: true, Timeline: &hudi.Timeline{Instants: mdt}}
+	in.MDT = &MDT{Exists: true, Timeline: &timeline.Timeline{Instants: mdt}}
 	mc := Run(in, Options{Config: c, Checks: []string{"mdt-compaction"}}).Checks[0]
 	if mc.Status != Unhealthy || mc.EffectiveConfigs.Get("observed.mdt.delta.commits.since.compaction") != "7" ||
 		mc.EffectiveConfigs.Get("observed.last.mdt.compaction.instant") != "none" ||
@@ -247,9 +248,9 @@ func TestEstimateFileGroupCount(t *testing.T) {
 
 // Field lists of analyzers.md §4.2.
 func TestHealthJSONFields(t *testing.T) {
-	var tl []*hudi.Instant
+	var tl []*timeline.Instant
 	tl = append(tl, deltas(1, 25)...)
-	r := Run(Input{BasePath: "/t", TableType: hudi.MergeOnRead, Timeline: &hudi.Timeline{Instants: tl}, Now: now, Zone: time.UTC},
+	r := Run(Input{BasePath: "/t", TableType: tableconfig.MergeOnRead, Timeline: &timeline.Timeline{Instants: tl}, Now: now, Zone: time.UTC},
 		Options{ApplyAllDefaults: true, Config: cfg()})
 	raw, _ := json.Marshal(r)
 	var top map[string]json.RawMessage
@@ -315,8 +316,8 @@ func TestSecretsNotInHealthOutput(t *testing.T) {
 		"fs.s3a.secret.key": "SUPERSECRETKEY", "hoodie.write.lock.zookeeper.password": "zkpw",
 		"hoodie.clean.policy": "KEEP_LATEST_COMMITS",
 	}, PropsFile: "creds.properties", HoodieConf: []string{"fs.s3a.session.token=SESSIONTOKEN"}})
-	r := Run(Input{BasePath: "s3a://AKIAUSER:URISECRET@bucket/t", TableType: hudi.CopyOnWrite,
-		Timeline: &hudi.Timeline{Instants: deltas(1, 2)}, Now: now, Zone: time.UTC}, Options{Config: c})
+	r := Run(Input{BasePath: "s3a://AKIAUSER:URISECRET@bucket/t", TableType: tableconfig.CopyOnWrite,
+		Timeline: &timeline.Timeline{Instants: deltas(1, 2)}, Now: now, Zone: time.UTC}, Options{Config: c})
 	r.BasePath = config.Redact("", r.BasePath)
 	js, _ := json.Marshal(r)
 	var text bytes.Buffer

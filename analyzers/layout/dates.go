@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 )
 
 // Interval is the partition date filter of --num-days / --start-date / --end-date: dates d with
@@ -124,7 +124,7 @@ func PartitionDate(partition string) (time.Time, bool) {
 // FilterPartitions applies a date interval the way the Java tool does: only the first
 // partition is required to carry a date (else an error); later partitions without a date are
 // kept; dated ones are kept when inside the interval. A nil interval keeps everything.
-func FilterPartitions(parts []*hudi.Partition, iv *Interval) ([]*hudi.Partition, error) {
+func FilterPartitions(parts []*filegroup.Partition, iv *Interval) ([]*filegroup.Partition, error) {
 	if iv == nil || len(parts) == 0 {
 		return parts, nil
 	}
@@ -132,7 +132,7 @@ func FilterPartitions(parts []*hudi.Partition, iv *Interval) ([]*hudi.Partition,
 		return nil, fmt.Errorf("cannot apply --start-date, --end-date, or --num-days when partition does not contain date. Interval: %s, Partition Name: %s",
 			iv, parts[0].Path)
 	}
-	var out []*hudi.Partition
+	var out []*filegroup.Partition
 	for _, p := range parts {
 		if d, ok := PartitionDate(p.Path); !ok || iv.Contains(d) {
 			out = append(out, p)

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 )
 
 func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
-func names(ps []*hudi.Partition) string {
+func names(ps []*filegroup.Partition) string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Path)
@@ -89,7 +89,7 @@ func TestPartitionDateAndFilter(t *testing.T) {
 			t.Errorf("PartitionDate(%q) = %q, want %q", name, got, want)
 		}
 	}
-	ps := []*hudi.Partition{{Path: "dt=2023-01-04"}, {Path: "dt=2023-01-05"}, {Path: "dt=2023-01-09"}, {Path: "dt=2023-01-10"}, {Path: "other"}, {Path: "1999-1-1"}}
+	ps := []*filegroup.Partition{{Path: "dt=2023-01-04"}, {Path: "dt=2023-01-05"}, {Path: "dt=2023-01-09"}, {Path: "dt=2023-01-10"}, {Path: "other"}, {Path: "1999-1-1"}}
 	iv := &Interval{Start: day(2023, 1, 5), End: day(2023, 1, 10)}
 	got, err := FilterPartitions(ps, iv)
 	if err != nil || names(got) != "dt=2023-01-05,dt=2023-01-09,other" {
@@ -97,12 +97,12 @@ func TestPartitionDateAndFilter(t *testing.T) {
 	}
 	// --num-days 7 on 2026-11-29 drops 1999-1-1 and keeps the undated later partition.
 	iv7, _ := DateInterval(7, "", "", time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC))
-	got, _ = FilterPartitions([]*hudi.Partition{{Path: "2026-11-28"}, {Path: "1999-1-1"}, {Path: "x"}, {Path: "2026-11-29"}}, iv7)
+	got, _ = FilterPartitions([]*filegroup.Partition{{Path: "2026-11-28"}, {Path: "1999-1-1"}, {Path: "x"}, {Path: "2026-11-29"}}, iv7)
 	if names(got) != "2026-11-28,x" {
 		t.Errorf("num-days 7: %s", names(got))
 	}
 	// Only the first partition must carry a date.
-	if _, err := FilterPartitions([]*hudi.Partition{{Path: "region=us"}, {Path: "2023-01-05"}}, iv); err == nil ||
+	if _, err := FilterPartitions([]*filegroup.Partition{{Path: "region=us"}, {Path: "2023-01-05"}}, iv); err == nil ||
 		!strings.Contains(err.Error(), "Interval: [2023-01-05, 2023-01-10], Partition Name: region=us") {
 		t.Errorf("undated first partition: %v", err)
 	}
@@ -117,7 +117,7 @@ func i64(v int64) *int64 { return &v }
 // totalBytes / numRecords only when > 0, totalRecords after totalFiles only when every
 // partition is known. An empty partition keeps numRecords null, as Java's collectPartitionRow.
 func TestRowCountsJSON(t *testing.T) {
-	v := &hudi.FileSystemView{Partitions: []*hudi.Partition{part("a", 2, 1000), part("b", 1, 300), part("c", 1, 10)}}
+	v := &filegroup.View{Partitions: []*filegroup.Partition{part("a", 2, 1000), part("b", 1, 300), part("c", 1, 10)}}
 	opt := DefaultOptions()
 	opt.PartitionStats, opt.IncludeRowCounts = true, true
 	// a: 2000 B / 8 rows = 250; b: 300 B / 7 = 42 (integer division); c: 0 rows → no avgRowSize.
@@ -149,7 +149,7 @@ func TestRowCountsJSON(t *testing.T) {
 		t.Errorf("null partition: %s", b)
 	}
 	// A partition without base files has no count (Java skips it) → null, no total.
-	v.Partitions = append(v.Partitions, &hudi.Partition{Path: "empty"})
+	v.Partitions = append(v.Partitions, &filegroup.Partition{Path: "empty"})
 	if r = Analyze(Input{View: v, RowCounts: map[string]*int64{"a": i64(8), "b": i64(7), "c": i64(1)}}, opt); r.TotalRecords != nil || r.Rows[3].NumRecords != nil {
 		t.Errorf("empty partition: total %v", r.TotalRecords)
 	}
@@ -164,7 +164,7 @@ func TestRowCountsJSON(t *testing.T) {
 // TABLE output: numRecords / avgRowSize columns, the table-level numRecords line, and the
 // table-level blocks only with --enable-table-stats once partition stats are on.
 func TestRowCountsText(t *testing.T) {
-	v := &hudi.FileSystemView{Partitions: []*hudi.Partition{part("a", 2, 1000), part("b", 1, 300)}}
+	v := &filegroup.View{Partitions: []*filegroup.Partition{part("a", 2, 1000), part("b", 1, 300)}}
 	opt := DefaultOptions()
 	opt.PartitionStats, opt.IncludeRowCounts = true, true
 	r := Analyze(Input{View: v, RowCounts: map[string]*int64{"a": i64(8), "b": nil}}, opt)

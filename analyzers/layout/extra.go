@@ -4,6 +4,9 @@ package layout
 // log files of MOR slices, file groups and slices, per-partition and table histograms on a
 // log scale, and the small-file share against the writer's own small-file limit.
 type Extra struct {
+	// SchemaVersion versions this block (hudiscope's JSON contract); the Java fields beside it
+	// follow HoodieTableLayoutAnalyzer.
+	SchemaVersion string `json:"schemaVersion,omitempty"`
 	TableType     string `json:"tableType"`
 	ListingSource string `json:"listingSource"`
 	FileGroups    int    `json:"fileGroups"`

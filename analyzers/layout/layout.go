@@ -14,7 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // Options are the Java tool's flags (names in comments) and hudiscope's additions.
@@ -70,11 +72,11 @@ type Input struct {
 	TableType string // COPY_ON_WRITE or MERGE_ON_READ
 	// MDTEnabled: the table config lists the metadata table's FILES partition.
 	MDTEnabled bool
-	View       *hudi.FileSystemView
+	View       *filegroup.View
 	// Timeline is the active timeline; Archived its archived instants when they were loaded
 	// (the small-files gate reads them only when the active timeline is under the gate).
-	Timeline *hudi.Timeline
-	Archived []*hudi.Instant
+	Timeline *timeline.Timeline
+	Archived []*timeline.Instant
 	// PropsModTime is hoodie.properties' modification time (zero if unknown).
 	PropsModTime time.Time
 	// RowCounts are the record counts of each partition's latest base files (with
@@ -370,7 +372,7 @@ func totalRecords(rows []PartitionRow, opt Options) *int64 {
 
 // LatestBase is the base file the analyzer measures for a file group (Java's
 // getLatestBaseFile), or nil.
-func LatestBase(g *hudi.FileGroup) *hudi.BaseFile { return latestBase(g) }
+func LatestBase(g *filegroup.FileGroup) *filegroup.BaseFile { return latestBase(g) }
 
 func sortedCopy(v []int64) []int64 {
 	c := append([]int64(nil), v...)
@@ -379,7 +381,7 @@ func sortedCopy(v []int64) []int64 {
 }
 
 // latestBase is Java's getLatestBaseFile: the newest slice that has a base file.
-func latestBase(g *hudi.FileGroup) *hudi.BaseFile {
+func latestBase(g *filegroup.FileGroup) *filegroup.BaseFile {
 	for i := len(g.Slices) - 1; i >= 0; i-- {
 		if b := g.Slices[i].Base; b != nil {
 			return b
@@ -480,7 +482,7 @@ func tableAgeDays(in Input) int64 {
 	if in.Timeline != nil {
 		first := ""
 		for _, i := range in.Timeline.Instants {
-			if first == "" || hudi.CompareInstants(i.RequestedTime, first) < 0 {
+			if first == "" || timeline.CompareInstants(i.RequestedTime, first) < 0 {
 				first = i.RequestedTime
 			}
 		}
@@ -587,14 +589,14 @@ func IngestCommitCount(in Input, gate int) int64 {
 	return n
 }
 
-func ingest(i *hudi.Instant, readable bool) int64 {
+func ingest(i *timeline.Instant, readable bool) int64 {
 	if !i.IsCompleted() {
 		return 0
 	}
 	switch i.Action {
-	case hudi.ActionCommit, hudi.ActionDeltaCommit:
+	case timeline.ActionCommit, timeline.ActionDeltaCommit:
 		return 1
-	case hudi.ActionReplaceCommit:
+	case timeline.ActionReplaceCommit:
 		if readable && i.Commit != nil && i.Commit.OperationType != "CLUSTER" {
 			return 1
 		}
@@ -645,7 +647,7 @@ func smallFilesDetector(in Input, opt Options, rows []PartitionRow) Detector {
 		if status != Clean {
 			findings = append(findings, fmt.Sprintf("%d of %d qualifying partitions (%s) average under %s per base file; run clustering (HoodieClusteringJob) to merge small files, and review hoodie.parquet.small.file.limit and hoodie.parquet.max.file.size on the writer so new writes bin-pack into existing files.", flagged, qualifying, flaggedPct, thr))
 		}
-		if flagged > 0 && in.TableType == hudi.MergeOnRead {
+		if flagged > 0 && in.TableType == tableconfig.MergeOnRead {
 			findings = append(findings, "Only base files are measured; on this Merge-on-Read table log files are not counted, so the actual pile-up can be larger than reported.")
 		}
 		topk = topKSmallest(rows, opt.SmallFilesMinFilesPerPartition, opt.PrintTopK)
@@ -666,15 +668,17 @@ func smallFilesDetector(in Input, opt Options, rows []PartitionRow) Detector {
 }
 
 func hotDetector(in Input, opt Options) Detector {
-	var cands []*hudi.Instant
+	var cands []*timeline.Instant
 	if in.Timeline != nil {
 		for _, i := range in.Timeline.Instants {
-			if i.IsCompleted() && (i.Action == hudi.ActionCommit || i.Action == hudi.ActionDeltaCommit || i.Action == hudi.ActionReplaceCommit) {
+			if i.IsCompleted() && (i.Action == timeline.ActionCommit || i.Action == timeline.ActionDeltaCommit || i.Action == timeline.ActionReplaceCommit) {
 				cands = append(cands, i)
 			}
 		}
 	}
-	sort.SliceStable(cands, func(a, b int) bool { return hudi.CompareInstants(cands[a].RequestedTime, cands[b].RequestedTime) > 0 })
+	sort.SliceStable(cands, func(a, b int) bool {
+		return timeline.CompareInstants(cands[a].RequestedTime, cands[b].RequestedTime) > 0
+	})
 	type counter struct {
 		order                  int
 		commits, bytes, record int64

@@ -12,29 +12,32 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
-func base(id string, size int64) *hudi.FileGroup {
-	return &hudi.FileGroup{FileID: id, Slices: []*hudi.FileSlice{{BaseInstant: "001", Base: &hudi.BaseFile{Name: id + "_0-1-1_001.parquet", Size: size, Instant: "001"}}}}
+func base(id string, size int64) *filegroup.FileGroup {
+	return &filegroup.FileGroup{FileID: id, Slices: []*filegroup.FileSlice{{BaseInstant: "001", Base: &filegroup.BaseFile{Name: id + "_0-1-1_001.parquet", Size: size, Instant: "001"}}}}
 }
 
-func part(path string, n int, size int64) *hudi.Partition {
-	p := &hudi.Partition{Path: path}
+func part(path string, n int, size int64) *filegroup.Partition {
+	p := &filegroup.Partition{Path: path}
 	for i := 0; i < n; i++ {
 		p.FileGroups = append(p.FileGroups, base(fmt.Sprintf("%s-%d", strings.ReplaceAll(path, "/", "-"), i), size))
 	}
 	return p
 }
 
-func commit(req, action, op string, parts map[string][]hudi.WriteStat) *hudi.Instant {
-	cm := &hudi.CommitMetadata{OperationType: op, PartitionToWriteStats: parts}
-	return &hudi.Instant{RequestedTime: req, CompletionTime: req + "1", Action: action, State: hudi.Completed, Operation: op, Commit: cm}
+func commit(req, action, op string, parts map[string][]timeline.WriteStat) *timeline.Instant {
+	cm := &timeline.CommitMetadata{OperationType: op, PartitionToWriteStats: parts}
+	return &timeline.Instant{RequestedTime: req, CompletionTime: req + "1", Action: action, State: timeline.Completed, Operation: op, Commit: cm}
 }
 
 // The example of analyzers.md §5.5: 10×1024 B + 8×2048 B base files in two partitions.
 func TestDocExampleStatsAndSkew(t *testing.T) {
-	v := &hudi.FileSystemView{Partitions: []*hudi.Partition{part("p0", 10, 1024), part("p1", 8, 2048)}}
+	v := &filegroup.View{Partitions: []*filegroup.Partition{part("p0", 10, 1024), part("p1", 8, 2048)}}
 	r := Analyze(Input{BasePath: "/t", MDTEnabled: true, View: v}, DefaultOptions())
 	if r.NumPartitions != 2 || r.TotalBytes != 26624 || r.TotalFiles != 18 {
 		t.Fatalf("totals %d %d %d", r.NumPartitions, r.TotalBytes, r.TotalFiles)
@@ -70,17 +73,17 @@ func TestQuantileRule(t *testing.T) {
 }
 
 func TestSkewDegenerateAndOutliers(t *testing.T) {
-	one := Analyze(Input{View: &hudi.FileSystemView{Partitions: []*hudi.Partition{part("a", 3, 10)}}}, DefaultOptions())
+	one := Analyze(Input{View: &filegroup.View{Partitions: []*filegroup.Partition{part("a", 3, 10)}}}, DefaultOptions())
 	if b, _ := json.Marshal(one.Skew); string(b) != `{"cv":0,"gini":0,"outliers":[]}` {
 		t.Errorf("degenerate skew %s", b)
 	}
 	// 1 big + 4 tiny: only the big one is past mean+2σ? mean=(1000+4)/5=200.8, σ≈399.6 → 1000.0 > 1000? no.
 	// Use 1 big + 9 tiny so the big one is an outlier.
-	ps := []*hudi.Partition{part("big", 1, 1000000)}
+	ps := []*filegroup.Partition{part("big", 1, 1000000)}
 	for i := 0; i < 9; i++ {
 		ps = append(ps, part(fmt.Sprintf("t%d", i), 1, 10))
 	}
-	r := Analyze(Input{View: &hudi.FileSystemView{Partitions: ps}}, DefaultOptions())
+	r := Analyze(Input{View: &filegroup.View{Partitions: ps}}, DefaultOptions())
 	if len(r.Skew.Outliers) != 1 || r.Skew.Outliers[0].Partition != "big" || r.Skew.TopN != 10 {
 		t.Errorf("outliers %+v topN %d", r.Skew.Outliers, r.Skew.TopN)
 	}
@@ -90,13 +93,13 @@ func TestSkewDegenerateAndOutliers(t *testing.T) {
 }
 
 func TestLatestBaseOnlyAndLogsUnderExtra(t *testing.T) {
-	g := &hudi.FileGroup{FileID: "f", Slices: []*hudi.FileSlice{
-		{BaseInstant: "001", Base: &hudi.BaseFile{Size: 500}},
-		{BaseInstant: "002", Base: &hudi.BaseFile{Size: 700}, Logs: []hudi.LogFile{{Size: 30}, {Size: 40}}},
-		{BaseInstant: "003", Logs: []hudi.LogFile{{Size: 5}}}, // pending compaction slice: no base
+	g := &filegroup.FileGroup{FileID: "f", Slices: []*filegroup.FileSlice{
+		{BaseInstant: "001", Base: &filegroup.BaseFile{Size: 500}},
+		{BaseInstant: "002", Base: &filegroup.BaseFile{Size: 700}, Logs: []filegroup.LogFile{{Size: 30}, {Size: 40}}},
+		{BaseInstant: "003", Logs: []filegroup.LogFile{{Size: 5}}}, // pending compaction slice: no base
 	}, PendingCompaction: "003"}
-	v := &hudi.FileSystemView{Partitions: []*hudi.Partition{{Path: "p", FileGroups: []*hudi.FileGroup{g}}, {Path: "empty"}}}
-	r := Analyze(Input{View: v, TableType: hudi.MergeOnRead}, DefaultOptions())
+	v := &filegroup.View{Partitions: []*filegroup.Partition{{Path: "p", FileGroups: []*filegroup.FileGroup{g}}, {Path: "empty"}}}
+	r := Analyze(Input{View: v, TableType: tableconfig.MergeOnRead}, DefaultOptions())
 	if r.TotalFiles != 1 || r.TotalBytes != 700 || r.NumPartitions != 2 {
 		t.Fatalf("files %d bytes %d partitions %d", r.TotalFiles, r.TotalBytes, r.NumPartitions)
 	}
@@ -114,7 +117,7 @@ func TestLatestBaseOnlyAndLogsUnderExtra(t *testing.T) {
 
 func TestDetectors(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	rows := []*hudi.Partition{part("a", 5, 1000), part("b", 5, 100<<20), part("c", 5, 100<<20), part("d", 1, 10)}
+	rows := []*filegroup.Partition{part("a", 5, 1000), part("b", 5, 100<<20), part("c", 5, 100<<20), part("d", 1, 10)}
 	opt := DefaultOptions()
 	opt.Characteristics = true
 	opt.PrintTopK = 2
@@ -122,17 +125,17 @@ func TestDetectors(t *testing.T) {
 	opt.MicroPartitionMinFiles = 5 // inclusive
 	opt.SmallFilesModeratePct, opt.SmallFilesSeverePct = 0.5, 0.8
 	opt.SmallFilesMinTableCommits = 1
-	ws := func(n int64) []hudi.WriteStat {
-		return []hudi.WriteStat{{NumInserts: n, TotalWriteBytes: 100, NumWrites: 1000}}
+	ws := func(n int64) []timeline.WriteStat {
+		return []timeline.WriteStat{{NumInserts: n, TotalWriteBytes: 100, NumWrites: 1000}}
 	}
-	tl := &hudi.Timeline{Instants: []*hudi.Instant{
-		commit("20260101000000001", "commit", "INSERT", map[string][]hudi.WriteStat{"a": ws(10)}),
-		commit("20260101000000002", "commit", "UPSERT", map[string][]hudi.WriteStat{"a": {{NumUpdateWrites: 20, TotalWriteBytes: 50}}}),
-		commit("20260101000000003", "commit", "COMPACT", map[string][]hudi.WriteStat{"a": ws(1), "b": ws(1)}),
-		commit("20260101000000004", "deltacommit", "UPSERT", map[string][]hudi.WriteStat{"a": {{NumDeletes: 5}}, "b": ws(1)}),
-		commit("20260101000000005", "replacecommit", "CLUSTER", map[string][]hudi.WriteStat{"c": ws(1)}),
+	tl := &timeline.Timeline{Instants: []*timeline.Instant{
+		commit("20260101000000001", "commit", "INSERT", map[string][]timeline.WriteStat{"a": ws(10)}),
+		commit("20260101000000002", "commit", "UPSERT", map[string][]timeline.WriteStat{"a": {{NumUpdateWrites: 20, TotalWriteBytes: 50}}}),
+		commit("20260101000000003", "commit", "COMPACT", map[string][]timeline.WriteStat{"a": ws(1), "b": ws(1)}),
+		commit("20260101000000004", "deltacommit", "UPSERT", map[string][]timeline.WriteStat{"a": {{NumDeletes: 5}}, "b": ws(1)}),
+		commit("20260101000000005", "replacecommit", "CLUSTER", map[string][]timeline.WriteStat{"c": ws(1)}),
 	}}
-	in := Input{View: &hudi.FileSystemView{Partitions: rows}, Timeline: tl, Now: now, Zone: time.UTC, TableType: hudi.MergeOnRead}
+	in := Input{View: &filegroup.View{Partitions: rows}, Timeline: tl, Now: now, Zone: time.UTC, TableType: tableconfig.MergeOnRead}
 	r := Analyze(in, opt)
 	c := r.TableCharacteristics
 	if c.TableAgeDays != 59 {
@@ -168,7 +171,7 @@ func TestDetectors(t *testing.T) {
 	if s := Analyze(in, opt).TableCharacteristics.Detector(SmallFiles); s.Status != Skipped {
 		t.Errorf("gate: %s", s.Status)
 	}
-	in.View = &hudi.FileSystemView{Partitions: []*hudi.Partition{part("x", 5, 10), part("y", 5, 10)}}
+	in.View = &filegroup.View{Partitions: []*filegroup.Partition{part("x", 5, 10), part("y", 5, 10)}}
 	opt.SmallFilesMinTableCommits = 1
 	if s := Analyze(in, opt).TableCharacteristics.Detector(SmallFiles); s.Status != Severe || len(s.Findings) != 2 {
 		t.Errorf("2/2 → SEVERE with MOR finding: %s %v", s.Status, s.Findings)
@@ -180,7 +183,7 @@ func TestDetectors(t *testing.T) {
 		t.Errorf("age gate: %s", m.Summary)
 	}
 	// COMPACT-only window → SKIPPED, no failure.
-	in.Timeline = &hudi.Timeline{Instants: []*hudi.Instant{tl.Instants[2]}}
+	in.Timeline = &timeline.Timeline{Instants: []*timeline.Instant{tl.Instants[2]}}
 	if h := Analyze(in, opt).TableCharacteristics.Detector(HotPartitions); h.Status != Skipped {
 		t.Errorf("compact-only: %s", h.Status)
 	}
@@ -240,7 +243,7 @@ func fixture(t testing.TB, rel string) string {
 	return p
 }
 
-func loadTable(t testing.TB, rel string) (*hudi.Table, *hudi.Timeline, *hudi.FileSystemView) {
+func loadTable(t testing.TB, rel string) (*hudi.Table, *timeline.Timeline, *filegroup.View) {
 	ctx := context.Background()
 	tb, err := hudi.Open(ctx, fixture(t, rel), storage.Options{})
 	if err != nil {
@@ -250,7 +253,7 @@ func loadTable(t testing.TB, rel string) (*hudi.Table, *hudi.Timeline, *hudi.Fil
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := tb.FileSystemView(ctx, tl)
+	v, err := tb.View(ctx, tl, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +340,7 @@ func validateLayoutJSON(t *testing.T, r *Result) {
 }
 
 func TestJSONFieldsSynthetic(t *testing.T) {
-	v := &hudi.FileSystemView{Partitions: []*hudi.Partition{part("p0", 10, 1024), part("p1", 8, 2048)}}
+	v := &filegroup.View{Partitions: []*filegroup.Partition{part("p0", 10, 1024), part("p1", 8, 2048)}}
 	opt := DefaultOptions()
 	opt.PartitionStats, opt.Characteristics = true, true
 	validateLayoutJSON(t, Analyze(Input{View: v}, opt))
@@ -348,7 +351,7 @@ func TestJSONFieldsSynthetic(t *testing.T) {
 // Measured on the shared 2-core dev machine (AMD EPYC): ~52 ms/op (go test -bench Layout100k ./analyzers/layout).
 func BenchmarkLayout100k(b *testing.B) {
 	_, _, real := loadTable(b, "sample_table/mor/avro/v9_txns_simple_meta.zip")
-	var seeds []*hudi.BaseFile
+	var seeds []*filegroup.BaseFile
 	for _, p := range real.Partitions {
 		for _, g := range p.FileGroups {
 			if s := g.Latest(); s != nil && s.Base != nil {
@@ -356,15 +359,15 @@ func BenchmarkLayout100k(b *testing.B) {
 			}
 		}
 	}
-	v := &hudi.FileSystemView{Source: "synthetic"}
+	v := &filegroup.View{Source: "synthetic"}
 	n := 0
 	for pi := 0; pi < 1000; pi++ {
-		p := &hudi.Partition{Path: fmt.Sprintf("dt=2026-01-%04d", pi)}
+		p := &filegroup.Partition{Path: fmt.Sprintf("dt=2026-01-%04d", pi)}
 		for gi := 0; gi < 100; gi++ {
 			s := seeds[n%len(seeds)]
 			size := s.Size/int64(1+n%50) + int64(n%977)
-			p.FileGroups = append(p.FileGroups, &hudi.FileGroup{Partition: p.Path, FileID: fmt.Sprintf("%d-%s", n, s.Name[:8]),
-				Slices: []*hudi.FileSlice{{BaseInstant: s.Instant, Base: &hudi.BaseFile{Name: s.Name, Size: size, Instant: s.Instant}}}})
+			p.FileGroups = append(p.FileGroups, &filegroup.FileGroup{Partition: p.Path, FileID: fmt.Sprintf("%d-%s", n, s.Name[:8]),
+				Slices: []*filegroup.FileSlice{{BaseInstant: s.Instant, Base: &filegroup.BaseFile{Name: s.Name, Size: size, Instant: s.Instant}}}})
 			n++
 		}
 		v.Partitions = append(v.Partitions, p)

@@ -1,6 +1,6 @@
 // Package hfile reads HBase HFile v3 files as Hudi writes them for its metadata table (base
 // files and HFILE_DATA log blocks): trailer, file info and a full scan of the data blocks.
-// It is read-only and needs only ranged reads (format.md §5.4).
+// It is read-only and needs only ranged reads.
 package hfile
 
 import (

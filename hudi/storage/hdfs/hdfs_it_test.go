@@ -112,8 +112,8 @@ func summary(t *testing.T, location string) []string {
 	for _, in := range tl.Instants {
 		out = append(out, fmt.Sprintf("%s %s %s %s %s %+v", in.RequestedTime, in.CompletionTime, in.Action, in.State, in.Operation, in.Totals))
 	}
-	for _, useMDT := range []bool{false, true} {
-		v, err := tab.FileSystemViewAuto(ctx, tl, useMDT)
+	for _, src := range []hudi.ListingSource{hudi.ListingStorage, hudi.ListingAuto} {
+		v, err := tab.View(ctx, tl, src)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,7 @@ package s3_test
 
 // Opening a 10,000-file, 100-partition table (synthetic, table version 9, metadata table
 // with a `files` partition) from the in-process S3 fake with 20 ms injected per request:
-// hudi.Open + ActiveTimeline + FileSystemViewAuto, as `hudiscope files` does.
+// hudi.Open + ActiveTimeline + View, as `hudiscope files` does.
 //
 //	go test ./hudi/storage/s3/ -run '^$' -bench BenchmarkOpen -benchtime 5x
 //
@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 )
 
 func BenchmarkOpen(b *testing.B) {
@@ -31,10 +32,10 @@ func BenchmarkOpen(b *testing.B) {
 	}
 	f.rt.latency = benchLatency
 	for _, mode := range []struct {
-		name   string
-		useMDT bool
-		source string
-	}{{"storage-listing", false, hudi.SourceStorage}, {"metadata-table", true, hudi.SourceMetadata}} {
+		name    string
+		listing hudi.ListingSource
+		source  string
+	}{{"storage-listing", hudi.ListingStorage, filegroup.SourceStorage}, {"metadata-table", hudi.ListingAuto, filegroup.SourceMetadata}} {
 		b.Run(mode.name, func(b *testing.B) {
 			ctx := context.Background()
 			var requests, gets, heads, lists int
@@ -50,7 +51,7 @@ func BenchmarkOpen(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				v, err := tab.FileSystemViewAuto(ctx, tl, mode.useMDT)
+				v, err := tab.View(ctx, tl, mode.listing)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -69,7 +70,7 @@ func BenchmarkOpen(b *testing.B) {
 			b.ReportMetric(float64(lists)/n, "LIST/op")
 			b.ReportMetric(float64(worst.Milliseconds()), "worst-ms")
 			limit := 2 * time.Second
-			if mode.useMDT {
+			if mode.listing == hudi.ListingAuto {
 				limit = 500 * time.Millisecond
 			}
 			if worst > limit {

@@ -17,6 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/metadata"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
@@ -258,9 +262,9 @@ func fixtureZips(t *testing.T) []string {
 // loaded is what the CLI's `timeline` and `files` commands print, from one location.
 type loaded struct {
 	table *hudi.Table
-	tl    *hudi.Timeline
-	view  *hudi.FileSystemView
-	mdt   *hudi.FileSystemView
+	tl    *timeline.Timeline
+	view  *filegroup.View
+	mdt   *filegroup.View
 }
 
 func load(t *testing.T, location string) loaded {
@@ -274,11 +278,11 @@ func load(t *testing.T, location string) loaded {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view, err := tab.FileSystemViewAuto(ctx, tl, false)
+	view, err := tab.View(ctx, tl, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mdt, err := tab.FileSystemViewAuto(ctx, tl, true)
+	mdt, err := tab.View(ctx, tl, hudi.ListingAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,13 +291,13 @@ func load(t *testing.T, location string) loaded {
 
 type instantFields struct {
 	Requested, Completion, Action, PlanAction, Operation, Err string
-	State                                                     hudi.State
+	State                                                     timeline.State
 	Derived                                                   bool
-	Totals                                                    hudi.CommitTotals
+	Totals                                                    timeline.CommitTotals
 	Files                                                     []string
 }
 
-func instants(tl *hudi.Timeline) []instantFields {
+func instants(tl *timeline.Timeline) []instantFields {
 	var out []instantFields
 	for _, in := range tl.Instants {
 		f := instantFields{Requested: in.RequestedTime, Completion: in.CompletionTime, Action: in.Action, PlanAction: in.PlanAction,
@@ -310,7 +314,7 @@ func instants(tl *hudi.Timeline) []instantFields {
 	return out
 }
 
-func viewLines(v *hudi.FileSystemView) []string {
+func viewLines(v *filegroup.View) []string {
 	var out []string
 	for _, p := range v.Partitions {
 		for _, g := range p.FileGroups {
@@ -366,7 +370,7 @@ func TestS3EqualsZip(t *testing.T) {
 			if got.mdt.Source != want.mdt.Source {
 				t.Errorf("listing source %q on S3, %q from zip", got.mdt.Source, want.mdt.Source)
 			}
-			if got.table.CanListFromMDT() {
+			if metadata.CanListFiles(got.table.Config) {
 				diff(t, "MDT vs storage views", viewLines(got.mdt), viewLines(got.view))
 			}
 			if ps := got.table.Problems(); len(ps) != len(want.table.Problems()) {
@@ -404,7 +408,7 @@ func TestS3AccessDeniedPartition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := tab.FileSystemViewAuto(ctx, tl, false)
+	v, err := tab.View(ctx, tl, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// OutputFlags are how every command chooses its output: -o/--output FORMAT (the formats the
+// command has), --json as a short form of `-o json`, and --output-file instead of stdout.
+type OutputFlags struct {
+	Output     string `name:"output" short:"o" placeholder:"FORMAT" help:"Output format: text (alias TABLE), json, or md where the command has it (report: md, json)."`
+	JSON       bool   `name:"json" help:"Same as --output json."`
+	OutputFile string `name:"output-file" placeholder:"FILE" type:"path" help:"Write the output to FILE instead of standard output."`
+}
+
+// format normalises the chosen format: text (alias TABLE, the Java tools' word), json, md
+// (alias markdown); def when none was given. Only allowed formats pass.
+func (o OutputFlags) format(def string, allowed ...string) (string, error) {
+	f := strings.ToLower(strings.TrimSpace(o.Output))
+	switch f {
+	case "":
+		f = def
+	case "table":
+		f = "text"
+	case "markdown":
+		f = "md"
+	}
+	if o.JSON {
+		if f != def && f != "json" {
+			return "", fmt.Errorf("--json and --output %s contradict each other", o.Output)
+		}
+		f = "json"
+	}
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("--output must be one of %s (got %s)", strings.Join(allowed, ", "), o.Output)
+}
+
+// now is the clock analyses measure ages against. HUDISCOPE_NOW (RFC 3339) fixes it, so
+// reports and golden tests are reproducible.
+func now() time.Time {
+	if v := os.Getenv("HUDISCOPE_NOW"); v != "" {
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			return t
+		}
+	}
+	return time.Now()
+}
+
+// open returns where to write: the --output-file (created or truncated) or stdout. done closes
+// the file and reports a write error that closing revealed.
+func (o OutputFlags) open() (w io.Writer, done func() error, err error) {
+	if o.OutputFile == "" || o.OutputFile == "-" {
+		return os.Stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(o.OutputFile)
+	if err != nil {
+		return nil, nil, fmt.Errorf("output file: %w", err)
+	}
+	return f, f.Close, nil
+}
+
+// writeOutput opens the destination, runs write and closes it, keeping the first error.
+func (o OutputFlags) writeOutput(write func(io.Writer) error) error {
+	w, done, err := o.open()
+	if err != nil {
+		return err
+	}
+	err = write(w)
+	if cerr := done(); err == nil && cerr != nil {
+		err = fmt.Errorf("output file: %w", cerr)
+	}
+	return err
+}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// shortUsage is what a bare `hudiscope` prints: enough to take the next step.
+const shortUsage = `Usage: hudiscope [flags] TABLE          open the interactive explorer
+       hudiscope COMMAND [flags] ARGS     run one analysis without the explorer
+
+Commands:
+  timeline    every instant with requested and completion time
+  files       the latest file slice of every file group
+  checkpoint  what an incremental read from a begin value re-reads
+  layout      file sizes, skew, small files (HoodieTableLayoutAnalyzer)
+  health      table-service health (HoodieTableHealthChecker)
+  eventlog    a Spark event log by Hudi operation and phase
+  report      the full report as Markdown or JSON
+  version, completion, man, config
+
+TABLE is a directory, a .zip, or an s3://, s3a:// or hdfs:// URI.
+
+Example:
+  hudiscope s3://bucket/warehouse/orders --props writer.properties
+
+Run 'hudiscope COMMAND --help' for a command's flags and examples.
+`
+
+func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
+
+// commandNames are the words that select a command (open is the default and never typed).
+var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
+	"health", "version", "completion", "man", "config"}
+
+// helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
+func helpWords(args []string) []string {
+	if len(args) == 0 || args[0] != "help" {
+		return args
+	}
+	if len(args) > 1 {
+		return []string{args[1], "--help"}
+	}
+	return []string{"--help"}
+}
+
+// wantsVersion: --version anywhere before a "--" prints the build, whatever else is given.
+func wantsVersion(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--version" {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownCommand returns a message when the first word looks like a mistyped command rather
+// than a table: it is no existing path or URI and lies within two edits of a command.
+func unknownCommand(args []string) string {
+	w := args[0]
+	if strings.HasPrefix(w, "-") || strings.Contains(w, "://") || strings.ContainsAny(w, "/.\\") {
+		return ""
+	}
+	for _, c := range commandNames {
+		if w == c {
+			return ""
+		}
+	}
+	if _, err := os.Stat(w); err == nil {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, c := range commandNames {
+		if d := editDistance(strings.ToLower(w), c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("unknown command %q; did you mean %q? (run 'hudiscope' for the list)", w, best)
+}
+
+// editDistance is the Levenshtein distance of two short words.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,364 @@
+// Package filegroup builds the file-system view of a table: base and log file names, file
+// groups and their slices per partition, as of the timeline's completed instants; and the
+// storage listing it is built from.
+package filegroup
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hudiscope/hudiscope/hudi/problem"
+	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+)
+
+// BaseFile is one base file of a slice.
+type BaseFile struct {
+	Name    string `json:"name"`
+	Path    string `json:"-"`
+	Size    int64  `json:"size"`
+	Instant string `json:"instant"`
+}
+
+// LogFile is one log file of a slice.
+type LogFile struct {
+	Name string      `json:"name"`
+	Path string      `json:"-"`
+	Size int64       `json:"size"`
+	Meta LogFileName `json:"-"`
+}
+
+// FileSlice is a base file (optional) plus the log files written on top of it.
+type FileSlice struct {
+	BaseInstant string
+	Base        *BaseFile
+	Logs        []LogFile
+}
+
+// Size is the slice's bytes on storage.
+func (s *FileSlice) Size() int64 {
+	var n int64
+	if s.Base != nil {
+		n = s.Base.Size
+	}
+	for _, l := range s.Logs {
+		n += l.Size
+	}
+	return n
+}
+
+// FileGroup is every slice of one file id in one partition, oldest slice first.
+type FileGroup struct {
+	Partition string
+	FileID    string
+	Slices    []*FileSlice
+	// PendingCompaction / PendingClustering name the pending plan's instant that takes this
+	// group as input.
+	PendingCompaction string
+	PendingClustering string
+}
+
+// Latest returns the newest slice.
+func (g *FileGroup) Latest() *FileSlice {
+	if len(g.Slices) == 0 {
+		return nil
+	}
+	return g.Slices[len(g.Slices)-1]
+}
+
+// Partition is one partition directory and its live file groups.
+type Partition struct {
+	Path       string
+	FileGroups []*FileGroup
+	// Replaced file groups are hidden from FileGroups; their files stay until a clean.
+	Replaced []*FileGroup
+	// Uncommitted counts files written by instants that never completed.
+	Uncommitted []storage.Entry
+}
+
+// View is the table's partitions and file groups as of the latest completed instant.
+type View struct {
+	Partitions []*Partition
+	Source     string // SourceStorage, SourceMetadata or another description of the listing
+}
+
+// Listing sources as View.Source and the JSON `listingSource` spell them.
+const (
+	SourceStorage  = "storage listing"
+	SourceMetadata = "metadata table"
+)
+
+// NumFileGroups counts live file groups.
+func (v *View) NumFileGroups() int {
+	n := 0
+	for _, p := range v.Partitions {
+		n += len(p.FileGroups)
+	}
+	return n
+}
+
+// ListPartitions finds partition directories: every directory under the base path (outside
+// .hoodie) that holds a `.hoodie_partition_metadata` file. It returns each partition with
+// its files. Listing runs concurrently, bounded, so remote stores stay fast.
+func ListPartitions(ctx context.Context, store storage.Storage, problems *problem.Log) (map[string][]storage.Entry, error) {
+	out := map[string][]storage.Entry{}
+	var mu sync.Mutex
+	var firstErr error
+	sem := make(chan struct{}, 16)
+	var wg sync.WaitGroup
+	var walk func(dir string)
+	walk = func(dir string) {
+		defer wg.Done()
+		sem <- struct{}{}
+		entries, err := store.List(ctx, dir)
+		<-sem
+		if err != nil {
+			problems.Add(store.Root()+"/"+dir, err.Error())
+			mu.Lock()
+			if dir == "" && firstErr == nil {
+				firstErr = err
+			}
+			mu.Unlock()
+			return
+		}
+		isPartition := false
+		var files []storage.Entry
+		for _, e := range entries {
+			if e.IsDir {
+				if strings.HasPrefix(e.Name, ".") || (dir == "" && e.Name == ".hoodie") {
+					continue
+				}
+				wg.Add(1)
+				go walk(e.Path)
+				continue
+			}
+			if isPartitionMetadata(e.Name) {
+				isPartition = true
+			}
+			files = append(files, e)
+		}
+		if isPartition {
+			mu.Lock()
+			out[dir] = files
+			mu.Unlock()
+		}
+	}
+	wg.Add(1)
+	walk("")
+	wg.Wait()
+	return out, firstErr
+}
+
+// viewState is what slicing needs from the timeline.
+type viewState struct {
+	committed          map[string]string // requested → completion time, completed write instants
+	firstActive        string            // oldest active completed write instant
+	pendingCompaction  map[string]string // partition/fileId → compaction instant
+	pendingClustering  map[string]string // partition/fileId → clustering instant
+	compactionInstants map[string]bool
+	replaced           map[string]bool // partition/fileId
+}
+
+func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline) *viewState {
+	vs := &viewState{committed: map[string]string{}, pendingCompaction: map[string]string{},
+		pendingClustering: map[string]string{}, compactionInstants: map[string]bool{}, replaced: map[string]bool{}}
+	for _, in := range tl.Instants {
+		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) {
+			vs.committed[in.RequestedTime] = in.CompletionTime
+			if vs.firstActive == "" || timeline.CompareInstants(in.RequestedTime, vs.firstActive) < 0 {
+				vs.firstActive = in.RequestedTime
+			}
+			if in.Action == timeline.ActionReplaceCommit && in.Commit != nil {
+				for p, ids := range in.Commit.PartitionToReplaceFileIDs {
+					for _, id := range ids {
+						vs.replaced[p+"/"+id] = true
+					}
+				}
+			}
+			continue
+		}
+		if in.State == timeline.Completed {
+			continue
+		}
+		switch {
+		case in.Action == timeline.ActionCompaction || in.Action == timeline.ActionLogCompaction:
+			if in.Action == timeline.ActionCompaction {
+				vs.compactionInstants[in.RequestedTime] = true
+			}
+			d, _ := r.Details(ctx, in)
+			if d != nil && d.Compaction != nil {
+				for _, op := range d.Compaction.Operations {
+					vs.pendingCompaction[op.PartitionPath+"/"+op.FileID] = in.RequestedTime
+				}
+			}
+		case in.PlanAction == timeline.ActionClustering:
+			d, _ := r.Details(ctx, in)
+			if d != nil && d.Replace != nil && d.Replace.ClusteringPlan != nil {
+				for _, g := range d.Replace.ClusteringPlan.InputGroups {
+					for _, s := range g.Slices {
+						vs.pendingClustering[s.PartitionPath+"/"+s.FileID] = in.RequestedTime
+					}
+				}
+			}
+		}
+	}
+	return vs
+}
+
+// isCommitted says whether a file written at instant is visible: its instant completed, or it
+// predates the active timeline (archived instants count as committed, as in Java).
+func (vs *viewState) isCommitted(instant string) bool {
+	if _, ok := vs.committed[instant]; ok {
+		return true
+	}
+	return vs.firstActive != "" && timeline.CompareInstants(instant, vs.firstActive) < 0
+}
+
+// BuildView groups listed files (partition → files) into file groups and slices, reading
+// pending compaction and clustering plans through r. source names the listing (SourceStorage,
+// SourceMetadata or another description).
+func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, parts map[string][]storage.Entry, source string) *View {
+	vs := newViewState(ctx, r, tl)
+	v1 := r.Config.Version < 8
+	view := &View{Source: source}
+	names := make([]string, 0, len(parts))
+	for p := range parts {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, pp := range names {
+		part := &Partition{Path: pp}
+		groups := map[string]*FileGroup{}
+		group := func(id string) *FileGroup {
+			g := groups[id]
+			if g == nil {
+				g = &FileGroup{Partition: pp, FileID: id}
+				groups[id] = g
+			}
+			return g
+		}
+		type pendingLog struct {
+			lf  LogFile
+			key string // the instant used to find its slice
+		}
+		var logs []pendingLog
+		for _, e := range parts[pp] {
+			if bn, ok := ParseBaseFileName(e.Name); ok {
+				if !vs.isCommitted(bn.Instant) {
+					part.Uncommitted = append(part.Uncommitted, e)
+					continue
+				}
+				g := group(bn.FileID)
+				g.slice(bn.Instant).Base = &BaseFile{Name: e.Name, Path: e.Path, Size: e.Size, Instant: bn.Instant}
+				continue
+			}
+			ln, ok := ParseLogFileName(e.Name)
+			if !ok {
+				continue
+			}
+			// CDC logs (.cdc) stay in their slice, as Java's file-system view keeps them;
+			// LogFile.Meta.CDC tells them apart from record logs.
+			lf := LogFile{Name: e.Name, Path: e.Path, Size: e.Size, Meta: ln}
+			if v1 {
+				if !vs.isCommitted(ln.Instant) && !vs.compactionInstants[ln.Instant] {
+					part.Uncommitted = append(part.Uncommitted, e)
+					continue
+				}
+				logs = append(logs, pendingLog{lf, ln.Instant})
+				continue
+			}
+			if !vs.isCommitted(ln.Instant) {
+				part.Uncommitted = append(part.Uncommitted, e)
+				continue
+			}
+			key := vs.committed[ln.Instant]
+			if key == "" {
+				key = ln.Instant // archived: its completion time is not known here
+			}
+			logs = append(logs, pendingLog{lf, key})
+		}
+		// Pending compactions open a new slice with no base file.
+		for id, g := range groups {
+			if inst, ok := vs.pendingCompaction[pp+"/"+id]; ok {
+				g.slice(inst)
+			}
+		}
+		for _, pl := range logs {
+			g := group(pl.lf.Meta.FileID)
+			var s *FileSlice
+			if v1 {
+				s = g.slice(pl.key)
+			} else {
+				s = g.sliceAtOrBefore(pl.key)
+			}
+			s.Logs = append(s.Logs, pl.lf)
+		}
+		ids := make([]string, 0, len(groups))
+		for id := range groups {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			g := groups[id]
+			g.sortSlices()
+			if inst, ok := vs.pendingClustering[pp+"/"+id]; ok {
+				g.PendingClustering = inst
+			}
+			if inst, ok := vs.pendingCompaction[pp+"/"+id]; ok {
+				g.PendingCompaction = inst
+			}
+			if vs.replaced[pp+"/"+id] {
+				part.Replaced = append(part.Replaced, g)
+				continue
+			}
+			part.FileGroups = append(part.FileGroups, g)
+		}
+		view.Partitions = append(view.Partitions, part)
+	}
+	return view
+}
+
+// slice returns the slice keyed by base instant, creating it.
+func (g *FileGroup) slice(instant string) *FileSlice {
+	for _, s := range g.Slices {
+		if s.BaseInstant == instant {
+			return s
+		}
+	}
+	s := &FileSlice{BaseInstant: instant}
+	g.Slices = append(g.Slices, s)
+	return s
+}
+
+// sliceAtOrBefore returns the slice with the greatest base instant ≤ t (table version ≥ 8
+// assigns logs by their completion time), or the oldest slice / a new log-only slice.
+func (g *FileGroup) sliceAtOrBefore(t string) *FileSlice {
+	var best *FileSlice
+	for _, s := range g.Slices {
+		if timeline.CompareInstants(s.BaseInstant, t) <= 0 && (best == nil || timeline.CompareInstants(s.BaseInstant, best.BaseInstant) > 0) {
+			best = s
+		}
+	}
+	if best != nil {
+		return best
+	}
+	// A log-only group (Flink, bucket index): the slice is keyed by the log's own instant.
+	return g.slice(t)
+}
+
+func (g *FileGroup) sortSlices() {
+	sort.Slice(g.Slices, func(a, b int) bool {
+		return timeline.CompareInstants(g.Slices[a].BaseInstant, g.Slices[b].BaseInstant) < 0
+	})
+	for _, s := range g.Slices {
+		sort.Slice(s.Logs, func(a, b int) bool { return CompareLogFiles(s.Logs[a].Meta, s.Logs[b].Meta) < 0 })
+	}
+}
+
+// String describes a view briefly, for logs and tests.
+func (v *View) String() string {
+	return fmt.Sprintf("%d partitions, %d file groups (%s)", len(v.Partitions), v.NumFileGroups(), v.Source)
+}

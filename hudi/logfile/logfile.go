@@ -1,0 +1,221 @@
+// Package logfile reads the framing of Hudi log files (also the 0.x archived timeline's
+// format): blocks, their types and headers, and the record datums of Avro data blocks.
+package logfile
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+// Block types as the block header numbers them.
+const (
+	BlockCommand     = 0
+	BlockDelete      = 1
+	BlockCorrupt     = 2
+	BlockAvroData    = 3
+	BlockHFileData   = 4
+	BlockParquetData = 5
+	BlockCDCData     = 6
+)
+
+// Log block header keys.
+const (
+	HeaderInstantTime       = 0
+	HeaderTargetInstantTime = 1
+	HeaderSchema            = 2
+	HeaderCommandBlockType  = 3
+)
+
+var logMagic = []byte("#HUDI#")
+
+// Block is one block's framing and header; the content is not decoded.
+type Block struct {
+	Offset        int64 // of the magic
+	Length        int64 // total bytes including magic and trailer
+	FormatVersion int
+	Type          int
+	Header        map[int]string
+	ContentOffset int64
+	ContentLength int64
+	// Corrupt blocks are gaps a reader could not frame; Problem says why.
+	Corrupt bool
+	Problem string
+}
+
+// InstantTime is the INSTANT_TIME header.
+func (b *Block) InstantTime() string { return b.Header[HeaderInstantTime] }
+
+// TargetInstant is the instant a rollback command block cancels.
+func (b *Block) TargetInstant() string { return b.Header[HeaderTargetInstantTime] }
+
+// IsRollback reports whether this is a rollback command block.
+func (b *Block) IsRollback() bool {
+	return b.Type == BlockCommand && b.Header[HeaderCommandBlockType] == "0"
+}
+
+// ReadBlocks walks the blocks of a log file through ranged reads: magic, length, version,
+// type and header, then a jump to the next block — content is never read. A block whose
+// trailer does not match its length, or that runs past the end, is reported as corrupt and
+// the walk resumes at the next magic, as Hudi's own reader does.
+func ReadBlocks(r io.ReaderAt, size int64) []Block {
+	var blocks []Block
+	off := int64(0)
+	for off < size {
+		b, next, err := readBlockAt(r, size, off)
+		if err == nil {
+			blocks = append(blocks, b)
+			off = next
+			continue
+		}
+		// Corrupt: find the next magic after this offset.
+		resume := findMagic(r, size, off+1)
+		blocks = append(blocks, Block{Offset: off, Length: resume - off, Type: BlockCorrupt, Corrupt: true,
+			Problem: fmt.Sprintf("corrupt block at byte %d: %v", off, err)})
+		off = resume
+	}
+	return blocks
+}
+
+func readBlockAt(r io.ReaderAt, size, off int64) (Block, int64, error) {
+	var head [22]byte
+	if off+int64(len(head)) > size {
+		return Block{}, 0, fmt.Errorf("truncated (%d bytes left)", size-off)
+	}
+	if _, err := r.ReadAt(head[:], off); err != nil {
+		return Block{}, 0, err
+	}
+	if !bytes.Equal(head[:6], logMagic) {
+		return Block{}, 0, fmt.Errorf("bad magic %q", head[:6])
+	}
+	l := int64(binary.BigEndian.Uint64(head[6:14]))
+	end := off + 14 + l
+	if l < 8 || end > size || end < off {
+		return Block{}, 0, fmt.Errorf("block length %d runs past the end of the file (%d bytes)", l, size)
+	}
+	var trailer [8]byte
+	if _, err := r.ReadAt(trailer[:], end-8); err != nil {
+		return Block{}, 0, err
+	}
+	if int64(binary.BigEndian.Uint64(trailer[:])) != l+6 {
+		return Block{}, 0, fmt.Errorf("trailer %d does not match block length %d", binary.BigEndian.Uint64(trailer[:]), l)
+	}
+	b := Block{Offset: off, Length: 14 + l, FormatVersion: int(binary.BigEndian.Uint32(head[14:18])),
+		Type: int(binary.BigEndian.Uint32(head[18:22])), Header: map[int]string{}}
+	pos := off + 22
+	if b.FormatVersion == 0 {
+		// Ancient format: no type/header/footer; nothing more to read.
+		return b, end, nil
+	}
+	hdr, n, err := readKV(r, pos, end)
+	if err != nil {
+		return Block{}, 0, fmt.Errorf("header: %w", err)
+	}
+	b.Header = hdr
+	pos += n
+	var cl [8]byte
+	if pos+8 > end {
+		return Block{}, 0, fmt.Errorf("no content length")
+	}
+	if _, err := r.ReadAt(cl[:], pos); err != nil {
+		return Block{}, 0, err
+	}
+	b.ContentLength = int64(binary.BigEndian.Uint64(cl[:]))
+	b.ContentOffset = pos + 8
+	if b.ContentLength < 0 || b.ContentOffset+b.ContentLength > end-8 {
+		return Block{}, 0, fmt.Errorf("content length %d exceeds block", b.ContentLength)
+	}
+	return b, end, nil
+}
+
+// readKV reads a header/footer map: count, then (key ordinal, length, bytes) entries.
+func readKV(r io.ReaderAt, pos, end int64) (map[int]string, int64, error) {
+	var n4 [4]byte
+	if pos+4 > end {
+		return nil, 0, io.ErrUnexpectedEOF
+	}
+	if _, err := r.ReadAt(n4[:], pos); err != nil {
+		return nil, 0, err
+	}
+	count := int(int32(binary.BigEndian.Uint32(n4[:])))
+	if count < 0 || count > 64 {
+		return nil, 0, fmt.Errorf("implausible entry count %d", count)
+	}
+	read := int64(4)
+	out := make(map[int]string, count)
+	for i := 0; i < count; i++ {
+		var kv [8]byte
+		if pos+read+8 > end {
+			return nil, 0, io.ErrUnexpectedEOF
+		}
+		if _, err := r.ReadAt(kv[:], pos+read); err != nil {
+			return nil, 0, err
+		}
+		key := int(int32(binary.BigEndian.Uint32(kv[:4])))
+		vl := int64(int32(binary.BigEndian.Uint32(kv[4:])))
+		read += 8
+		if vl < 0 || pos+read+vl > end {
+			return nil, 0, fmt.Errorf("header value length %d exceeds block", vl)
+		}
+		v := make([]byte, vl)
+		if _, err := r.ReadAt(v, pos+read); err != nil {
+			return nil, 0, err
+		}
+		read += vl
+		out[key] = string(v)
+	}
+	return out, read, nil
+}
+
+// findMagic returns the offset of the next "#HUDI#" at or after from, or size.
+func findMagic(r io.ReaderAt, size, from int64) int64 {
+	const chunk = 64 << 10
+	buf := make([]byte, chunk+len(logMagic))
+	for off := from; off < size; off += chunk {
+		n, _ := r.ReadAt(buf, off)
+		if n <= 0 {
+			break
+		}
+		if i := bytes.Index(buf[:n], logMagic); i >= 0 {
+			return off + int64(i)
+		}
+	}
+	return size
+}
+
+// ReadContent reads a block's content bytes.
+func (b *Block) ReadContent(r io.ReaderAt) ([]byte, error) {
+	buf := make([]byte, b.ContentLength)
+	if _, err := r.ReadAt(buf, b.ContentOffset); err != nil && err != io.EOF {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// AvroRecords splits AVRO_DATA / CDC_DATA content into record datums (content version ≥ 1:
+// int32 version, int32 count, then length-prefixed datums).
+func AvroRecords(content []byte) ([][]byte, error) {
+	if len(content) < 8 {
+		return nil, fmt.Errorf("avro block content too short (%d bytes)", len(content))
+	}
+	count := int(int32(binary.BigEndian.Uint32(content[4:8])))
+	if count < 0 {
+		return nil, fmt.Errorf("negative record count %d", count)
+	}
+	pos := 8
+	out := make([][]byte, 0, min(count, 1<<16))
+	for i := 0; i < count; i++ {
+		if pos+4 > len(content) {
+			return out, fmt.Errorf("record %d of %d: truncated", i, count)
+		}
+		n := int(int32(binary.BigEndian.Uint32(content[pos:])))
+		pos += 4
+		if n < 0 || pos+n > len(content) {
+			return out, fmt.Errorf("record %d of %d: length %d exceeds block", i, count, n)
+		}
+		out = append(out, content[pos:pos+n])
+		pos += n
+	}
+	return out, nil
+}

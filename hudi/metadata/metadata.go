@@ -1,0 +1,482 @@
+// Package metadata reads a table's metadata table (itself a merge-on-read Hudi table under
+// .hoodie/metadata): whether it can be listed from, and the partition listing held in its
+// `files` partition.
+package metadata
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/hfile"
+	"github.com/hudiscope/hudiscope/hudi/internal/avro"
+	"github.com/hudiscope/hudiscope/hudi/logfile"
+	"github.com/hudiscope/hudiscope/hudi/problem"
+	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+)
+
+// TablePath is the metadata table's base path inside a data table.
+const TablePath = ".hoodie/metadata"
+
+// MDT `files` partition record types (HoodieMetadataRecord.type).
+const (
+	mdtTypeAllPartitions = 1
+	mdtTypeFiles         = 2
+)
+
+const (
+	mdtAllPartitionsKey = "__all_partitions__"
+	mdtFilesPartition   = "files"
+	mdtNonPartitioned   = "."
+)
+
+// Exists reports whether the table on store has a metadata table (its own .hoodie directory).
+func Exists(ctx context.Context, store storage.Storage) bool {
+	_, err := store.Stat(ctx, TablePath+"/.hoodie")
+	return err == nil
+}
+
+// CanListFiles reports whether a table declares a complete `files` partition in its metadata
+// table (listed in hoodie.table.metadata.partitions and not still inflight).
+func CanListFiles(cfg *tableconfig.Config) bool {
+	return slices.Contains(cfg.MetadataParts, mdtFilesPartition) &&
+		!slices.Contains(cfg.MetadataPartsInflight, mdtFilesPartition)
+}
+
+// fileInfo is one HoodieMetadataFileInfo after merging.
+type fileInfo struct {
+	size    int64
+	deleted bool
+}
+
+// mdtRecord is one merged `files` partition record.
+type mdtRecord struct {
+	typ   int
+	files map[string]fileInfo
+}
+
+// merge applies a newer record on top of r, as Hudi's HoodieMetadataPayload combines them.
+func (r *mdtRecord) merge(newer *mdtRecord) {
+	if newer.typ != 0 {
+		r.typ = newer.typ
+	}
+	if r.files == nil {
+		r.files = map[string]fileInfo{}
+	}
+	for name, fi := range newer.files {
+		old, ok := r.files[name]
+		switch {
+		case fi.deleted && ok && !old.deleted:
+			delete(r.files, name)
+		case fi.deleted:
+			r.files[name] = fi // keep the tombstone for older slices merged later
+		case ok && !old.deleted:
+			old.size = max(old.size, fi.size) // logs grow
+			r.files[name] = old
+		default:
+			r.files[name] = fi
+		}
+	}
+}
+
+// mdtInstants is the metadata table's timeline, reduced to what listing needs.
+type mdtInstants struct {
+	completed   map[string]string // requested → completion ("" when not in the name)
+	firstActive string
+}
+
+func (m *mdtInstants) isCompleted(instant string) bool {
+	if _, ok := m.completed[instant]; ok {
+		return true
+	}
+	return m.firstActive != "" && timeline.CompareInstants(instant, m.firstActive) < 0
+}
+
+// ListPartitions lists partitions and their files from the metadata table's `files` partition
+// instead of listing storage: the latest completed base HFile plus the valid HFILE_DATA and
+// DELETE log blocks of its slice, merged. Entries carry names and sizes (no modification
+// times). store is the data table's storage and tl its active timeline; corrupt log blocks
+// are recorded in problems.
+func ListPartitions(ctx context.Context, store storage.Storage, problems *problem.Log, tl *timeline.Timeline) (map[string][]storage.Entry, error) {
+	// Read the MDT's properties and list its `files` partition at the same time (each is a
+	// round trip on object stores), then its timeline.
+	mdt := storage.NewPrefixed(store, TablePath)
+	mdtPath := func(p string) string { return mdt.Root() + "/" + p }
+	var files []storage.Entry
+	var filesErr error
+	listed := make(chan struct{})
+	go func() {
+		defer close(listed)
+		files, filesErr = mdt.List(ctx, mdtFilesPartition)
+	}()
+	cfg, err := tableconfig.Read(ctx, mdt, ".hoodie/hoodie.properties")
+	<-listed
+	if err != nil {
+		return nil, fmt.Errorf("metadata table: %w", err)
+	}
+	if filesErr != nil {
+		return nil, fmt.Errorf("list metadata files partition: %w", filesErr)
+	}
+	timelineFiles, err := mdt.List(ctx, cfg.TimelineDir)
+	if err != nil {
+		return nil, fmt.Errorf("list metadata timeline: %w", err)
+	}
+	mi := &mdtInstants{completed: map[string]string{}}
+	for _, e := range timelineFiles {
+		f, ok := timeline.ParseInstantFileName(e.Name)
+		if !ok || f.State != timeline.Completed {
+			continue
+		}
+		mi.completed[f.RequestedTime] = f.CompletionTime
+		if mi.firstActive == "" || timeline.CompareInstants(f.RequestedTime, mi.firstActive) < 0 {
+			mi.firstActive = f.RequestedTime
+		}
+	}
+	v8 := cfg.Version >= 8
+
+	// The latest base file per file group whose instant completed.
+	bases := map[string]storage.Entry{}
+	baseInstant := map[string]string{}
+	for _, e := range files {
+		bn, ok := filegroup.ParseBaseFileName(e.Name)
+		if !ok || bn.Ext != "hfile" || !mi.isCompleted(bn.Instant) {
+			continue
+		}
+		if cur, ok := baseInstant[bn.FileID]; !ok || timeline.CompareInstants(bn.Instant, cur) > 0 {
+			bases[bn.FileID], baseInstant[bn.FileID] = e, bn.Instant
+		}
+	}
+	// The logs of the latest slice.
+	type logRef struct {
+		e    storage.Entry
+		name filegroup.LogFileName
+		key  string // ordering key: completion time (v8+) or the name's instant
+	}
+	var logs []logRef
+	for _, e := range files {
+		ln, ok := filegroup.ParseLogFileName(e.Name)
+		if !ok || ln.CDC {
+			continue
+		}
+		bi, hasBase := baseInstant[ln.FileID]
+		key := ln.Instant
+		if v8 {
+			if !mi.isCompleted(ln.Instant) {
+				continue
+			}
+			if ct := mi.completed[ln.Instant]; ct != "" {
+				key = ct
+			}
+			if hasBase && timeline.CompareInstants(key, bi) <= 0 {
+				continue // belongs to an older slice
+			}
+		} else if hasBase && ln.Instant != bi {
+			continue
+		}
+		logs = append(logs, logRef{e, ln, key})
+	}
+	sort.Slice(logs, func(a, b int) bool {
+		if c := timeline.CompareInstants(logs[a].key, logs[b].key); c != 0 {
+			return c < 0
+		}
+		return filegroup.CompareLogFiles(logs[a].name, logs[b].name) < 0
+	})
+
+	// Read the base files and logs concurrently (one GET each on object stores).
+	type blob struct {
+		data []byte
+		err  error
+	}
+	baseIDs := make([]string, 0, len(bases))
+	for id := range bases {
+		baseIDs = append(baseIDs, id)
+	}
+	sort.Strings(baseIDs)
+	paths := make([]string, 0, len(baseIDs)+len(logs))
+	for _, id := range baseIDs {
+		paths = append(paths, bases[id].Path)
+	}
+	for _, l := range logs {
+		paths = append(paths, l.e.Path)
+	}
+	blobs := make([]blob, len(paths))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	for i, p := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			b, err := mdt.ReadFile(ctx, p)
+			blobs[i] = blob{b, err}
+		}()
+	}
+	wg.Wait()
+
+	records := map[string]*mdtRecord{}
+	apply := func(key string, r *mdtRecord) {
+		if cur := records[key]; cur != nil {
+			cur.merge(r)
+			return
+		}
+		nr := &mdtRecord{}
+		nr.merge(r)
+		records[key] = nr
+	}
+	for i, id := range baseIDs {
+		b := blobs[i]
+		if b.err != nil {
+			return nil, b.err
+		}
+		if err := scanFilesHFile(b.data, "", apply); err != nil {
+			return nil, fmt.Errorf("%s: %w", mdtPath(bases[id].Path), err)
+		}
+	}
+
+	// Which data-table instants may contribute: not pending on the data timeline, and not
+	// newer than its latest completed instant (MDT-internal 20-digit instants excepted).
+	pending := map[string]bool{}
+	latest := ""
+	if tl != nil {
+		for _, in := range tl.Instants {
+			if in.State != timeline.Completed {
+				pending[in.RequestedTime] = true
+			} else if latest == "" || timeline.CompareInstants(in.RequestedTime, latest) > 0 {
+				latest = in.RequestedTime
+			}
+		}
+	}
+	type parsedLog struct {
+		path   string
+		data   []byte
+		blocks []logfile.Block
+	}
+	parsed := make([]parsedLog, len(logs))
+	rolledBack := map[string]bool{}
+	for i, l := range logs {
+		b := blobs[len(baseIDs)+i]
+		if b.err != nil {
+			return nil, b.err
+		}
+		parsed[i] = parsedLog{l.e.Path, b.data, logfile.ReadBlocks(bytes.NewReader(b.data), int64(len(b.data)))}
+		for _, blk := range parsed[i].blocks {
+			if blk.IsRollback() {
+				rolledBack[blk.TargetInstant()] = true
+			}
+		}
+	}
+	for _, pl := range parsed {
+		r := bytes.NewReader(pl.data)
+		for _, blk := range pl.blocks {
+			if blk.Corrupt {
+				problems.Add(mdtPath(pl.path), blk.Problem)
+				continue
+			}
+			if blk.Type != logfile.BlockHFileData && blk.Type != logfile.BlockDelete {
+				continue
+			}
+			inst := blk.InstantTime()
+			if !mi.isCompleted(inst) || rolledBack[inst] || pending[inst] {
+				continue
+			}
+			if latest != "" && len(inst) <= 17 && timeline.CompareInstants(inst, latest) > 0 {
+				continue
+			}
+			content, err := blk.ReadContent(r)
+			if err != nil {
+				return nil, fmt.Errorf("%s: block at %d: %w", mdtPath(pl.path), blk.Offset, err)
+			}
+			if blk.Type == logfile.BlockDelete {
+				if strings.Trim(inst, "0") == "" && len(content) >= 4 && content[3] < 3 {
+					// Every MDT file group starts with an empty DELETE block written at the MDT's
+					// all-zero init instant; 0.x wrote it JVM-serialised (content version 2), which
+					// we do not decode — it deletes nothing.
+					continue
+				}
+				keys, err := deleteBlockKeys(content)
+				if err != nil {
+					return nil, fmt.Errorf("%s: delete block at %d: %w", mdtPath(pl.path), blk.Offset, err)
+				}
+				for _, k := range keys {
+					delete(records, k)
+				}
+				continue
+			}
+			if err := scanFilesHFile(content, blk.Header[logfile.HeaderSchema], apply); err != nil {
+				return nil, fmt.Errorf("%s: HFILE_DATA block at %d: %w", mdtPath(pl.path), blk.Offset, err)
+			}
+		}
+	}
+
+	all := records[mdtAllPartitionsKey]
+	if all == nil {
+		return nil, errors.New("metadata table has no " + mdtAllPartitionsKey + " record")
+	}
+	out := map[string][]storage.Entry{}
+	for p, fi := range all.files {
+		if fi.deleted {
+			continue
+		}
+		part := p
+		if part == mdtNonPartitioned {
+			part = ""
+		}
+		entries := []storage.Entry{}
+		if rec := records[p]; rec != nil {
+			for name, f := range rec.files {
+				if f.deleted {
+					continue
+				}
+				entries = append(entries, storage.Entry{Name: name, Path: storage.Join(part, name), Size: f.size})
+			}
+		}
+		sort.Slice(entries, func(a, b int) bool { return entries[a].Name < entries[b].Name })
+		out[part] = entries
+	}
+	return out, nil
+}
+
+// scanFilesHFile decodes every `files` record of one HFile (a base file or an HFILE_DATA
+// block) and hands it to apply in file order. schema overrides the file-info schema.
+func scanFilesHFile(data []byte, schema string, apply func(string, *mdtRecord)) error {
+	h, err := hfile.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return err
+	}
+	if schema == "" {
+		schema = h.Schema()
+	}
+	if schema == "" {
+		return errors.New("no writer schema (file info `schema` or block SCHEMA header)")
+	}
+	s, err := avro.Schema(schema)
+	if err != nil {
+		return fmt.Errorf("avro schema: %w", err)
+	}
+	return h.Scan(func(key, value []byte) error {
+		var v any
+		if _, err := s.Decode(value, &v); err != nil {
+			return fmt.Errorf("record %q: %w", key, err)
+		}
+		rec, err := filesRecord(v)
+		if err != nil {
+			return fmt.Errorf("record %q: %w", key, err)
+		}
+		apply(string(key), rec) // the Avro `key` field is written empty: the cell key counts
+		return nil
+	})
+}
+
+// unwrapUnion is where a union decoded as {"branch": value} would be unwrapped; twmb/avro
+// decodes unions bare into `any`, so values pass through.
+func unwrapUnion(v any) any { return v }
+
+func toInt64(v any) (int64, bool) {
+	switch n := unwrapUnion(v).(type) {
+	case int64:
+		return n, true
+	case int32:
+		return int64(n), true
+	case int:
+		return int64(n), true
+	case float64:
+		return int64(n), true
+	}
+	return 0, false
+}
+
+// filesRecord extracts type and filesystemMetadata from a decoded HoodieMetadataRecord.
+func filesRecord(v any) (*mdtRecord, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not a record (%T)", v)
+	}
+	r := &mdtRecord{files: map[string]fileInfo{}}
+	if n, ok := toInt64(m["type"]); ok {
+		r.typ = int(n)
+	}
+	fsm := unwrapUnion(m["filesystemMetadata"])
+	if fsm == nil {
+		return r, nil
+	}
+	fm, ok := fsm.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("filesystemMetadata is %T", fsm)
+	}
+	for name, fv := range fm {
+		info, ok := unwrapUnion(fv).(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("filesystemMetadata[%q] is %T", name, fv)
+		}
+		size, _ := toInt64(info["size"])
+		del, _ := unwrapUnion(info["isDeleted"]).(bool)
+		r.files[name] = fileInfo{size: size, deleted: del}
+	}
+	return r, nil
+}
+
+// deleteRecordListSchema is HoodieDeleteRecordList (log block content version 3): only the
+// keys matter here, the ordering-value union lists every wrapper a writer may use.
+const deleteRecordListSchema = `{"type":"record","name":"HoodieDeleteRecordList","namespace":"org.apache.hudi.avro.model",
+"fields":[{"name":"deleteRecordList","type":{"type":"array","items":{"type":"record","name":"HoodieDeleteRecord",
+"fields":[{"name":"recordKey","type":["null","string"],"default":null},
+{"name":"partitionPath","type":["null","string"],"default":null},
+{"name":"orderingVal","default":null,"type":["null",
+{"type":"record","name":"BooleanWrapper","fields":[{"name":"value","type":"boolean"}]},
+{"type":"record","name":"IntWrapper","fields":[{"name":"value","type":"int"}]},
+{"type":"record","name":"LongWrapper","fields":[{"name":"value","type":"long"}]},
+{"type":"record","name":"FloatWrapper","fields":[{"name":"value","type":"float"}]},
+{"type":"record","name":"DoubleWrapper","fields":[{"name":"value","type":"double"}]},
+{"type":"record","name":"BytesWrapper","fields":[{"name":"value","type":"bytes"}]},
+{"type":"record","name":"StringWrapper","fields":[{"name":"value","type":"string"}]},
+{"type":"record","name":"DateWrapper","fields":[{"name":"value","type":"int"}]},
+{"type":"record","name":"DecimalWrapper","fields":[{"name":"value","type":{"type":"bytes","logicalType":"decimal","precision":30,"scale":15}}]},
+{"type":"record","name":"TimeMicrosWrapper","fields":[{"name":"value","type":{"type":"long","logicalType":"time-micros"}}]},
+{"type":"record","name":"TimestampMicrosWrapper","fields":[{"name":"value","type":"long"}]},
+{"type":"record","name":"ArrayWrapper","fields":[{"name":"wrappedValues","default":null,"type":["null",{"type":"array","items":["null",
+"BooleanWrapper","IntWrapper","LongWrapper","FloatWrapper","DoubleWrapper","BytesWrapper","StringWrapper","DateWrapper",
+"DecimalWrapper","TimeMicrosWrapper","TimestampMicrosWrapper",
+{"type":"record","name":"LocalDateWrapper","fields":[{"name":"value","type":"int"}]}]}]}]}
+]}]}}}]}`
+
+// deleteBlockKeys returns the record keys of a DELETE block (content version 3: int32
+// version, int32 length, Avro HoodieDeleteRecordList).
+func deleteBlockKeys(content []byte) ([]string, error) {
+	if len(content) < 8 {
+		return nil, fmt.Errorf("content too short (%d bytes)", len(content))
+	}
+	if v := int32(uint32(content[0])<<24 | uint32(content[1])<<16 | uint32(content[2])<<8 | uint32(content[3])); v < 3 {
+		return nil, fmt.Errorf("content version %d (JVM-serialised deletes are not decoded)", v)
+	}
+	n := int(int32(uint32(content[4])<<24 | uint32(content[5])<<16 | uint32(content[6])<<8 | uint32(content[7])))
+	if n < 0 || 8+n > len(content) {
+		return nil, fmt.Errorf("length %d exceeds content", n)
+	}
+	s, err := avro.Schema(deleteRecordListSchema)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if _, err := s.Decode(content[8:8+n], &v); err != nil {
+		return nil, err
+	}
+	m, _ := v.(map[string]any)
+	list, _ := unwrapUnion(m["deleteRecordList"]).([]any)
+	keys := make([]string, 0, len(list))
+	for _, item := range list {
+		rec, _ := item.(map[string]any)
+		if k, ok := unwrapUnion(rec["recordKey"]).(string); ok {
+			keys = append(keys, k)
+		}
+	}
+	return keys, nil
+}

@@ -1,0 +1,265 @@
+package timeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hudiscope/hudiscope/hudi/internal/avro"
+)
+
+// WriteStat is one file written by a commit (same field names in 0.x JSON and 1.x Avro).
+type WriteStat struct {
+	FileID                       string           `json:"fileId"`
+	Path                         string           `json:"path"`
+	PrevCommit                   string           `json:"prevCommit"`
+	PartitionPath                string           `json:"partitionPath"`
+	NumWrites                    int64            `json:"numWrites"`
+	NumDeletes                   int64            `json:"numDeletes"`
+	NumUpdateWrites              int64            `json:"numUpdateWrites"`
+	NumInserts                   int64            `json:"numInserts"`
+	TotalWriteBytes              int64            `json:"totalWriteBytes"`
+	TotalWriteErrors             int64            `json:"totalWriteErrors"`
+	FileSizeInBytes              int64            `json:"fileSizeInBytes"`
+	TotalLogRecords              int64            `json:"totalLogRecords"`
+	TotalLogFilesCompacted       int64            `json:"totalLogFilesCompacted"`
+	TotalLogSizeCompacted        int64            `json:"totalLogSizeCompacted"`
+	TotalUpdatedRecordsCompacted int64            `json:"totalUpdatedRecordsCompacted"`
+	TotalLogBlocks               int64            `json:"totalLogBlocks"`
+	TotalCorruptLogBlock         int64            `json:"totalCorruptLogBlock"`
+	TotalRollbackBlocks          int64            `json:"totalRollbackBlocks"`
+	MinEventTime                 *int64           `json:"minEventTime,omitempty"`
+	MaxEventTime                 *int64           `json:"maxEventTime,omitempty"`
+	BaseFile                     string           `json:"baseFile,omitempty"`
+	LogFiles                     []string         `json:"logFiles,omitempty"`
+	LogVersion                   int64            `json:"logVersion,omitempty"`
+	LogOffset                    int64            `json:"logOffset,omitempty"`
+	CDCStats                     map[string]int64 `json:"cdcStats,omitempty"`
+	RuntimeStats                 *RuntimeStats    `json:"runtimeStats,omitempty"`
+}
+
+// RuntimeStats are a write stat's timings in milliseconds.
+type RuntimeStats struct {
+	TotalScanTime   int64 `json:"totalScanTime"`
+	TotalUpsertTime int64 `json:"totalUpsertTime"`
+	TotalCreateTime int64 `json:"totalCreateTime"`
+}
+
+// CommitMetadata is the content of completed commit, deltacommit and replacecommit instants.
+type CommitMetadata struct {
+	PartitionToWriteStats     map[string][]WriteStat `json:"partitionToWriteStats"`
+	Compacted                 bool                   `json:"compacted"`
+	ExtraMetadata             map[string]string      `json:"extraMetadata"`
+	OperationType             string                 `json:"operationType"`
+	PartitionToReplaceFileIDs map[string][]string    `json:"partitionToReplaceFileIds,omitempty"`
+}
+
+// CommitTotals sums a commit's write stats.
+type CommitTotals struct {
+	NumWrites, NumInserts, NumUpdateWrites, NumDeletes, TotalBytesWritten int64
+	Files, Partitions                                                     int
+}
+
+// Totals adds up the write stats of every partition.
+func (m *CommitMetadata) Totals() CommitTotals {
+	var t CommitTotals
+	files := map[string]bool{}
+	for part, stats := range m.PartitionToWriteStats {
+		if len(stats) > 0 {
+			t.Partitions++
+		}
+		for _, s := range stats {
+			t.NumWrites += s.NumWrites
+			t.NumInserts += s.NumInserts
+			t.NumUpdateWrites += s.NumUpdateWrites
+			t.NumDeletes += s.NumDeletes
+			t.TotalBytesWritten += s.TotalWriteBytes
+			key := s.Path
+			if key == "" {
+				key = part + "/" + s.FileID
+			}
+			files[key] = true
+		}
+	}
+	t.Files = len(files)
+	return t
+}
+
+// Partitions returns the partition paths with write stats, sorted.
+func (m *CommitMetadata) Partitions() []string {
+	out := make([]string, 0, len(m.PartitionToWriteStats))
+	for p := range m.PartitionToWriteStats {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Checkpoint returns the streamer checkpoint stored in extraMetadata, if any (1.x key first).
+func (m *CommitMetadata) Checkpoint() (key, value string) {
+	for _, k := range []string{"streamer.checkpoint.key.v2", "deltastreamer.checkpoint.key"} {
+		if v := m.ExtraMetadata[k]; v != "" {
+			return k, v
+		}
+	}
+	return "", ""
+}
+
+// InstantRef names an instant inside table-service metadata.
+type InstantRef struct {
+	Timestamp  string `json:"timestamp"`
+	CommitTime string `json:"commitTime"`
+	Action     string `json:"action"`
+	State      string `json:"state"`
+}
+
+// CleanPartition is one partition of a clean.
+type CleanPartition struct {
+	PartitionPath      string   `json:"partitionPath"`
+	Policy             string   `json:"policy"`
+	DeletePathPatterns []string `json:"deletePathPatterns"`
+	SuccessDeleteFiles []string `json:"successDeleteFiles"`
+	FailedDeleteFiles  []string `json:"failedDeleteFiles"`
+	IsPartitionDeleted bool     `json:"isPartitionDeleted"`
+}
+
+// CleanMetadata is a completed clean.
+type CleanMetadata struct {
+	StartCleanTime               string                    `json:"startCleanTime"`
+	TimeTakenInMillis            int64                     `json:"timeTakenInMillis"`
+	TotalFilesDeleted            int64                     `json:"totalFilesDeleted"`
+	EarliestCommitToRetain       string                    `json:"earliestCommitToRetain"`
+	LastCompletedCommitTimestamp string                    `json:"lastCompletedCommitTimestamp"`
+	Policy                       string                    `json:"policy"`
+	PartitionMetadata            map[string]CleanPartition `json:"partitionMetadata"`
+}
+
+// CleanerPlan is a requested clean.
+type CleanerPlan struct {
+	EarliestInstantToRetain          *InstantRef `json:"earliestInstantToRetain"`
+	LastCompletedCommitTimestamp     string      `json:"lastCompletedCommitTimestamp"`
+	Policy                           string      `json:"policy"`
+	FilePathsToBeDeletedPerPartition map[string][]struct {
+		FilePath string `json:"filePath"`
+	} `json:"filePathsToBeDeletedPerPartition"`
+	FilesToBeDeletedPerPartition map[string][]string `json:"filesToBeDeletedPerPartition"`
+	PartitionsToBeDeleted        []string            `json:"partitionsToBeDeleted"`
+}
+
+// RollbackPartition is one partition of a rollback.
+type RollbackPartition struct {
+	PartitionPath            string           `json:"partitionPath"`
+	SuccessDeleteFiles       []string         `json:"successDeleteFiles"`
+	FailedDeleteFiles        []string         `json:"failedDeleteFiles"`
+	RollbackLogFiles         map[string]int64 `json:"rollbackLogFiles"`
+	LogFilesFromFailedCommit map[string]int64 `json:"logFilesFromFailedCommit"`
+}
+
+// RollbackMetadata is a completed rollback.
+type RollbackMetadata struct {
+	StartRollbackTime string                       `json:"startRollbackTime"`
+	TimeTakenInMillis int64                        `json:"timeTakenInMillis"`
+	TotalFilesDeleted int64                        `json:"totalFilesDeleted"`
+	CommitsRollback   []string                     `json:"commitsRollback"`
+	InstantsRollback  []InstantRef                 `json:"instantsRollback"`
+	PartitionMetadata map[string]RollbackPartition `json:"partitionMetadata"`
+}
+
+// RollbackPlan is a requested rollback.
+type RollbackPlan struct {
+	InstantToRollback *InstantRef `json:"instantToRollback"`
+	RollbackRequests  []struct {
+		PartitionPath        string           `json:"partitionPath"`
+		FileID               string           `json:"fileId"`
+		LatestBaseInstant    string           `json:"latestBaseInstant"`
+		FilesToBeDeleted     []string         `json:"filesToBeDeleted"`
+		LogBlocksToBeDeleted map[string]int64 `json:"logBlocksToBeDeleted"`
+	} `json:"RollbackRequests"`
+}
+
+// RestoreMetadata is a completed restore.
+type RestoreMetadata struct {
+	StartRestoreTime      string                        `json:"startRestoreTime"`
+	TimeTakenInMillis     int64                         `json:"timeTakenInMillis"`
+	InstantsToRollback    []string                      `json:"instantsToRollback"`
+	HoodieRestoreMetadata map[string][]RollbackMetadata `json:"hoodieRestoreMetadata"`
+	RestoreInstantInfo    []InstantRef                  `json:"restoreInstantInfo"`
+}
+
+// SavepointMetadata is a completed savepoint.
+type SavepointMetadata struct {
+	SavepointedBy     string `json:"savepointedBy"`
+	SavepointedAt     int64  `json:"savepointedAt"`
+	Comments          string `json:"comments"`
+	PartitionMetadata map[string]struct {
+		PartitionPath     string   `json:"partitionPath"`
+		SavepointDataFile []string `json:"savepointDataFile"`
+	} `json:"partitionMetadata"`
+}
+
+// CompactionOperation is one file group in a compaction plan.
+type CompactionOperation struct {
+	BaseInstantTime string             `json:"baseInstantTime"`
+	DataFilePath    string             `json:"dataFilePath"`
+	DeltaFilePaths  []string           `json:"deltaFilePaths"`
+	FileID          string             `json:"fileId"`
+	PartitionPath   string             `json:"partitionPath"`
+	Metrics         map[string]float64 `json:"metrics"`
+}
+
+// CompactionPlan is a requested compaction or log compaction.
+type CompactionPlan struct {
+	Operations    []CompactionOperation `json:"operations"`
+	ExtraMetadata map[string]string     `json:"extraMetadata"`
+}
+
+// ClusteringSlice is one input file slice of a clustering group.
+type ClusteringSlice struct {
+	DataFilePath   string   `json:"dataFilePath"`
+	DeltaFilePaths []string `json:"deltaFilePaths"`
+	FileID         string   `json:"fileId"`
+	PartitionPath  string   `json:"partitionPath"`
+}
+
+// RequestedReplaceMetadata is a requested replacecommit or clustering instant.
+type RequestedReplaceMetadata struct {
+	OperationType  string `json:"operationType"`
+	ClusteringPlan *struct {
+		InputGroups []struct {
+			Slices              []ClusteringSlice  `json:"slices"`
+			Metrics             map[string]float64 `json:"metrics"`
+			NumOutputFileGroups int                `json:"numOutputFileGroups"`
+		} `json:"inputGroups"`
+		Strategy *struct {
+			StrategyClassName string            `json:"strategyClassName"`
+			StrategyParams    map[string]string `json:"strategyParams"`
+		} `json:"strategy"`
+	} `json:"clusteringPlan"`
+}
+
+// IsClustering reports whether a requested replace is a clustering plan.
+func (r *RequestedReplaceMetadata) IsClustering() bool {
+	return r != nil && (r.ClusteringPlan != nil || strings.EqualFold(r.OperationType, "CLUSTER"))
+}
+
+// IndexMetadata is an indexing plan or commit.
+type IndexMetadata struct {
+	OperationType       string `json:"operationType"`
+	IndexPartitionInfos []struct {
+		MetadataPartitionPath string `json:"metadataPartitionPath"`
+		IndexUptoInstant      string `json:"indexUptoInstant"`
+	} `json:"indexPartitionInfos"`
+}
+
+// decodeInto decodes instant content (JSON or Avro OCF) into v, naming the file on error.
+func decodeInto(content []byte, file string, v any) error {
+	js, err := avro.ContentJSON(content)
+	if err != nil {
+		return fmt.Errorf("decode %s: %w", file, err)
+	}
+	if err := json.Unmarshal(js, v); err != nil {
+		return fmt.Errorf("decode %s: %w", file, err)
+	}
+	return nil
+}

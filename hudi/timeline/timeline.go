@@ -1,0 +1,308 @@
+// Package timeline reads a Hudi table's timeline: instant file names and times, the active
+// timeline, the archived one (0.x archive logs and the 1.x LSM history), commit metadata and
+// the decoded details of every instant (plans, clean, rollback, restore, savepoint, indexing).
+package timeline
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/problem"
+	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+)
+
+// Reader reads one table's timeline files. Bad input is recorded in Problems and reading goes
+// on with what can be read.
+type Reader struct {
+	Store    storage.Storage
+	Config   *tableconfig.Config
+	Problems *problem.Log
+}
+
+// path names a table-relative path for messages, prefixed with the table root.
+func (r *Reader) path(p string) string { return r.Store.Root() + "/" + p }
+
+// Instant is one action on the timeline with everything the panes show about it.
+type Instant struct {
+	RequestedTime  string `json:"requestedTime"`
+	CompletionTime string `json:"completionTime"`
+	// CompletionDerived is true when the completion time comes from the completed file's
+	// modification time (table versions < 8 and legacy files), not from the file name.
+	CompletionDerived bool `json:"completionTimeDerived"`
+	// Action is the completed file's action, or the pending plan's action.
+	Action string `json:"action"`
+	// PlanAction is the plan a write service started from (compaction, logcompaction,
+	// clustering), also after it completed as commit/deltacommit/replacecommit.
+	PlanAction string `json:"planAction,omitempty"`
+	State      State  `json:"state"`
+	Archived   bool   `json:"archived"`
+	Operation  string `json:"operation"`
+
+	Totals CommitTotals `json:"-"`
+	// Files are this instant's timeline files (requested, inflight, completed), table-relative.
+	Files []storage.Entry `json:"-"`
+	// Commit holds decoded commit metadata for completed write instants.
+	Commit *CommitMetadata `json:"-"`
+	// Content is the completed (or, for archived entries, stored) metadata as JSON, when the
+	// reader already had it in hand; otherwise Details reads it on demand.
+	Content []byte `json:"-"`
+	// Plan is the requested plan as JSON when already read (archived entries, clustering check).
+	Plan []byte `json:"-"`
+	// Err says why the instant's content could not be read; the instant is still listed.
+	Err string `json:"error,omitempty"`
+	// Started is the requested time parsed in the table zone (zero if not a date).
+	Started time.Time `json:"-"`
+	// Ended is the completion time parsed in the table zone (zero if pending or not a date).
+	Ended time.Time `json:"-"`
+}
+
+// Duration is completion minus request, when both are dates.
+// A savepoint has none: its file carries the requested time of the commit it pins.
+func (i *Instant) Duration() time.Duration {
+	if i.Started.IsZero() || i.Ended.IsZero() || i.Action == ActionSavepoint {
+		return 0
+	}
+	return i.Ended.Sub(i.Started)
+}
+
+// IsCompleted reports whether the instant has completed.
+func (i *Instant) IsCompleted() bool { return i.State == Completed }
+
+// file returns the table-relative path of the instant's file in a given state.
+func (i *Instant) file(state State) string {
+	for _, f := range i.Files {
+		if pf, ok := ParseInstantFileName(f.Name); ok && pf.State == state {
+			return f.Path
+		}
+	}
+	return ""
+}
+
+// CompletedFile is the path of the completed instant file ("" when pending or archived).
+func (i *Instant) CompletedFile() string { return i.file(Completed) }
+
+// requestedFile is the path of the requested instant file, if present.
+func (i *Instant) requestedFile() string { return i.file(Requested) }
+
+// inflightFile is the path of the inflight instant file, if present.
+func (i *Instant) inflightFile() string { return i.file(Inflight) }
+
+// Timeline is the active timeline, with the archived one when loaded.
+type Timeline struct {
+	// Instants in completion order: completed instants by completion time (ties by
+	// requested time), then pending instants by requested time.
+	Instants []*Instant
+	// Archived instants (oldest first), loaded on request.
+	Archived []*Instant
+}
+
+// Completed returns the completed active instants in completion order.
+func (tl *Timeline) Completed() []*Instant {
+	var out []*Instant
+	for _, i := range tl.Instants {
+		if i.IsCompleted() {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Find returns the active instant with this requested time, or nil.
+func (tl *Timeline) Find(requested string) *Instant {
+	for _, i := range tl.Instants {
+		if i.RequestedTime == requested {
+			return i
+		}
+	}
+	return nil
+}
+
+// All returns archived and active instants together, in completion order.
+func (tl *Timeline) All() []*Instant {
+	out := make([]*Instant, 0, len(tl.Archived)+len(tl.Instants))
+	out = append(out, tl.Archived...)
+	out = append(out, tl.Instants...)
+	SortByCompletion(out)
+	return out
+}
+
+// SortByCompletion orders instants by completion time, then requested time; pending last.
+func SortByCompletion(in []*Instant) {
+	sort.SliceStable(in, func(a, b int) bool {
+		x, y := in[a], in[b]
+		xc, yc := x.CompletionTime != "", y.CompletionTime != ""
+		if xc != yc {
+			return xc
+		}
+		if xc {
+			if c := CompareInstants(x.CompletionTime, y.CompletionTime); c != 0 {
+				return c < 0
+			}
+		}
+		return CompareInstants(x.RequestedTime, y.RequestedTime) < 0
+	})
+}
+
+// SortByRequested orders instants by requested (instant) time.
+func SortByRequested(in []*Instant) {
+	sort.SliceStable(in, func(a, b int) bool {
+		return CompareInstants(in[a].RequestedTime, in[b].RequestedTime) < 0
+	})
+}
+
+// family groups a plan action with the action it completes as.
+func family(action string) string {
+	if a, ok := completedAs[action]; ok {
+		return a
+	}
+	return action
+}
+
+// Active lists and reads the active timeline. Completed write instants have their commit
+// metadata decoded (in parallel); other contents are read on demand by Details.
+func (r *Reader) Active(ctx context.Context) (*Timeline, error) {
+	entries, err := storage.ListNames(ctx, r.Store, r.Config.TimelineDir)
+	if err != nil {
+		return nil, fmt.Errorf("list timeline %s: %w", r.path(r.Config.TimelineDir), err)
+	}
+	type key struct{ ts, fam string }
+	byKey := map[key]*Instant{}
+	var order []key
+	for _, e := range entries {
+		if e.IsDir {
+			continue
+		}
+		f, ok := ParseInstantFileName(e.Name)
+		if !ok {
+			continue
+		}
+		k := key{f.RequestedTime, family(f.Action)}
+		in := byKey[k]
+		if in == nil {
+			in = &Instant{RequestedTime: f.RequestedTime, Action: f.Action, State: f.State}
+			byKey[k] = in
+			order = append(order, k)
+		}
+		in.Files = append(in.Files, e)
+		if _, isPlan := completedAs[f.Action]; isPlan {
+			in.PlanAction = f.Action
+		}
+		if stateRank(f.State) >= stateRank(in.State) {
+			in.State = f.State
+			in.Action = f.Action
+		}
+		if f.State == Completed {
+			if f.CompletionTime != "" {
+				in.CompletionTime = f.CompletionTime
+			} else {
+				if e.ModTime.IsZero() {
+					// Name-only listing: the completion time needs this file's modification time.
+					if st, err := r.Store.Stat(ctx, e.Path); err == nil {
+						e.ModTime, e.Size = st.ModTime, st.Size
+						in.Files[len(in.Files)-1] = e
+					} else {
+						r.Problems.Add(r.path(e.Path), err.Error())
+					}
+				}
+				in.CompletionTime = FormatInstantTime(e.ModTime, r.Config.Zone)
+				in.CompletionDerived = true
+			}
+		}
+	}
+	tl := &Timeline{Instants: make([]*Instant, 0, len(order))}
+	for _, k := range order {
+		in := byKey[k]
+		in.Started, _ = ParseInstantTime(in.RequestedTime, r.Config.Zone)
+		if in.CompletionTime != "" {
+			in.Ended, _ = ParseInstantTime(in.CompletionTime, r.Config.Zone)
+		}
+		tl.Instants = append(tl.Instants, in)
+	}
+	r.decodeCommits(ctx, tl.Instants)
+	SortByCompletion(tl.Instants)
+	return tl, nil
+}
+
+func stateRank(s State) int {
+	switch s {
+	case Requested:
+		return 0
+	case Inflight:
+		return 1
+	}
+	return 2
+}
+
+// decodeCommits reads completed write instants' metadata, and pending replacecommits' plans
+// (to tell clustering from insert_overwrite), with bounded parallelism.
+func (r *Reader) decodeCommits(ctx context.Context, instants []*Instant) {
+	work := make(chan *Instant)
+	var wg sync.WaitGroup
+	n := runtime.GOMAXPROCS(0) * 4
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for in := range work {
+				r.decodeInstant(ctx, in)
+			}
+		}()
+	}
+	for _, in := range instants {
+		if (in.State == Completed && IsWriteAction(in.Action)) || in.Action == ActionReplaceCommit || in.PlanAction == ActionClustering {
+			work <- in
+		}
+	}
+	close(work)
+	wg.Wait()
+}
+
+func (r *Reader) decodeInstant(ctx context.Context, in *Instant) {
+	if in.Action == ActionReplaceCommit && in.PlanAction == "" {
+		if rf := in.requestedFile(); rf != "" {
+			if b, err := r.Store.ReadFile(ctx, rf); err == nil && len(b) > 0 {
+				var plan RequestedReplaceMetadata
+				if decodeInto(b, r.path(rf), &plan) == nil && plan.IsClustering() {
+					in.PlanAction = ActionClustering
+					if in.State != Completed {
+						in.Operation = "CLUSTER"
+					}
+				}
+			}
+		}
+	}
+	if in.State != Completed {
+		return
+	}
+	cf := in.CompletedFile()
+	b, err := r.Store.ReadFile(ctx, cf)
+	if err != nil {
+		in.Err = err.Error()
+		r.Problems.Add(r.path(cf), err.Error())
+		return
+	}
+	cm, err := decodeCommitMetadata(b)
+	if err != nil {
+		in.Err = fmt.Sprintf("decode %s: %v", r.path(cf), err)
+		r.Problems.Add(r.path(cf), err.Error())
+		return
+	}
+	setCommit(in, cm)
+}
+
+func setCommit(in *Instant, cm *CommitMetadata) {
+	in.Commit = cm
+	in.Operation = cm.OperationType
+	in.Totals = cm.Totals()
+	if cm.OperationType == "CLUSTER" && in.PlanAction == "" {
+		in.PlanAction = ActionClustering
+	}
+	if cm.OperationType == "COMPACT" && in.PlanAction == "" {
+		in.PlanAction = ActionCompaction
+	}
+}

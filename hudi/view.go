@@ -1,0 +1,83 @@
+package hudi
+
+import (
+	"context"
+
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/metadata"
+	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+)
+
+// ListingSource says where the file-system view gets its file listing.
+type ListingSource int
+
+const (
+	// ListingStorage lists partition directories on storage.
+	ListingStorage ListingSource = iota
+	// ListingAuto reads the metadata table's `files` partition when the table declares a
+	// complete one, else lists storage. A metadata table that cannot be read is recorded as a
+	// problem and storage is listed instead.
+	ListingAuto
+	// ListingMetadata reads the metadata table's `files` partition; failing that is an error.
+	ListingMetadata
+)
+
+// View builds the file-system view (file groups and slices as of tl) from src's listing.
+func (t *Table) View(ctx context.Context, tl *timeline.Timeline, src ListingSource) (*filegroup.View, error) {
+	parts, source, err := t.listPartitions(ctx, tl, src)
+	if err != nil {
+		return nil, err
+	}
+	return t.BuildView(ctx, tl, parts, source), nil
+}
+
+// ListPartitions lists every partition and its files from src (ListingAuto as in View). tl,
+// the active timeline, decides which metadata-table log blocks count; storage listing ignores it.
+func (t *Table) ListPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, error) {
+	parts, _, err := t.listPartitions(ctx, tl, src)
+	return parts, err
+}
+
+func (t *Table) listPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, string, error) {
+	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
+		parts, err := metadata.ListPartitions(ctx, t.Store, &t.problems, tl)
+		if err == nil {
+			return parts, filegroup.SourceMetadata, nil
+		}
+		if src == ListingMetadata {
+			return nil, "", err
+		}
+		t.problems.Add(t.path(metadata.TablePath), "cannot list files from the metadata table, listing storage instead: "+err.Error())
+	}
+	parts, err := filegroup.ListPartitions(ctx, t.Store, &t.problems)
+	return parts, filegroup.SourceStorage, err
+}
+
+// BuildView groups already listed files (partition → files) into file groups and slices;
+// source names the listing in View.Source.
+func (t *Table) BuildView(ctx context.Context, tl *timeline.Timeline, parts map[string][]storage.Entry, source string) *filegroup.View {
+	return filegroup.BuildView(ctx, t.timeline(), tl, parts, source)
+}
+
+// ParquetRowCounts reads the footers of paths (relative to the table root) with at most
+// workers reads in flight and records each unreadable one as a table problem (the Java tool
+// logs a WARN and reports that partition's count as null).
+func (t *Table) ParquetRowCounts(ctx context.Context, paths []string, workers int) []filegroup.RowCount {
+	out := filegroup.ParquetRowCounts(ctx, t.Store, paths, workers)
+	for _, rc := range out {
+		if rc.Err != nil {
+			t.problems.Add(rc.Path, "row count unreadable: "+rc.Err.Error())
+		}
+	}
+	return out
+}
+
+// HasMetadataTable reports whether the table has a metadata table.
+func (t *Table) HasMetadataTable(ctx context.Context) bool { return metadata.Exists(ctx, t.Store) }
+
+// OpenMetadataTable opens the metadata table (a MOR Hudi table of its own) over the same
+// storage. Read-only like everything else.
+func (t *Table) OpenMetadataTable(ctx context.Context) (*Table, error) {
+	return OpenStorage(ctx, storage.NewPrefixed(t.Store, metadata.TablePath))
+}

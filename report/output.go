@@ -1,0 +1,131 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+)
+
+// SchemaVersion is the version of hudiscope's JSON contract: every JSON document hudiscope
+// writes carries it (top-level "schemaVersion", or "hudiscope.schemaVersion" in the documents
+// whose top level follows a Java tool). Minor versions add fields; a major version removes or
+// changes one. docs/json.md documents every field.
+const SchemaVersion = "1.0.0"
+
+// WriteJSON writes v as indented JSON. Nothing is HTML-escaped: paths and messages keep their
+// < > & as they are.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// TimelineTable is the "table" object of the timeline JSON.
+type TimelineTable struct {
+	Name                       string   `json:"name"`
+	Type                       string   `json:"type"`
+	Version                    int      `json:"version"`
+	BasePath                   string   `json:"basePath"`
+	PartitionFields            []string `json:"partitionFields"`
+	RecordKeyFields            []string `json:"recordKeyFields"`
+	KeyGenerator               string   `json:"keyGenerator"`
+	CDCEnabled                 bool     `json:"cdcEnabled"`
+	CDCSupplementalLoggingMode string   `json:"cdcSupplementalLoggingMode"`
+}
+
+// TimelineDocument is `hudiscope timeline --output json`.
+type TimelineDocument struct {
+	SchemaVersion string        `json:"schemaVersion"`
+	Table         TimelineTable `json:"table"`
+	Instants      []InstantJSON `json:"instants"`
+}
+
+// NewTimelineDocument describes a table and instants (in display order).
+func NewTimelineDocument(t *hudi.Table, instants []*timeline.Instant) TimelineDocument {
+	c := t.Config
+	return TimelineDocument{SchemaVersion: SchemaVersion, Instants: InstantsJSON(instants),
+		Table: TimelineTable{Name: c.Name, Type: c.Type, Version: c.Version, BasePath: t.Store.Root(),
+			PartitionFields: nonNil(c.PartitionFieldNames()), RecordKeyFields: nonNil(c.RecordKeys),
+			KeyGenerator: c.KeyGenerator, CDCEnabled: c.CDCEnabled, CDCSupplementalLoggingMode: c.CDCMode}}
+}
+
+// FilesDocument is `hudiscope files --output json`: the latest slice of every live file group.
+type FilesDocument struct {
+	SchemaVersion string           `json:"schemaVersion"`
+	Source        string           `json:"listingSource"`
+	Partitions    []FilesPartition `json:"partitions"`
+}
+
+// FilesPartition is one partition's file groups.
+type FilesPartition struct {
+	Path       string           `json:"path"`
+	FileGroups []FilesFileGroup `json:"fileGroups"`
+	Replaced   []string         `json:"replacedFileGroups,omitempty"`
+}
+
+// FilesFileGroup is one file group's latest slice.
+type FilesFileGroup struct {
+	FileID   string              `json:"fileId"`
+	BaseFile *filegroup.BaseFile `json:"baseFile"`
+	LogFiles []FilesLogFile      `json:"logFiles"`
+	Pending  *FilesPending       `json:"pending"`
+	Slices   int                 `json:"sliceCount"`
+}
+
+// FilesLogFile is a log file of the latest slice.
+type FilesLogFile struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+}
+
+// FilesPending names the pending compaction or clustering that holds a file group.
+type FilesPending struct {
+	Compaction string `json:"compaction,omitempty"`
+	Clustering string `json:"clustering,omitempty"`
+}
+
+// NewFilesDocument describes a file-system view.
+func NewFilesDocument(view *filegroup.View) FilesDocument {
+	parts := make([]FilesPartition, 0, len(view.Partitions))
+	for _, p := range view.Partitions {
+		pj := FilesPartition{Path: p.Path, FileGroups: []FilesFileGroup{}}
+		for _, g := range p.FileGroups {
+			s := g.Latest()
+			fg := FilesFileGroup{FileID: g.FileID, BaseFile: s.Base, LogFiles: []FilesLogFile{}, Slices: len(g.Slices)}
+			for _, l := range s.Logs {
+				fg.LogFiles = append(fg.LogFiles, FilesLogFile{Name: l.Name, Size: l.Size})
+			}
+			if g.PendingCompaction != "" || g.PendingClustering != "" {
+				fg.Pending = &FilesPending{Compaction: g.PendingCompaction, Clustering: g.PendingClustering}
+			}
+			pj.FileGroups = append(pj.FileGroups, fg)
+		}
+		for _, g := range p.Replaced {
+			pj.Replaced = append(pj.Replaced, g.FileID)
+		}
+		parts = append(parts, pj)
+	}
+	return FilesDocument{SchemaVersion: SchemaVersion, Source: view.Source, Partitions: parts}
+}
+
+// CheckpointDocument is `hudiscope checkpoint --output json`.
+type CheckpointDocument struct {
+	SchemaVersion string `json:"schemaVersion"`
+	*checkpoint.Report
+	Instant *InstantJSON  `json:"instant"`
+	Covered []InstantJSON `json:"covered"`
+}
+
+// NewCheckpointDocument describes a checkpoint verdict.
+func NewCheckpointDocument(r *checkpoint.Report) CheckpointDocument {
+	d := CheckpointDocument{SchemaVersion: SchemaVersion, Report: r, Covered: InstantsJSON(r.Covered)}
+	if r.Instant != nil {
+		d.Instant = &InstantsJSON([]*timeline.Instant{r.Instant})[0]
+	}
+	return d
+}
