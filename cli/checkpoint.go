@@ -20,7 +20,7 @@ type CheckpointCmd struct {
 }
 
 func (c *CheckpointCmd) Help() string {
-	return `Exit status 3 when VALUE is a requested (instant) time whose own instant the read would return again.`
+	return `Exit status 3 when the read from VALUE would return VALUE's own instant again (a checkpoint taken from _hoodie_commit_time, or a completion time under Hudi 1.0.x's inclusive rule). The rule is the reading release's: --hudi-version, else the bundle installed under /usr/lib/hudi, else every release line that can read the table is judged and exit 3 means that any of them re-reads.`
 }
 
 func (c *CheckpointCmd) examples() []string {
@@ -43,24 +43,27 @@ func (c *CheckpointCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	r := s.CheckCheckpoint(ctx, c.Value)
+	if _, err := s.Readers(); err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
+	rs := s.CheckCheckpoint(ctx, c.Value)
 	err = c.writeOutput(func(w io.Writer) error {
 		if format == "json" {
-			return report.WriteJSON(w, report.NewCheckpointDocument(r))
+			return report.WriteJSON(w, report.NewCheckpointDocument(rs))
 		}
-		return writeCheckpointText(w, r)
+		return writeCheckpointText(w, rs)
 	})
 	if err != nil {
 		return err
 	}
-	if r.ReRead {
+	if checkpoint.AnyReRead(rs) {
 		return codeError{code: exitCheckpointReRead}
 	}
 	return nil
 }
 
-func writeCheckpointText(w io.Writer, r *checkpoint.Report) error {
-	for _, line := range checkpoint.Lines(r) {
+func writeCheckpointText(w io.Writer, rs []*checkpoint.Report) error {
+	for _, line := range checkpoint.VerdictLines(rs) {
 		fmt.Fprintln(w, line)
 	}
 	return nil

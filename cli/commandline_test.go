@@ -73,7 +73,7 @@ func TestJSONOutputGolden(t *testing.T) {
 					args = args[:len(args)-2]
 				}
 				stdout, stderr, code := runCLI(t, args...)
-				if code != 0 && !(cmd == "health" && code == 1) {
+				if code != 0 && !(cmd == "health" && code == 3) {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}
 				doc := decodeJSON(t, cmd, stdout)
@@ -116,7 +116,7 @@ func TestOutputFlags(t *testing.T) {
 	for cmd, args := range jsonCommands(t, "incr-1.2.0") {
 		out := filepath.Join(t.TempDir(), cmd+".json")
 		stdout, stderr, code := runCLI(t, append(args, "--output-file", out)...)
-		if code != 0 && !(cmd == "health" && code == 1) {
+		if code != 0 && !(cmd == "health" && code == 3) {
 			t.Fatalf("%s: exit %d: %s", cmd, code, stderr)
 		}
 		b, err := os.ReadFile(out)
@@ -369,6 +369,12 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"layout", table, "-o", "yaml"}, 1},
 		{[]string{"health", missing}, 2},
 		{[]string{"health", table, "--checks", "nope"}, 2},
+		{[]string{"health", table, "-o", "yaml"}, 2},
+		{[]string{"health"}, 2},
+		{[]string{"health", table}, 0}, // every check skipped: no writer properties
+		{[]string{"health", "-sp", table, "--checks", "archival", "--hoodie-conf", "hoodie.keep.max.commits=2"}, 3},
+		{[]string{"health", "--base-path", table, "--checks", "archival", "--hoodie-conf", "hoodie.keep.max.commits=many"}, 4},
+		{[]string{"health", table, "--hoodie-conf", "hoodie.keep.max.commits=2", "--hoodie-conf", "hoodie.clean.trigger.max.commits=x"}, 4}, // 4 wins over 3
 		{[]string{"eventlog", missing}, 2},
 		{[]string{"eventlog"}, 2},
 		{[]string{"open", missing}, 1},

@@ -326,7 +326,7 @@ func writeMan(w io.Writer, app *kong.Application, cmds []cmdSpec, now time.Time)
 	}
 	fmt.Fprintln(w, ".SH EXIT STATUS")
 	for _, row := range [][2]string{{"0", "success"}, {"1", "the input could not be read (the message names the file)"},
-		{"2", "bad arguments"}, {"3", "checkpoint: the value would re-read its own instant; health: a check is unhealthy"},
+		{"2", "bad arguments"}, {"3", "checkpoint: the value would re-read its own instant; health: a check is unhealthy"}, {"4", "health: a check failed to run"},
 		{"70", "internal error (a bug in hudiscope; please report it)"}, {"130", "interrupted (ctrl+c)"}} {
 		fmt.Fprintf(w, ".TP\n.B %s\n%s\n", row[0], roffEscape(row[1]))
 	}

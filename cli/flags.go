@@ -2,7 +2,9 @@ package cli
 
 import (
 	"io"
+	"os"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 )
@@ -32,11 +34,26 @@ type TableFlags struct {
 	Engine          string   `name:"engine" default:"spark" enum:"spark,flink,java" help:"Engine whose effective defaults apply (spark, flink, java)."`
 	ClusterDefaults string   `name:"cluster-defaults" help:"Cluster-wide hudi-defaults.conf to apply (default: $HUDI_CONF_DIR/hudi-defaults.conf, then /etc/hudi/conf/hudi-defaults.conf; - for none)."`
 	Archived        bool     `name:"archived" help:"Also read the archived timeline."`
+	HudiVersion     string   `name:"hudi-version" placeholder:"X.Y.Z" help:"Hudi release of the engine that reads the table (incremental-read verdicts follow its rules). Default: the bundle installed under /usr/lib/hudi (EMR), else every release line that can read the table."`
 }
 
 // options are the model options for table location; steps nil loads everything.
 func (f TableFlags) options(location string, steps []model.Step, logw io.Writer) model.Options {
 	return model.Options{Location: location, Steps: steps, Storage: f.storage(logw), Archived: f.Archived,
 		Props: f.Props, HoodieConf: f.HoodieConf, Engine: f.Engine, NoMDT: f.NoMDT,
-		ClusterDefaults: f.ClusterDefaults, Now: now}
+		ClusterDefaults: f.ClusterDefaults, Now: now, HudiVersion: f.readerRelease()}
+}
+
+// readerRelease is --hudi-version, else the Hudi bundle installed on this node (EMR puts it
+// under /usr/lib/hudi; HUDISCOPE_HUDI_LIB names another directory), else "".
+func (f TableFlags) readerRelease() string {
+	if f.HudiVersion != "" {
+		return f.HudiVersion
+	}
+	dir := os.Getenv("HUDISCOPE_HUDI_LIB")
+	if dir == "" {
+		dir = checkpoint.DefaultHudiLibDir
+	}
+	v, _ := checkpoint.InstalledRelease(dir)
+	return v
 }

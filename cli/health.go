@@ -12,7 +12,7 @@ import (
 )
 
 // HealthCmd is HoodieTableHealthChecker in Go. Exit codes as Java: 0 nothing UNHEALTHY,
-// 1 at least one UNHEALTHY, 2 a check failed, the table is unreadable or a check is unknown.
+// 3 at least one UNHEALTHY, 4 a check failed (wins over 3), 2 bad arguments or an unreadable table.
 type HealthCmd struct {
 	Table            string `arg:"" optional:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI (or --base-path)."`
 	BasePath         string `name:"base-path" aliases:"sp" help:"Table path (the Java tool's flag; same as the argument)."`
@@ -24,7 +24,7 @@ type HealthCmd struct {
 }
 
 func (c *HealthCmd) Help() string {
-	return `Exit status as HoodieTableHealthChecker: 0 nothing unhealthy, 1 at least one check unhealthy, 2 a check failed, the table could not be read, or bad arguments.`
+	return `Exit status as HoodieTableHealthChecker: 0 every check healthy or skipped, 3 at least one check unhealthy, 4 a check failed to run (wins over 3), 2 bad arguments or the table could not be read. There is no exit 1.`
 }
 
 func (c *HealthCmd) examples() []string {
@@ -37,21 +37,21 @@ func (c *HealthCmd) examples() []string {
 func (c *HealthCmd) Run(ctx context.Context) error {
 	format, err := c.format("text", "text", "json", "md")
 	if err != nil {
-		return codeError{health.ExitError, err.Error()}
+		return codeError{health.ExitBadInput, err.Error()}
 	}
 	table, err := oneTable(c.Table, c.BasePath)
 	if err != nil {
-		return codeError{health.ExitError, err.Error()}
+		return codeError{health.ExitBadInput, err.Error()}
 	}
 	checks, err := health.ParseChecks(c.Checks)
 	if err != nil {
-		return codeError{health.ExitError, err.Error()}
+		return codeError{health.ExitBadInput, err.Error()}
 	}
 	opts := c.options(table, []model.Step{model.StepHealth}, nil)
 	opts.Health = health.Options{Checks: checks, ApplyAllDefaults: c.ApplyAllDefaults}
 	s, err := load(ctx, opts, model.StepTimeline, model.StepConfig, model.StepHealth)
 	if err != nil {
-		return codeError{health.ExitError, err.Error()}
+		return codeError{health.ExitBadInput, err.Error()}
 	}
 	defer reportProblems(s)
 	r := new(health.Result)
@@ -74,7 +74,7 @@ func (c *HealthCmd) Run(ctx context.Context) error {
 		return nil
 	})
 	if err != nil {
-		return codeError{health.ExitError, err.Error()}
+		return codeError{health.ExitBadInput, err.Error()}
 	}
 	if code := r.ExitCode(); code != 0 {
 		return codeError{code, ""}

@@ -23,6 +23,8 @@ type OpenCmd struct {
 	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
 	LogFile   string `name:"log-file" help:"Write library and SDK logs to this file (default: discard)." type:"path"`
 	NoMouse   bool   `name:"no-mouse" help:"Do not capture the mouse (keeps the terminal's own selection)."`
+	// The Health pane's d toggles it without reloading.
+	ApplyAllDefaults bool `name:"apply-all-defaults" help:"Health: judge unsupplied properties by Hudi's (engine-effective) defaults instead of skipping (d toggles it in the Health pane)."`
 	TableFlags
 }
 
@@ -52,8 +54,7 @@ func (c *OpenCmd) Run() error {
 	}
 	log.SetOutput(logw)
 	slog.SetDefault(slog.New(slog.NewTextHandler(logw, nil)))
-	opts := c.options(c.Table, nil, logw)
-	opts.EventLog = c.EventLog
+	opts := c.modelOptions(logw)
 
 	// Validate before the TUI starts: a bad path is a plain error and exit code 1.
 	ctx := context.Background()
@@ -84,6 +85,14 @@ func (c *OpenCmd) Run() error {
 	}
 	defer func() { os.Stderr = stderr }()
 	return runTUI(app)
+}
+
+// modelOptions is what the explorer loads: every step, with the explorer's own flags.
+func (c *OpenCmd) modelOptions(logw io.Writer) model.Options {
+	opts := c.options(c.Table, nil, logw)
+	opts.EventLog = c.EventLog
+	opts.Health.ApplyAllDefaults = c.ApplyAllDefaults
+	return opts
 }
 
 // colorEnabled decides whether the explorer uses colour: not with NO_COLOR set (any value,

@@ -62,7 +62,7 @@ func TestReadOnlyProof(t *testing.T) {
 				}
 				for _, args := range cmds {
 					stdout, stderr, code := runCLI(t, args...)
-					if code != 0 && !(args[0] == "health" && code == 1) { // health exits 1 for UNHEALTHY
+					if code != 0 && !(args[0] == "health" && code == 3) { // health exits 3 for UNHEALTHY
 						t.Errorf("%v: exit %d: %.300s", args, code, stderr)
 					}
 					if args[0] == "timeline" && args[1] == "--archived" && firstCompleted == "" {

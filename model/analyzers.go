@@ -145,11 +145,37 @@ func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *timeline.Timeli
 	}
 	if hasPart(t.Config.MetadataParts, "files") || hasPart(t.Config.MetadataParts, "record_index") {
 		in.MDT = LoadMDT(ctx, t)
-		if in.MDT.Exists && metadata.CanListFiles(t.Config) {
+		switch {
+		case in.MDT.Exists && metadata.CanListFiles(t.Config):
 			compareMDTListing(ctx, t, tl, in.MDT, view)
+		case in.MDT.Exists:
+			in.MDT.ListingSkipped = "the metadata table's files partition is not complete (still inflight)"
 		}
 	}
+	in.Archived, in.ArchiveRead = compactionArchive(ctx, t, tl)
 	return in
+}
+
+// compactionArchive reads the archived timeline for the compaction check when a MERGE_ON_READ
+// table's active timeline holds no completed compaction: the last one was archived (or there
+// never was one), and counting from the first active delta commit would name the wrong instant.
+func compactionArchive(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) ([]*timeline.Instant, bool) {
+	if t.Config.Type != tableconfig.MergeOnRead {
+		return nil, false
+	}
+	for _, i := range tl.Instants {
+		if i.Action == timeline.ActionCommit && i.IsCompleted() {
+			return nil, false
+		}
+	}
+	if len(tl.Archived) > 0 {
+		return tl.Archived, true
+	}
+	arch := &timeline.Timeline{Instants: tl.Instants}
+	if err := t.LoadArchived(ctx, arch); err != nil {
+		return nil, false
+	}
+	return arch.Archived, true
 }
 
 // LoadMDT reads the metadata table's timeline and record-index file groups.

@@ -42,6 +42,9 @@ type Options struct {
 	// ClusterDefaults names the cluster-wide hudi-defaults.conf; "" finds it as EMR does
 	// ($HUDI_CONF_DIR, /etc/hudi/conf), "-" reads none (reproducible reports and tests).
 	ClusterDefaults string
+	// HudiVersion is the Hudi release that reads the table (incremental-read verdicts follow
+	// its rules); "" judges for every release line that can read the table version.
+	HudiVersion string
 	// Now is the clock ages are measured against (savepoint age, file age); nil is time.Now.
 	Now func() time.Time
 
@@ -76,6 +79,9 @@ type Snapshot struct {
 	Health    *health.Result
 	EventLog  *EventLogReport // the Spark event log's analysis (nil without --event-log)
 	Findings  *FindingsResult // the optimization catalogs evaluated against the rest
+	// HealthIn is what the health step read; RunHealth judges it again with other options
+	// without reading the table.
+	HealthIn *health.Input
 
 	// Done lists the steps that have finished (successfully or not), in order.
 	Done       []Step
@@ -133,6 +139,17 @@ func (s *Snapshot) clone() *Snapshot {
 	return &c
 }
 
+// RunHealth runs the health checks on what the health step read, with the loaded options but
+// applyAll for ApplyAllDefaults; nil when the step has not read anything.
+func (s *Snapshot) RunHealth(applyAll bool) *health.Result {
+	if s.HealthIn == nil {
+		return nil
+	}
+	opt := s.Options.Health
+	opt.Config, opt.ApplyAllDefaults = s.Effective, applyAll
+	return health.Run(*s.HealthIn, opt)
+}
+
 // HasRun reports whether a step has finished.
 func (s *Snapshot) HasRun(st Step) bool {
 	for _, d := range s.Done {
@@ -151,16 +168,32 @@ func (s *Snapshot) Problems() []problem.Problem {
 	return s.Table.Problems()
 }
 
-// IncrementalStart is the oldest point an incremental read can still start from: the later of
-// the active timeline's first write and the last clean's earliest retained commit.
-func (s *Snapshot) IncrementalStart(ctx context.Context) (instant, reason string) {
+// Readers are the Hudi release lines whose incremental-read rules the verdicts follow: the
+// line of Options.HudiVersion, else every line that reads this table version. An unusable
+// HudiVersion is returned as the error (and every line is judged).
+func (s *Snapshot) Readers() ([]checkpoint.Reader, error) {
+	if s.Table == nil {
+		return nil, errSkipped(StepProperties)
+	}
+	rds, err := checkpoint.ReadersFor(s.Options.HudiVersion, s.Table.Version())
+	if err != nil {
+		return checkpoint.ReadersOf(s.Table.Version()), err
+	}
+	return rds, nil
+}
+
+// IncrementalStarts are, per reader line, the earliest begin value that still reads every
+// write on the active timeline inside the cleaner's retention (checkpoint accepts each).
+func (s *Snapshot) IncrementalStarts(ctx context.Context) []checkpoint.Start {
 	if s.Timeline == nil || s.Table == nil {
-		return "", ""
+		return nil
 	}
-	r := checkpoint.Check(ctx, s.Table, s.Timeline, "")
-	instant, reason = r.ActiveStart, "active timeline start"
-	if r.EarliestCommitToRetain != "" && timeline.CompareInstants(r.EarliestCommitToRetain, instant) > 0 {
-		instant, reason = r.EarliestCommitToRetain, "cleaner's earliest retained commit"
+	rds, _ := s.Readers()
+	var out []checkpoint.Start
+	for _, rd := range rds {
+		if st, ok := checkpoint.EarliestStart(ctx, s.Table, s.Timeline, rd); ok {
+			out = append(out, st)
+		}
 	}
-	return instant, reason
+	return out
 }

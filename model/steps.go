@@ -6,7 +6,6 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/findings"
-	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
@@ -188,9 +187,8 @@ func analyzeHealth(ctx context.Context, s *Snapshot) error {
 	// metadata-table read); the health command alone does not list the table.
 	in := HealthInputWithView(ctx, s.Table, s.Timeline, s.View)
 	in.Now = s.Options.now()
-	opt := s.Options.Health
-	opt.Config = s.Effective
-	s.Health = health.Run(in, opt)
+	s.HealthIn = &in
+	s.Health = s.RunHealth(s.Options.Health.ApplyAllDefaults)
 	return nil
 }
 

@@ -45,13 +45,14 @@ func LateCompletions(inCompletionOrder []*timeline.Instant) []bool {
 }
 
 // CheckCheckpoint evaluates an incremental-read begin value against the snapshot's timeline
-// (what `hudiscope checkpoint` prints). It may read the last clean's metadata. nil before the
-// timeline step has run.
-func (s *Snapshot) CheckCheckpoint(ctx context.Context, value string) *checkpoint.Report {
+// (what `hudiscope checkpoint` prints), one verdict per reader line (see Readers). It may
+// read the last clean's metadata. nil before the timeline step has run.
+func (s *Snapshot) CheckCheckpoint(ctx context.Context, value string) []*checkpoint.Report {
 	if s == nil || s.Table == nil || s.Timeline == nil {
 		return nil
 	}
-	return checkpoint.Check(ctx, s.Table, s.Timeline, value)
+	rds, _ := s.Readers()
+	return checkpoint.CheckAll(ctx, s.Table, s.Timeline, value, rds)
 }
 
 // InstantDetails reads one instant's plan and metadata (it may read storage).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
@@ -11,14 +12,16 @@ import (
 
 // Document is the JSON report. Instant fields use the names of `hudiscope timeline --json`.
 type Document struct {
-	SchemaVersion    string            `json:"schemaVersion"`
-	Table            *TableJSON        `json:"table"`
-	IncrementalStart *IncrementalJSON  `json:"incrementalStart"`
-	Instants         []InstantJSON     `json:"instants"`
-	Steps            []StepJSON        `json:"steps"`
-	Problems         []string          `json:"problems"`
-	Sections         map[string]string `json:"sections,omitempty"` // later analyses, as Markdown
-	Findings         *findings.Result  `json:"findings,omitempty"` // the optimization catalogs' findings
+	SchemaVersion    string           `json:"schemaVersion"`
+	Table            *TableJSON       `json:"table"`
+	IncrementalStart *IncrementalJSON `json:"incrementalStart"`
+	// IncrementalStarts are the same per reader release line (IncrementalStart is the first).
+	IncrementalStarts []checkpoint.Start `json:"incrementalStarts"`
+	Instants          []InstantJSON      `json:"instants"`
+	Steps             []StepJSON         `json:"steps"`
+	Problems          []string           `json:"problems"`
+	Sections          map[string]string  `json:"sections,omitempty"` // later analyses, as Markdown
+	Findings          *findings.Result   `json:"findings,omitempty"` // the optimization catalogs' findings
 }
 
 // TableJSON identifies the table.
@@ -36,8 +39,11 @@ type TableJSON struct {
 
 // IncrementalJSON is the oldest point an incremental read can start from.
 type IncrementalJSON struct {
-	Instant string `json:"instant"`
-	Reason  string `json:"reason"`
+	// Instant is the begin value to use (accepted by `hudiscope checkpoint` for ReaderLine).
+	Instant    string `json:"instant"`
+	Reason     string `json:"reason"`
+	ReaderLine string `json:"readerLine"`
+	ReadsFrom  string `json:"readsFrom"`
 }
 
 // InstantJSON is one instant.
@@ -77,8 +83,10 @@ func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
 			PartitionFields: nonNil(c.PartitionFieldNames()), RecordKeyFields: nonNil(c.RecordKeys),
 			KeyGenerator: c.KeyGenerator, CDCEnabled: c.CDCEnabled, CDCSupplementalLoggingMode: c.CDCMode}
 	}
-	if start, reason := s.IncrementalStart(ctx); start != "" {
-		d.IncrementalStart = &IncrementalJSON{Instant: start, Reason: reason}
+	d.IncrementalStarts = s.IncrementalStarts(ctx)
+	if len(d.IncrementalStarts) > 0 {
+		st := d.IncrementalStarts[0]
+		d.IncrementalStart = &IncrementalJSON{Instant: st.Begin, Reason: st.Reason, ReaderLine: st.Reader.Line, ReadsFrom: st.ReadsFrom}
 	}
 	d.Instants = InstantsJSON(s.TimelineInstants())
 	for _, st := range s.Done {

@@ -38,7 +38,8 @@ func LayoutMarkdown(r *layout.Result, parts []layout.ExtraPartition) string {
 		{"base file size p50", Bytes(r.TableSizeStats.P50)},
 		{"file groups / slices", fmt.Sprintf("%d / %d", x.FileGroups, x.FileSlices)},
 		{"log files in latest slices", fmt.Sprintf("%d (%s)", x.LogFiles, Bytes(x.LogBytes))},
-		{"small-file limit", fmt.Sprintf("%s (%s); %s of base files below it", Bytes(x.SmallFileLimit), orDash(x.SmallFileLimitSource), Pct(float64(x.SmallFileShare)))},
+		{"small files", x.SmallShare(Bytes)},
+		{"writer small-file handling", x.WriterSmallFiles(Bytes)},
 		{"listing", orDash(x.ListingSource)},
 	}))
 	b.WriteString("\n### Partitions\n\n")

@@ -113,19 +113,40 @@ func NewFilesDocument(view *filegroup.View) FilesDocument {
 	return FilesDocument{SchemaVersion: SchemaVersion, Source: view.Source, Partitions: parts}
 }
 
-// CheckpointDocument is `hudiscope checkpoint --output json`.
+// CheckpointDocument is `hudiscope checkpoint --output json`: the first verdict's fields at
+// the top level (the only one when the reading release is named), ReRead over all verdicts,
+// and every verdict under Verdicts with its reader line.
 type CheckpointDocument struct {
 	SchemaVersion string `json:"schemaVersion"`
 	*checkpoint.Report
 	Instant *InstantJSON  `json:"instant"`
 	Covered []InstantJSON `json:"covered"`
+	// ReRead is true when any reader line re-reads (the exit status 3).
+	ReRead   bool                `json:"reRead"`
+	Verdicts []CheckpointVerdict `json:"verdicts"`
 }
 
-// NewCheckpointDocument describes a checkpoint verdict.
-func NewCheckpointDocument(r *checkpoint.Report) CheckpointDocument {
-	d := CheckpointDocument{SchemaVersion: SchemaVersion, Report: r, Covered: InstantsJSON(r.Covered)}
+// CheckpointVerdict is one reader line's verdict.
+type CheckpointVerdict struct {
+	Reader  checkpoint.Reader `json:"reader"`
+	ReRead  bool              `json:"reRead"`
+	Covered []string          `json:"covered"` // requested times of the writes the read returns
+}
+
+// NewCheckpointDocument describes checkpoint verdicts (one per reader line, at least one).
+func NewCheckpointDocument(rs []*checkpoint.Report) CheckpointDocument {
+	r := rs[0]
+	d := CheckpointDocument{SchemaVersion: SchemaVersion, Report: r, Covered: InstantsJSON(r.Covered),
+		ReRead: checkpoint.AnyReRead(rs), Verdicts: []CheckpointVerdict{}}
 	if r.Instant != nil {
 		d.Instant = &InstantsJSON([]*timeline.Instant{r.Instant})[0]
+	}
+	for _, v := range rs {
+		cv := CheckpointVerdict{Reader: v.Reader, ReRead: v.ReRead, Covered: []string{}}
+		for _, in := range v.Covered {
+			cv.Covered = append(cv.Covered, in.RequestedTime)
+		}
+		d.Verdicts = append(d.Verdicts, cv)
 	}
 	return d
 }

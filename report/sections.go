@@ -38,11 +38,16 @@ func tableSection(_ context.Context, s *model.Snapshot) (string, bool) {
 }
 
 func incrementalSection(ctx context.Context, s *model.Snapshot) (string, bool) {
-	start, reason := s.IncrementalStart(ctx)
-	if start == "" {
+	starts := s.IncrementalStarts(ctx)
+	if len(starts) == 0 {
 		return "", false
 	}
-	return fmt.Sprintf("Incremental reads can start from `%s` (%s).\n", start, reason), true
+	var b strings.Builder
+	for _, st := range starts {
+		fmt.Fprintf(&b, "- Hudi %s readers: begin.instanttime `%s` reads every write from `%s` on (%s).\n",
+			st.Reader.Line, st.Begin, st.ReadsFrom, st.Reader.Rule()+"; bounded by the "+st.Reason)
+	}
+	return b.String(), true
 }
 
 func timelineSection(_ context.Context, s *model.Snapshot) (string, bool) {

@@ -391,8 +391,12 @@ func (a *App) headerView(w int) string {
 	}
 	right, compact := "", ""
 	if a.snap != nil {
-		right = mark("props", a.snap.Options.Props) + "  " + mark("event log", a.snap.Options.EventLog) + " "
-		compact = mark("props", a.snap.Options.Props) + " " + mark("log", a.snap.Options.EventLog) + " "
+		ev, evShort := mark("event log", a.snap.Options.EventLog), mark("log", a.snap.Options.EventLog)
+		if a.snap.Options.EventLog != "" {
+			ev, evShort = a.eventLogMark("event log"), a.eventLogMark("log")
+		}
+		right = mark("props", a.snap.Options.Props) + "  " + ev + " "
+		compact = mark("props", a.snap.Options.Props) + " " + evShort + " "
 	}
 	// Most important first: the table's identity, then the inputs, then the brand.
 	for _, v := range [][2]string{{brand + left, right}, {left, right}, {left, compact}, {left, ""}} {
@@ -401,6 +405,27 @@ func (a *App) headerView(w int) string {
 		}
 	}
 	return clip(left, w)
+}
+
+// eventLogMark is a given event log's header mark: ✓ only once it parsed; while it is read, …;
+// when it failed, ✗ and the key of the Event log pane, which says why.
+func (a *App) eventLogMark(name string) string {
+	st := a.c.Styles
+	g := st.G
+	s := a.snap
+	switch {
+	case s.StepErrors[model.StepEventLog] == nil && s.EventLog != nil:
+		return name + " " + st.OK.Render(g.OK)
+	case s.StepErrors[model.StepEventLog] == nil && !s.HasRun(model.StepEventLog) && !a.finished:
+		return name + " " + st.Dim.Render(g.Ellipsis)
+	}
+	why := ""
+	for i, p := range a.panes {
+		if p.Title() == "Event log" && i < len(a.c.Keys.Pane) {
+			why = st.Dim.Render(" (" + a.c.Keys.Pane[i].Help().Key + ")")
+		}
+	}
+	return name + " " + st.Bad.Render(g.Bad) + why
 }
 
 func (a *App) tabsView(w int) string {

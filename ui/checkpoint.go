@@ -14,7 +14,7 @@ import (
 // checkpointMsg carries a checkpoint check computed in a Cmd.
 type checkpointMsg struct {
 	value string
-	r     *checkpoint.Report
+	rs    []*checkpoint.Report // one verdict per reader line
 }
 
 // checkpointHelper answers "what does an incremental read from VALUE read?" with the same
@@ -26,7 +26,7 @@ type checkpointHelper struct {
 	took    int // how many times tab was pressed on the current instant
 	running bool
 	value   string
-	r       *checkpoint.Report
+	rs      []*checkpoint.Report
 	res     *pager // the result, scrolled
 }
 
@@ -69,7 +69,7 @@ func (h *checkpointHelper) set(m checkpointMsg) {
 	if m.value != h.value {
 		return // a stale answer
 	}
-	h.running, h.r = false, m.r
+	h.running, h.rs = false, m.rs
 	h.res.vp.GotoTop()
 }
 
@@ -135,7 +135,7 @@ func (h *checkpointHelper) check(t *Timeline) tea.Cmd {
 	h.running, h.value = true, v
 	s := t.snap
 	return func() tea.Msg {
-		return checkpointMsg{value: v, r: s.CheckCheckpoint(context.Background(), v)}
+		return checkpointMsg{value: v, rs: s.CheckCheckpoint(context.Background(), v)}
 	}
 }
 
@@ -145,16 +145,25 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 	if h.running {
 		return []string{" checking " + h.value + " ..."}
 	}
-	r := h.r
-	if r == nil {
+	if len(h.rs) == 0 {
 		return nil
+	}
+	r := h.rs[0]
+	for _, v := range h.rs {
+		if v.ReRead {
+			r = v // the verdict that re-reads is the one to act on
+			break
+		}
 	}
 	verdict := ""
 	switch {
 	case r.ReRead:
-		verdict = st.Bad.Render(st.G.Warn+" RE-READ:") + fmt.Sprintf(" %s is an instant time (as in _hoodie_commit_time), not a completion time. "+
-			"A read from it returns instant %s again: that batch is read twice. Use its completion time %s instead.",
-			r.Value, r.Instant.RequestedTime, dashIf(r.Instant.CompletionTime))
+		why := "a completion time, and Hudi " + r.Reader.Line + " returns writes completed at the begin value too"
+		if r.Match == checkpoint.MatchRequested {
+			why = "an instant time (as in _hoodie_commit_time), not a completion time"
+		}
+		verdict = st.Bad.Render(st.G.Warn+" RE-READ:") + fmt.Sprintf(" %s is %s: a Hudi %s read from it returns instant %s again, so that batch is read twice. Use %s instead.",
+			r.Value, why, r.Reader.Line, r.Instant.RequestedTime, checkpoint.SafeBegin(r.Reader, r.Instant))
 	case r.ActiveStart != "" && !r.InActiveTimeline:
 		verdict = st.Warn.Render(st.G.Warn+" TOO OLD:") + " older than the active timeline; the read falls back to a full scan or fails."
 	case !r.InCleanerRetention:
@@ -166,7 +175,7 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 	}
 	out = append(out, wrap(verdict, width-2)...)
 	out = append(out, "")
-	for _, l := range checkpoint.Lines(r) {
+	for _, l := range checkpoint.VerdictLines(h.rs) {
 		if st.G.Arrow != "→" {
 			l = strings.NewReplacer("→", st.G.Arrow, "←", "<-").Replace(l)
 		}

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -18,9 +19,11 @@ import (
 // checker's slack threshold; a check past its trigger but inside the slack is "behind, not
 // stopped". Enter opens a check: summary, findings, effective configs and property sources.
 type HealthPane struct {
-	c      *Common
-	km     healthKeys
-	snap   *model.Snapshot
+	c    *Common
+	km   healthKeys
+	snap *model.Snapshot
+	// base is the snapshot's result; res the one shown (base, or base re-judged with d).
+	base   *health.Result
 	res    *health.Result
 	bands  map[string]health.Band
 	list   *listView
@@ -33,17 +36,44 @@ type HealthPane struct {
 // healthKeys are the check list's keys.
 type healthKeys struct {
 	listKeys
-	Open key.Binding
+	Open, Defaults key.Binding
 }
 
-func (k healthKeys) ShortHelp() []key.Binding { return enabled(k.Open, k.Filter, k.Sort) }
+func (k healthKeys) ShortHelp() []key.Binding { return enabled(k.Open, k.Defaults, k.Filter, k.Sort) }
 func (k healthKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort}}
+	return [][]key.Binding{k.all(), {k.Open, k.Defaults, k.Filter, k.Sort}}
 }
 func (k healthKeys) helpTitles() []string { return []string{"Move", "Health"} }
 
+// healthCheckKeys are an open check's keys: its text scrolls, and d still re-judges.
+type healthCheckKeys struct {
+	pagerKeys
+	Defaults key.Binding
+}
+
+func (k healthCheckKeys) ShortHelp() []key.Binding {
+	return append(k.pagerKeys.ShortHelp(), enabled(k.Defaults)...)
+}
+func (k healthCheckKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), {k.Defaults}}
+}
+func (k healthCheckKeys) helpTitles() []string { return []string{"Scroll", "Health"} }
+
 // NewHealth makes the Health pane.
-func NewHealth(c *Common) *HealthPane { return &HealthPane{c: c, km: healthKeys{Open: c.Keys.Open}} }
+func NewHealth(c *Common) *HealthPane {
+	return &HealthPane{c: c, km: healthKeys{Open: c.Keys.Open,
+		Defaults: bind("d", "defaults assumed (toggle)", "d")}}
+}
+
+// canRejudge: the health step's input is at hand, so d re-runs the checks without reading.
+func (h *HealthPane) canRejudge() bool {
+	return h.snap != nil && h.snap.HealthIn != nil && h.res != nil
+}
+
+// assumed: the shown result judges unset properties by Hudi's defaults.
+func (h *HealthPane) assumed() bool {
+	return h.res != nil && h.res.Hudiscope != nil && h.res.Hudiscope.ApplyAllDefaults
+}
 
 // KeyMap is the focused view's keys: a check's text, the filter, or the list.
 func (h *HealthPane) KeyMap() help.KeyMap {
@@ -51,13 +81,14 @@ func (h *HealthPane) KeyMap() help.KeyMap {
 	case h.list == nil:
 		return keyColumns{}
 	case h.detail != nil:
-		return h.detail.keys(h.c.Keys.Nav)
+		return healthCheckKeys{h.detail.keys(h.c.Keys.Nav), when(h.km.Defaults, h.canRejudge())}
 	case h.list.filtering:
 		return h.c.Keys.filterKeys()
 	}
 	k := h.km
 	k.listKeys = h.list.keys(h.c.Keys)
 	k.Open = when(k.Open, h.list.selected() >= 0)
+	k.Defaults = when(k.Defaults, h.canRejudge())
 	return k
 }
 
@@ -100,12 +131,36 @@ func statusRank(s string) int {
 
 func (h *HealthPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	h.snap = s
-	if s == nil || s.Health == nil || s.Health == h.res {
+	if s == nil || s.Health == nil || s.Health == h.base {
 		return nil
 	}
-	h.res, h.detail = s.Health, nil
-	h.bands = report.HealthBands(s.Health)
-	cs := s.Health.Checks
+	h.base, h.detail = s.Health, nil
+	h.setResult(s.Health)
+	return nil
+}
+
+// rejudge flips "judge unset properties by Hudi's defaults" and runs the checks again on what
+// the health step read; the table is not read again.
+func (h *HealthPane) rejudge() {
+	r := h.snap.RunHealth(!h.assumed())
+	if r == nil {
+		return
+	}
+	h.setResult(r)
+}
+
+// setResult shows r, keeping the sort, the filter and the selected check.
+func (h *HealthPane) setResult(r *health.Result) {
+	keepName, sortBy, filter := "", -1, ""
+	if h.list != nil {
+		if i := h.list.selected(); i >= 0 && h.res != nil {
+			keepName = h.res.Checks[i].Name
+		}
+		sortBy, filter = h.list.sortBy, h.list.filter
+	}
+	h.res = r
+	h.bands = report.HealthBands(r)
+	cs := r.Checks
 	band := func(i int) health.Band { return h.bands[cs[i].Name] }
 	num := func(p *int64) float64 {
 		if p == nil {
@@ -113,11 +168,20 @@ func (h *HealthPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 		return float64(*p)
 	}
+	statusW, triggerW, star := 9, 8, map[string]bool{}
+	if r.Hudiscope != nil && r.Hudiscope.ApplyAllDefaults {
+		// Room for the * of a check judged with a default, taken from trigger (short numbers:
+		// commit counts, or bytes shown as 1.1G) so the state column still fits at 80.
+		statusW, triggerW = 10, 7
+		for _, c := range cs {
+			star[c.Name] = len(defaultsUsed(r, c.Name)) > 0
+		}
+	}
 	cols := []lvCol{
 		{title: "check", width: 14, txt: func(i int) string { return cs[i].Name }},
-		{title: "status", width: 9, num: func(i int) float64 { return float64(statusRank(cs[i].Status)) }},
+		{title: "status", width: statusW, num: func(i int) float64 { return float64(statusRank(cs[i].Status)) }},
 		{title: "observed", width: 8, right: true, num: func(i int) float64 { return num(band(i).Observed) }},
-		{title: "trigger", width: 8, right: true},
+		{title: "trigger", width: triggerW, right: true},
 		{title: "unhealthy at", width: 12, right: true},
 		{title: "state", width: 21, num: func(i int) float64 { return float64(stateRank(band(i).State)) }},
 		{title: "measure", width: 20, flex: true, prio: 2},
@@ -128,6 +192,9 @@ func (h *HealthPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		case 0:
 			return cs[i].Name
 		case 1:
+			if star[cs[i].Name] {
+				return cs[i].Status + "*"
+			}
 			return cs[i].Status
 		case 2:
 			return bandNum(b.Observed)
@@ -151,9 +218,30 @@ func (h *HealthPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 		return ""
 	}
+	if keepName != "" || sortBy >= 0 || filter != "" {
+		keep := -1
+		for i, c := range cs {
+			if c.Name == keepName {
+				keep = i
+			}
+		}
+		h.list.sortBy, h.list.filter = sortBy, filter
+		h.list.input.SetValue(filter)
+		h.list.apply(keep)
+	}
 	h.list.setPage(h.list.n)
 	h.reflow()
-	return nil
+}
+
+// defaultsUsed are the writer properties check name took from Hudi's defaults.
+func defaultsUsed(r *health.Result, name string) []health.SourceEntry {
+	var out []health.SourceEntry
+	for _, s := range report.CheckSources(r, name) {
+		if strings.HasPrefix(s.Source, string(config.SourceEngine)) || strings.HasPrefix(s.Source, string(config.SourceDeclared)) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // bandNum is a band number, exact up to 8 digits, else shortened.
@@ -179,16 +267,24 @@ func (h *HealthPane) Back() bool {
 }
 
 func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
+	km, isKey := msg.(tea.KeyPressMsg)
 	switch k := h.KeyMap().(type) {
-	case pagerKeys:
-		h.detail.update(k.navKeys, msg)
-	case healthKeys:
-		if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, k.Open) {
-			h.check = h.res.Checks[h.list.selected()].Name
-			h.detail = newPager()
+	case healthCheckKeys:
+		if isKey && key.Matches(km, k.Defaults) {
+			h.rejudge()
 			break
 		}
-		h.list.update(h.c.Keys, msg)
+		h.detail.update(k.navKeys, msg)
+	case healthKeys:
+		switch {
+		case isKey && key.Matches(km, k.Open):
+			h.check = h.res.Checks[h.list.selected()].Name
+			h.detail = newPager()
+		case isKey && key.Matches(km, k.Defaults):
+			h.rejudge()
+		default:
+			h.list.update(h.c.Keys, msg)
+		}
 	case filterKeys:
 		h.list.update(h.c.Keys, msg)
 	}
@@ -233,6 +329,9 @@ func (h *HealthPane) View(width, height int) string {
 	var bottom []string
 	legend := " " + g.Warn + " behind, not stopped: past trigger, inside slack (tuning pays)" + g.Sep + g.Bad + " unhealthy"
 	bottom = append(bottom, clip(st.Dim.Render(legend), width))
+	if h.assumed() {
+		bottom = append(bottom, clip(st.Warn.Render(" * defaults assumed ("+h.km.Defaults.Help().Key+"): unset writer properties judged by Hudi's defaults"), width))
+	}
 	if f := h.list.footer(h.c, width, "checks"); f != "" {
 		bottom = append(bottom, f)
 	}
@@ -273,7 +372,11 @@ func (h *HealthPane) headline(width int) string {
 	if status == health.Unhealthy {
 		status = st.Bad.Render(status)
 	}
-	return clip(" overall "+status+g.Sep+"engine "+engine+g.Sep+props, width)
+	line := " overall " + status + g.Sep + "engine " + engine + g.Sep + props
+	if h.assumed() {
+		line += g.Sep + st.Warn.Render("defaults assumed")
+	}
+	return clip(line, width)
 }
 
 // checkLines are a check's summary, band bars, findings and property sources; full adds the
@@ -297,6 +400,19 @@ func (h *HealthPane) checkLines(name string, width int, full bool) []string {
 	}
 	if full {
 		out = append(out, " "+st.ColHead.Render(c.Name)+"  "+c.Status)
+	}
+	if h.assumed() {
+		if used := defaultsUsed(h.res, name); len(used) > 0 {
+			var keys []string
+			for _, u := range used {
+				keys = append(keys, u.Key+"="+u.Value)
+			}
+			if full {
+				add("", "defaults assumed: "+strings.Join(keys, ", "))
+			} else {
+				out = append(out, clip(" "+st.Warn.Render("defaults assumed: ")+strings.Join(keys, ", "), width))
+			}
+		}
 	}
 	add("", c.Summary)
 	if b := h.bands[name]; b.State != "" && b.Observed != nil && b.Trigger != nil && b.Threshold != nil {

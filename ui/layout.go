@@ -468,8 +468,8 @@ func (l *LayoutPane) topView(width, height int) string {
 	return fit(lines, width, height)
 }
 
-// topBottom is the partition level's lines under the list: skew, detectors, the small-file
-// limit and the filter line.
+// topBottom is the partition level's lines under the list: skew, detectors, what small%
+// counts (and the writer's small-file handling when it is off) and the filter line.
 func (l *LayoutPane) topBottom(width int) []string {
 	g := l.c.Styles.G
 	r := l.res
@@ -480,8 +480,10 @@ func (l *LayoutPane) topBottom(width int) []string {
 	var bottom []string
 	bottom = append(bottom, " "+asciiText(g, report.SkewText(r)))
 	bottom = append(bottom, l.detectorLines(width)...)
-	bottom = append(bottom, clip(fmt.Sprintf(" small%%: latest base files under the small-file limit %s (%s)",
-		humanBytes(x.SmallFileLimit), dashIf(x.SmallFileLimitSource)), width))
+	bottom = append(bottom, clip(fmt.Sprintf(" small%%: base files under %s, the small-files threshold", humanBytes(x.SmallFileThreshold)), width))
+	if x.SmallFileHandling == "off" {
+		bottom = append(bottom, clip(" "+l.c.Styles.Warn.Render(g.Warn+" writer small-file handling "+x.WriterSmallFiles(humanBytes)), width))
+	}
 	if f := l.list.footer(l.c, width, "partitions"); f != "" {
 		bottom = append(bottom, f)
 	}

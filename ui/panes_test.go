@@ -23,6 +23,8 @@ const (
 	fxMOR      = corpus + "sample_table/mor/avro/v9_txns_simple_meta.zip"
 	fxServices = "../testdata/fixtures/cow-services-1.2.0"
 	fxIncrDir  = "../testdata/fixtures/incr-1.2.0"
+	// fxMORServices: MOR, Hudi 1.2.0, every compaction archived.
+	fxMORServices = "../testdata/fixtures/mor-services-1.2.0"
 )
 
 // eventLogIn finds the event log beside a fixture table (a local-* file or eventlog_v2_* dir).
@@ -67,6 +69,7 @@ func analysisSnapshot(tb testing.TB, table, props, evlog string) *model.Snapshot
 	s.View, s.Effective = view, eff
 	s.Layout = layout.Analyze(in, opt)
 	s.Health = health.Run(hin, health.Options{Config: eff})
+	s.HealthIn = &hin
 	s.Options.Props = props
 	s.Done = append(s.Done, model.StepFiles, model.StepConfig, model.StepLayout, model.StepHealth)
 	if evlog != "" {
@@ -92,6 +95,28 @@ func morDefaultsSnapshot(tb testing.TB) *model.Snapshot {
 	c := *s
 	c.Health = health.Run(hin, health.Options{Config: s.Effective, ApplyAllDefaults: true})
 	return &c
+}
+
+// morServicesSnapshot is the MOR table whose compactions are all archived, with its writer
+// properties (which leave the compaction trigger strategy unset).
+func morServicesSnapshot(tb testing.TB) *model.Snapshot {
+	needFixture(tb, fxMORServices+"/table.zip")
+	return analysisSnapshot(tb, fxMORServices+"/table.zip", fxMORServices+"/writer.properties", "")
+}
+
+// badEventLogSnapshot is the incr table given an event log that is not a Spark log.
+func badEventLogSnapshot(tb testing.TB) *model.Snapshot {
+	needFixture(tb, fxIncrDir+"/table.zip")
+	s := analysisSnapshot(tb, fxIncrDir+"/table.zip", fxIncrDir+"/writer.properties", "")
+	bad := fxIncrDir + "/writer.properties"
+	_, err := model.AnalyzeEventLog(context.Background(), bad, storage.Options{}, nil)
+	if err == nil {
+		tb.Fatal("writer.properties parsed as an event log")
+	}
+	s.Options.EventLog = "writer.properties"
+	s.StepErrors = map[model.Step]error{model.StepEventLog: err}
+	s.Done = append(s.Done, model.StepEventLog)
+	return s
 }
 
 func incrSnapshot(tb testing.TB) *model.Snapshot {
@@ -150,6 +175,9 @@ func TestAnalysisPanesGolden(t *testing.T) {
 		{name: "health-services-check", snap: servicesSnapshot, keys: []string{"3", "j", "j", "j", "enter"}},
 		{name: "eventlog-services", snap: servicesSnapshot, keys: []string{"4"}},
 		{name: "eventlog-services-stage", snap: servicesSnapshot, keys: []string{"4", "s", "s", "s", "enter"}},
+		{name: "health-morsvc-defaults-toggled", snap: morServicesSnapshot, keys: []string{"3", "d"}},
+		{name: "health-morsvc-defaults-toggled-check", snap: morServicesSnapshot, keys: []string{"3", "d", "enter"}},
+		{name: "eventlog-failed", snap: badEventLogSnapshot, keys: []string{"4"}},
 	}
 	snaps := map[string]*model.Snapshot{}
 	for _, c := range cases {

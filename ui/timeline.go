@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -44,8 +45,8 @@ type Timeline struct {
 	anyDerived bool
 	lower      map[string]string
 
-	incrStart, incrReason string
-	incrKnown             bool
+	incrStarts []checkpoint.Start // per reader line: the begin value that reads every retained write
+	incrKnown  bool
 
 	detail *instantDetail
 	ckpt   *checkpointHelper
@@ -110,8 +111,8 @@ func (t *Timeline) KeyMap() help.KeyMap {
 }
 
 type incrStartMsg struct {
-	tl            *timeline.Timeline
-	start, reason string
+	tl     *timeline.Timeline
+	starts []checkpoint.Start
 }
 
 func (t *Timeline) Title() string { return "Timeline" }
@@ -159,8 +160,7 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	t.reflow()
 	tl := s.Timeline
 	return func() tea.Msg {
-		start, reason := s.IncrementalStart(context.Background())
-		return incrStartMsg{tl: tl, start: start, reason: reason}
+		return incrStartMsg{tl: tl, starts: s.IncrementalStarts(context.Background())}
 	}
 }
 
@@ -304,7 +304,7 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case incrStartMsg:
 		if msg.tl == t.tl {
-			t.incrStart, t.incrReason, t.incrKnown = msg.start, msg.reason, true
+			t.incrStarts, t.incrKnown = msg.starts, true
 		}
 		return nil
 	case detailMsg:
@@ -544,19 +544,42 @@ func (t *Timeline) headerLine(width int) string {
 		return ""
 	case !t.incrKnown:
 		return " incremental reads can start from: (reading the last clean)"
-	case t.incrStart == "":
+	case len(t.incrStarts) == 0:
 		return " incremental reads can start from: no completed write on the active timeline"
 	}
-	reason := t.incrReason
-	if 35+len(t.incrStart)+len(reason) > width {
-		switch reason {
-		case "cleaner's earliest retained commit":
-			reason = "cleaner retention"
-		case "active timeline start":
-			reason = "timeline start"
+	// The begin value differs per reader release line; each is one `checkpoint` accepts.
+	first := t.incrStarts[0]
+	var begins []string
+	for _, s := range t.incrStarts {
+		b := st.Key.Render(s.Begin)
+		if len(t.incrStarts) > 1 {
+			b = s.Reader.Line + " " + b
+		}
+		begins = append(begins, b)
+	}
+	joined := strings.Join(begins, " · ")
+	var candidates []string // longest first; the first that fits is shown
+	if len(t.incrStarts) == 1 {
+		candidates = []string{
+			" incremental begin " + joined + " reads from " + first.ReadsFrom + " (Hudi " + first.Reader.Line + ", " + first.Reason + ")",
+			" incremental begin " + joined + " reads from " + first.ReadsFrom + " (Hudi " + first.Reader.Line + ")",
+			" incremental begin " + joined + " (Hudi " + first.Reader.Line + ")",
+		}
+	} else {
+		candidates = []string{
+			" incremental begin " + joined + " reads from " + first.ReadsFrom + " (" + first.Reason + ")",
+			" incremental begin " + joined + " reads from " + first.ReadsFrom,
+			" begin " + joined,
 		}
 	}
-	return clip(" incremental reads can start from "+st.Key.Render(t.incrStart)+" ("+reason+")", width)
+	line := candidates[len(candidates)-1]
+	for _, c := range candidates {
+		if cellWidth(c) <= width {
+			line = c
+			break
+		}
+	}
+	return clip(line, width)
 }
 
 func (t *Timeline) footerLine(width int) string {
@@ -650,8 +673,9 @@ func (t *Timeline) Export() (string, string) {
 		b.WriteString(report.TableSummary(t.snap))
 		b.WriteString("\n")
 	}
-	if t.incrStart != "" {
-		fmt.Fprintf(&b, "Incremental reads can start from `%s` (%s).\n\n", t.incrStart, t.incrReason)
+	for _, st := range t.incrStarts {
+		fmt.Fprintf(&b, "Hudi %s readers: begin.instanttime `%s` reads every write from `%s` on (%s; %s).\n\n",
+			st.Reader.Line, st.Begin, st.ReadsFrom, st.Reader.Rule(), st.Reason)
 	}
 	order := "completion order"
 	if t.order == byRequested {

@@ -5,6 +5,8 @@ package checkpoint
 
 import (
 	"context"
+	"strings"
+	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
@@ -18,28 +20,33 @@ const (
 	MatchNone       Match = "none"
 )
 
-// Report answers "what does an incremental read from this value read?".
+// Report answers "what does an incremental read from this value read?" for one reader line.
 type Report struct {
 	Value string `json:"value"`
 	Match Match  `json:"match"`
-	// Instant is the instant VALUE names (by requested or completion time), if any.
+	// Reader is the release line whose rule the verdict follows.
+	Reader Reader `json:"reader"`
+	// Instant is the instant VALUE names (by requested or completion time), if any. A
+	// savepoint shares its commit's requested time; the commit is the one named.
 	Instant *timeline.Instant `json:"-"`
-	// CompletionOrdered is true for table version ≥ 8, where begin.instanttime is compared with
-	// completion times; older versions compare requested times.
+	// CompletionOrdered is true when the reader compares begin.instanttime with completion
+	// times (1.x); 0.x readers compare requested times.
 	CompletionOrdered bool `json:"completionOrdered"`
-	// InActiveTimeline is false when VALUE is older than the active timeline's first instant:
-	// the instants between it and the timeline start are archived and Hudi falls back to a
-	// full scan (or fails, depending on hoodie.datasource.read.incr.fallback.fulltablescan.enable).
+	// InActiveTimeline is false when VALUE is older than the active timeline's first write:
+	// the instants between it and the timeline start are archived.
 	InActiveTimeline bool   `json:"inActiveTimeline"`
 	ActiveStart      string `json:"activeTimelineStart"`
 	// InCleanerRetention is false when VALUE is older than the last clean's
 	// earliestCommitToRetain: files the read needs may already be deleted.
 	InCleanerRetention     bool   `json:"inCleanerRetention"`
 	EarliestCommitToRetain string `json:"earliestCommitToRetain,omitempty"`
-	// Covered are the completed write instants the read returns, in completion order.
+	// Covered are the completed writes whose records the read returns, in completion order.
+	// Clustering and compaction rewrite records without changing them and are never
+	// returned.
 	Covered []*timeline.Instant `json:"-"`
-	// ReRead is true when VALUE is the requested time of an instant that the read covers
-	// again: the checkpoint came from _hoodie_commit_time and the batch is read twice.
+	// ReRead is true when the instant VALUE names is among the covered ones: a checkpoint
+	// taken from _hoodie_commit_time (or, for an inclusive reader, from the completion time)
+	// reads its own batch again.
 	ReRead bool `json:"reRead"`
 }
 
@@ -50,33 +57,32 @@ type Table interface {
 	Details(ctx context.Context, in *timeline.Instant) (*timeline.Details, error)
 }
 
-// Check evaluates an incremental-read begin time against tl, t's timeline.
-func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string) *Report {
-	r := &Report{Value: value, Match: MatchNone, CompletionOrdered: t.Version() >= 8}
+// returnsRecords reports whether an incremental read returns the records a completed
+// instant wrote: writes do; clustering and compaction only rewrite files (measured: a begin
+// value just before a clustering's completion returns no row of it).
+func returnsRecords(in *timeline.Instant) bool {
+	if in.State != timeline.Completed || !timeline.IsWriteAction(in.Action) {
+		return false
+	}
+	switch strings.ToUpper(in.Operation) {
+	case "CLUSTER", "COMPACT", "LOG_COMPACT":
+		return false
+	}
+	return true
+}
+
+// Check evaluates an incremental-read begin time against tl, t's timeline, for one reader.
+func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string, rd Reader) *Report {
+	r := &Report{Value: value, Match: MatchNone, Reader: rd, CompletionOrdered: rd.CompletionOrdered()}
 	var writes []*timeline.Instant
 	for _, in := range tl.Instants {
-		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) {
+		if returnsRecords(in) {
 			writes = append(writes, in)
 		}
 	}
-	for _, in := range tl.Instants {
-		switch value {
-		case in.RequestedTime:
-			r.Match, r.Instant = MatchRequested, in
-		case in.CompletionTime:
-			if r.Match == MatchNone && !in.CompletionDerived {
-				r.Match, r.Instant = MatchCompletion, in
-			}
-		}
-	}
+	r.Match, r.Instant = match(value, tl.Instants)
 	if r.Match == MatchNone {
-		for _, in := range tl.Archived {
-			if value == in.RequestedTime {
-				r.Match, r.Instant = MatchRequested, in
-			} else if value == in.CompletionTime && r.Match == MatchNone {
-				r.Match, r.Instant = MatchCompletion, in
-			}
-		}
+		r.Match, r.Instant = match(value, tl.Archived)
 	}
 	if len(writes) > 0 {
 		first := writes[0]
@@ -96,18 +102,122 @@ func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string) *R
 		r.InCleanerRetention = timeline.CompareInstants(value, ect) >= 0
 	}
 	for _, w := range writes {
-		key := w.RequestedTime
-		if r.CompletionOrdered {
-			key = w.CompletionTime
-		}
-		if timeline.CompareInstants(key, value) > 0 {
+		if rd.returns(w, value) {
 			r.Covered = append(r.Covered, w)
-			if r.Match == MatchRequested && w == r.Instant {
+			if w == r.Instant {
 				r.ReRead = true
 			}
 		}
 	}
 	return r
+}
+
+// returns applies the reader's rule: is write w after begin value v?
+func (rd Reader) returns(w *timeline.Instant, v string) bool {
+	key := w.RequestedTime
+	if rd.CompletionOrdered() {
+		key = w.CompletionTime
+	}
+	c := timeline.CompareInstants(key, v)
+	return c > 0 || rd.Inclusive && c == 0
+}
+
+// match finds the instant a value names: a requested time first (a write rather than the
+// savepoint or clean that shares it), else a stored completion time.
+func match(value string, instants []*timeline.Instant) (Match, *timeline.Instant) {
+	var byRequested, byCompletion *timeline.Instant
+	for _, in := range instants {
+		switch value {
+		case in.RequestedTime:
+			if byRequested == nil || timeline.IsWriteAction(in.Action) && !timeline.IsWriteAction(byRequested.Action) {
+				byRequested = in
+			}
+		case in.CompletionTime:
+			if byCompletion == nil && !in.CompletionDerived {
+				byCompletion = in
+			}
+		}
+	}
+	switch {
+	case byRequested != nil:
+		return MatchRequested, byRequested
+	case byCompletion != nil:
+		return MatchCompletion, byCompletion
+	}
+	return MatchNone, nil
+}
+
+// CheckAll judges a value for every reader in rds (one verdict per release line).
+func CheckAll(ctx context.Context, t Table, tl *timeline.Timeline, value string, rds []Reader) []*Report {
+	out := make([]*Report, 0, len(rds))
+	for _, rd := range rds {
+		out = append(out, Check(ctx, t, tl, value, rd))
+	}
+	return out
+}
+
+// AnyReRead reports whether any verdict re-reads (the exit status a pipeline acts on).
+func AnyReRead(rs []*Report) bool {
+	for _, r := range rs {
+		if r.ReRead {
+			return true
+		}
+	}
+	return false
+}
+
+// Start is the earliest begin value with which a reader still reads every retained write.
+type Start struct {
+	Reader Reader `json:"reader"`
+	// Begin is the value to pass as begin.instanttime.
+	Begin string `json:"begin"`
+	// ReadsFrom is the requested time of the first write the read returns.
+	ReadsFrom string `json:"readsFrom"`
+	// Reason says what bounds it: the active timeline's start or the cleaner's retention.
+	Reason string `json:"reason"`
+}
+
+// EarliestStart is the begin value that reads every write still on the active timeline and
+// inside the cleaner's retention, in the reader's own terms, so that Check accepts it.
+func EarliestStart(ctx context.Context, t Table, tl *timeline.Timeline, rd Reader) (Start, bool) {
+	r := Check(ctx, t, tl, "", rd)
+	var first *timeline.Instant
+	reason := "active timeline start"
+	for _, in := range tl.Instants {
+		if !returnsRecords(in) {
+			continue
+		}
+		if r.EarliestCommitToRetain != "" && timeline.CompareInstants(in.RequestedTime, r.EarliestCommitToRetain) < 0 {
+			reason = "cleaner's earliest retained commit"
+			continue
+		}
+		if first == nil || timeline.CompareInstants(in.RequestedTime, first.RequestedTime) < 0 {
+			first = in
+		}
+	}
+	if first == nil {
+		return Start{}, false
+	}
+	key := first.RequestedTime
+	if rd.CompletionOrdered() {
+		key = first.CompletionTime
+	}
+	// One millisecond before the first write's compared time reads it under every rule and
+	// names no instant, so no reader re-reads a batch from it.
+	return Start{Reader: rd, Begin: shiftMillis(key, -1), ReadsFrom: first.RequestedTime, Reason: reason}, true
+}
+
+// shiftMillis moves an instant time by d milliseconds. A 14-digit time stands for its last
+// millisecond (Hudi pads it with 999 when comparing), so the result always has 17 digits.
+func shiftMillis(instant string, d int) string {
+	t, ok := timeline.ParseInstantTime(instant, time.UTC)
+	if !ok {
+		return instant
+	}
+	if len(instant) == 14 {
+		t = t.Add(999 * time.Millisecond)
+	}
+	return timeline.FormatInstantTime(t.Add(time.Duration(d)*time.Millisecond), time.UTC)
 }
 
 // lastCleanRetain returns earliestCommitToRetain of the newest completed clean.

@@ -5,12 +5,22 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
+
+func mustReader(t testing.TB, release string) checkpoint.Reader {
+	t.Helper()
+	rd, err := checkpoint.ReaderFor(release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rd
+}
 
 // fixture returns a path under the project's own testdata/fixtures.
 func fixture(t testing.TB, rel string) string {
@@ -82,18 +92,19 @@ func TestCheckpointIncrFixture(t *testing.T) {
 		}
 	}
 
-	r := checkpoint.Check(ctx, tbl, tl, oracle.C1Requested)
+	rd := mustReader(t, "1.2.0")
+	r := checkpoint.Check(ctx, tbl, tl, oracle.C1Requested, rd)
 	if r.Match != checkpoint.MatchRequested || !r.ReRead || len(r.Covered) != 3 || r.Covered[0] != tl.Instants[0] {
 		t.Errorf("c1 requested: match %s reRead %v covered %d, want requested/true/3", r.Match, r.ReRead, len(r.Covered))
 	}
-	r = checkpoint.Check(ctx, tbl, tl, oracle.C1Completion)
+	r = checkpoint.Check(ctx, tbl, tl, oracle.C1Completion, rd)
 	if r.Match != checkpoint.MatchCompletion || r.ReRead || len(r.Covered) != 2 {
 		t.Errorf("c1 completion: match %s reRead %v covered %d, want completion/false/2", r.Match, r.ReRead, len(r.Covered))
 	}
 	if !r.InActiveTimeline || r.ActiveStart != oracle.C1Requested {
 		t.Errorf("active start = %s (in %v), want %s", r.ActiveStart, r.InActiveTimeline, oracle.C1Requested)
 	}
-	r = checkpoint.Check(ctx, tbl, tl, "20200101000000000")
+	r = checkpoint.Check(ctx, tbl, tl, "20200101000000000", rd)
 	if r.Match != checkpoint.MatchNone || r.InActiveTimeline || len(r.Covered) != 3 {
 		t.Errorf("old value: match %s inActive %v covered %d", r.Match, r.InActiveTimeline, len(r.Covered))
 	}
@@ -108,7 +119,7 @@ func TestCheckpointV6RequestedOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	tl, _ := tbl.ActiveTimeline(ctx)
-	r := checkpoint.Check(ctx, tbl, tl, "20240418173213674")
+	r := checkpoint.Check(ctx, tbl, tl, "20240418173213674", mustReader(t, "0.15.0"))
 	if r.CompletionOrdered || r.ReRead || len(r.Covered) != 1 || r.Covered[0].RequestedTime != "20240418173235694" {
 		t.Errorf("v6: completionOrdered %v reRead %v covered %v", r.CompletionOrdered, r.ReRead, r.Covered)
 	}
@@ -145,7 +156,7 @@ func checkIncr0x(t *testing.T, fx string) {
 		t.Fatal(err)
 	}
 	tl, _ := tbl.ActiveTimeline(ctx)
-	r := checkpoint.Check(ctx, tbl, tl, oracle.C1)
+	r := checkpoint.Check(ctx, tbl, tl, oracle.C1, mustReader(t, strings.TrimPrefix(fx, "incr-")))
 	if r.CompletionOrdered || r.ReRead || r.Match != checkpoint.MatchRequested || len(r.Covered) != 2 {
 		t.Fatalf("v6 checkpoint: ordered %v reRead %v match %s covered %d", r.CompletionOrdered, r.ReRead, r.Match, len(r.Covered))
 	}

@@ -1,6 +1,11 @@
 package checkpoint
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+)
 
 // Lines explains a report in plain words; the CLI and the TUI's
 // checkpoint helper show the same text.
@@ -9,6 +14,10 @@ func Lines(r *Report) []string {
 	order := "requested (instant) times"
 	if r.CompletionOrdered {
 		order = "completion times"
+	}
+	edge := "a write whose time equals the begin value is not returned"
+	if r.Reader.Inclusive {
+		edge = "a write whose time equals the begin value IS returned"
 	}
 	switch r.Match {
 	case MatchRequested:
@@ -29,7 +38,7 @@ func Lines(r *Report) []string {
 	default:
 		out = append(out, fmt.Sprintf("%s is neither the requested nor the completion time of any instant on the timeline.", r.Value))
 	}
-	out = append(out, fmt.Sprintf("Incremental reads on this table compare begin.instanttime with %s.", order))
+	out = append(out, fmt.Sprintf("Hudi %s readers compare begin.instanttime with %s (%s).", r.Reader.name(), order, edge))
 	if r.ActiveStart != "" {
 		if r.InActiveTimeline {
 			out = append(out, fmt.Sprintf("Inside the active timeline (it starts at %s).", r.ActiveStart))
@@ -59,9 +68,72 @@ func Lines(r *Report) []string {
 			in.Totals.NumUpdateWrites, in.Totals.NumDeletes, mark))
 	}
 	if r.ReRead {
-		out = append(out, fmt.Sprintf("WARNING: %s is an instant time (as in _hoodie_commit_time), not a completion time. "+
-			"The read returns instant %s again, so the previous batch is re-read. Use its completion time %s as the checkpoint.",
-			r.Value, r.Instant.RequestedTime, r.Instant.CompletionTime))
+		safe := SafeBegin(r.Reader, r.Instant)
+		if r.Match == MatchRequested {
+			out = append(out, fmt.Sprintf("WARNING: %s is an instant time (as in _hoodie_commit_time), not a completion time. "+
+				"The read returns instant %s again, so the previous batch is re-read. Use %s as the checkpoint.",
+				r.Value, r.Instant.RequestedTime, safe))
+		} else {
+			out = append(out, fmt.Sprintf("WARNING: Hudi %s returns writes completed AT the begin value too: the read returns instant %s again, "+
+				"so the previous batch is re-read. Use %s as the checkpoint.", r.Reader.name(), r.Instant.RequestedTime, safe))
+		}
 	}
 	return out
+}
+
+// name is the reader as a user named it (the release) or its line.
+func (r Reader) name() string {
+	if r.Release != "" {
+		return r.Release + " (" + r.Line + ")"
+	}
+	return r.Line
+}
+
+// SafeBegin is the begin value that continues after instant in without reading it again.
+func SafeBegin(rd Reader, in *timeline.Instant) string {
+	key := in.RequestedTime
+	if rd.CompletionOrdered() {
+		key = in.CompletionTime
+	}
+	if rd.Inclusive {
+		return shiftMillis(key, 1) + " (one millisecond after its completion time " + key + ")"
+	}
+	if rd.CompletionOrdered() {
+		return "its completion time " + key
+	}
+	return "its instant time " + key
+}
+
+// VerdictLines explains one verdict per reader line. When they agree only one is told; when
+// they differ each is told under its release line, so nobody acts on the wrong one.
+func VerdictLines(rs []*Report) []string {
+	if len(rs) == 1 {
+		return Lines(rs[0])
+	}
+	same := true
+	for _, r := range rs[1:] {
+		if r.ReRead != rs[0].ReRead || len(r.Covered) != len(rs[0].Covered) {
+			same = false
+		}
+	}
+	var lines []string
+	for i := range rs {
+		var names []string
+		for _, r := range rs {
+			names = append(names, r.Reader.Line)
+		}
+		if same {
+			out := Lines(rs[0])
+			out[1] = fmt.Sprintf("Hudi %s readers agree on this value (the release that reads is not known; name it with --hudi-version).", strings.Join(names, " and "))
+			return out
+		}
+		if i == 0 {
+			lines = append(lines, fmt.Sprintf("The verdict depends on the Hudi release that reads (%s); name it with --hudi-version.", strings.Join(names, " or ")))
+		}
+		lines = append(lines, "", fmt.Sprintf("If read by Hudi %s:", rs[i].Reader.name()))
+		for _, l := range Lines(rs[i]) {
+			lines = append(lines, "  "+l)
+		}
+	}
+	return lines
 }

@@ -71,28 +71,33 @@ func (c *ctx) compaction() (Check, Band, error) {
 		return Check{}, Band{}, err
 	}
 	all := c.instants()
-	expected := c.expectedDeltaCommits(strategy, maxDelta, maxSecs, all)
+	sc, ok := deltaCommitsSinceLatestCompaction(all, c.in.Archived)
+	expected := c.expectedDeltaCommits(strategy, maxDelta, maxSecs, all, sc.compaction)
 	threshold := slack(compactionSlack, expected)
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyTriggerStrategy, strategy}, {keyMaxDeltaCommits, itoa(maxDelta)},
 		{keyMaxDeltaSeconds, itoa(maxSecs)}, {"effective.unhealthy.threshold.delta.commits", itoa(threshold)}}}
-	deltas, ref, ok := deltaCommitsSinceLatestCompaction(all)
 	if !ok {
 		ch.Status = Healthy
 		ch.Summary = "No delta commits have landed yet; nothing for compaction to fall behind on"
 		return ch, band("delta commits since last compaction", 0, expected, threshold, true), nil
 	}
-	n := int64(len(deltas))
+	n := int64(len(sc.deltas))
 	pending := int64(len(filter(all, isPendingCompaction)))
+	lastName := "none"
+	if sc.compaction != nil {
+		lastName = sc.compaction.RequestedTime
+	}
 	ch.EffectiveConfigs = append(ch.EffectiveConfigs, KV{"observed.delta.commits.since.last.compaction", itoa(n)},
-		KV{"observed.pending.compactions", itoa(pending)}, KV{"observed.last.compaction.instant", ref.RequestedTime})
+		KV{"observed.pending.compactions", itoa(pending)}, KV{"observed.last.compaction.instant", lastName})
+	since := sc.since(c.in.ArchiveRead)
 	b := band("delta commits since last compaction", n, expected, threshold, true)
 	if n <= threshold {
 		ch.Status = Healthy
-		ch.Summary = fmt.Sprintf("%d delta commit(s) since compaction at %s, within the threshold of %d", n, ref.RequestedTime, threshold)
+		ch.Summary = fmt.Sprintf("%d delta commit(s) since %s, within the threshold of %d", n, since, threshold)
 		return ch, b, nil
 	}
 	ch.Status = Unhealthy
-	ch.Summary = fmt.Sprintf("%d delta commit(s) have accumulated since compaction at %s, past the threshold of %d", n, ref.RequestedTime, threshold)
+	ch.Summary = fmt.Sprintf("%d delta commit(s) have accumulated since %s, past the threshold of %d", n, since, threshold)
 	ch.Findings = append(ch.Findings, fmt.Sprintf("Trigger strategy %s expects compaction roughly every %d delta commit(s); %d have accumulated.", strategy, expected, n))
 	if pending > 0 {
 		ch.Findings = append(ch.Findings, fmt.Sprintf("%d compaction(s) are already scheduled but not complete -- compaction is being scheduled "+
@@ -104,13 +109,12 @@ func (c *ctx) compaction() (Check, Band, error) {
 	return ch, b, nil
 }
 
-func (c *ctx) expectedDeltaCommits(strategy string, maxDelta, maxSecs int64, all []*timeline.Instant) int64 {
+func (c *ctx) expectedDeltaCommits(strategy string, maxDelta, maxSecs int64, all []*timeline.Instant, lastCompleted *timeline.Instant) int64 {
 	completedDeltas := filter(all, func(i *timeline.Instant) bool { return isDelta(i) && completed(i) })
 	windowStart := timeline.FormatInstantTime(c.in.Now.Add(-time.Duration(maxSecs)*time.Second), c.in.Zone)
 	inWindow := int64(len(after(completedDeltas, windowStart)))
 	switch strategy {
 	case "NUM_COMMITS_AFTER_LAST_REQUEST":
-		lastCompleted := last(filter(all, func(i *timeline.Instant) bool { return isCommitTimeline(i) && completed(i) }))
 		lastRequested := last(filter(all, isPendingCompaction))
 		if lastCompleted != nil && lastRequested != nil {
 			between := filter(completedDeltas, func(i *timeline.Instant) bool {
@@ -346,6 +350,22 @@ func (c *ctx) mdtSync() (Check, Band, error) {
 		behind = int64(len(after(writes, synced)))
 	}
 	drift, sampled := c.mdtListingDrift()
+	// The summary and the note say whether the listing comparison ran, so neither claims a
+	// match that was never checked.
+	notCompared := ""
+	switch m := c.in.MDT; {
+	case m.ListingErr != nil:
+		notCompared = fmt.Sprintf("its listing could not be compared with storage: %v", m.ListingErr)
+	case m.MDTView == nil || m.FSView == nil:
+		why := m.ListingSkipped
+		if why == "" {
+			why = "no listing of its files partition was read"
+		}
+		notCompared = "its listing was not compared with storage (" + why + ")"
+	}
+	if notCompared != "" {
+		c.notes = append(c.notes, "mdt-sync: "+notCompared+"; only sync lag was judged")
+	}
 	ch.EffectiveConfigs = append(ch.EffectiveConfigs, KV{"observed.data.table.latest.completed.instant", latest},
 		KV{"observed.mdt.synced.instant", synced}, KV{"observed.data.table.writes.behind", itoa(behind)},
 		KV{"observed.partitions.sampled", itoa(int64(sampled))}, KV{"observed.partitions.inconsistent", itoa(int64(len(drift)))})
@@ -357,8 +377,8 @@ func (c *ctx) mdtSync() (Check, Band, error) {
 			syncedTo = "(no data-table writes yet)"
 		}
 		ch.Summary = fmt.Sprintf("Metadata table is synced to %s and its listing of %d sampled partition(s) matches storage", syncedTo, sampled)
-		if c.in.MDT.ListingErr != nil {
-			ch.Summary = fmt.Sprintf("Metadata table is synced to %s; its listing could not be compared with storage: %v", syncedTo, c.in.MDT.ListingErr)
+		if notCompared != "" {
+			ch.Summary = fmt.Sprintf("Metadata table is synced to %s; %s", syncedTo, notCompared)
 		}
 		b.State = OnTrack
 		return ch, b, nil
@@ -415,13 +435,13 @@ func (c *ctx) mdtCompaction() (Check, Band, error) {
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyMetadataEnable, "true"}, {keyMDTMaxDelta, itoa(maxDelta)},
 		{"effective.unhealthy.threshold.delta.commits", itoa(threshold)}}}
 	mall := byRequested(c.in.MDT.Timeline.Instants)
-	deltas, _, ok := deltaCommitsSinceLatestCompaction(mall)
+	sc, ok := deltaCommitsSinceLatestCompaction(mall, nil)
+	deltas, lastCompaction := sc.deltas, sc.compaction
 	if !ok {
 		ch.Status = Healthy
 		ch.Summary = "No delta commits have landed on the metadata table yet; nothing for compaction to fall behind on"
 		return ch, band("metadata-table delta commits since compaction", 0, maxDelta, threshold, true), nil
 	}
-	lastCompaction := last(filter(mall, func(i *timeline.Instant) bool { return isCommitTimeline(i) && completed(i) }))
 	lagStart := "00000000000000"
 	if lastCompaction != nil {
 		lagStart = lastCompaction.RequestedTime

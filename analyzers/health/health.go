@@ -41,11 +41,12 @@ func rank(s string) int {
 // Check names in registration (report) order.
 var CheckNames = []string{"compaction", "cleaner", "savepoint", "archival", "record-index", "mdt-sync", "mdt-compaction"}
 
-// Exit codes of the Java tool.
+// Exit codes of the Java tool (scripts branch on them; there is no 1).
 const (
-	ExitHealthy   = 0 // nothing UNHEALTHY (all-SKIPPED included)
-	ExitUnhealthy = 1 // at least one UNHEALTHY
-	ExitError     = 2 // a check threw, unreadable table, unknown check
+	ExitHealthy     = 0 // nothing UNHEALTHY (all-SKIPPED included)
+	ExitBadInput    = 2 // bad arguments, an unknown check, an unreadable table
+	ExitUnhealthy   = 3 // at least one UNHEALTHY
+	ExitCheckFailed = 4 // a check threw; wins over UNHEALTHY
 )
 
 // KV is one effectiveConfigs entry.
@@ -113,7 +114,7 @@ func (r *Result) Check(name string) *Check {
 // ExitCode is the Java tool's exit code for this result.
 func (r *Result) ExitCode() int {
 	if len(r.Errors) > 0 {
-		return ExitError
+		return ExitCheckFailed
 	}
 	if r.OverallStatus == Unhealthy {
 		return ExitUnhealthy
@@ -182,6 +183,8 @@ type MDT struct {
 	MDTView    *filegroup.View
 	FSView     *filegroup.View
 	ListingErr error
+	// ListingSkipped says why the listings were not built, when they were not tried.
+	ListingSkipped string
 }
 
 // SamplePartitions picks the partitions mdt-sync compares, as the Java checker does.
@@ -200,6 +203,10 @@ type Input struct {
 	TableType          string
 	MetadataPartitions []string // hoodie.table.metadata.partitions
 	Timeline           *timeline.Timeline
+	// Archived are the archived instants, when read: the compaction check looks there for the
+	// last compaction when the active timeline holds none.
+	Archived    []*timeline.Instant
+	ArchiveRead bool
 	// LastClean is the latest completed clean's metadata (LastCleanErr if unreadable).
 	LastClean    *timeline.CleanMetadata
 	LastCleanErr error
@@ -246,11 +253,12 @@ func ParseChecks(s string) ([]string, error) {
 
 // ctx is one run's shared state.
 type ctx struct {
-	in   Input
-	opt  Options
-	cfg  *config.Effective
-	srcs []SourceEntry
-	cur  string
+	in    Input
+	opt   Options
+	cfg   *config.Effective
+	srcs  []SourceEntry
+	cur   string
+	notes []string
 }
 
 // Run runs the selected checks in registration order.
@@ -306,9 +314,7 @@ func Run(in Input, opt Options) *Result {
 	if r.Hudiscope.Sources == nil {
 		r.Hudiscope.Sources = []SourceEntry{}
 	}
-	if want["mdt-sync"] || len(want) == 0 {
-		r.Hudiscope.Notes = append(r.Hudiscope.Notes, "mdt-sync: the listing comparison (metadata table vs storage) is not performed; hudiscope does not read the metadata table's files partition yet, so only sync lag is judged")
-	}
+	r.Hudiscope.Notes = c.notes
 	return r
 }
 
@@ -483,21 +489,52 @@ func after(in []*timeline.Instant, ts string) []*timeline.Instant {
 	return filter(in, func(i *timeline.Instant) bool { return timeline.CompareInstants(i.RequestedTime, ts) > 0 })
 }
 
-// deltaCommitsSinceLatestCompaction is CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction:
-// completed delta commits whose completion time is after the last completed commit-timeline
-// instant's requested time; with no compaction, all delta commits counted from the first one.
-func deltaCommitsSinceLatestCompaction(all []*timeline.Instant) (deltas []*timeline.Instant, ref *timeline.Instant, ok bool) {
-	lastCompaction := last(filter(all, func(i *timeline.Instant) bool { return isCommitTimeline(i) && completed(i) }))
+// isCompaction: a completed compaction. On a MERGE_ON_READ timeline (the data table's or the
+// metadata table's) a compaction completes as a commit; a replacecommit (clustering,
+// insert_overwrite) merges no log files, so it does not reset the count.
+func isCompaction(i *timeline.Instant) bool { return i.Action == timeline.ActionCommit && completed(i) }
+
+// sinceCompaction is what a compaction check counts.
+type sinceCompaction struct {
+	deltas []*timeline.Instant
+	// compaction is the last completed compaction (nil: none on the timelines read); first is
+	// then the earliest delta commit, where the count starts.
+	compaction, first *timeline.Instant
+}
+
+// deltaCommitsSinceLatestCompaction is CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction
+// over the active and, when read, archived instants: completed delta commits whose completion
+// time is after the last compaction's requested time; with no compaction, every completed delta
+// commit. ok is false when there is no delta commit at all.
+func deltaCommitsSinceLatestCompaction(active, archived []*timeline.Instant) (sc sinceCompaction, ok bool) {
+	all := byRequested(append(append([]*timeline.Instant(nil), archived...), active...))
 	ds := filter(all, isDelta)
-	if lastCompaction != nil {
-		d := filter(ds, func(i *timeline.Instant) bool {
-			return i.IsCompleted() && i.CompletionTime != "" && timeline.CompareInstants(i.CompletionTime, lastCompaction.RequestedTime) > 0 &&
-				i.RequestedTime != lastCompaction.RequestedTime
+	if lc := last(filter(all, isCompaction)); lc != nil {
+		sc.compaction = lc
+		sc.deltas = filter(ds, func(i *timeline.Instant) bool {
+			return i.IsCompleted() && i.CompletionTime != "" && timeline.CompareInstants(i.CompletionTime, lc.RequestedTime) > 0 &&
+				i.RequestedTime != lc.RequestedTime
 		})
-		return d, lastCompaction, true
+		return sc, true
 	}
 	if len(ds) == 0 {
-		return nil, nil, false
+		return sc, false
 	}
-	return filter(ds, completed), ds[0], true
+	sc.first, sc.deltas = ds[0], filter(ds, completed)
+	return sc, true
+}
+
+// since names where the count starts, for summaries.
+func (sc sinceCompaction) since(archiveRead bool) string {
+	if c := sc.compaction; c != nil {
+		if c.Archived {
+			return "compaction at " + c.RequestedTime + " (archived)"
+		}
+		return "compaction at " + c.RequestedTime
+	}
+	where := "the active timeline"
+	if archiveRead {
+		where = "the active or archived timeline"
+	}
+	return "the first delta commit at " + sc.first.RequestedTime + " (no completed compaction on " + where + ")"
 }

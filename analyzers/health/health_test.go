@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
@@ -53,14 +54,14 @@ func TestSkipNamesMissingKeyAndAllSkippedExit0(t *testing.T) {
 	if r.OverallStatus != Skipped || r.ExitCode() != 0 {
 		t.Errorf("overall %s exit %d", r.OverallStatus, r.ExitCode())
 	}
-	// --apply-all-defaults on 30 never-cleaned commits → cleaner UNHEALTHY, exit 1.
+	// --apply-all-defaults on 30 never-cleaned commits → cleaner UNHEALTHY, exit 3.
 	var tl []*timeline.Instant
 	for i := 1; i <= 30; i++ {
 		tl = append(tl, done(i, "commit"))
 	}
 	r = Run(Input{TableType: tableconfig.CopyOnWrite, Timeline: &timeline.Timeline{Instants: tl}, Now: now, Zone: time.UTC},
 		Options{ApplyAllDefaults: true, Config: cfg()})
-	if r.Check("cleaner").Status != Unhealthy || r.ExitCode() != 1 {
+	if r.Check("cleaner").Status != Unhealthy || r.ExitCode() != 3 {
 		t.Errorf("apply-all-defaults cleaner %s", r.Check("cleaner").Status)
 	}
 	if r.Check("compaction").Summary != "Table is Copy-on-Write, which has no compaction" {
@@ -106,8 +107,63 @@ func TestCompaction(t *testing.T) {
 		t.Errorf("trigger 7 → %s", v)
 	}
 	bad := cfg("hoodie.compact.inline.trigger.strategy=NUM_COMMITS", "hoodie.compact.inline.max.delta.commits=five")
-	if r := run(tableconfig.MergeOnRead, deltas(1, 3), bad, "compaction"); len(r.Errors) != 1 || r.ExitCode() != 2 || len(r.Checks) != 0 {
+	if r := run(tableconfig.MergeOnRead, deltas(1, 3), bad, "compaction"); len(r.Errors) != 1 || r.ExitCode() != 4 || len(r.Checks) != 0 {
 		t.Errorf("throwing check: %+v", r.Errors)
+	}
+}
+
+// The exit codes of HoodieTableHealthChecker: 0 healthy or skipped, 3 unhealthy, 4 a check
+// threw — also when another check is unhealthy.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		r    Result
+		want int
+	}{
+		{Result{OverallStatus: Skipped}, 0},
+		{Result{OverallStatus: Healthy}, 0},
+		{Result{OverallStatus: Unhealthy}, 3},
+		{Result{OverallStatus: Healthy, Errors: []string{"compaction: x"}}, 4},
+		{Result{OverallStatus: Unhealthy, Errors: []string{"compaction: x"}}, 4},
+	} {
+		if got := c.r.ExitCode(); got != c.want {
+			t.Errorf("%s %v: exit %d, want %d", c.r.OverallStatus, c.r.Errors, got, c.want)
+		}
+	}
+}
+
+// The count restarts at the last compaction (a commit on a MOR timeline), found in the archive
+// when the active timeline has none; a replacecommit does not restart it, and without any
+// compaction the summary names the first delta commit as such, never as a compaction.
+func TestCompactionCountsFromArchivedCompaction(t *testing.T) {
+	c := cfg("hoodie.compact.inline.trigger.strategy=NUM_COMMITS", "hoodie.compact.inline.max.delta.commits=2")
+	arch := func(in ...*timeline.Instant) []*timeline.Instant {
+		for _, i := range in {
+			i.Archived = true
+		}
+		return in
+	}
+	archived := arch(append(append(deltas(1, 3), done(4, "commit")), deltas(5, 2)...)...)
+	active := append(deltas(7, 2), done(9, "replacecommit"))
+	in := Input{TableType: tableconfig.MergeOnRead, Timeline: &timeline.Timeline{Instants: active}, Archived: archived, ArchiveRead: true, Now: now, Zone: time.UTC}
+	ch := Run(in, Options{Config: c, Checks: []string{"compaction"}}).Checks[0]
+	if ch.Status != Healthy || ch.EffectiveConfigs.Get("observed.delta.commits.since.last.compaction") != "4" ||
+		ch.EffectiveConfigs.Get("observed.last.compaction.instant") != ts(4) ||
+		ch.Summary != "4 delta commit(s) since compaction at "+ts(4)+" (archived), within the threshold of 4" {
+		t.Errorf("archived compaction: %+v", ch)
+	}
+	// The archive not read: only the active delta commits, counted from the first of them.
+	in.Archived, in.ArchiveRead = nil, false
+	ch = Run(in, Options{Config: c, Checks: []string{"compaction"}}).Checks[0]
+	if ch.EffectiveConfigs.Get("observed.delta.commits.since.last.compaction") != "2" || ch.EffectiveConfigs.Get("observed.last.compaction.instant") != "none" ||
+		!strings.Contains(ch.Summary, "since the first delta commit at "+ts(7)+" (no completed compaction on the active timeline)") {
+		t.Errorf("no compaction on the active timeline: %+v", ch)
+	}
+	// Archive read, no compaction anywhere: every delta commit counts.
+	in.Archived, in.ArchiveRead = arch(deltas(1, 3)...), true
+	ch = Run(in, Options{Config: c, Checks: []string{"compaction"}}).Checks[0]
+	if ch.Status != Unhealthy || ch.EffectiveConfigs.Get("observed.delta.commits.since.last.compaction") != "5" ||
+		!strings.Contains(ch.Summary, "first delta commit at "+ts(1)+" (no completed compaction on the active or archived timeline)") {
+		t.Errorf("never compacted: %+v", ch)
 	}
 }
 
@@ -331,5 +387,34 @@ func TestSecretsNotInHealthOutput(t *testing.T) {
 		if !strings.Contains(out, "creds.properties") {
 			t.Errorf("sources missing:\n%s", out)
 		}
+	}
+}
+
+// mdt-sync's summary and note agree with what ran: a match is claimed only when the listings
+// were compared, and a note appears only when they were not.
+func TestMDTSyncNoteMatchesComparison(t *testing.T) {
+	data := []*timeline.Instant{done(1, "commit"), done(2, "commit")}
+	mdtTL := &timeline.Timeline{Instants: []*timeline.Instant{done(1, "deltacommit"), done(2, "deltacommit")}}
+	c := cfg("hoodie.metadata.enable=true")
+	sync := func(m *MDT) (Check, []string) {
+		m.Exists, m.Timeline = true, mdtTL
+		r := Run(Input{TableType: tableconfig.CopyOnWrite, MetadataPartitions: []string{"files"}, Timeline: &timeline.Timeline{Instants: data},
+			MDT: m, Now: now, Zone: time.UTC}, Options{Config: c, Checks: []string{"mdt-sync"}})
+		return r.Checks[0], r.Hudiscope.Notes
+	}
+	view := &filegroup.View{Partitions: []*filegroup.Partition{{Path: "p"}}}
+	ch, notes := sync(&MDT{Sampled: []string{"p"}, MDTView: view, FSView: view})
+	if ch.Status != Healthy || !strings.Contains(ch.Summary, "its listing of 1 sampled partition(s) matches storage") || len(notes) != 0 {
+		t.Errorf("compared: %q %v", ch.Summary, notes)
+	}
+	ch, notes = sync(&MDT{ListingSkipped: "the metadata table's files partition is not complete (still inflight)"})
+	if strings.Contains(ch.Summary, "matches") || !strings.Contains(ch.Summary, "not compared with storage (the metadata table's files partition is not complete") ||
+		len(notes) != 1 || !strings.HasPrefix(notes[0], "mdt-sync: its listing was not compared") || !strings.Contains(notes[0], "only sync lag was judged") {
+		t.Errorf("not compared: %q %v", ch.Summary, notes)
+	}
+	ch, notes = sync(&MDT{ListingErr: fmt.Errorf("list p: access denied")})
+	if strings.Contains(ch.Summary, "matches") || !strings.Contains(ch.Summary, "could not be compared with storage: list p: access denied") ||
+		len(notes) != 1 || !strings.Contains(notes[0], "access denied") {
+		t.Errorf("listing failed: %q %v", ch.Summary, notes)
 	}
 }

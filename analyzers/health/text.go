@@ -11,7 +11,11 @@ import (
 // the configured trigger and the checker's slack threshold, then where each value came from.
 // verbose adds every effectiveConfigs entry.
 func WriteText(w io.Writer, r *Result, verbose bool) error {
-	fmt.Fprintf(w, "Table: %s  (%s)  overall: %s\n\n", r.BasePath, r.TableType, r.OverallStatus)
+	assumed := ""
+	if r.Hudiscope != nil && r.Hudiscope.ApplyAllDefaults {
+		assumed = "  (defaults assumed: unset writer properties judged by Hudi's defaults)"
+	}
+	fmt.Fprintf(w, "Table: %s  (%s)  overall: %s%s\n\n", r.BasePath, r.TableType, r.OverallStatus, assumed)
 	bands := map[string]Band{}
 	if r.Hudiscope != nil {
 		for _, b := range r.Hudiscope.Checks {

@@ -1,8 +1,10 @@
 package layout
 
+import "fmt"
+
 // Extra is everything hudiscope adds to the Java tool's report, under the one key "hudiscope":
 // log files of MOR slices, file groups and slices, per-partition and table histograms on a
-// log scale, and the small-file share against the writer's own small-file limit.
+// log scale, the small-file share, and whether the writer's small-file handling is on.
 type Extra struct {
 	// SchemaVersion versions this block (hudiscope's JSON contract); the Java fields beside it
 	// follow HoodieTableLayoutAnalyzer.
@@ -16,10 +18,13 @@ type Extra struct {
 	LogFiles           int   `json:"logFiles"`
 	LogBytes           int64 `json:"logBytes"`
 	TotalBytesWithLogs int64 `json:"totalBytesWithLogs"`
-	// SmallFileLimit is the writer's effective hoodie.parquet.small.file.limit; SmallFileShare
-	// the share of latest base files below it.
+	// SmallFileLimit is the writer's effective hoodie.parquet.small.file.limit and
+	// SmallFileHandling "off" when it is ≤ 0. SmallFileShare is the share of latest base files
+	// under SmallFileThreshold (the small-files detector's threshold; see IsSmallFile).
 	SmallFileLimit       int64            `json:"smallFileLimit"`
 	SmallFileLimitSource string           `json:"smallFileLimitSource"`
+	SmallFileHandling    string           `json:"smallFileHandling"`
+	SmallFileThreshold   int64            `json:"smallFileThreshold"`
 	SmallFileShare       Dec4             `json:"smallFileShare"`
 	Histogram            []Bucket         `json:"histogram"`
 	Partitions           []ExtraPartition `json:"partitions"`
@@ -79,4 +84,21 @@ func detectorBands(c *Characteristics, opt Options) []DetectorBand {
 		out = append(out, b)
 	}
 	return out
+}
+
+// WriterSmallFiles says in one phrase what the writer does with small files (bytes formats sizes).
+func (x *Extra) WriterSmallFiles(bytes func(int64) string) string {
+	src := x.SmallFileLimitSource
+	if src == "" {
+		src = "-"
+	}
+	if x.SmallFileHandling == "off" {
+		return fmt.Sprintf("OFF (hoodie.parquet.small.file.limit=%d, %s): every write adds new files", x.SmallFileLimit, src)
+	}
+	return fmt.Sprintf("on, inserts top up files under %s (hoodie.parquet.small.file.limit, %s)", bytes(x.SmallFileLimit), src)
+}
+
+// SmallShare says what the small-file share counts (bytes formats sizes).
+func (x *Extra) SmallShare(bytes func(int64) string) string {
+	return fmt.Sprintf("%.1f%% of latest base files under %s (the small-files threshold)", 100*float64(x.SmallFileShare), bytes(x.SmallFileThreshold))
 }

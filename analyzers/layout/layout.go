@@ -49,8 +49,8 @@ type Options struct {
 	HotWindowCommits        int     // --hot-window-commits 50
 	HotPartitionCommitShare float64 // --hot-partition-commit-share 0.5
 
-	// SmallFileLimit is the writer's effective hoodie.parquet.small.file.limit, used for the
-	// per-partition small-file share hudiscope adds; SmallFileLimitSource says where it came from.
+	// SmallFileLimit is the writer's effective hoodie.parquet.small.file.limit (≤ 0: the writer's
+	// small-file handling is off); SmallFileLimitSource says where it came from.
 	SmallFileLimit       int64
 	SmallFileLimitSource string
 }
@@ -253,7 +253,7 @@ func Analyze(in Input, opt Options) *Result {
 	}
 	r := &Result{BasePath: in.BasePath, MDTEnabled: in.MDTEnabled}
 	extra := &Extra{TableType: in.TableType, SmallFileLimit: opt.SmallFileLimit, SmallFileLimitSource: opt.SmallFileLimitSource,
-		Histogram: NewHistogram()}
+		SmallFileHandling: SmallFileHandling(opt.SmallFileLimit), SmallFileThreshold: opt.SmallFilesThresholdBytes, Histogram: NewHistogram()}
 	if in.View != nil {
 		extra.ListingSource = in.View.Source
 	}
@@ -282,7 +282,7 @@ func Analyze(in Input, opt Options) *Result {
 					ep.Histogram[bi].Bytes += b.Size
 					extra.Histogram[bi].Count++
 					extra.Histogram[bi].Bytes += b.Size
-					if b.Size < opt.SmallFileLimit {
+					if IsSmallFile(b.Size, opt) {
 						ep.SmallFiles++
 					}
 				}
@@ -352,6 +352,21 @@ func Analyze(in Input, opt Options) *Result {
 	}
 	r.Hudiscope = extra
 	return r
+}
+
+// IsSmallFile is the one definition of a small file the small% share and the small-files
+// detector use: a latest base file under --small-files-threshold-bytes. The writer's
+// hoodie.parquet.small.file.limit decides which files it tops up, not which are small: with 0
+// it tops up none, and a threshold of 0 would then call no file small.
+func IsSmallFile(size int64, opt Options) bool { return size < opt.SmallFilesThresholdBytes }
+
+// SmallFileHandling is "off" when the writer's small-file limit is 0 or less (it never adds
+// records to existing files), else "on".
+func SmallFileHandling(limit int64) string {
+	if limit <= 0 {
+		return "off"
+	}
+	return "on"
 }
 
 // totalRecords is Java's tableTotalRows: the sum of partition counts, nil without row counts,
@@ -647,6 +662,9 @@ func smallFilesDetector(in Input, opt Options, rows []PartitionRow) Detector {
 		if status != Clean {
 			findings = append(findings, fmt.Sprintf("%d of %d qualifying partitions (%s) average under %s per base file; run clustering (HoodieClusteringJob) to merge small files, and review hoodie.parquet.small.file.limit and hoodie.parquet.max.file.size on the writer so new writes bin-pack into existing files.", flagged, qualifying, flaggedPct, thr))
 		}
+		if status != Clean && SmallFileHandling(opt.SmallFileLimit) == "off" {
+			findings = append(findings, fmt.Sprintf("The writer's small-file handling is off (hoodie.parquet.small.file.limit=%d): new records never go into existing small files, so every write adds files of its own; set a limit (Hudi's default is 104857600) to let ingestion bin-pack.", opt.SmallFileLimit))
+		}
 		if flagged > 0 && in.TableType == tableconfig.MergeOnRead {
 			findings = append(findings, "Only base files are measured; on this Merge-on-Read table log files are not counted, so the actual pile-up can be larger than reported.")
 		}
@@ -665,6 +683,25 @@ func smallFilesDetector(in Input, opt Options, rows []PartitionRow) Detector {
 			{"observed.flagged.pct", Dec4(pct)},
 		},
 		TopK: topk}
+}
+
+// nonPartitioned: the table has only its root as a partition, by its listing or, without one,
+// by what the commits in the window wrote.
+func nonPartitioned[V any](in Input, written map[string]V) bool {
+	if in.View != nil && len(in.View.Partitions) > 0 {
+		for _, p := range in.View.Partitions {
+			if p.Path != "" {
+				return false
+			}
+		}
+		return true
+	}
+	for p := range written {
+		if p != "" {
+			return false
+		}
+	}
+	return len(written) > 0
 }
 
 func hotDetector(in Input, opt Options) Detector {
@@ -735,6 +772,10 @@ func hotDetector(in Input, opt Options) Detector {
 	case kept == 0:
 		status = Skipped
 		summary = "Skipped: no completed ingest commits on the active timeline (compaction and clustering are excluded)."
+	case nonPartitioned(in, counters):
+		// Every write lands in the table root: there is no partition to be hot.
+		status, hot = Skipped, []HotRow{}
+		summary = fmt.Sprintf("Skipped: the table is not partitioned, so no partition can be hot (%d ingest commits in the window, all to the table root).", kept)
 	default:
 		if len(hot) > 0 {
 			status = Flagged

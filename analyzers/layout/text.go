@@ -54,9 +54,9 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 		writeTableBlocks(w, r)
 	}
 	if x := r.Hudiscope; x != nil {
-		fmt.Fprintf(w, "hudiscope: %d file groups, %d slices, %d log files (%s) in latest slices; base+log %s; %.1f%% of base files under the small-file limit %s (%s)\n\n",
-			x.FileGroups, x.FileSlices, x.LogFiles, FormatBytes(x.LogBytes), FormatBytes(x.TotalBytesWithLogs),
-			100*float64(x.SmallFileShare), FormatBytes(x.SmallFileLimit), x.SmallFileLimitSource)
+		fmt.Fprintf(w, "hudiscope: %d file groups, %d slices, %d log files (%s) in latest slices; base+log %s\n",
+			x.FileGroups, x.FileSlices, x.LogFiles, FormatBytes(x.LogBytes), FormatBytes(x.TotalBytesWithLogs))
+		fmt.Fprintf(w, "small files: %s\nwriter small-file handling: %s\n\n", x.SmallShare(FormatBytes), x.WriterSmallFiles(FormatBytes))
 	}
 	if c := r.TableCharacteristics; c != nil {
 		fmt.Fprintf(w, "Table characteristics (age %dd): %s\n", c.TableAgeDays, c.OverallStatus)

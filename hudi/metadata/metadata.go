@@ -26,12 +26,6 @@ import (
 // TablePath is the metadata table's base path inside a data table.
 const TablePath = ".hoodie/metadata"
 
-// MDT `files` partition record types (HoodieMetadataRecord.type).
-const (
-	mdtTypeAllPartitions = 1
-	mdtTypeFiles         = 2
-)
-
 const (
 	mdtAllPartitionsKey = "__all_partitions__"
 	mdtFilesPartition   = "files"

@@ -1,0 +1,171 @@
+package checkpoint
+
+import (
+	"archive/zip"
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Reader is a line of Hudi releases whose incremental queries compare
+// hoodie.datasource.read.begin.instanttime the same way. The rule belongs to the engine that
+// reads, not to the table: a table-version-8 table is read by 1.0.x and by 1.1+ alike, and
+// the two disagree on a begin value equal to a completion time. Every rule here was measured
+// with real Spark incremental queries (docs/incremental-semantics.md names the probes).
+type Reader struct {
+	// Line names the releases: "0.x", "1.0.x", "1.1+".
+	Line string `json:"line"`
+	// Compares is the instant time the begin value is compared with: "requested" (the
+	// instant time, as in _hoodie_commit_time) or "completion".
+	Compares string `json:"compares"`
+	// Inclusive: a write whose compared time equals the begin value is returned.
+	Inclusive bool `json:"inclusive"`
+	// Release is the exact release the reader was named by (--hudi-version or the installed
+	// bundle), "" when the line is assumed.
+	Release string `json:"release,omitempty"`
+	// tableVersions are the table versions the line reads.
+	tableVersions []int
+}
+
+// readers are the measured lines, oldest first.
+var readers = []Reader{
+	{Line: "0.x", Compares: "requested", Inclusive: false, tableVersions: []int{4, 5, 6}},
+	{Line: "1.0.x", Compares: "completion", Inclusive: true, tableVersions: []int{8}},
+	{Line: "1.1+", Compares: "completion", Inclusive: false, tableVersions: []int{8, 9}},
+}
+
+func (r Reader) reads(tableVersion int) bool {
+	for _, v := range r.tableVersions {
+		if v == tableVersion {
+			return true
+		}
+	}
+	return false
+}
+
+// Rule says the comparison in words: "completion time > begin".
+func (r Reader) Rule() string {
+	op := ">"
+	if r.Inclusive {
+		op = ">="
+	}
+	return r.Compares + " time " + op + " begin"
+}
+
+// CompletionOrdered reports whether the line compares completion times.
+func (r Reader) CompletionOrdered() bool { return r.Compares == "completion" }
+
+var releaseRE = regexp.MustCompile(`^(\d+)\.(\d+)(?:\.(\d+))?`)
+
+// ReaderFor returns the line of a Hudi release such as "1.0.2", "0.14.1-amzn-0" or "1.1".
+func ReaderFor(release string) (Reader, error) {
+	m := releaseRE.FindStringSubmatch(strings.TrimSpace(release))
+	if m == nil {
+		return Reader{}, fmt.Errorf("hudi version %q: want MAJOR.MINOR[.PATCH], e.g. 1.0.2", release)
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor, _ := strconv.Atoi(m[2])
+	var r Reader
+	switch {
+	case major == 0:
+		r = readers[0]
+	case major == 1 && minor == 0:
+		r = readers[1]
+	default:
+		r = readers[2]
+	}
+	r.Release = strings.TrimSpace(release)
+	return r, nil
+}
+
+// ReadersOf returns the lines that can read a table version: the verdicts to give when the
+// reading release is not known.
+func ReadersOf(tableVersion int) []Reader {
+	var out []Reader
+	for _, r := range readers {
+		if r.reads(tableVersion) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 && tableVersion > 9 {
+		out = append(out, readers[len(readers)-1]) // a newer table: the newest rule known
+	}
+	return out
+}
+
+// ReadersFor resolves the readers to judge a begin value for: the named release's line, or
+// every line that reads the table version when release is "". A release whose line cannot
+// read the table version is an error (its query would fail before reading anything).
+func ReadersFor(release string, tableVersion int) ([]Reader, error) {
+	if release == "" {
+		return ReadersOf(tableVersion), nil
+	}
+	r, err := ReaderFor(release)
+	if err != nil {
+		return nil, err
+	}
+	if !r.reads(tableVersion) {
+		return nil, fmt.Errorf("Hudi %s (%s) does not read table version %d", release, r.Line, tableVersion)
+	}
+	return []Reader{r}, nil
+}
+
+// DefaultHudiLibDir is where Amazon EMR installs Hudi's jars.
+const DefaultHudiLibDir = "/usr/lib/hudi"
+
+var bundleRE = regexp.MustCompile(`^hudi-spark[0-9.]*-bundle(?:_[0-9.]+)?-(\d+\.\d+\.\d+[^/]*)\.jar$`)
+
+// InstalledRelease finds the Hudi release installed on this node (an EMR primary node has
+// the Spark bundle under /usr/lib/hudi): from the bundle's pom.properties, else from its file
+// name. "" when there is none; source says which file told.
+func InstalledRelease(dir string) (release, source string) {
+	jars, _ := filepath.Glob(filepath.Join(dir, "hudi-spark*-bundle*.jar"))
+	sort.Strings(jars)
+	for _, j := range jars {
+		fi, err := os.Lstat(j)
+		if err != nil || !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		if v := pomVersion(j); v != "" {
+			return v, j
+		}
+		if m := bundleRE.FindStringSubmatch(filepath.Base(j)); m != nil {
+			return strings.TrimSuffix(m[1], ".jar"), j
+		}
+	}
+	return "", ""
+}
+
+// pomVersion reads version= from the bundle's Maven pom.properties.
+func pomVersion(jar string) string {
+	zr, err := zip.OpenReader(jar)
+	if err != nil {
+		return ""
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if !strings.HasPrefix(f.Name, "META-INF/maven/org.apache.hudi/hudi-spark") || !strings.HasSuffix(f.Name, "/pom.properties") {
+			continue
+		}
+		if f.UncompressedSize64 > 1<<16 {
+			return ""
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return ""
+		}
+		defer rc.Close()
+		sc := bufio.NewScanner(rc)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "version="); ok {
+				return v
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"archive/zip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// A table-version-8 table is read by Hudi 1.0.x (completion time inclusive) and 1.1+
+// (exclusive): the completion time of c1 re-reads c1 under 1.0.x only (Spark measured, see
+// testdata/fixtures/incr-1.0.2/oracle/incremental_probes*.json).
+func TestCheckpointVerdictPerReaderRelease(t *testing.T) {
+	table := fixture("incr-1.0.2")
+	t.Setenv("HUDISCOPE_HUDI_LIB", t.TempDir()) // no bundle installed
+	const c1Completion = "20261130193634884"
+	for _, c := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		// Unknown reader: both lines judged, exit 3 because 1.0.x re-reads.
+		{nil, 3, []string{"depends on the Hudi release", "If read by Hudi 1.0.x", "If read by Hudi 1.1+", "20261130193634885 (one millisecond after"}},
+		{[]string{"--hudi-version", "1.0.2"}, 3, []string{"Hudi 1.0.2 (1.0.x) readers", "RE-READ"}},
+		{[]string{"--hudi-version", "1.2.0"}, 0, []string{"Hudi 1.2.0 (1.1+) readers", "covers 2 instant(s)"}},
+		{[]string{"--hudi-version", "1.1.1"}, 0, []string{"(1.1+)"}},
+		// A 0.x reader cannot read table version 8: a usage error naming why.
+		{[]string{"--hudi-version", "0.15.0"}, 2, []string{"does not read table version 8"}},
+		{[]string{"--hudi-version", "one"}, 2, []string{"want MAJOR.MINOR"}},
+	} {
+		stdout, stderr, code := runCLI(t, append([]string{"checkpoint", table, c1Completion}, c.args...)...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d\n%s%s", c.args, code, c.code, stdout, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout+stderr, w) {
+				t.Errorf("%v: output lacks %q:\n%s%s", c.args, w, stdout, stderr)
+			}
+		}
+	}
+	// The JSON names the line of every verdict.
+	stdout, _, _ := runCLI(t, "checkpoint", table, c1Completion, "-o", "json")
+	doc := decodeJSON(t, "checkpoint", stdout)
+	verdicts := doc["verdicts"].([]any)
+	if len(verdicts) != 2 || doc["reRead"] != true {
+		t.Fatalf("verdicts %v reRead %v", verdicts, doc["reRead"])
+	}
+	for i, want := range []struct {
+		line   string
+		reRead bool
+	}{{"1.0.x", true}, {"1.1+", false}} {
+		v := verdicts[i].(map[string]any)
+		if v["reader"].(map[string]any)["line"] != want.line || v["reRead"] != want.reRead {
+			t.Errorf("verdict %d = %v, want %s reRead=%v", i, v, want.line, want.reRead)
+		}
+	}
+}
+
+// On an EMR node the installed bundle names the reader: its pom.properties, else its file name.
+func TestCheckpointReaderFromInstalledBundle(t *testing.T) {
+	dir := t.TempDir()
+	jar := filepath.Join(dir, "hudi-spark3.5-bundle_2.12-1.0.2-amzn-1.jar")
+	f, err := os.Create(jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	w, _ := zw.Create("META-INF/maven/org.apache.hudi/hudi-spark3.5-bundle_2.12/pom.properties")
+	_, _ = w.Write([]byte("artifactId=hudi-spark3.5-bundle_2.12\nversion=1.0.2-amzn-1\n"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if v, src := checkpoint.InstalledRelease(dir); v != "1.0.2-amzn-1" || src != jar {
+		t.Fatalf("installed release %q from %q", v, src)
+	}
+	t.Setenv("HUDISCOPE_HUDI_LIB", dir)
+	stdout, _, code := runCLI(t, "checkpoint", fixture("incr-1.0.2"), "20261130193634884")
+	if code != 3 || !strings.Contains(stdout, "Hudi 1.0.2-amzn-1 (1.0.x) readers") || strings.Contains(stdout, "1.1+") {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+	// --hudi-version wins over the installed bundle.
+	if _, _, code := runCLI(t, "checkpoint", fixture("incr-1.0.2"), "20261130193634884", "--hudi-version", "1.2.0"); code != 0 {
+		t.Errorf("--hudi-version 1.2.0 over an installed 1.0.2: exit %d", code)
+	}
+	// A name-only jar (no pom.properties) still tells the release.
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "hudi-spark3-bundle_2.12-0.14.1-amzn-0.jar"), []byte("not a zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := checkpoint.InstalledRelease(empty); v != "0.14.1-amzn-0" {
+		t.Errorf("from the file name: %q", v)
+	}
+}
+
+// A savepoint shares its commit's requested time: the value names the commit, whose rows an
+// incremental read returns (exit 3). A clustering's requested time re-reads nothing: clustering
+// rewrites records without changing them and an incremental read returns none of them.
+func TestCheckpointSavepointAndClustering(t *testing.T) {
+	table := fixture("cow-services-1.2.0")
+	for _, c := range []struct {
+		value string
+		code  int
+		want  string
+	}{
+		{"20261129161800076", 3, "requested (instant) time of commit 20261129161800076"},
+		{"20261129162054490", 0, "requested (instant) time of replacecommit 20261129162054490"},
+	} {
+		stdout, stderr, code := runCLI(t, "checkpoint", table, c.value)
+		if code != c.code || !strings.Contains(stdout, c.want) {
+			t.Errorf("%s: exit %d want %d; lacks %q:\n%s%s", c.value, code, c.code, c.want, stdout, stderr)
+		}
+		if c.code == 0 && strings.Contains(stdout, "20261129162054490 → ") {
+			t.Errorf("the clustering is listed among the writes the read returns:\n%s", stdout)
+		}
+	}
+}
+
+// The begin value the explorer's banner and the report show is one `checkpoint` accepts for
+// the same reader, and the read from it returns every retained write.
+func TestIncrementalStartIsAccepted(t *testing.T) {
+	ctx := context.Background()
+	zips, _ := filepath.Glob(filepath.Join("..", "testdata", "fixtures", "*", "table.zip"))
+	for _, z := range zips {
+		s, err := model.Load(ctx, model.Options{Location: z, Steps: []model.Step{model.StepTimeline}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		starts := s.IncrementalStarts(ctx)
+		rds, _ := s.Readers()
+		if len(starts) != len(rds) || len(starts) == 0 {
+			t.Errorf("%s: %d starts for %d readers", z, len(starts), len(rds))
+			continue
+		}
+		for _, st := range starts {
+			r := checkpoint.Check(ctx, s.Table, s.Timeline, st.Begin, st.Reader)
+			if r.ReRead || len(r.Covered) == 0 || r.Covered[0].RequestedTime != st.ReadsFrom && !strings.Contains(st.Reason, "cleaner") {
+				t.Errorf("%s (%s): begin %s: reRead %v, covers %d from %v, want from %s", z, st.Reader.Line, st.Begin, r.ReRead, len(r.Covered), r.Covered, st.ReadsFrom)
+			}
+			if _, _, code := runCLI(t, "checkpoint", z, st.Begin, "--hudi-version", map[string]string{"0.x": "0.15.0", "1.0.x": "1.0.2", "1.1+": "1.2.0"}[st.Reader.Line]); code != 0 {
+				t.Errorf("%s: checkpoint %s exits %d", z, st.Begin, code)
+			}
+		}
+	}
+}
