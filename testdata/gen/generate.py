@@ -280,7 +280,7 @@ class Gen:
             "hoodie.bulkinsert.shuffle.parallelism": "2",
             "hoodie.delete.shuffle.parallelism": "2",
         }
-        if self.is1x:
+        if self.is1x and not self.release.startswith("1.0."):  # key introduced in 1.1; 1.0.x knows only precombine
             o["hoodie.table.ordering.fields"] = "ts"
         if partitioned:
             o["hoodie.datasource.write.partitionpath.field"] = "dt"
@@ -679,6 +679,29 @@ class Gen:
             summary["show_compaction_error"] = exc_text(e)
         self.finish(name, path, summary, opts, MOR_NOTE)
 
+    def mor_compaction(self):
+        """Small MOR table whose inline compaction stays in the active timeline (for incremental probes)."""
+        name = "mor_compaction"
+        path = self.table_path(name)
+        opts = self.base_opts(name, table_type="MERGE_ON_READ")
+        opts.update({
+            "hoodie.compact.inline": "true",
+            "hoodie.compact.inline.max.delta.commits": "3",
+            "hoodie.index.type": "BLOOM",
+        })
+        events = []
+        self.write(path, [(1, "a", 1), (2, "b", 1), (3, "c", 1), (4, "d", 1)], opts, op="insert")
+        events.append("dc1 insert ids 1-4")
+        self.write(path, [(1, "a2", 2), (2, "b2", 2)], opts)
+        events.append("dc2 update ids 1,2 (log files)")
+        self.write(path, [(3, "c3", 3)], opts)
+        events.append("dc3 update id 3; inline compaction after 3 delta commits")
+        self.write(path, [(4, "d4", 4), (5, "e", 4)], opts)
+        events.append("dc4 update id 4 + insert id 5")
+        summary = self.common_oracles(name, path)
+        summary["write_log"] = events
+        self.finish(name, path, summary, opts)
+
     def index_variant(self):
         variant = self.a.variant
         name = "idx_" + variant
@@ -730,7 +753,7 @@ def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--refresh-timeline":
         return refresh_timeline(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "index"])
+    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index"])
     ap.add_argument("--variant", default="")
     ap.add_argument("--fixture", required=True)
     ap.add_argument("--hudi-release", required=True)
@@ -742,7 +765,7 @@ def main():
     a = ap.parse_args()
     g = Gen(a)
     {"incr": g.incr, "cdc": g.cdc, "cow-services": g.cow_services,
-     "mor-services": g.mor_services, "index": g.index_variant}[a.scenario]()
+     "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant}[a.scenario]()
 
 
 if __name__ == "__main__":

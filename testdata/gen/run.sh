@@ -14,6 +14,7 @@ WORK="${HUDISCOPE_GEN_WORK:-/tmp/hudiscope-gen}"
 PYSPARK_VERSION=3.5.8
 HUDI_1X=1.2.0
 HUDI_0X=0.15.0
+HUDI_10=1.0.2   # last release line writing table version 8 (1.1+ write version 9)
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 export PATH="$JAVA_HOME/bin:$PATH"
 export TZ="${TZ:-UTC}"
@@ -33,6 +34,7 @@ jar() { # group artifact version -> path in ~/.m2 (downloads from Maven Central 
 }
 B1=$(jar org.apache.hudi hudi-spark3.5-bundle_2.12 $HUDI_1X)
 B0=$(jar org.apache.hudi hudi-spark3.5-bundle_2.12 $HUDI_0X)
+B10=$(jar org.apache.hudi hudi-spark3.5-bundle_2.12 $HUDI_10 || true)
 # Hudi 0.12 (table version 5): Spark 3.3 bundle; PySpark 3.3 needs Python <= 3.10.
 HUDI_012=0.12.2
 PY310="${PY310:-}"
@@ -60,6 +62,12 @@ index-simple-$HUDI_1X|index|simple|$HUDI_1X|$B1|zstd|
 index-bloom-$HUDI_1X|index|bloom|$HUDI_1X|$B1|zstd|
 index-rli-$HUDI_1X|index|rli|$HUDI_1X|$B1|zstd|
 index-rli-nostream-$HUDI_1X|index|rli_nostream|$HUDI_1X|$B1|zstd|
+incr-$HUDI_10|incr||$HUDI_10|$B10|none|
+cow-services-$HUDI_10|cow-services||$HUDI_10|$B10|zstd|
+mor-services-$HUDI_10|mor-services||$HUDI_10|$B10|lz4|
+mor-compaction-$HUDI_1X|mor-compaction||$HUDI_1X|$B1|zstd|
+mor-compaction-$HUDI_10|mor-compaction||$HUDI_10|$B10|zstd|
+mor-compaction-$HUDI_0X|mor-compaction||$HUDI_0X|$B0|zstd|
 incr-$HUDI_0X|incr||$HUDI_0X|$B0|none|
 cow-services-$HUDI_0X|cow-services||$HUDI_0X|$B0|snappy|
 incr-$HUDI_012|incr||$HUDI_012|$B012|none|
@@ -77,6 +85,7 @@ echo "$FIXTURES" | while IFS='|' read -r fx sc var rel bundle codec roll; do
   [ -n "$var" ] && args+=(--variant "$var")
   [ -n "$roll" ] && args+=(--eventlog-rolling)
   py="$VENV/bin/python"
+  [ -f "$bundle" ] || { echo "SKIPPED: $fx (bundle for Hudi $rel not downloadable)"; continue; }
   case "$rel" in 0.1[0-2].*)
     py="$VENV33/bin/python"
     [ -x "$py" ] && [ -f "$bundle" ] || { echo "SKIPPED: $fx (needs python3.10 + $bundle)"; continue; } ;;
@@ -84,6 +93,34 @@ echo "$FIXTURES" | while IFS='|' read -r fx sc var rel bundle codec roll; do
   PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/generate.py" "${args[@]}" > "$WORK/$fx.log" 2>&1 \
     || { echo "FAILED: $fx (see $WORK/$fx.log)"; tail -20 "$WORK/$fx.log"; }
 done
+
+# Incremental-read probes (oracle/incremental_probes*.json, format in testdata/README.md): one Spark
+# application per reader release, reading unzipped copies of the committed table.zip files (never writing).
+# The writer's own release -> incremental_probes.json; another reader -> incremental_probes_reader-<rel>.json.
+probe() { # reader-release bundle python out-name fixture-dir...
+  local rel=$1 bundle=$2 py=$3 name=$4; shift 4
+  local dirs=() d
+  for d in "$@"; do
+    [ -f "$d/table.zip" ] || continue
+    if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
+    dirs+=("$d")
+  done
+  [ ${#dirs[@]} -gt 0 ] || return 0
+  if [ ! -x "$py" ] || [ ! -f "$bundle" ]; then echo "SKIPPED probes by $rel ($name): needs $py + $bundle"; return 0; fi
+  echo "=== probes: reader Hudi $rel -> $name: ${dirs[*]##*/}"
+  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_incremental.py" --reader "$rel" \
+    --bundle "$bundle" --out-name "$name" "${dirs[@]}" > "$WORK/probe-$rel-$name.log" 2>&1 \
+    || { echo "FAILED: probes $rel $name (see $WORK/probe-$rel-$name.log)"; tail -5 "$WORK/probe-$rel-$name.log"; }
+}
+shopt -s nullglob
+probe $HUDI_1X "$B1" "$VENV/bin/python" incremental_probes.json "$OUT"/*-$HUDI_1X "$OUT"/*-$HUDI_1X-*
+probe $HUDI_10 "$B10" "$VENV/bin/python" incremental_probes.json "$OUT"/*-$HUDI_10
+probe $HUDI_0X "$B0" "$VENV/bin/python" incremental_probes.json "$OUT"/*-$HUDI_0X
+probe $HUDI_012 "$B012" "$VENV33/bin/python" incremental_probes.json "$OUT"/*-$HUDI_012
+# cross-release: a version-8 table read by a 1.1+ reader, a version-9 table offered to a 1.0 reader
+probe $HUDI_1X "$B1" "$VENV/bin/python" incremental_probes_reader-$HUDI_1X.json "$OUT"/*-$HUDI_10
+probe $HUDI_10 "$B10" "$VENV/bin/python" incremental_probes_reader-$HUDI_10.json "$OUT"/incr-$HUDI_1X
+shopt -u nullglob
 
 # Do the released hudi-utilities bundles ship the analyzer tools?
 {
