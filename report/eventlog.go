@@ -23,39 +23,79 @@ func eventLogSection(_ context.Context, s *model.Snapshot) (string, bool) {
 // UnknownMaterial is the share of stage wall clock in UNKNOWN from which it is stated first.
 const UnknownMaterial = 0.05
 
-// PhaseShare returns a phase's share of stage wall clock (-1 when absent or undefined).
+// The event-log views show hudiscope's attribution (hudiscope.phaseSummary, hudiscope.stages);
+// the Java tool's, in the JSON's top-level fields, is named beside it where it differs.
+
+// PhaseShare returns a phase's share of stage wall clock in hudiscope's attribution (-1 when
+// absent or undefined).
 func PhaseShare(r *eventlog.Report, phase string) float64 {
-	for _, g := range r.PhaseSummary {
-		if g.Label == phase {
+	return share(r.Hudiscope.PhaseSummary, phase)
+}
+
+// JavaPhaseShare is the same share in the Java tool's attribution (-1 when absent).
+func JavaPhaseShare(r *eventlog.Report, phase string) float64 {
+	return share(r.PhaseSummary, phase)
+}
+
+func share(rows []eventlog.GroupSummary, label string) float64 {
+	for _, g := range rows {
+		if g.Label == label {
 			return float64(g.ShareOfStageWallClock)
 		}
 	}
 	return -1
 }
 
-// UnknownStatement says how much stage wall clock no phase could be attributed to, when that
-// is material ("" otherwise).
+// JavaNote is "(Java tool: 5%)" when the Java tool's share of label differs from ours at
+// whole-percent precision (absent = 0%), "" otherwise.
+func JavaNote(ours, java []eventlog.GroupSummary, label string) string {
+	o, j := max(share(ours, label), 0), max(share(java, label), 0)
+	if fmt.Sprintf("%.0f", 100*o) == fmt.Sprintf("%.0f", 100*j) {
+		return ""
+	}
+	return fmt.Sprintf("(Java tool: %.0f%%)", 100*j)
+}
+
+// JavaOnly are the Java tool's rows whose label hudiscope's attribution does not have, as
+// zero rows (so a view of ours can show the Java share beside them).
+func JavaOnly(ours, java []eventlog.GroupSummary) []eventlog.GroupSummary {
+	var out []eventlog.GroupSummary
+	for _, g := range java {
+		if share(ours, g.Label) < 0 && g.ShareOfStageWallClock > 0 {
+			out = append(out, eventlog.GroupSummary{Label: g.Label})
+		}
+	}
+	return out
+}
+
+// UnknownStatement says how much stage wall clock hudiscope could not attribute to a phase,
+// when that is material ("" otherwise).
 func UnknownStatement(r *eventlog.Report) string {
 	sh := PhaseShare(r, eventlog.PhaseUnknown)
 	if sh < UnknownMaterial {
 		return ""
 	}
 	why := "no Hudi job description"
-	for _, s := range r.Stages {
-		if s.SubPhase != nil && *s.SubPhase == eventlog.SubPhaseStreamingMetadataWrite {
+	for _, s := range r.Hudiscope.Stages {
+		if s.Phase == eventlog.PhaseUnknown && s.SubPhase != nil && *s.SubPhase == eventlog.SubPhaseStreamingMetadataWrite {
 			why = "streaming MDT writes"
 			break
 		}
 	}
-	return fmt.Sprintf("UNKNOWN %.0f%% of stage wall clock is unattributed (%s)", 100*sh, why)
+	out := fmt.Sprintf("UNKNOWN %.0f%% of stage wall clock is unattributed (%s)", 100*sh, why)
+	if n := JavaNote(r.Hudiscope.PhaseSummary, r.PhaseSummary, eventlog.PhaseUnknown); n != "" {
+		out += " " + n
+	}
+	return out
 }
 
-// TopSubPhase is the sub-phase holding most of a phase's stage wall clock ("" if none).
+// TopSubPhase is the sub-phase holding most of a phase's stage wall clock in hudiscope's
+// attribution ("" if none).
 func TopSubPhase(r *eventlog.Report, phase string) string {
 	by := map[string]int64{}
-	for _, s := range r.Stages {
-		if s.Phase == phase && s.SubPhase != nil && s.Observed.DurationMillis > 0 {
-			by[*s.SubPhase] += s.Observed.DurationMillis
+	for i, x := range r.Hudiscope.Stages {
+		if i < len(r.Stages) && x.Phase == phase && x.SubPhase != nil && r.Stages[i].Observed.DurationMillis > 0 {
+			by[*x.SubPhase] += r.Stages[i].Observed.DurationMillis
 		}
 	}
 	best, bv := "", int64(0)
@@ -65,6 +105,11 @@ func TopSubPhase(r *eventlog.Report, phase string) string {
 		}
 	}
 	return best
+}
+
+// Caveats are hudiscope's attribution notes, then the caveats of the Java tool's rules.
+func Caveats(r *eventlog.Report) []string {
+	return append(append([]string(nil), r.Hudiscope.Caveats...), r.Caveats...)
 }
 
 // AppLine is the application in one line: name, id, jobs, stages, duration.
@@ -130,18 +175,24 @@ func HudiProperties(r *eventlog.Report) [][2]string {
 	return out
 }
 
-func groupTable(title string, rows []eventlog.GroupSummary) string {
+// groupTable renders hudiscope's rows with the Java tool's share beside each.
+func groupTable(title string, rows, java []eventlog.GroupSummary) string {
 	var out [][]string
-	for _, g := range rows {
-		out = append(out, []string{g.Label, Ratio(g.ShareOfStageWallClock*100, 1) + "%", Millis(g.StageWallClockMillis), strconv.Itoa(g.StageCount),
+	for _, g := range append(append([]eventlog.GroupSummary(nil), rows...), JavaOnly(rows, java)...) {
+		js := "-"
+		if j := share(java, g.Label); j >= 0 {
+			js = Ratio(eventlog.Ratio(j)*100, 1) + "%"
+		}
+		out = append(out, []string{g.Label, Ratio(g.ShareOfStageWallClock*100, 1) + "%", js, Millis(g.StageWallClockMillis), strconv.Itoa(g.StageCount),
 			i64(g.TaskCount), Millis(g.ExecutorRunTimeMillis), Bytes(g.ShuffleBytes), Bytes(g.SpilledBytes)})
 	}
-	return Table([]string{title, "share of stage wall clock", "wall clock", "stages", "tasks", "run time", "shuffle", "spilled"}, "lrrrrrrr", out)
+	return Table([]string{title, "share of stage wall clock", "Java tool's share", "wall clock", "stages", "tasks", "run time", "shuffle", "spilled"}, "lrrrrrrrr", out)
 }
 
-// EventLogMarkdown renders the event-log analysis: application, the UNKNOWN share when
-// material, phases, operations, stages (stages: in the order given; nil: every stage by
-// duration, longest first), caveats, warnings, damage and the Hudi-relevant Spark properties.
+// EventLogMarkdown renders the event-log analysis in hudiscope's attribution (the Java tool's
+// shares beside it): application, the UNKNOWN share when material, phases, operations, stages
+// (stages, with hudiscope's attribution: in the order given; nil: every stage by duration,
+// longest first), caveats, warnings, damage and the Hudi-relevant Spark properties.
 func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 	var b strings.Builder
 	a := r.Application
@@ -167,13 +218,14 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 	if u := UnknownStatement(r); u != "" {
 		fmt.Fprintf(&b, "\n**%s.**\n", Escape(u))
 	}
-	b.WriteString("\n### Phases\n\n")
-	b.WriteString(groupTable("phase", r.PhaseSummary))
-	b.WriteString("\n### Operations\n\n")
-	b.WriteString(groupTable("operation", r.OperationSummary))
+	b.WriteString("\n### Phases (hudiscope's attribution)\n\n")
+	b.WriteString("hudiscope's attribution; HoodieSparkEventLogAnalyzer's share is beside it (its numbers are the JSON's top-level fields, see docs/eventlog-differences.md).\n\n")
+	b.WriteString(groupTable("phase", r.Hudiscope.PhaseSummary, r.PhaseSummary))
+	b.WriteString("\n### Operations (hudiscope's attribution)\n\n")
+	b.WriteString(groupTable("operation", r.Hudiscope.OperationSummary, r.OperationSummary))
 	b.WriteString("\n### Stages\n\n")
 	if stages == nil {
-		stages = append([]eventlog.Stage(nil), r.Stages...)
+		stages = r.HudiscopeStages()
 		sort.SliceStable(stages, func(i, j int) bool { return stages[i].Observed.DurationMillis > stages[j].Observed.DurationMillis })
 		b.WriteString("Longest first.\n\n")
 	} else if len(stages) != len(r.Stages) {
@@ -189,7 +241,7 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 	b.WriteString(Table([]string{"stage", "job", "phase", "operation", "tasks", "duration", "task p50", "task max", "skew", "spill", "gc", "name"},
 		"lllrrrrrrrrl", rows))
 	b.WriteString("\n### Caveats\n\n")
-	for _, c := range r.Caveats {
+	for _, c := range Caveats(r) {
 		fmt.Fprintf(&b, "- %s\n", Escape(c))
 	}
 	if len(r.Warnings) > 0 {
@@ -244,6 +296,16 @@ func StageExtra(r *eventlog.Report, s *eventlog.Stage) *eventlog.StageExtra {
 	return nil
 }
 
+// JavaStage is the stage attempt as the Java tool attributes it (the top-level stage).
+func JavaStage(r *eventlog.Report, s *eventlog.Stage) *eventlog.Stage {
+	for i := range r.Stages {
+		if r.Stages[i].StageID == s.StageID && r.Stages[i].AttemptID == s.AttemptID {
+			return &r.Stages[i]
+		}
+	}
+	return nil
+}
+
 // TaskQuantiles are a stage's task-duration percentiles that the report holds, in order.
 func TaskQuantiles(s *eventlog.Stage) [][2]any {
 	t := s.Observed.TaskDurationMillis
@@ -262,7 +324,8 @@ func TaskQuantiles(s *eventlog.Stage) [][2]any {
 	return out
 }
 
-// StageMetrics are a stage's metrics as label/value pairs.
+// StageMetrics are a stage's metrics as label/value pairs (s with hudiscope's attribution;
+// the Java tool's is named where it differs).
 func StageMetrics(r *eventlog.Report, s *eventlog.Stage) [][2]string {
 	o := s.Observed
 	m := [][2]string{
@@ -289,11 +352,19 @@ func StageMetrics(r *eventlog.Report, s *eventlog.Stage) [][2]string {
 		if x.WriteOperationType != "" {
 			m = append(m, [2]string{"write operation", x.WriteOperationType})
 		}
-		if x.JavaPhase != "" {
-			m = append(m, [2]string{"Java analyzer phase", x.JavaPhase})
+		if x.Instant != "" {
+			m = append(m, [2]string{"instant", x.Instant})
 		}
-		if x.JavaOperation != "" {
-			m = append(m, [2]string{"Java analyzer operation", x.JavaOperation + " (" + x.JavaOperationSource + ")"})
+	}
+	if j := JavaStage(r, s); j != nil {
+		if StagePhase(j) != StagePhase(s) {
+			m = append(m, [2]string{"Java tool phase", StagePhase(j)})
+		}
+		if j.Operation != s.Operation || j.OperationSource != s.OperationSource {
+			m = append(m, [2]string{"Java tool operation", j.Operation + " (" + j.OperationSource + ")"})
+		}
+		if jobID(j) != jobID(s) {
+			m = append(m, [2]string{"Java tool job", jobID(j)})
 		}
 	}
 	if s.FailureReason != nil {

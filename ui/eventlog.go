@@ -13,8 +13,9 @@ import (
 	"github.com/hudiscope/hudiscope/report"
 )
 
-// EventLogPane is pane 4: phase bars (share of stage wall clock, UNKNOWN stated first when
-// material), operations, the stages table, and the caveats, always visible. Enter opens a
+// EventLogPane is pane 4, in hudiscope's attribution (labelled, with the Java tool's share
+// beside a phase where it differs): phase bars (share of stage wall clock, UNKNOWN stated first
+// when material), operations, the stages table, and the caveats, always visible. Enter opens a
 // stage (task-duration histogram, percentiles and metrics); w opens caveats, warnings, damage and the
 // application's Hudi-relevant Spark properties.
 type EventLogPane struct {
@@ -22,7 +23,9 @@ type EventLogPane struct {
 	km   eventLogKeys
 	snap *model.Snapshot
 	rep  *eventlog.Report
-	list *listView
+	// stages are rep's stages with hudiscope's attribution.
+	stages []eventlog.Stage
+	list   *listView
 
 	stage   *pager
 	stageAt int
@@ -80,7 +83,7 @@ func (e *EventLogPane) reflow() {
 	w, h := e.width, e.height
 	switch {
 	case e.stage != nil:
-		e.stage.set(e.stageLines(&e.rep.Stages[e.stageAt], w), w, h-1)
+		e.stage.set(e.stageLines(&e.stages[e.stageAt], w), w, h-1)
 	case e.caveats != nil:
 		e.caveats.set(e.caveatLines(w), w, h-1)
 	}
@@ -94,7 +97,8 @@ func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		return nil
 	}
 	e.rep, e.stage, e.caveats = s.EventLog, nil, nil
-	ss := e.rep.Stages
+	e.stages = e.rep.HudiscopeStages()
+	ss := e.stages
 	o := func(i int) *eventlog.StageObserved { return &ss[i].Observed }
 	cols := []lvCol{
 		{title: "stage", width: 6, right: true},
@@ -210,7 +214,7 @@ func (e *EventLogPane) Update(msg tea.Msg) tea.Cmd {
 func (e *EventLogPane) Breadcrumb() []string {
 	switch {
 	case e.stage != nil:
-		return []string{"stage " + report.StageID(&e.rep.Stages[e.stageAt])}
+		return []string{"stage " + report.StageID(&e.stages[e.stageAt])}
 	case e.caveats != nil:
 		return []string{"caveats & properties"}
 	}
@@ -285,19 +289,28 @@ func (e *EventLogPane) top(width, height int) []string {
 	if u := report.UnknownStatement(e.rep); u != "" {
 		lines = append(lines, clip(" "+st.Warn.Render(asciiText(g, u)), width))
 	}
+	ours, java := e.rep.Hudiscope.PhaseSummary, e.rep.PhaseSummary
+	lines = append(lines, clip(st.Dim.Render(" phases by hudiscope's attribution (Java tool's share where it differs):"), width))
 	// Phase bars: at most a third of the height.
-	phases := e.rep.PhaseSummary
+	phases := append(append([]eventlog.GroupSummary(nil), ours...), report.JavaOnly(ours, java)...)
 	maxPh := max(2, (height-len(lines))/3)
 	var mx float64
 	for _, p := range phases {
 		mx = max(mx, float64(p.ShareOfStageWallClock))
 	}
 	nameW := 24
+	noteW := 0
+	for _, p := range phases {
+		noteW = max(noteW, len(report.JavaNote(ours, java, p.Label)))
+	}
+	if noteW > 0 {
+		noteW++
+	}
 	subW := 0
 	if width >= 100 {
 		subW = 24
 	}
-	barW := max(4, width-2-nameW-1-1-6-subW-1)
+	barW := max(4, width-2-nameW-1-1-6-noteW-subW-1)
 	for i, p := range phases {
 		if i == maxPh-1 && len(phases) > maxPh {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("  %s %d more phase(s) (%s exports all)", g.Ellipsis, len(phases)-i, e.c.Keys.Export.Help().Key)))
@@ -308,14 +321,21 @@ func (e *EventLogPane) top(width, height int) []string {
 			share = fmt.Sprintf("%.0f%%", 100*float64(p.ShareOfStageWallClock))
 		}
 		row := "  " + barRow(st, trunc(p.Label, nameW, g.Ellipsis), nameW, float64(p.ShareOfStageWallClock), mx, barW, padLeft(share, 5))
+		if noteW > 0 {
+			row += " " + padRight(report.JavaNote(ours, java, p.Label), noteW-1)
+		}
 		if subW > 0 {
 			row += "  " + trunc(report.TopSubPhase(e.rep, p.Label), subW-2, g.Ellipsis)
 		}
 		lines = append(lines, clip(row, width))
 	}
 	var ops []string
-	for _, o := range e.rep.OperationSummary {
-		ops = append(ops, fmt.Sprintf("%s %.0f%%", o.Label, 100*float64(o.ShareOfStageWallClock)))
+	for _, o := range e.rep.Hudiscope.OperationSummary {
+		op := fmt.Sprintf("%s %.0f%%", o.Label, 100*float64(o.ShareOfStageWallClock))
+		if n := report.JavaNote(e.rep.Hudiscope.OperationSummary, e.rep.OperationSummary, o.Label); n != "" {
+			op += " " + n
+		}
+		ops = append(ops, op)
 	}
 	return append(lines, clip(" operations: "+strings.Join(ops, g.Sep), width))
 }
@@ -333,7 +353,7 @@ func (e *EventLogPane) bottom(width, height int) []string {
 func (e *EventLogPane) caveatSummary(width, height int) string {
 	st := e.c.Styles
 	g := st.G
-	cv := e.rep.Caveats
+	cv := report.Caveats(e.rep)
 	if len(cv) == 0 {
 		return ""
 	}
@@ -423,6 +443,8 @@ func (e *EventLogPane) caveatLines(width int) []string {
 			}
 		}
 	}
+	section("Attribution (hudiscope's; the Java tool's is in the JSON's top-level fields)")
+	bullets(e.rep.Hudiscope.Caveats)
 	section("Caveats")
 	bullets(e.rep.Caveats)
 	if len(e.rep.Warnings) > 0 {
@@ -453,7 +475,7 @@ func (e *EventLogPane) Export() (string, string) {
 		return "event-log", "# Event log\n\n" + strings.Join(e.reason(), "\n\n") + "\n"
 	}
 	if e.stage != nil {
-		s := &e.rep.Stages[e.stageAt]
+		s := &e.stages[e.stageAt]
 		return "event-log-stage-" + report.StageID(s), "# Event log: stage " + report.StageID(s) + "\n\n" + report.StageMarkdown(e.rep, s)
 	}
 	var b strings.Builder
@@ -464,7 +486,7 @@ func (e *EventLogPane) Export() (string, string) {
 	}
 	stages := []eventlog.Stage{}
 	for _, i := range e.list.visible() {
-		stages = append(stages, e.rep.Stages[i])
+		stages = append(stages, e.stages[i])
 	}
 	if e.list.sortBy >= 0 || e.list.filter != "" {
 		fmt.Fprintf(&b, "Stages ordered by %s", e.list.sortName("stage id"))

@@ -1,8 +1,8 @@
 // Package eventlog reads Spark event logs (any codec, rolling directories,
 // History Server downloads) in one streaming pass and attributes every stage
-// to a Hudi operation, phase and sub-phase the way Hudi's
-// HoodieSparkEventLogAnalyzer does, emitting its schemaVersion 1.1.0 JSON with
-// hudiscope's additions under the "hudiscope" key.
+// to a Hudi operation, phase and sub-phase twice: by Hudi's
+// HoodieSparkEventLogAnalyzer rules into its schemaVersion 1.1.0 fields, and by
+// hudiscope's rules under the "hudiscope" key, with its other additions.
 package eventlog
 
 import (

@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -30,6 +31,8 @@ type attribution struct {
 	indexBuild bool
 	// streaming: reattributed by the SparkStreamingMetadataWriteHandler stage name.
 	streaming bool
+	// markerInstant: a data-table marker-directory listing of this instant.
+	markerInstant string
 }
 
 var indexBuildPrefixes = []string{"bulk inserting at ", "creating records for metadata files partition",
@@ -74,6 +77,14 @@ func (a *analysis) attribute(s *stageAgg, jobID int, hasJob bool, java bool) att
 		// description the forcing job carries, the work is the MDT write.
 		at.phase, at.subPhase, at.streaming = PhaseMetadataWrite, SubPhaseStreamingMetadataWrite, true
 	}
+	if !java && (at.phase == PhaseUnknown || at.subPhase == "metadataListing") {
+		if inst, mdt := markerListingInstant(deref(at.desc)); inst != "" {
+			at.markerInstant = inst
+			if !mdt {
+				at.phase, at.subPhase = PhaseMarkers, SubPhaseMarkerListing
+			}
+		}
+	}
 	if m.Phase == PhaseMetadataWrite {
 		lower := strings.ToLower(m.Activity)
 		for _, p := range indexBuildPrefixes {
@@ -88,6 +99,28 @@ func (a *analysis) attribute(s *stageAgg, jobID int, hasJob bool, java bool) att
 		}
 	}
 	return at
+}
+
+// SubPhaseMarkerListing marks FSUtils listings of a write's marker directory (hudiscope's attribution only).
+const SubPhaseMarkerListing = "markerListing"
+
+// markerDir finds ".temp/<instant>/" (or ".temp/<instant>" ending a path) in a listing.
+var markerDir = regexp.MustCompile(`(?:^|/)\.temp/(\d+)(?:/|,|$)`)
+
+// markerListingInstant is the instant of a marker-directory listing
+// ("Parallel listing paths …/.hoodie/.temp/<instant>/MARKERS…"; "" otherwise)
+// and whether it is the metadata table's (which keeps the Java rule's phase).
+func markerListingInstant(desc string) (string, bool) {
+	const listing = "Parallel listing paths "
+	i := strings.Index(desc, listing)
+	if i < 0 {
+		return "", false
+	}
+	paths := desc[i+len(listing):]
+	if m := markerDir.FindStringSubmatch(paths); m != nil {
+		return m[1], strings.Contains(paths, "/metadata/")
+	}
+	return "", false
 }
 
 func strPtr(s string) *string {
@@ -142,16 +175,27 @@ func (a *analysis) build(display string) *Report {
 				if j := st.jobs[at.jobID]; j != nil {
 					order = j.order
 				}
-				v = &jobView{id: at.jobID, order: order, module: deref(at.module), mdtOnly: true}
+				v = &jobView{id: at.jobID, order: order, module: deref(at.module), mdtOnly: true, markerOnly: true}
 				views[at.jobID] = v
 				list = append(list, v)
 			}
 			v.phases = append(v.phases, at.phase)
 			v.subPhases = append(v.subPhases, at.subPhase)
 			v.tables = append(v.tables, at.match.Table)
-			if at.phase != PhaseMetadataWrite || at.indexBuild {
+			// Undescribed (UNKNOWN) stages ride along: in 1.x the commit job that
+			// forces the streaming metadata-table write often has no description.
+			if at.phase == PhaseMetadataWrite && !at.indexBuild {
+				v.hasMDT = true
+			} else if at.phase != PhaseUnknown {
 				v.mdtOnly = false
 			}
+			if at.markerInstant == "" {
+				v.markerOnly = false
+			}
+			v.instant = at.markerInstant
+		}
+		for _, v := range list {
+			v.mdtOnly = v.mdtOnly && v.hasMDT
 		}
 		a.rollbackExecutions = resolveOperations(list)
 		return views
@@ -176,10 +220,17 @@ func (a *analysis) build(display string) *Report {
 	writeOpJobs := map[int]string{}
 	enc1x, enc0x := false, false
 
+	// Java caveat inputs come from the Java attribution; counts for hudiscope's caveats from ours.
 	var unknownWall int64
 	sawStreaming := false
-	streamingStages := 0
 	present := map[string]bool{}
+	streamingStages, mdtReuseStages, markerStages, differing := 0, 0, 0, 0
+	bundled := func(d int64, phase string) []string {
+		if d > 0 && totalWall > 0 && float64(d)/float64(totalWall) >= bundledShareThreshold {
+			return bundledSteps[phase]
+		}
+		return nil
+	}
 	for i, s := range stages {
 		at, jt := ours[i], java[i]
 		op, src := OpUnknown, SourceNone
@@ -190,23 +241,17 @@ func (a *analysis) build(display string) *Report {
 		if v := javaViews[jt.jobID]; jt.hasJob && v != nil {
 			jop, jsrc = v.javaOp, v.javaSrc
 		}
+		d := s.duration()
 		out := Stage{
 			StageID: s.id, AttemptID: s.attempt, Name: s.name,
-			JobDescription: at.desc, Module: at.module,
-			Operation: op, OperationSource: src, Phase: at.phase, SubPhase: strPtr(at.subPhase),
+			JobID: jobIDPtr(jt), JobDescription: jt.desc, Module: jt.module,
+			Operation: jop, OperationSource: jsrc, Phase: jt.phase, SubPhase: strPtr(jt.subPhase),
+			BundledSteps:              bundled(d, jt.phase),
 			SubmissionTimeEpochMillis: s.submission, CompletionTimeEpochMillis: s.completion,
 			FailureReason: s.failureReason, TaskFailureReasons: s.failureCounts,
 		}
-		if at.hasJob {
-			id := at.jobID
-			out.JobID = &id
-		}
 		if out.TaskFailureReasons == nil {
 			out.TaskFailureReasons = map[string]int64{}
-		}
-		d := s.duration()
-		if d > 0 && totalWall > 0 && float64(d)/float64(totalWall) >= bundledShareThreshold {
-			out.BundledSteps = bundledSteps[at.phase]
 		}
 		out.Observed = StageObserved{
 			NumTasksPlanned: s.numTasksPlanned, NumTasksObserved: s.observed(), DurationMillis: d,
@@ -226,39 +271,39 @@ func (a *analysis) build(display string) *Report {
 		}
 		r.Stages = append(r.Stages, out)
 
-		present[at.phase] = true
-		if d > 0 && at.phase == PhaseUnknown {
+		present[jt.phase] = true
+		if d > 0 && jt.phase == PhaseUnknown {
 			unknownWall += d
 		}
-		if at.subPhase == SubPhaseStreamingMetadataWrite {
+		if jt.subPhase == SubPhaseStreamingMetadataWrite {
 			sawStreaming = true
 		}
-		if at.streaming {
-			streamingStages++
-		}
 
-		// Extension row.
-		x := StageExtra{StageID: s.id, AttemptID: s.attempt, Table: at.match.Table,
+		// hudiscope's row: its own attribution, then extras.
+		x := StageExtra{StageID: s.id, AttemptID: s.attempt,
+			JobID: jobIDPtr(at), JobDescription: at.desc, Module: at.module,
+			Operation: op, OperationSource: src, Phase: at.phase, SubPhase: strPtr(at.subPhase),
+			BundledSteps: bundled(d, at.phase), Instant: at.markerInstant,
+			Table:                at.match.Table,
 			ExecutorCPUTimeNanos: s.cpuTimeNanos, PeakExecutionMemoryBytes: s.peakExecutionMemory,
 			TaskDurationHistogram: s.hist}
+		x.DiffersFromJava = differences(&out, &x)
+		if len(x.DiffersFromJava) > 0 {
+			differing++
+		}
+		switch {
+		case at.streaming:
+			streamingStages++
+		case at.markerInstant != "" && at.phase == PhaseMarkers:
+			markerStages++
+		case at.phase != jt.phase && at.phase == PhaseMetadataWrite && isMetadataTable(at.match.Table):
+			mdtReuseStages++
+		}
 		if at.module != nil {
 			x.WriteOperationType = WriteOperationType(*at.module)
 			if x.WriteOperationType != "" && at.hasJob {
 				writeOpJobs[at.jobID] = x.WriteOperationType
 			}
-		}
-		if jt.hasJob != at.hasJob || jt.jobID != at.jobID {
-			x.JavaJobIDDiffers = true
-			if jt.hasJob {
-				id := jt.jobID
-				x.JavaJobID = &id
-			}
-		}
-		if jt.phase != at.phase {
-			x.JavaPhase = jt.phase
-		}
-		if jop != op || jsrc != src {
-			x.JavaOperation, x.JavaOperationSource = jop, jsrc
 		}
 		ext.Stages = append(ext.Stages, x)
 
@@ -295,14 +340,62 @@ func (a *analysis) build(display string) *Report {
 	r.OperationSummary = summarise(r.Stages, "operation", func(s *Stage) string { return s.Operation })
 	r.PhaseSummary = summarise(r.Stages, "phase", func(s *Stage) string { return s.Phase })
 	r.Caveats = caveats(present, sawStreaming, totalWall, unknownWall)
-	if streamingStages > 0 {
-		r.Caveats = append(r.Caveats, fmt.Sprintf("%d stage(s) built by SparkStreamingMetadataWriteHandler (streaming metadata-table writes, "+
-			"which Hudi runs without a job description) are attributed to METADATA_TABLE_WRITE/%s by their stage name; "+
-			"HoodieSparkEventLogAnalyzer leaves them in whichever bucket forced them (often DATA_TABLE_WRITE/commitStats) or in UNKNOWN.",
-			streamingStages, SubPhaseStreamingMetadataWrite))
-	}
+	ours2 := r.HudiscopeStages()
+	ext.OperationSummary = summarise(ours2, "operation", func(s *Stage) string { return s.Operation })
+	ext.PhaseSummary = summarise(ours2, "phase", func(s *Stage) string { return s.Phase })
+	ext.Caveats = hudiscopeCaveats(len(stages), differing, streamingStages, mdtReuseStages, markerStages)
 	a.application(r)
 	return r
+}
+
+func jobIDPtr(at attribution) *int {
+	if !at.hasJob {
+		return nil
+	}
+	id := at.jobID
+	return &id
+}
+
+// differences names the attribution fields in which hudiscope's row differs from the Java stage.
+func differences(j *Stage, x *StageExtra) []string {
+	var d []string
+	add := func(differ bool, field string) {
+		if differ {
+			d = append(d, field)
+		}
+	}
+	add((j.JobID == nil) != (x.JobID == nil) || j.JobID != nil && *j.JobID != *x.JobID, "jobId")
+	add(deref(j.JobDescription) != deref(x.JobDescription) || (j.JobDescription == nil) != (x.JobDescription == nil), "jobDescription")
+	add(deref(j.Module) != deref(x.Module) || (j.Module == nil) != (x.Module == nil), "module")
+	add(j.Operation != x.Operation, "operation")
+	add(j.OperationSource != x.OperationSource, "operationSource")
+	add(j.Phase != x.Phase, "phase")
+	add(deref(j.SubPhase) != deref(x.SubPhase), "subPhase")
+	return d
+}
+
+// hudiscopeCaveats say how hudiscope's attribution (hudiscope.phaseSummary and
+// friends) departs from the Java tool's top-level one.
+func hudiscopeCaveats(stages, differing, streaming, mdtReuse, markers int) []string {
+	c := []string{fmt.Sprintf("hudiscope's attribution (hudiscope.phaseSummary, hudiscope.operationSummary, hudiscope.stages) differs "+
+		"from HoodieSparkEventLogAnalyzer's (the top-level fields, computed by its rules) for %d of %d stage(s); "+
+		"hudiscope.stages[].differsFromJava names the fields.", differing, stages)}
+	if mdtReuse > 0 {
+		c = append(c, fmt.Sprintf("%d stage(s) of metadata-table writes that reuse the data-table job texts (table <name>_metadata) are "+
+			"METADATA_TABLE_WRITE here; the Java tool counts them as DEDUP_AND_INDEX_TAGGING, DATA_TABLE_WRITE or MARKER_RECONCILIATION.", mdtReuse))
+	}
+	if streaming > 0 {
+		c = append(c, fmt.Sprintf("%d stage(s) built by SparkStreamingMetadataWriteHandler (streaming metadata-table writes, "+
+			"which Hudi runs without a job description) are METADATA_TABLE_WRITE/%s here, by their stage name; "+
+			"the Java tool leaves them in whichever bucket forced them (often DATA_TABLE_WRITE/commitStats) or in UNKNOWN.",
+			streaming, SubPhaseStreamingMetadataWrite))
+	}
+	if markers > 0 {
+		c = append(c, fmt.Sprintf("%d stage(s) list a write's marker directory (FSUtils \"Parallel listing paths …/.temp/<instant>/…\", "+
+			"run when the commit ends) and are MARKER_RECONCILIATION/%s here, with the operation of that write and its instant in "+
+			"hudiscope.stages[].instant; the Java tool leaves them UNKNOWN.", markers, SubPhaseMarkerListing))
+	}
+	return c
 }
 
 func summarise(stages []Stage, key string, label func(*Stage) string) []GroupSummary {

@@ -19,9 +19,14 @@ type Extension struct {
 	Damage        []DamageRecord `json:"damage"`
 	Application   AppExtra       `json:"application"`
 	Hudi          HudiInfo       `json:"hudi"`
-	// Stages lists, per stage attempt with something to add, the table, the
-	// write operation type, extra metrics, and what the Java tool would have
-	// reported where hudiscope's rules differ.
+	// OperationSummary, PhaseSummary and Caveats are hudiscope's own attribution
+	// (the top-level ones are the Java tool's); same shape as the top-level summaries.
+	OperationSummary []GroupSummary `json:"operationSummary"`
+	PhaseSummary     []GroupSummary `json:"phaseSummary"`
+	Caveats          []string       `json:"caveats"`
+	// Stages has one row per element of the top-level stages, in the same order:
+	// hudiscope's attribution of the stage, what differs from the Java tool's, and
+	// extra metrics.
 	Stages []StageExtra `json:"stages"`
 	// TaskDurationBucketUpperMillis are the upper bounds of every stage's
 	// taskDurationHistogram buckets (the last bucket, past the final edge, is open).
@@ -85,23 +90,52 @@ type HudiInfo struct {
 	Configs         map[string]string `json:"configs"`         // hoodie.* and spark.sql.extensions from Spark Properties, redacted
 }
 
-// StageExtra adds to one stage attempt.
+// StageExtra is hudiscope's view of one stage attempt: its own attribution
+// (same fields as the top-level stage, which holds the Java tool's) and extras.
 type StageExtra struct {
-	StageID                  int     `json:"stageId"`
-	AttemptID                int     `json:"attemptId"`
-	Table                    string  `json:"table,omitempty"`
-	WriteOperationType       string  `json:"writeOperationType,omitempty"`
-	ExecutorCPUTimeNanos     int64   `json:"executorCpuTimeNanos"`
-	PeakExecutionMemoryBytes int64   `json:"peakExecutionMemoryBytes"`
-	JavaJobID                *int    `json:"javaJobId,omitempty"`
-	JavaJobIDDiffers         bool    `json:"javaJobIdDiffers,omitempty"`
-	JavaPhase                string  `json:"javaPhase,omitempty"`
-	JavaOperation            string  `json:"javaOperation,omitempty"`
-	JavaOperationSource      string  `json:"javaOperationSource,omitempty"`
-	JavaJobDescription       *string `json:"-"`
+	StageID         int      `json:"stageId"`
+	AttemptID       int      `json:"attemptId"`
+	JobID           *int     `json:"jobId"`
+	JobDescription  *string  `json:"jobDescription"`
+	Module          *string  `json:"module"`
+	Operation       string   `json:"operation"`
+	OperationSource string   `json:"operationSource"`
+	Phase           string   `json:"phase"`
+	SubPhase        *string  `json:"subPhase"`
+	BundledSteps    []string `json:"bundledSteps,omitempty"`
+	// Instant is the write a marker-directory listing belongs to ("" otherwise).
+	Instant string `json:"instant,omitempty"`
+	// DiffersFromJava names the attribution fields whose value differs from the
+	// Java tool's (the top-level stage), in field order; empty when none do.
+	DiffersFromJava          []string `json:"differsFromJava,omitempty"`
+	Table                    string   `json:"table,omitempty"`
+	WriteOperationType       string   `json:"writeOperationType,omitempty"`
+	ExecutorCPUTimeNanos     int64    `json:"executorCpuTimeNanos"`
+	PeakExecutionMemoryBytes int64    `json:"peakExecutionMemoryBytes"`
 	// TaskDurationHistogram counts the stage attempt's task durations per bucket of
 	// TaskDurationBucketUpperMillis.
 	TaskDurationHistogram DurationHistogram `json:"taskDurationHistogram"`
+}
+
+// AsStage is the stage with hudiscope's attribution in place of the Java
+// tool's (s is the top-level stage of the same index).
+func (x *StageExtra) AsStage(s Stage) Stage {
+	s.JobID, s.JobDescription, s.Module = x.JobID, x.JobDescription, x.Module
+	s.Operation, s.OperationSource, s.Phase, s.SubPhase = x.Operation, x.OperationSource, x.Phase, x.SubPhase
+	s.BundledSteps = x.BundledSteps
+	return s
+}
+
+// HudiscopeStages are the stages with hudiscope's attribution, in the order of r.Stages.
+func (r *Report) HudiscopeStages() []Stage {
+	out := make([]Stage, len(r.Stages))
+	for i, s := range r.Stages {
+		out[i] = s
+		if i < len(r.Hudiscope.Stages) {
+			out[i] = r.Hudiscope.Stages[i].AsStage(s)
+		}
+	}
+	return out
 }
 
 // MarshalJSON writes the label under "operation" or "phase" first.

@@ -178,7 +178,25 @@ type jobView struct {
 	javaSrc   string
 	// mdtOnly: every stage is metadata-table work of an ordinary commit (not an
 	// index build), so the operation is the data-table operation it is part of.
-	mdtOnly bool
+	mdtOnly, hasMDT bool
+	// markerOnly: every stage lists a marker directory, of instant.
+	markerOnly bool
+	instant    string
+}
+
+// onMetadataTable: every table the job names is a metadata table (and it names one).
+func (j *jobView) onMetadataTable() bool {
+	n := 0
+	for _, t := range j.tables {
+		if t == "" {
+			continue
+		}
+		if !isMetadataTable(t) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // resolveOperations assigns operations to jobs: the Java rules (kept as
@@ -204,14 +222,31 @@ func resolveOperations(jobs []*jobView) (rollbackExecutions int) {
 	}
 
 	// Metadata-table writes inherit the operation of the job before them (the
-	// commit they are part of, or the index build they finish).
-	last := ""
+	// commit they are part of, or the index build they finish). Marker-directory
+	// listings end a commit: the first listing of an instant takes the operation
+	// of the last data-table job whose module named one (that write's executor;
+	// the metadata table's own services may run in between), later ones the same.
+	last, lastWrite := "", ""
+	instOp := map[string]string{}
 	for _, j := range jobs {
-		if j.mdtOnly && !isIndexerModule(j.module) && last != "" && (j.op == OpIndexing || j.op == OpWrite || j.op == OpUnknown) {
+		switch {
+		case j.markerOnly:
+			op, ok := instOp[j.instant]
+			if !ok {
+				op = lastWrite
+				instOp[j.instant] = op
+			}
+			if op != "" {
+				j.op, j.src = op, SourceSequence
+			}
+		case j.mdtOnly && !isIndexerModule(j.module) && last != "" && (j.op == OpIndexing || j.op == OpWrite || j.op == OpUnknown):
 			j.op, j.src = last, SourceSequence
 		}
 		if j.op != OpUnknown {
 			last = j.op
+		}
+		if j.src == SourceModule && !j.mdtOnly && !j.onMetadataTable() {
+			lastWrite = j.op
 		}
 	}
 

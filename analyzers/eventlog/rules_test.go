@@ -167,14 +167,17 @@ func TestSyntheticWrite(t *testing.T) {
 			{PhaseMetadataWrite, "write", OpWrite, SourceSequence}, // MDT commit: hudiscope fix
 			{PhaseMarkers, "", OpWrite, SourceSequence},
 		}
+		ours := r.HudiscopeStages()
 		for i, w := range want {
-			s := r.Stages[i]
+			s := ours[i]
 			if s.Phase != w.phase || sp(s.SubPhase) != or(w.sub, "<nil>") || s.Operation != w.op || s.OperationSource != w.src {
 				t.Errorf("%s stage %d (%s): %s/%s %s/%s want %+v", enc, i, sp(s.JobDescription), s.Phase, sp(s.SubPhase), s.Operation, s.OperationSource, w)
 			}
 		}
-		if x := r.Hudiscope.Stages[5]; x.JavaPhase != PhaseDataWrite || x.Table != "trips_metadata" {
-			t.Errorf("%s: MDT stage extension %+v", enc, x)
+		// The Java fields keep the Java tool's attribution of the metadata-table commit.
+		if j, x := r.Stages[5], r.Hudiscope.Stages[5]; j.Phase != PhaseDataWrite || sp(j.SubPhase) != "write" || j.Operation != OpWrite || j.OperationSource != SourceModule ||
+			x.Table != "trips_metadata" || strings.Join(x.DiffersFromJava, ",") != "operationSource,phase" {
+			t.Errorf("%s: MDT stage java %s/%s %s/%s, hudiscope %+v", enc, j.Phase, sp(j.SubPhase), j.Operation, j.OperationSource, x)
 		}
 		s := r.Stages[1]
 		if s.Observed.TaskDurationMillis.P50 != 200 || s.Observed.TaskDurationMillis.Max != 1000 || s.Observed.SkewRatio != 5.0 ||
@@ -210,8 +213,8 @@ func TestOperationFixes(t *testing.T) {
 		mk("BaseRollbackHelper:Collect rollback stats: t"),
 	}), Options{})
 	for i, s := range r.Stages {
-		if s.Operation != OpRollback || r.Hudiscope.Stages[i].JavaOperation != OpRestore {
-			t.Errorf("rollbacks: stage %d op %s java %s", i, s.Operation, r.Hudiscope.Stages[i].JavaOperation)
+		if s.Operation != OpRestore || r.Hudiscope.Stages[i].Operation != OpRollback {
+			t.Errorf("rollbacks: stage %d java op %s, hudiscope %s", i, s.Operation, r.Hudiscope.Stages[i].Operation)
 		}
 	}
 	if r.Hudiscope.Application.RollbackExecutions != 2 {
@@ -222,8 +225,8 @@ func TestOperationFixes(t *testing.T) {
 		three = append(three, mk("ListingBasedRollbackStrategy:Creating Listing Rollback Plan: t"), mk("BaseRollbackHelper:Perform rollback actions: t"))
 	}
 	r = AnalyzeLines(synthetic(three), Options{})
-	if r.Stages[0].Operation != OpRestore || r.Stages[0].OperationSource != SourceSequence {
-		t.Errorf("restore: %s/%s", r.Stages[0].Operation, r.Stages[0].OperationSource)
+	if x := r.Hudiscope.Stages[0]; x.Operation != OpRestore || x.OperationSource != SourceSequence {
+		t.Errorf("restore: %s/%s", x.Operation, x.OperationSource)
 	}
 
 	r = AnalyzeLines(synthetic([]synJob{
@@ -234,10 +237,10 @@ func TestOperationFixes(t *testing.T) {
 		mk(":"),
 		mk(""),
 	}), Options{})
-	want := []struct{ op, java string }{{OpLogCompaction, OpCompaction}, {OpWrite, OpClustering}, {OpCompaction, ""}, {OpCompaction, OpIndexing}, {OpUnknown, ""}, {OpUnknown, ""}}
+	want := []struct{ op, java string }{{OpLogCompaction, OpCompaction}, {OpWrite, OpClustering}, {OpCompaction, OpCompaction}, {OpCompaction, OpIndexing}, {OpUnknown, OpUnknown}, {OpUnknown, OpUnknown}}
 	for i, w := range want {
-		if r.Stages[i].Operation != w.op || r.Hudiscope.Stages[i].JavaOperation != w.java {
-			t.Errorf("stage %d: %s (java %q) want %s (java %q)", i, r.Stages[i].Operation, r.Hudiscope.Stages[i].JavaOperation, w.op, w.java)
+		if r.Hudiscope.Stages[i].Operation != w.op || r.Stages[i].Operation != w.java {
+			t.Errorf("stage %d: %s (java %q) want %s (java %q)", i, r.Hudiscope.Stages[i].Operation, r.Stages[i].Operation, w.op, w.java)
 		}
 	}
 	hasColon := false
@@ -254,17 +257,20 @@ func TestStreamingMetadataWrite(t *testing.T) {
 		{desc: "SparkRDDWriteClient:Committing stats: t", stageMillis: 1000, tasks: []int64{5}},
 		{desc: "SparkRDDWriteClient:Committing stats: t", stageName: "mapToPair at SparkStreamingMetadataWriteHandler.java:61", stageMillis: 10000, tasks: []int64{5}},
 	}), Options{})
-	s := r.Stages[1]
-	if s.Phase != PhaseMetadataWrite || sp(s.SubPhase) != SubPhaseStreamingMetadataWrite || r.Hudiscope.Stages[1].JavaPhase != PhaseDataWrite {
-		t.Errorf("streaming stage %s/%s", s.Phase, sp(s.SubPhase))
+	x := r.Hudiscope.Stages[1]
+	if x.Phase != PhaseMetadataWrite || sp(x.SubPhase) != SubPhaseStreamingMetadataWrite || r.Stages[1].Phase != PhaseDataWrite || sp(r.Stages[1].SubPhase) != "commitStats" {
+		t.Errorf("streaming stage %s/%s (java %s)", x.Phase, sp(x.SubPhase), r.Stages[1].Phase)
 	}
 	// Undescribed streaming stage: the Java tool's caveat fires on its UNKNOWN share (91%).
 	r = AnalyzeLines(synthetic([]synJob{
 		{desc: "HoodieWriteHelper:Tagging: t", stageMillis: 1000, tasks: []int64{5}},
 		{stageName: "mapToPair at SparkStreamingMetadataWriteHandler.java:61", stageMillis: 10000, tasks: []int64{5}},
 	}), Options{})
-	if r.Stages[1].Phase != PhaseMetadataWrite || r.Hudiscope.Stages[1].JavaPhase != PhaseUnknown {
-		t.Errorf("undescribed streaming stage %s", r.Stages[1].Phase)
+	if r.Hudiscope.Stages[1].Phase != PhaseMetadataWrite || r.Stages[1].Phase != PhaseUnknown || sp(r.Stages[1].SubPhase) != SubPhaseStreamingMetadataWrite {
+		t.Errorf("undescribed streaming stage %s (java %s)", r.Hudiscope.Stages[1].Phase, r.Stages[1].Phase)
+	}
+	if len(r.Caveats) == 0 || !strings.Contains(r.Caveats[0], "91%") {
+		t.Errorf("Java streaming caveat missing: %q", r.Caveats)
 	}
 }
 
@@ -315,4 +321,35 @@ func FuzzLine(f *testing.F) {
 			t.Fatalf("valid JSON rejected: %q: %v", line, st.sc.Err())
 		}
 	})
+}
+
+// A data-table marker-directory listing is UNKNOWN to the Java tool; hudiscope gives it to
+// the write of its instant, even when the metadata table's own clean ran in between.
+func TestMarkerListing(t *testing.T) {
+	mk := func(d string) synJob { return synJob{desc: d, stageMillis: 10, tasks: []int64{5}} }
+	r := AnalyzeLines(synthetic([]synJob{
+		mk("RunCompactionActionExecutor:Preparing compaction metadata: t"),
+		mk("SparkUpsertPreppedDeltaCommitActionExecutor:Building workload profile:t_metadata"),
+		mk("DirectWriteMarkers:Obtaining marker files for all created, merged paths"),
+		mk("FSUtils:Parallel listing paths s3://b/t/.hoodie/metadata/.hoodie/.temp/20260101000000000/files"),
+		mk("CleanPlanActionExecutor:Generating list of file slices to be cleaned: t_metadata"),
+		mk("FSUtils:Parallel listing paths s3://b/t/.hoodie/.temp/20260101000000000/MARKERS.type,s3://b/t/.hoodie/.temp/20260101000000000/MARKERS0"),
+		mk("FSUtils:Parallel listing paths s3://b/t/.hoodie/timeline/history/manifest_1"),
+	}), Options{})
+	j, x := r.Stages[5], r.Hudiscope.Stages[5]
+	if j.Phase != PhaseUnknown || j.SubPhase != nil || j.Operation != OpUnknown {
+		t.Errorf("Java: %s/%s %s", j.Phase, sp(j.SubPhase), j.Operation)
+	}
+	if x.Phase != PhaseMarkers || sp(x.SubPhase) != SubPhaseMarkerListing || x.Operation != OpCompaction || x.Instant != "20260101000000000" {
+		t.Errorf("hudiscope: %+v", x)
+	}
+	if m := r.Hudiscope.Stages[3]; m.Phase != PhaseMetadataWrite || sp(m.SubPhase) != "metadataListing" || m.Operation != OpCompaction || m.Instant != "20260101000000000" {
+		t.Errorf("metadata-table marker listing: %+v", m)
+	}
+	if o := r.Hudiscope.Stages[6]; o.Phase != PhaseUnknown || o.Instant != "" {
+		t.Errorf("timeline listing: %+v", o)
+	}
+	if got := r.Hudiscope.Caveats; len(got) < 2 || !strings.Contains(got[len(got)-1], "1 stage(s) list a write's marker directory") {
+		t.Errorf("caveats %q", got)
+	}
 }

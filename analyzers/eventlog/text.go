@@ -61,8 +61,8 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 	} else {
 		fmt.Fprintf(tw, "  hudi\tno Hudi job descriptions found\n")
 	}
-	group := func(title string, rows []GroupSummary) {
-		fmt.Fprintf(tw, "\n== %s ==\n  %s\tstages\ttasks\twall clock\tshare\trun time\tshuffle\tspilled\n", title, strings.ToLower(title))
+	group := func(title, col string, rows []GroupSummary) {
+		fmt.Fprintf(tw, "\n== %s ==\n  %s\tstages\ttasks\twall clock\tshare\trun time\tshuffle\tspilled\n", title, col)
 		for _, g := range rows {
 			share := "-"
 			if g.ShareOfStageWallClock >= 0 {
@@ -72,8 +72,9 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 				ms(g.ExecutorRunTimeMillis), bytesStr(g.ShuffleBytes), bytesStr(g.SpilledBytes))
 		}
 	}
-	group("Operation", r.OperationSummary)
-	group("Phase", r.PhaseSummary)
+	group("Operation", "operation", r.OperationSummary)
+	group("Phase", "phase", r.PhaseSummary)
+	group("Phase (hudiscope's attribution, see docs/eventlog-differences.md)", "phase", r.Hudiscope.PhaseSummary)
 
 	idx := make([]int, 0, len(r.Stages))
 	for i, s := range r.Stages {
