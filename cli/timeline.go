@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -55,18 +56,12 @@ func writeTimelineText(w io.Writer, t *hudi.Table, instants []*timeline.Instant)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "requested\tcompleted\taction\tstate\toperation\twrites\tinserts\tupdates\tdeletes\tbytes\tfiles\tparts\tduration\t")
 	for _, in := range instants {
-		ct := in.CompletionTime
-		if in.CompletionDerived {
-			ct += "~"
-		}
+		ct := in.CompletionTime + report.DerivedMark(in)
 		action := in.Action
 		if in.Archived {
 			action += " (archived)"
 		}
-		dur := "-"
-		if d := in.Duration(); d > 0 {
-			dur = d.Round(time.Millisecond).String()
-		}
+		dur := report.Duration(in)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", in.RequestedTime, dash(ct), action,
 			in.State, dash(in.Operation), in.Totals.NumWrites, in.Totals.NumInserts, in.Totals.NumUpdateWrites,
 			in.Totals.NumDeletes, in.Totals.TotalBytesWritten, in.Totals.Files, in.Totals.Partitions, dur)
@@ -74,11 +69,16 @@ func writeTimelineText(w io.Writer, t *hudi.Table, instants []*timeline.Instant)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	var coarsest time.Duration
+	derived := false
 	for _, in := range instants {
 		if in.CompletionDerived {
-			fmt.Fprintln(w, "~ completion time derived from the completed file's modification time (table version < 8)")
-			break
+			derived = true
+			coarsest = max(coarsest, in.CompletionPrecision)
 		}
+	}
+	if derived {
+		fmt.Fprintln(w, strings.ReplaceAll(report.DerivedNote(coarsest), "`", ""))
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ func LayoutInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view
 		if len(tl.Archived) > 0 {
 			in.Archived = tl.Archived
 		} else {
-			arch := &timeline.Timeline{Instants: tl.Instants}
+			arch := &timeline.Timeline{Instants: tl.Instants, ByRequested: tl.ByRequested}
 			if err := t.LoadArchived(ctx, arch); err == nil {
 				in.Archived = arch.Archived
 			}
@@ -122,7 +122,7 @@ func HealthInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) heal
 // HealthInputWithView is HealthInput reusing a file-system view already listed from the
 // metadata table (the snapshot's), so mdt-sync does not read the metadata table a second time.
 func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View) health.Input {
-	in := health.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, MetadataPartitions: t.Config.MetadataParts,
+	in := health.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, TableVersion: t.Config.Version, MetadataPartitions: t.Config.MetadataParts,
 		Timeline: tl, Now: time.Now(), Zone: t.Config.Zone}
 	var lastClean *timeline.Instant
 	for _, i := range tl.Instants {
@@ -171,7 +171,7 @@ func compactionArchive(ctx context.Context, t *hudi.Table, tl *timeline.Timeline
 	if len(tl.Archived) > 0 {
 		return tl.Archived, true
 	}
-	arch := &timeline.Timeline{Instants: tl.Instants}
+	arch := &timeline.Timeline{Instants: tl.Instants, ByRequested: tl.ByRequested}
 	if err := t.LoadArchived(ctx, arch); err != nil {
 		return nil, false
 	}

@@ -119,7 +119,7 @@ func loadArchived(ctx context.Context, s *Snapshot) error {
 		return errSkipped(StepTimeline)
 	}
 	// Copy the timeline so holders of the previous snapshot keep the active-only view.
-	tl := &timeline.Timeline{Instants: s.Timeline.Instants}
+	tl := &timeline.Timeline{Instants: s.Timeline.Instants, ByRequested: s.Timeline.ByRequested}
 	err := s.Table.LoadArchived(ctx, tl)
 	s.Timeline = tl
 	return err

@@ -48,9 +48,11 @@ type IncrementalJSON struct {
 
 // InstantJSON is one instant.
 type InstantJSON struct {
-	RequestedTime     string         `json:"requestedTime"`
-	CompletionTime    *string        `json:"completionTime"`
-	Derived           bool           `json:"completionTimeDerived"`
+	RequestedTime  string  `json:"requestedTime"`
+	CompletionTime *string `json:"completionTime"`
+	Derived        bool    `json:"completionTimeDerived"`
+	// PrecisionMs: how coarse a derived completion time's source is (see docs/json.md).
+	PrecisionMs       *int64         `json:"completionTimePrecisionMs,omitempty"`
 	Action            string         `json:"action"`
 	State             timeline.State `json:"state"`
 	Archived          bool           `json:"archived"`
@@ -141,6 +143,10 @@ func instantJSON(in *timeline.Instant) InstantJSON {
 	if in.CompletionTime != "" {
 		ct := in.CompletionTime
 		j.CompletionTime = &ct
+		if in.CompletionDerived {
+			ms := max(in.CompletionPrecision.Milliseconds(), 1)
+			j.PrecisionMs = &ms
+		}
 	}
 	if in.Operation != "" {
 		op := in.Operation

@@ -31,17 +31,23 @@ func LayoutMarkdown(r *layout.Result, parts []layout.ExtraPartition) string {
 	if all {
 		parts = x.Partitions
 	}
-	b.WriteString(KeyValues([][2]string{
+	kv := [][2]string{
 		{"partitions", strconv.Itoa(r.NumPartitions)},
 		{"latest base files", i64(r.TotalFiles)},
 		{"base bytes", Bytes(r.TotalBytes)},
 		{"base file size p50", Bytes(r.TableSizeStats.P50)},
 		{"file groups / slices", fmt.Sprintf("%d / %d", x.FileGroups, x.FileSlices)},
-		{"log files in latest slices", fmt.Sprintf("%d (%s)", x.LogFiles, Bytes(x.LogBytes))},
+		{"log files a snapshot read merges", fmt.Sprintf("%d (%s)", x.LogFiles, Bytes(x.LogBytes))},
 		{"small files", x.SmallShare(Bytes)},
 		{"writer small-file handling", x.WriterSmallFiles(Bytes)},
 		{"listing", orDash(x.ListingSource)},
-	}))
+	}
+	if x.MergedFileGroups > 0 {
+		// Across a pending compaction the latest slice is not what a reader reads.
+		kv = append(kv[:6], append([][2]string{{"log files in latest slices only", fmt.Sprintf("%d (%s); %d file group(s) read across a pending compaction",
+			x.LatestSliceLogFiles, Bytes(x.LatestSliceLogBytes), x.MergedFileGroups)}}, kv[6:]...)...)
+	}
+	b.WriteString(KeyValues(kv))
 	b.WriteString("\n### Partitions\n\n")
 	if !all {
 		fmt.Fprintf(&b, "%d of %d partitions, in the order shown.\n\n", len(parts), len(x.Partitions))
@@ -54,7 +60,7 @@ func LayoutMarkdown(r *layout.Result, parts []layout.ExtraPartition) string {
 			rows = append(rows, []string{PartitionName(p.Partition), i64(p.BaseFiles), Bytes(p.BaseBytes), Bytes(p.P50),
 				Pct(float64(p.SmallFileShare)), strconv.Itoa(p.FileGroups), strconv.Itoa(p.LogFiles), Bytes(p.LogBytes), partitionNotes(p)})
 		}
-		b.WriteString(Table([]string{"partition", "base files", "bytes", "p50", "small files", "file groups", "log files", "log bytes", "notes"},
+		b.WriteString(Table([]string{"partition", "base files", "bytes", "p50", "small files", "file groups", "read log files", "read log bytes", "notes"},
 			"lrrrrrrrl", rows))
 	}
 	b.WriteString("\n### File sizes (latest base files, whole table)\n\n")
@@ -213,12 +219,12 @@ func PartitionFilesMarkdown(p *filegroup.Partition, groups []*filegroup.FileGrou
 		c := FileGroupCells(g)
 		rows = append(rows, c)
 	}
-	b.WriteString(Table([]string{"file id", "slices", "latest base instant", "latest base bytes", "log files", "log bytes", "pending"}, "lrlrrrl", rows))
+	b.WriteString(Table([]string{"file id", "slices", "latest base instant", "latest base bytes", "read log files", "read log bytes", "pending"}, "lrlrrrl", rows))
 	return b.String()
 }
 
-// FileGroupCells are a file group's cells: id, slices, latest base instant and size, the latest
-// slice's log files and bytes, and pending service marks.
+// FileGroupCells are a file group's cells: id, slices, latest base instant and size, the log
+// files and bytes a snapshot read merges (filegroup.Merged), and pending service marks.
 func FileGroupCells(g *filegroup.FileGroup) []string {
 	inst, size := "-", "-"
 	for i := len(g.Slices) - 1; i >= 0; i-- {
@@ -228,7 +234,7 @@ func FileGroupCells(g *filegroup.FileGroup) []string {
 		}
 	}
 	logs, lb := 0, int64(0)
-	if s := g.Latest(); s != nil {
+	if s, _ := g.Merged(); s != nil {
 		logs = len(s.Logs)
 		for _, l := range s.Logs {
 			lb += l.Size
@@ -255,6 +261,9 @@ func FileGroupMarkdown(g *filegroup.FileGroup) string {
 	fmt.Fprintf(&b, "File group `%s` in partition `%s`: %d slice(s).", g.FileID, PartitionName(g.Partition), len(g.Slices))
 	if p := Pending(g); p != "" {
 		fmt.Fprintf(&b, " Pending: %s.", p)
+	}
+	if s, merged := g.Merged(); merged {
+		fmt.Fprintf(&b, " A snapshot read merges the base file of slice %s with the logs of both slices (%d log files).", s.BaseInstant, len(s.Logs))
 	}
 	b.WriteString("\n\n")
 	var rows [][]string

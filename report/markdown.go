@@ -70,6 +70,7 @@ var TimelineHeaders = []string{"requested", "completed", "action", "state", "ope
 func TimelineMarkdown(instants []*timeline.Instant, late []bool) string {
 	rows := make([][]string, 0, len(instants))
 	anyDerived, anyLate := false, false
+	var coarsest time.Duration
 	for i, in := range instants {
 		var notes []string
 		if late != nil && late[i] {
@@ -81,6 +82,7 @@ func TimelineMarkdown(instants []*timeline.Instant, late []bool) string {
 		}
 		if in.CompletionDerived {
 			anyDerived = true
+			coarsest = max(coarsest, in.CompletionPrecision)
 		}
 		if in.Err != "" {
 			notes = append(notes, "unreadable: "+in.Err)
@@ -90,7 +92,7 @@ func TimelineMarkdown(instants []*timeline.Instant, late []bool) string {
 	var b strings.Builder
 	b.WriteString(Table(TimelineHeaders, "lllllrrrrrrrrl", rows))
 	if anyDerived {
-		b.WriteString("\n`~` completion time derived from the completed file's modification time (table version < 8).\n")
+		b.WriteString("\n" + DerivedNote(coarsest) + "\n")
 	}
 	if anyLate {
 		b.WriteString("\nAn instant marked \"completed after a later-started instant\" is where requested order and completion order disagree: " +
@@ -101,22 +103,52 @@ func TimelineMarkdown(instants []*timeline.Instant, late []bool) string {
 
 // InstantCells are the `hudiscope timeline` columns of one instant, without notes.
 func InstantCells(in *timeline.Instant) []string {
-	ct := in.CompletionTime
-	if ct != "" && in.CompletionDerived {
-		ct += "~"
-	}
+	ct := in.CompletionTime + DerivedMark(in)
 	return []string{in.RequestedTime, orDash(ct), in.Action, string(in.State), orDash(in.Operation),
 		i64(in.Totals.NumWrites), i64(in.Totals.NumInserts), i64(in.Totals.NumUpdateWrites),
 		i64(in.Totals.NumDeletes), i64(in.Totals.TotalBytesWritten), strconv.Itoa(in.Totals.Files),
 		strconv.Itoa(in.Totals.Partitions), Duration(in)}
 }
 
-// Duration is an instant's requested→completion duration, or "-".
+// Duration is an instant's requested→completion duration, or "-". A completion time known
+// only to the second gives the middle of the possible durations, marked `≈` (never negative:
+// see timeline.clampDerived).
 func Duration(in *timeline.Instant) string {
-	if d := in.Duration(); d > 0 {
+	d := in.Duration()
+	if in.CoarseCompletion() && in.IsCompleted() && !in.Started.IsZero() && !in.Ended.IsZero() && in.Action != timeline.ActionSavepoint {
+		m := in.MidDuration()
+		if m < 10*time.Second {
+			return "≈" + m.Round(100*time.Millisecond).String()
+		}
+		return "≈" + m.Round(time.Second).String()
+	}
+	if d > 0 {
 		return d.Round(time.Millisecond).String()
 	}
 	return "-"
+}
+
+// DerivedMark is the mark after a completion time: `≈` when derived from a file time kept to a
+// second or coarser, `~` when derived from a finer one, "" when stored.
+func DerivedMark(in *timeline.Instant) string {
+	switch {
+	case in.CompletionTime == "":
+		return ""
+	case in.CoarseCompletion():
+		return "≈"
+	case in.CompletionDerived:
+		return "~"
+	}
+	return ""
+}
+
+// DerivedNote explains the marks for the coarsest precision among derived completion times.
+func DerivedNote(coarsest time.Duration) string {
+	if coarsest >= time.Second {
+		return fmt.Sprintf("`≈` completion time derived from the completed file's modification time, which this storage keeps to %s: "+
+			"the instant completed within %s after the time shown, never before it was requested (`~`: derived from a finer time; table version < 8).", coarsest, coarsest)
+	}
+	return "`~` completion time derived from the completed file's modification time (table version < 8)."
 }
 
 // Table renders a GitHub-flavoured Markdown table. align has one letter per column: 'l' or

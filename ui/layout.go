@@ -278,8 +278,10 @@ func latestBaseOf(g *filegroup.FileGroup) *filegroup.BaseFile {
 	return nil
 }
 
-func latestLogs(g *filegroup.FileGroup) (int, int64) {
-	s := g.Latest()
+// readLogs are the log files a snapshot read merges with the group's base file: across a
+// pending compaction those of both slices (filegroup.Merged), not only the latest slice's.
+func readLogs(g *filegroup.FileGroup) (int, int64) {
+	s, _ := g.Merged()
 	if s == nil {
 		return 0, 0
 	}
@@ -303,8 +305,8 @@ func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart
 		{title: "file group", width: 12, flex: true, txt: func(i int) string { return gs[i].FileID }},
 		{title: "slices", width: 6, right: true, num: func(i int) float64 { return float64(len(gs[i].Slices)) }},
 		{title: "base", width: 6, right: true, num: func(i int) float64 { return float64(baseSize(i)) }},
-		{title: "logs", width: 5, right: true, num: func(i int) float64 { n, _ := latestLogs(gs[i]); return float64(n) }},
-		{title: "log b", width: 6, right: true, num: func(i int) float64 { _, b := latestLogs(gs[i]); return float64(b) }},
+		{title: "logs", width: 5, right: true, num: func(i int) float64 { n, _ := readLogs(gs[i]); return float64(n) }},
+		{title: "log b", width: 6, right: true, num: func(i int) float64 { _, b := readLogs(gs[i]); return float64(b) }},
 		{title: "base instant", width: 17, prio: 3},
 		{title: "pending", width: 10, prio: 2},
 	}
@@ -321,10 +323,10 @@ func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart
 			}
 			return "-"
 		case 3:
-			n, _ := latestLogs(g)
+			n, _ := readLogs(g)
 			return itoa(n)
 		case 4:
-			_, b := latestLogs(g)
+			_, b := readLogs(g)
 			return humanBytes(b)
 		case 5:
 			if b := latestBaseOf(g); b != nil {
@@ -421,9 +423,12 @@ func (l *LayoutPane) topView(width, height int) string {
 	if x == nil {
 		x = &layout.Extra{}
 	}
-	sum := fmt.Sprintf(" %d partitions%s%d base files%s%s%sp50 %s%s%d file groups%s%d log files",
+	sum := fmt.Sprintf(" %d partitions%s%d base files%s%s%sp50 %s%s%d file groups%s%d log files read",
 		r.NumPartitions, g.Sep, r.TotalFiles, g.Sep, humanBytes(r.TotalBytes), g.Sep, humanBytes(r.TableSizeStats.P50),
 		g.Sep, x.FileGroups, g.Sep, x.LogFiles)
+	if x.MergedFileGroups > 0 {
+		sum += fmt.Sprintf(" (latest slices alone: %d)", x.LatestSliceLogFiles)
+	}
 	if l.snap != nil && l.snap.View != nil && l.snap.View.Source != "" {
 		sum += g.Sep + "files from " + l.snap.View.Source // storage or the metadata table: it changes cost and truth
 	}
@@ -570,11 +575,14 @@ func (l *LayoutPane) partView(width, height int) string {
 	g := st.G
 	lp := l.part
 	ep := lp.ep
-	sum := fmt.Sprintf(" %s%s%d file groups%s%d slices%sbase %s%sp50 %s%slogs %d (%s)", report.PartitionName(lp.p.Path), g.Sep,
+	sum := fmt.Sprintf(" %s%s%d file groups%s%d slices%sbase %s%sp50 %s%slogs read %d (%s)", report.PartitionName(lp.p.Path), g.Sep,
 		ep.FileGroups, g.Sep, ep.FileSlices, g.Sep, humanBytes(ep.BaseBytes), g.Sep, humanBytes(ep.P50), g.Sep, ep.LogFiles, humanBytes(ep.LogBytes))
 	var extra []string
 	if ep.PendingCompaction > 0 {
 		extra = append(extra, fmt.Sprintf("%d in pending compaction", ep.PendingCompaction))
+	}
+	if ep.MergedFileGroups > 0 {
+		extra = append(extra, fmt.Sprintf("latest slices alone: %d logs (%s)", ep.LatestLogFiles, humanBytes(ep.LatestLogBytes)))
 	}
 	if ep.PendingClustering > 0 {
 		extra = append(extra, fmt.Sprintf("%d in pending clustering", ep.PendingClustering))
@@ -598,8 +606,12 @@ func (l *LayoutPane) groupView(width, height int) string {
 	st := l.c.Styles
 	g := st.G
 	lg := l.part.group
-	n, lb := latestLogs(lg.g)
-	sum := fmt.Sprintf(" %s%s%d slice(s)%slatest slice %d log file(s), %s", lg.g.FileID, g.Sep, len(lg.g.Slices), g.Sep, n, humanBytes(lb))
+	n, lb := readLogs(lg.g)
+	what := "a read merges"
+	if _, merged := lg.g.Merged(); merged {
+		what = "a read merges (previous base + both slices)"
+	}
+	sum := fmt.Sprintf(" %s%s%d slice(s)%s%s %d log file(s), %s", lg.g.FileID, g.Sep, len(lg.g.Slices), g.Sep, what, n, humanBytes(lb))
 	pend := report.Pending(lg.g)
 	if pend == "" {
 		pend = "no pending compaction or clustering"

@@ -11,6 +11,7 @@ type Glyphs struct {
 	Late     string // completed after a later-started instant
 	Archived string // archived instant
 	Derived  string // completion time derived from a file time
+	Approx   string // derived from a file time kept to a second or coarser
 	Sep      string // between header items
 	Crumb    string // between breadcrumb parts
 	OK, Bad  string // input present / missing; step ok / failed
@@ -28,7 +29,7 @@ type Glyphs struct {
 
 // UnicodeGlyphs is the default glyph set.
 func UnicodeGlyphs() Glyphs {
-	return Glyphs{Cursor: "▶", Late: "↯", Archived: "a", Derived: "~", Sep: " · ", Crumb: " › ",
+	return Glyphs{Cursor: "▶", Late: "↯", Archived: "a", Derived: "~", Approx: "≈", Sep: " · ", Crumb: " › ",
 		OK: "✓", Bad: "✗", Rule: "─", Arrow: "→", Ellipsis: "…", Warn: "⚠", Sorted: "▼",
 		Eighths: [8]string{"▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"}, Full: "█", RightHalf: "▐",
 		RightEighth: "▕", Open: "░", Empty: " ", ProgressEmpty: "░"}
@@ -36,7 +37,7 @@ func UnicodeGlyphs() Glyphs {
 
 // ASCIIGlyphs draws with ASCII only.
 func ASCIIGlyphs() Glyphs {
-	return Glyphs{Cursor: ">", Late: "!", Archived: "a", Derived: "~", Sep: " - ", Crumb: " > ",
+	return Glyphs{Cursor: ">", Late: "!", Archived: "a", Derived: "~", Approx: "~", Sep: " - ", Crumb: " > ",
 		OK: "+", Bad: "x", Rule: "-", Arrow: "->", Ellipsis: "~", Warn: "!", Sorted: "v",
 		Eighths: [8]string{"|", "|", "=", "=", "=", "=", "=", "="}, Full: "=", RightHalf: "=",
 		RightEighth: "|", Open: ".", Empty: " ", ProgressEmpty: "."}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -41,6 +42,7 @@ type Timeline struct {
 	byReq      []int // byComp indices in requested order (built on first use)
 	*listView        // embedded: cursor, filter and scrolling are the shared list's; View draws the rows
 	order      timelineOrder
+	orderSet   bool // the first timeline picked the opening order
 	anyLate    bool
 	anyDerived bool
 	lower      map[string]string
@@ -140,7 +142,16 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	}
 	keep := t.Selected()
 	t.tl = s.Timeline
-	instants := s.TimelineInstants()
+	// byComp is completion order whatever the table's own order; a table that orders by
+	// requested time (version < 8) opens in that order.
+	instants := append([]*timeline.Instant(nil), s.TimelineInstants()...)
+	timeline.SortByCompletion(instants)
+	if !t.orderSet {
+		t.orderSet = true
+		if s.Timeline.ByRequested {
+			t.order = byRequested
+		}
+	}
 	late := model.LateCompletions(instants)
 	t.byComp = make([]tlRow, len(instants))
 	t.anyLate, t.anyDerived = false, false
@@ -332,6 +343,7 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, k.Order):
+			t.orderSet = true
 			if t.order == byCompletion {
 				t.order = byRequested
 			} else {
@@ -388,6 +400,9 @@ var tlColumns = []tlColumn{
 	{"completed", 18, false, 1, func(g Glyphs, r tlRow) string {
 		if r.in.CompletionTime == "" {
 			return "(" + strings.ToLower(string(r.in.State)) + ")"
+		}
+		if r.in.CoarseCompletion() {
+			return r.in.CompletionTime + g.Approx
 		}
 		if r.in.CompletionDerived {
 			return r.in.CompletionTime + g.Derived
@@ -598,9 +613,23 @@ func (t *Timeline) footerLine(width int) string {
 		}
 		return clip(" "+st.Late.Render(g.Late)+msg, width)
 	case t.anyDerived:
+		if p := t.coarsest(); p >= time.Second {
+			return clip(fmt.Sprintf(" %s completed within %s after the time shown (file time kept to %s)", g.Approx, p, p), width)
+		}
 		return clip(" "+g.Derived+" completion time derived from the completed file's time (table version < 8)", width)
 	}
 	return clip(" "+g.Late+" marks instants that completed after a later-started one (none here)", width)
+}
+
+// coarsest is the largest precision of the derived completion times listed.
+func (t *Timeline) coarsest() time.Duration {
+	var p time.Duration
+	for _, r := range t.byComp {
+		if r.in.CompletionDerived {
+			p = max(p, r.in.CompletionPrecision)
+		}
+	}
+	return p
 }
 
 // stripView draws the rule with the axis range and the visible instants' spans.
@@ -743,6 +772,14 @@ func humanBytes(v int64) string {
 
 func humanDuration(in *timeline.Instant) string {
 	d := in.Duration()
+	if in.CoarseCompletion() && in.IsCompleted() && !in.Ended.IsZero() && !in.Started.IsZero() && in.Action != timeline.ActionSavepoint {
+		// Known to about a second only: the middle of the possible durations.
+		m := in.MidDuration()
+		if m < time.Second {
+			return "≈<1s"
+		}
+		return "≈" + shortDur(m.Seconds())
+	}
 	if d <= 0 {
 		return "-"
 	}

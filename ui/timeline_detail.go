@@ -123,7 +123,11 @@ func (d *instantDetail) crumb() string {
 
 func baseInfo(in *timeline.Instant) [][2]string {
 	ct := dashIf(in.CompletionTime)
-	if in.CompletionDerived {
+	switch {
+	case in.CoarseCompletion():
+		_, hi := in.CompletionBounds()
+		ct += fmt.Sprintf(" (derived from the completed file's time, kept to %s: completed before %s)", in.CompletionPrecision, timeline.FormatInstantTime(hi, hi.Location()))
+	case in.CompletionDerived:
 		ct += " (derived from the completed file's time)"
 	}
 	info := [][2]string{

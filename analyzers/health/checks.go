@@ -253,28 +253,69 @@ func (c *ctx) savepoint() (Check, Band, error) {
 	return ch, Band{}, nil
 }
 
+// archivalRule is how the release line that writes a table archives (HoodieTimelineArchiveLog,
+// later HoodieTimelineArchiver, 1.x TimelineArchiverV1/V2). Every line counts the completed
+// commits timeline (commit, deltacommit, replacecommit; a completed compaction is a commit, a
+// pending compaction or clustering does not count), archives when it holds more than
+// hoodie.keep.max.commits (the key has kept its name in every line) down to
+// hoodie.keep.min.commits, and never past the oldest pending compaction or replacecommit or the
+// first savepoint.
+type archivalRule struct {
+	Line string
+	// Lag is 1 where archival runs on the table as loaded before the commit that triggers it
+	// (0.11–0.13 do not reload the timeline; 0.14 added the reload in autoArchiveOnCommit), so
+	// right after a write the active timeline holds keep.max+1 completed commits at steady state.
+	Lag int64
+}
+
+// archivalRuleFor picks the release line from the table version (4: 0.11.x, 5: 0.12–0.13,
+// 6: 0.14–0.15, 8: 1.0.x, 9: 1.1+); an unknown version gets the newest rule.
+func archivalRuleFor(version int) archivalRule {
+	switch {
+	case version == 4:
+		return archivalRule{"0.11.x (table version 4)", 1}
+	case version == 5:
+		return archivalRule{"0.12.x-0.13.x (table version 5)", 1}
+	case version == 6:
+		return archivalRule{"0.14.x-0.15.x (table version 6)", 0}
+	case version == 8:
+		return archivalRule{"1.0.x (table version 8)", 0}
+	case version >= 9:
+		return archivalRule{fmt.Sprintf("1.1+ (table version %d)", version), 0}
+	}
+	return archivalRule{"1.1+ (table version unknown)", 0}
+}
+
 func (c *ctx) archival() (Check, Band, error) {
 	const name = "archival"
 	keep, skip, err := c.requiredInt(name, keyKeepMax)
 	if skip != nil || err != nil {
 		return deref(skip), Band{}, err
 	}
+	rule := archivalRuleFor(c.in.TableVersion)
 	all := c.instants()
 	completedN := int64(len(filter(all, completed)))
 	writes := int64(len(filter(all, isWriteTimeline)))
-	threshold := slack(archivalSlack, keep)
+	counted := int64(len(filter(all, func(i *timeline.Instant) bool { return i.IsCompleted() && isCommitsTimeline(i) })))
+	steady := keep + rule.Lag
+	threshold := slack(archivalSlack, steady)
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyKeepMax, itoa(keep)}, {"effective.unhealthy.threshold.write.instants", itoa(threshold)},
 		{"effective.absolute.ceiling.completed.instants", itoa(maxActiveInstants)}, {"observed.write.instants", itoa(writes)},
-		{"observed.completed.instants", itoa(completedN)}}}
-	b := band("write instants on the active timeline", writes, keep, threshold, false)
+		{"observed.completed.instants", itoa(completedN)}, {"effective.archival.release.line", rule.Line},
+		{"effective.steady.state.max.completed.commits", itoa(steady)}, {"observed.completed.commits", itoa(counted)}}}
+	b := band("completed commits on the timeline", counted, steady, threshold, false)
 	overCeiling := completedN >= maxActiveInstants
-	overRetention := writes >= threshold
+	overRetention := counted >= threshold
 	if overCeiling {
 		b.State = Stopped
 	}
 	if !overCeiling && !overRetention {
 		ch.Status = Healthy
-		ch.Summary = fmt.Sprintf("Active timeline holds %d write instant(s), within the threshold of %d", writes, threshold)
+		ch.Summary = fmt.Sprintf("Active timeline holds %d completed commit(s), within the threshold of %d", counted, threshold)
+		if rule.Lag > 0 && counted > keep {
+			ch.Findings = append(ch.Findings, fmt.Sprintf("%d completed commits against %s=%d is the steady state of Hudi %s: archival runs on "+
+				"the timeline as it was before the commit that triggers it, so one commit over the maximum remains after each write.", counted, keyKeepMax, keep, rule.Line))
+		}
 		return ch, b, nil
 	}
 	if overCeiling {
@@ -283,11 +324,21 @@ func (c *ctx) archival() (Check, Band, error) {
 			"retention allows.", completedN, maxActiveInstants))
 	}
 	if overRetention {
-		ch.Findings = append(ch.Findings, fmt.Sprintf("The active timeline holds %d write instants against a configured maximum of %d. Archival "+
-			"is not keeping up with ingestion.", writes, keep))
+		f := fmt.Sprintf("The active timeline holds %d completed commits against a configured maximum of %d. Archival "+
+			"is not keeping up with ingestion.", counted, keep)
+		if rule.Lag > 0 {
+			f += fmt.Sprintf(" Hudi %s leaves up to %d right after a write, as it archives before counting that write.", rule.Line, steady)
+		}
+		ch.Findings = append(ch.Findings, f)
+	}
+	if p := first(filter(all, func(i *timeline.Instant) bool {
+		return !i.IsCompleted() && (i.Action == timeline.ActionCompaction || i.Action == timeline.ActionReplaceCommit || i.PlanAction == timeline.ActionClustering)
+	})); p != nil {
+		ch.Findings = append(ch.Findings, fmt.Sprintf("Archival never passes the oldest pending compaction or replacecommit: %s %s (%s) holds "+
+			"every commit after it on the active timeline until it completes.", p.Action, p.RequestedTime, strings.ToLower(string(p.State))))
 	}
 	ch.Status = Unhealthy
-	ch.Summary = fmt.Sprintf("Active timeline is not being archived down: %d write instant(s), %d completed instant(s)", writes, completedN)
+	ch.Summary = fmt.Sprintf("Active timeline is not being archived down: %d completed commit(s), %d completed instant(s)", counted, completedN)
 	ch.Findings = append(ch.Findings, "Check the 'savepoint' check first -- a savepoint is "+
 		"the most common reason archival stalls. Otherwise confirm the archival service is "+
 		"running and look for repeated archival failures in the writer logs.")

@@ -199,8 +199,10 @@ func SamplePartitions(all []string) []string {
 
 // Input is the read data the checks work on.
 type Input struct {
-	BasePath           string
-	TableType          string
+	BasePath  string
+	TableType string
+	// TableVersion (hoodie.table.version) picks the release line whose archival rule applies.
+	TableVersion       int
 	MetadataPartitions []string // hoodie.table.metadata.partitions
 	Timeline           *timeline.Timeline
 	// Archived are the archived instants, when read: the compaction check looks there for the

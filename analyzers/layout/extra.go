@@ -13,11 +13,17 @@ type Extra struct {
 	ListingSource string `json:"listingSource"`
 	FileGroups    int    `json:"fileGroups"`
 	FileSlices    int    `json:"fileSlices"`
-	// LogFiles / LogBytes are the log files of every file group's latest slice (the Java tool
-	// never counts them).
-	LogFiles           int   `json:"logFiles"`
-	LogBytes           int64 `json:"logBytes"`
-	TotalBytesWithLogs int64 `json:"totalBytesWithLogs"`
+	// LogFiles / LogBytes are the log files a snapshot read merges with each file group's base
+	// file (filegroup.Merged: across a pending compaction, the logs of both slices); the Java
+	// tool never counts them. LatestSliceLogFiles / LatestSliceLogBytes are the latest slice's
+	// own logs (after a pending compaction: only those written since it was planned).
+	// MergedFileGroups counts groups whose read spans two slices.
+	LogFiles            int   `json:"logFiles"`
+	LogBytes            int64 `json:"logBytes"`
+	LatestSliceLogFiles int   `json:"latestSliceLogFiles"`
+	LatestSliceLogBytes int64 `json:"latestSliceLogBytes"`
+	MergedFileGroups    int   `json:"mergedAcrossCompactionFileGroups"`
+	TotalBytesWithLogs  int64 `json:"totalBytesWithLogs"`
 	// SmallFileLimit is the writer's effective hoodie.parquet.small.file.limit and
 	// SmallFileHandling "off" when it is ≤ 0. SmallFileShare is the share of latest base files
 	// under SmallFileThreshold (the small-files detector's threshold; see IsSmallFile).
@@ -41,6 +47,9 @@ type ExtraPartition struct {
 	BaseBytes         int64    `json:"baseBytes"`
 	LogFiles          int      `json:"logFiles"`
 	LogBytes          int64    `json:"logBytes"`
+	LatestLogFiles    int      `json:"latestSliceLogFiles"`
+	LatestLogBytes    int64    `json:"latestSliceLogBytes"`
+	MergedFileGroups  int      `json:"mergedAcrossCompactionFileGroups"`
 	P50               int64    `json:"p50"`
 	SmallFiles        int      `json:"smallFiles"`
 	SmallFileShare    Dec4     `json:"smallFileShare"`

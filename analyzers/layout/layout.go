@@ -286,10 +286,19 @@ func Analyze(in Input, opt Options) *Result {
 						ep.SmallFiles++
 					}
 				}
-				if s := g.Latest(); s != nil {
+				if s, merged := g.Merged(); s != nil {
 					for _, l := range s.Logs {
 						ep.LogFiles++
 						ep.LogBytes += l.Size
+					}
+					if merged {
+						ep.MergedFileGroups++
+					}
+				}
+				if s := g.Latest(); s != nil {
+					for _, l := range s.Logs {
+						ep.LatestLogFiles++
+						ep.LatestLogBytes += l.Size
 					}
 				}
 			}
@@ -314,6 +323,9 @@ func Analyze(in Input, opt Options) *Result {
 			extra.FileSlices += ep.FileSlices
 			extra.LogFiles += ep.LogFiles
 			extra.LogBytes += ep.LogBytes
+			extra.LatestSliceLogFiles += ep.LatestLogFiles
+			extra.LatestSliceLogBytes += ep.LatestLogBytes
+			extra.MergedFileGroups += ep.MergedFileGroups
 			rows = append(rows, row)
 		}
 	}

@@ -107,7 +107,10 @@ func TestLatestBaseOnlyAndLogsUnderExtra(t *testing.T) {
 		t.Errorf("empty partition must count: %+v", r.FileCountPerPartition)
 	}
 	x := r.Hudiscope
-	if x.LogFiles != 1 || x.LogBytes != 5 || x.FileSlices != 3 || x.TotalBytesWithLogs != 705 {
+	// A snapshot read merges slice 002's base with the logs of 002 and the pending compaction's
+	// slice 003: 3 logs, 75 B; the latest slice alone holds 1 log of 5 B.
+	if x.LogFiles != 3 || x.LogBytes != 75 || x.FileSlices != 3 || x.TotalBytesWithLogs != 775 ||
+		x.LatestSliceLogFiles != 1 || x.LatestSliceLogBytes != 5 || x.MergedFileGroups != 1 {
 		t.Errorf("extra %+v", x)
 	}
 	if x.Partitions[0].PendingCompaction != 1 {

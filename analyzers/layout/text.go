@@ -54,8 +54,12 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 		writeTableBlocks(w, r)
 	}
 	if x := r.Hudiscope; x != nil {
-		fmt.Fprintf(w, "hudiscope: %d file groups, %d slices, %d log files (%s) in latest slices; base+log %s\n",
+		fmt.Fprintf(w, "hudiscope: %d file groups, %d slices; a snapshot read merges %d log files (%s) with the base files, base+log %s\n",
 			x.FileGroups, x.FileSlices, x.LogFiles, FormatBytes(x.LogBytes), FormatBytes(x.TotalBytesWithLogs))
+		if x.MergedFileGroups > 0 {
+			fmt.Fprintf(w, "  %d file group(s) read across a pending compaction (previous slice's base + logs of both slices); the latest slices alone hold %d log files (%s)\n",
+				x.MergedFileGroups, x.LatestSliceLogFiles, FormatBytes(x.LatestSliceLogBytes))
+		}
 		fmt.Fprintf(w, "small files: %s\nwriter small-file handling: %s\n\n", x.SmallShare(FormatBytes), x.WriterSmallFiles(FormatBytes))
 	}
 	if c := r.TableCharacteristics; c != nil {

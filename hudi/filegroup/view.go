@@ -69,6 +69,24 @@ func (g *FileGroup) Latest() *FileSlice {
 	return g.Slices[len(g.Slices)-1]
 }
 
+// Merged is the slice a snapshot read merges (Java's merged file slice): across a pending
+// compaction the latest slice has no base file yet, so a reader takes the previous slice's
+// base file and merges the logs of both slices. Otherwise it is the latest slice itself.
+// Merged reports whether two slices were merged.
+func (g *FileGroup) Merged() (*FileSlice, bool) {
+	n := len(g.Slices)
+	if n < 2 {
+		return g.Latest(), false
+	}
+	last, prev := g.Slices[n-1], g.Slices[n-2]
+	if last.Base != nil || g.PendingCompaction == "" || last.BaseInstant != g.PendingCompaction {
+		return last, false
+	}
+	logs := make([]LogFile, 0, len(prev.Logs)+len(last.Logs))
+	logs = append(append(logs, prev.Logs...), last.Logs...)
+	return &FileSlice{BaseInstant: prev.BaseInstant, Base: prev.Base, Logs: logs}, true
+}
+
 // Partition is one partition directory and its live file groups.
 type Partition struct {
 	Path       string

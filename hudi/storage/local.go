@@ -49,7 +49,7 @@ func (l *Local) List(_ context.Context, dir string) ([]Entry, error) {
 			continue // vanished between ReadDir and Info
 		}
 		out = append(out, Entry{Name: de.Name(), Path: Join(dir, de.Name()), Size: info.Size(),
-			ModTime: info.ModTime(), IsDir: de.IsDir()})
+			ModTime: info.ModTime(), ModTimePrecision: PrecisionLocal, IsDir: de.IsDir()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -60,7 +60,7 @@ func (l *Local) Stat(_ context.Context, p string) (Entry, error) {
 	if err != nil {
 		return Entry{}, fmt.Errorf("stat %s: %w", l.abs(p), err)
 	}
-	return Entry{Name: info.Name(), Path: p, Size: info.Size(), ModTime: info.ModTime(), IsDir: info.IsDir()}, nil
+	return Entry{Name: info.Name(), Path: p, Size: info.Size(), ModTime: info.ModTime(), ModTimePrecision: PrecisionLocal, IsDir: info.IsDir()}, nil
 }
 
 type localFile struct {

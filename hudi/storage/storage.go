@@ -25,8 +25,20 @@ type Entry struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
-	IsDir   bool
+	// ModTimePrecision is how finely the source keeps ModTime (truncated, so the true time is
+	// in [ModTime, ModTime+precision)): local disk 1ns, HDFS 1ms, S3 1s, zip 2s (DOS field) or
+	// 1s (extended timestamp). 0: the backend does not say.
+	ModTimePrecision time.Duration
+	IsDir            bool
 }
+
+// Modification-time precisions the backends report.
+const (
+	PrecisionLocal  = time.Nanosecond
+	PrecisionHDFS   = time.Millisecond
+	PrecisionS3     = time.Second
+	PrecisionZipDOS = 2 * time.Second
+)
 
 // File is an open file that supports ranged reads (parquet footers, log-block headers).
 type File interface {

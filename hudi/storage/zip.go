@@ -4,12 +4,14 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Zip reads a table packed in a zip archive whose single top-level folder is the table
@@ -51,7 +53,8 @@ func OpenZip(p string) (*Zip, error) {
 			continue
 		}
 		isDir := strings.HasSuffix(zf.Name, "/")
-		z.add(Entry{Name: path.Base(rel), Path: rel, Size: int64(zf.UncompressedSize64), ModTime: zf.Modified, IsDir: isDir})
+		z.add(Entry{Name: path.Base(rel), Path: rel, Size: int64(zf.UncompressedSize64), ModTime: zf.Modified,
+			ModTimePrecision: zipTimePrecision(zf.Extra), IsDir: isDir})
 		if !isDir {
 			z.files[rel] = zf
 		}
@@ -87,6 +90,28 @@ func zipPrefix(files []*zip.File) string {
 	return top + "/"
 }
 
+// zipTimePrecision is the precision of the time archive/zip reports for a member: the
+// extra field it takes the time from (NTFS 100ns; extended timestamp and Info-ZIP Unix 1s),
+// else the DOS field, kept to 2 s.
+func zipTimePrecision(extra []byte) time.Duration {
+	best := PrecisionZipDOS
+	for len(extra) >= 4 {
+		id := binary.LittleEndian.Uint16(extra)
+		n := int(binary.LittleEndian.Uint16(extra[2:]))
+		if 4+n > len(extra) {
+			break
+		}
+		switch id {
+		case 0x000a: // NTFS
+			best = min(best, 100*time.Nanosecond)
+		case 0x5455, 0x5855, 0x000d: // extended timestamp, Info-ZIP Unix, PKWARE Unix
+			best = min(best, time.Second)
+		}
+		extra = extra[4+n:]
+	}
+	return best
+}
+
 func skipZipName(name string) bool {
 	return strings.HasPrefix(name, "__MACOSX/") || path.Base(strings.TrimSuffix(name, "/")) == ".DS_Store"
 }
@@ -110,7 +135,7 @@ func (z *Zip) add(e Entry) {
 	z.children[parent] = append(z.children[parent], e)
 	if parent != "" {
 		if _, ok := z.entries[parent]; !ok {
-			z.add(Entry{Name: path.Base(parent), Path: parent, IsDir: true, ModTime: e.ModTime})
+			z.add(Entry{Name: path.Base(parent), Path: parent, IsDir: true, ModTime: e.ModTime, ModTimePrecision: e.ModTimePrecision})
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
@@ -48,12 +49,20 @@ func (r *Reader) LoadArchived(ctx context.Context, tl *Timeline) error {
 		}
 		seen[k] = true
 		in.Started, _ = ParseInstantTime(in.RequestedTime, r.Config.Zone)
-		if in.CompletionTime != "" {
+		if in.CompletionDerived {
+			// A state-transition time is the writer's file time; its source's precision is
+			// unknown, and a whole second says it was kept to the second.
+			p := time.Millisecond
+			if strings.HasSuffix(in.CompletionTime, "000") {
+				p = time.Second
+			}
+			in.clampDerived(p, r.Config.Zone)
+		} else if in.CompletionTime != "" {
 			in.Ended, _ = ParseInstantTime(in.CompletionTime, r.Config.Zone)
 		}
 		tl.Archived = append(tl.Archived, in)
 	}
-	SortByCompletion(tl.Archived)
+	tl.Sort(tl.Archived)
 	return nil
 }
 

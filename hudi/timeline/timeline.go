@@ -34,6 +34,10 @@ type Instant struct {
 	// CompletionDerived is true when the completion time comes from the completed file's
 	// modification time (table versions < 8 and legacy files), not from the file name.
 	CompletionDerived bool `json:"completionTimeDerived"`
+	// CompletionPrecision is, for a derived completion time, how coarse its source is: the true
+	// completion lies in [CompletionTime, CompletionTime+CompletionPrecision), and never before
+	// the request (see clampDerived). 0 when the time is stored (file name, LSM history).
+	CompletionPrecision time.Duration `json:"-"`
 	// Action is the completed file's action, or the pending plan's action.
 	Action string `json:"action"`
 	// PlanAction is the plan a write service started from (compaction, logcompaction,
@@ -70,6 +74,47 @@ func (i *Instant) Duration() time.Duration {
 	return i.Ended.Sub(i.Started)
 }
 
+// CoarseCompletion reports whether the completion time is derived from a time kept to 1 s or
+// coarser (zip, S3), so it is only known to about a second: text marks it `≈`.
+func (i *Instant) CoarseCompletion() bool {
+	return i.CompletionDerived && i.CompletionPrecision >= time.Second
+}
+
+// MidDuration is the middle of the possible durations, for showing a coarse one as `≈`.
+func (i *Instant) MidDuration() time.Duration {
+	lo, hi := i.CompletionBounds()
+	if lo.IsZero() || i.Started.IsZero() || i.Action == ActionSavepoint {
+		return 0
+	}
+	return lo.Add(hi.Sub(lo) / 2).Sub(i.Started)
+}
+
+// CompletionBounds are the earliest and latest (exclusive) possible completion times; for a
+// stored or fine time the latest is a millisecond after the earliest. Zero when not completed.
+func (i *Instant) CompletionBounds() (lo, hi time.Time) {
+	if i.Ended.IsZero() {
+		return time.Time{}, time.Time{}
+	}
+	p := i.CompletionPrecision
+	if p < time.Millisecond {
+		p = time.Millisecond
+	}
+	return i.Ended, i.Ended.Add(p)
+}
+
+// clampDerived sets Ended from a derived completion time kept to precision p: a truncated
+// modification time can fall before the request, but the instant cannot complete before it
+// was requested, so the earliest possible completion is the later of the two.
+func (i *Instant) clampDerived(p time.Duration, zone *time.Location) {
+	i.CompletionPrecision = p
+	i.Ended, _ = ParseInstantTime(i.CompletionTime, zone)
+	if i.Ended.IsZero() || i.Started.IsZero() || i.Action == ActionSavepoint || !i.Ended.Before(i.Started) {
+		return
+	}
+	i.Ended = i.Started
+	i.CompletionTime = FormatInstantTime(i.Started, zone)
+}
+
 // IsCompleted reports whether the instant has completed.
 func (i *Instant) IsCompleted() bool { return i.State == Completed }
 
@@ -94,11 +139,23 @@ func (i *Instant) inflightFile() string { return i.file(Inflight) }
 
 // Timeline is the active timeline, with the archived one when loaded.
 type Timeline struct {
-	// Instants in completion order: completed instants by completion time (ties by
-	// requested time), then pending instants by requested time.
+	// Instants in the table's own order. Table version ≥ 8 (1.x orders by completion):
+	// completed instants by completion time (ties by requested time), then pending instants by
+	// requested time. Version < 8 (0.x orders by instant time): by requested time.
 	Instants []*Instant
-	// Archived instants (oldest first), loaded on request.
+	// Archived instants (oldest first, same order), loaded on request.
 	Archived []*Instant
+	// ByRequested is true when the table orders its timeline by requested time (version < 8).
+	ByRequested bool
+}
+
+// Sort orders instants as this timeline's table does (see Instants).
+func (tl *Timeline) Sort(in []*Instant) {
+	if tl.ByRequested {
+		SortByRequested(in)
+		return
+	}
+	SortByCompletion(in)
 }
 
 // Completed returns the completed active instants in completion order.
@@ -127,7 +184,7 @@ func (tl *Timeline) All() []*Instant {
 	out := make([]*Instant, 0, len(tl.Archived)+len(tl.Instants))
 	out = append(out, tl.Archived...)
 	out = append(out, tl.Instants...)
-	SortByCompletion(out)
+	tl.Sort(out)
 	return out
 }
 
@@ -148,10 +205,19 @@ func SortByCompletion(in []*Instant) {
 	})
 }
 
-// SortByRequested orders instants by requested (instant) time.
+// SortByRequested orders instants by requested (instant) time; an instant time shared by
+// two actions (a commit and its savepoint) keeps completion order.
 func SortByRequested(in []*Instant) {
 	sort.SliceStable(in, func(a, b int) bool {
-		return CompareInstants(in[a].RequestedTime, in[b].RequestedTime) < 0
+		x, y := in[a], in[b]
+		if c := CompareInstants(x.RequestedTime, y.RequestedTime); c != 0 {
+			return c < 0
+		}
+		xc, yc := x.CompletionTime != "", y.CompletionTime != ""
+		if xc != yc {
+			return xc
+		}
+		return CompareInstants(x.CompletionTime, y.CompletionTime) < 0
 	})
 }
 
@@ -173,6 +239,10 @@ func (r *Reader) Active(ctx context.Context) (*Timeline, error) {
 	type key struct{ ts, fam string }
 	byKey := map[key]*Instant{}
 	var order []key
+	// precision of each derived completion time's source, and whether every such time is a
+	// whole second (an unzipped or copied table keeps the coarse times on a fine file system).
+	precision := map[*Instant]time.Duration{}
+	wholeSeconds, evenSeconds, nDerived := true, true, 0
 	for _, e := range entries {
 		if e.IsDir {
 			continue
@@ -211,20 +281,33 @@ func (r *Reader) Active(ctx context.Context) (*Timeline, error) {
 				}
 				in.CompletionTime = FormatInstantTime(e.ModTime, r.Config.Zone)
 				in.CompletionDerived = true
+				precision[in] = e.ModTimePrecision
+				nDerived++
+				wholeSeconds = wholeSeconds && e.ModTime.Nanosecond() == 0
+				evenSeconds = evenSeconds && e.ModTime.Nanosecond() == 0 && e.ModTime.Second()%2 == 0
 			}
 		}
 	}
-	tl := &Timeline{Instants: make([]*Instant, 0, len(order))}
+	inferred := time.Duration(0)
+	switch {
+	case evenSeconds && nDerived >= 4:
+		inferred = 2 * time.Second
+	case wholeSeconds && nDerived >= 2:
+		inferred = time.Second
+	}
+	tl := &Timeline{Instants: make([]*Instant, 0, len(order)), ByRequested: r.Config.Version < 8}
 	for _, k := range order {
 		in := byKey[k]
 		in.Started, _ = ParseInstantTime(in.RequestedTime, r.Config.Zone)
-		if in.CompletionTime != "" {
+		if in.CompletionDerived {
+			in.clampDerived(max(precision[in], inferred, time.Millisecond), r.Config.Zone)
+		} else if in.CompletionTime != "" {
 			in.Ended, _ = ParseInstantTime(in.CompletionTime, r.Config.Zone)
 		}
 		tl.Instants = append(tl.Instants, in)
 	}
 	r.decodeCommits(ctx, tl.Instants)
-	SortByCompletion(tl.Instants)
+	tl.Sort(tl.Instants)
 	return tl, nil
 }
 

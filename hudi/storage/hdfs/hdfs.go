@@ -226,7 +226,7 @@ func (s *Store) List(_ context.Context, dir string) ([]storage.Entry, error) {
 	out := make([]storage.Entry, 0, len(infos))
 	for _, fi := range infos {
 		out = append(out, storage.Entry{Name: fi.Name(), Path: storage.Join(dir, fi.Name()), Size: fi.Size(),
-			ModTime: fi.ModTime(), IsDir: fi.IsDir()})
+			ModTime: fi.ModTime(), ModTimePrecision: storage.PrecisionHDFS, IsDir: fi.IsDir()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -237,7 +237,7 @@ func (s *Store) Stat(_ context.Context, p string) (storage.Entry, error) {
 	if err != nil {
 		return storage.Entry{}, s.wrap("stat", p, err)
 	}
-	return storage.Entry{Name: fi.Name(), Path: p, Size: fi.Size(), ModTime: fi.ModTime(), IsDir: fi.IsDir()}, nil
+	return storage.Entry{Name: fi.Name(), Path: p, Size: fi.Size(), ModTime: fi.ModTime(), ModTimePrecision: storage.PrecisionHDFS, IsDir: fi.IsDir()}, nil
 }
 
 type file struct {

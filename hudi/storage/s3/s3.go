@@ -311,7 +311,7 @@ func (s *Store) List(ctx context.Context, dir string) ([]storage.Entry, error) {
 				continue // a "directory marker" object
 			}
 			out = append(out, storage.Entry{Name: name, Path: storage.Join(dir, name), Size: aws.ToInt64(obj.Size),
-				ModTime: aws.ToTime(obj.LastModified)})
+				ModTime: aws.ToTime(obj.LastModified), ModTimePrecision: storage.PrecisionS3})
 		}
 	}
 	if len(out) == 0 {
@@ -372,7 +372,7 @@ func (s *Store) head(ctx context.Context, p string) (storage.Entry, error) {
 	if err != nil {
 		return storage.Entry{}, s.wrap("stat", p, err)
 	}
-	return storage.Entry{Name: path.Base("/" + p), Path: p, Size: aws.ToInt64(head.ContentLength), ModTime: aws.ToTime(head.LastModified)}, nil
+	return storage.Entry{Name: path.Base("/" + p), Path: p, Size: aws.ToInt64(head.ContentLength), ModTime: aws.ToTime(head.LastModified), ModTimePrecision: storage.PrecisionS3}, nil
 }
 
 // Open returns a ranged reader (one HEAD, then one ranged GET per ReadAt).
