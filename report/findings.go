@@ -37,6 +37,15 @@ func FindingsMarkdown(r *findings.Result) string {
 	}
 	b.WriteString(Table([]string{"input", "status", "source"}, "lll", rows))
 	fmt.Fprintf(&b, "\nConfidence: **%s**.\n", r.Inputs.Confidence)
+	if len(r.Release.Lines) > 0 {
+		fmt.Fprintf(&b, "\nRelease: keys and defaults are read as %s writes them", Escape(r.Release.Words()))
+		for _, s := range []string{r.Release.Narrowed, r.Release.Caveat} {
+			if s != "" {
+				b.WriteString("; " + Escape(s))
+			}
+		}
+		b.WriteString(".\n")
+	}
 
 	b.WriteString("\n### Where the time went\n\n")
 	if t := r.Time; t == nil {
@@ -63,6 +72,13 @@ func FindingsMarkdown(r *findings.Result) string {
 		b.WriteString("Keys that do nothing (Hudi silently ignores unknown keys, so the default applies):\n\n")
 		for _, m := range r.Misspellings {
 			fmt.Fprintf(&b, "- `%s` (%s): this key does nothing; did you mean `%s`?\n", Escape(m.Key), Escape(m.Origin), Escape(m.Suggest))
+		}
+		b.WriteString("\n")
+	}
+	if len(r.ReleaseKeys) > 0 {
+		b.WriteString("Keys the release writing this table does not have (the writer ignores them):\n\n")
+		for _, k := range r.ReleaseKeys {
+			fmt.Fprintf(&b, "- `%s` (%s): %s.\n", Escape(k.Key), Escape(k.Origin), Escape(k.Says))
 		}
 		b.WriteString("\n")
 	}
@@ -102,6 +118,13 @@ func FindingsMarkdown(r *findings.Result) string {
 		b.WriteString(FindingMarkdown(f, "####"))
 	}
 
+	if wh := r.Withheld(); len(wh) > 0 {
+		b.WriteString("\n### Withheld\n\nThese findings broke a report invariant and are not advice:\n\n")
+		for _, f := range wh {
+			fmt.Fprintf(&b, "- **%s** %s — %s\n", f.ID, Escape(f.Title), Escape(f.Why))
+		}
+	}
+
 	b.WriteString("\n### What is missing\n\n")
 	if len(r.Missing) == 0 {
 		b.WriteString("Nothing: all three inputs were present.")
@@ -116,7 +139,17 @@ func FindingsMarkdown(r *findings.Result) string {
 			b.WriteString("  - health check skipped: " + Escape(s) + "\n")
 		}
 	}
+	b.WriteString("\n" + LabelsMarkdown())
 	return b.String()
+}
+
+// LabelsMarkdown explains every status and risk word the findings show.
+func LabelsMarkdown() string {
+	var rows [][]string
+	for _, l := range findings.Labels() {
+		rows = append(rows, []string{l.Word, l.Long})
+	}
+	return "### What the labels mean\n\n" + Table([]string{"label", "meaning"}, "ll", rows)
 }
 
 // FindingMarkdown renders one finding with its evidence: every field path and value that
@@ -125,6 +158,9 @@ func FindingMarkdown(f *findings.Finding, h string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s — %s\n\n", h, f.ID, Escape(f.Title))
 	pairs := [][2]string{{"status", f.Status}, {"risk", f.Risk}, {"why", f.Why}}
+	if f.Subject != "" {
+		pairs = append(pairs, [2]string{"about", f.Subject})
+	}
 	if len(f.Agreed) > 0 {
 		pairs = append(pairs, [2]string{"inputs that agreed", strings.Join(f.Agreed, ", ")})
 	}
@@ -220,6 +256,8 @@ func holds(e findings.Evidence) string {
 		return "unknown (input missing)"
 	case e.Holds && e.Assumed:
 		return "yes (assumed: no writer properties)"
+	case e.Holds && e.Default && len(e.Agrees) == 0:
+		return "yes (a default: not evidence)"
 	case e.Holds:
 		return "yes"
 	}

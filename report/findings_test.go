@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -34,5 +35,39 @@ func TestFindingsGolden(t *testing.T) {
 			checkTables(t, md)
 			golden.RequireEqual(t, md)
 		})
+	}
+}
+
+// TestFindingsEngine: --engine reaches the findings: a Flink writer is on INMEMORY and
+// streaming metadata writes off by default, and the report says so; every report explains
+// its labels.
+func TestFindingsEngine(t *testing.T) {
+	dir := "../testdata/fixtures/cow-services-1.2.0"
+	for _, c := range []struct{ engine, index string }{{"spark", "SIMPLE"}, {"flink", "INMEMORY"}, {"java", "SIMPLE"}} {
+		s, err := model.Load(context.Background(), model.Options{Location: filepath.Join(dir, "table.zip"),
+			Props: filepath.Join(dir, "writer.properties"), Engine: c.engine}, nil)
+		if err != nil || s.Findings == nil {
+			t.Skipf("fixture: %v", err)
+		}
+		md := FindingsMarkdown(s.Findings)
+		f := s.Findings.Find("CAP-001")
+		got := ""
+		for _, e := range f.Signals {
+			if e.Path == "props.hoodie.index.type" {
+				got = e.Value
+				if !strings.Contains(e.Source, c.engine+" engine-effective default") && c.engine != "java" {
+					t.Errorf("%s: index type source %q", c.engine, e.Source)
+				}
+			}
+		}
+		if got != c.index {
+			t.Errorf("%s: index type %q, want %q", c.engine, got, c.index)
+		}
+		if !strings.Contains(md, "### What the labels mean") || !strings.Contains(md, "| gated |") || !strings.Contains(md, "| durable |") {
+			t.Errorf("%s: no label legend", c.engine)
+		}
+		if len(s.Findings.Violations) > 0 {
+			t.Errorf("%s: %+v", c.engine, s.Findings.Violations)
+		}
 	}
 }

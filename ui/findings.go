@@ -46,9 +46,20 @@ type findingsKeys struct {
 	Open key.Binding
 }
 
-func (k findingsKeys) ShortHelp() []key.Binding  { return enabled(k.Up, k.Down, k.Open) }
-func (k findingsKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.all(), {k.Open}} }
-func (k findingsKeys) helpTitles() []string      { return []string{"Move", "Findings"} }
+func (k findingsKeys) ShortHelp() []key.Binding { return enabled(k.Up, k.Down, k.Open) }
+func (k findingsKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), {k.Open}, labelBindings()}
+}
+func (k findingsKeys) helpTitles() []string { return []string{"Move", "Findings", "Labels"} }
+
+// labelBindings show the status and risk words in ? (a key that no press matches).
+func labelBindings() []key.Binding {
+	var out []key.Binding
+	for _, l := range findings.Labels() {
+		out = append(out, key.NewBinding(key.WithKeys("\x00label:"+l.Word), key.WithHelp(l.Word, l.Short)))
+	}
+	return out
+}
 
 // NewFindings makes the Findings pane.
 func NewFindings(c *Common) *Findings {
@@ -116,6 +127,10 @@ func (p *Findings) build() {
 	text := func(s string) { add(fLine{text: s}) }
 	head("Inputs and confidence")
 	text(r.Inputs.Statement)
+	if len(r.Release.Lines) > 0 {
+		text("Keys and defaults as " + r.Release.Words() + " writes them.")
+	}
+	text("Status and risk words are explained at the end of this list and under ?.")
 	text("")
 	head("Where the time went")
 	if r.Time == nil {
@@ -132,6 +147,9 @@ func (p *Findings) build() {
 	head("Observations, by payoff")
 	for _, m := range r.Misspellings {
 		text(fmt.Sprintf("%s this key does nothing: %s — did you mean %s?", p.c.Styles.G.Warn, m.Key, m.Suggest))
+	}
+	for _, k := range r.ReleaseKeys {
+		text(fmt.Sprintf("%s %s.", p.c.Styles.G.Warn, k.Says))
 	}
 	obs := r.Observations()
 	if len(obs) == 0 {
@@ -157,6 +175,13 @@ func (p *Findings) build() {
 	for _, f := range dur {
 		add(fLine{f: f})
 	}
+	if wh := r.Withheld(); len(wh) > 0 {
+		text("")
+		head("Withheld (broke a report invariant; not advice)")
+		for _, f := range wh {
+			add(fLine{f: f})
+		}
+	}
 	text("")
 	head("What is missing")
 	if len(r.Missing) == 0 {
@@ -167,6 +192,11 @@ func (p *Findings) build() {
 		for _, s := range m.Settles {
 			text("  " + s)
 		}
+	}
+	text("")
+	head("What the labels mean")
+	for _, l := range findings.Labels() {
+		text(fmt.Sprintf("%-14s %s", l.Word, l.Short))
 	}
 }
 

@@ -27,10 +27,11 @@ func TestFindingsPaneGolden(t *testing.T) {
 		keys []string
 		mod  func(*Options)
 	}{
-		{"findings-services", []string{"5"}, nil},
-		{"findings-services-evidence", []string{"5", "enter"}, nil},
-		{"findings-services-last", []string{"5", "G", "enter"}, nil},
-		{"findings-services-ascii", []string{"5"}, func(o *Options) { o.ASCII = true }},
+		{"findings-services", []string{"6"}, nil},
+		{"findings-services-evidence", []string{"6", "enter"}, nil},
+		{"findings-services-last", []string{"6", "G", "enter"}, nil},
+		{"findings-services-ascii", []string{"6"}, func(o *Options) { o.ASCII = true }},
+		{"findings-services-help", []string{"6", "?"}, nil},
 	}
 	for _, c := range cases {
 		for _, sz := range sizes {

@@ -27,7 +27,7 @@ func TestFindingsPane(t *testing.T) {
 	p.SetSize(100, 30)
 	p.SetSnapshot(s)
 	v := ansi.Strip(p.View(100, 30))
-	for _, want := range []string{"Inputs and confidence", "Observations, by payoff", "OBS-011"} {
+	for _, want := range []string{"Inputs and confidence", "Observations, by payoff", "OBS-020"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("list view lacks %q:\n%s", want, v)
 		}
@@ -37,7 +37,7 @@ func TestFindingsPane(t *testing.T) {
 		t.Fatal("enter did not open the evidence view")
 	}
 	d := ansi.Strip(p.View(100, 30))
-	if !strings.Contains(d, "inputs that agreed") || !strings.Contains(d, "eventlog.") {
+	if !strings.Contains(d, "inputs that agreed") || !strings.Contains(d, "table.") {
 		t.Fatalf("evidence view:\n%s", d)
 	}
 	if slug, md := p.Export(); !strings.HasPrefix(slug, "finding-") || !strings.Contains(md, "Verify") {

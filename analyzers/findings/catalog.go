@@ -64,6 +64,12 @@ type Cond struct {
 	Factor float64 `json:"factor,omitempty"`
 	// Optional signals corroborate but are not required for the row to fire.
 	Optional bool `json:"optional,omitempty"`
+	// AnyOf makes the condition hold when every condition of one group holds (Path and Op
+	// are then unused): a row whose signal has several forms (per index type, per strategy).
+	AnyOf [][]Cond `json:"anyOf,omitempty"`
+	// Credits are further inputs a holding condition counts as agreeing (a derived fact that
+	// compares one input's measurement with another's).
+	Credits []string `json:"credits,omitempty"`
 	// Says is the condition in words ("p50 base file under a third of the target size").
 	Says string `json:"says"`
 }
@@ -106,6 +112,15 @@ type Row struct {
 	} `json:"change"`
 	Risk    string `json:"risk"`
 	Outcome string `json:"outcome,omitempty"` // default recommend
+	// Levers are the keys a do-nothing reading tells the user to leave alone: no other row may
+	// recommend moving them in the same report.
+	Levers []string `json:"levers,omitempty"`
+	// Subject names what the finding is about (a run.* path naming a stage).
+	Subject string `json:"subject,omitempty"`
+	// MaxStatus caps the status: "hypothesis" when the catalog's decisive evidence is one no
+	// input carries (query evidence); CapSays says so.
+	MaxStatus string `json:"maxStatus,omitempty"`
+	CapSays   string `json:"capSays,omitempty"`
 	// DoNothingWhen turns a firing row into "do nothing" (the benign reading).
 	DoNothingWhen []Cond `json:"doNothingWhen,omitempty"`
 	DoNothingText string `json:"doNothingText,omitempty"`
@@ -257,9 +272,24 @@ func Parse(catalog, knownKeys, knownConfigs, engineDefaults []byte) (*Catalog, e
 
 // compileRow checks every condition of a row and compiles the paths it reads.
 func (c *Catalog) compileRow(r *Row) error {
-	conds := func(where string, cs []Cond) error {
+	var conds func(where string, cs []Cond) error
+	conds = func(where string, cs []Cond) error {
 		for i, cd := range cs {
 			at := fmt.Sprintf("%s[%d]", where, i)
+			if len(cd.AnyOf) > 0 {
+				for j, g := range cd.AnyOf {
+					if err := conds(fmt.Sprintf("%s.anyOf[%d]", at, j), g); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if where == "signals" || strings.HasPrefix(where, "signals[") {
+				// A signal that holds on any input is not a signal.
+				if (cd.Op == "exists" || cd.Op == "missing") && (InputOf(cd.Path) == InputProps || cd.Agg == "count") {
+					return fmt.Errorf("%s: %s %s can never be false", at, cd.Path, cd.Op)
+				}
+			}
 			if err := c.compile(cd.Path); err != nil {
 				return fmt.Errorf("%s: %w", at, err)
 			}
@@ -346,7 +376,7 @@ func (c *Catalog) KnownKeys() []string {
 	return out
 }
 
-var ops = map[string]bool{"lt": true, "le": true, "gt": true, "ge": true, "eq": true, "ne": true, "in": true, "nin": true,
+var ops = map[string]bool{"has": true, "lt": true, "le": true, "gt": true, "ge": true, "eq": true, "ne": true, "in": true, "nin": true,
 	"approx": true, "exists": true, "missing": true, "contains": true, "ncontains": true, "set": true, "unset": true}
 
 func validOp(op string) bool { return ops[op] }
@@ -361,7 +391,7 @@ func InputOf(path string) string {
 	switch root {
 	case "props":
 		return InputProps
-	case "eventlog":
+	case "eventlog", "run":
 		return InputEventLog
 	}
 	return InputTable

@@ -2,6 +2,7 @@ package findings_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,7 +77,7 @@ func editCond(list, prefix, to string) func([]any) (string, string) {
 				cs, _ := row[l].([]any)
 				for _, c := range cs {
 					cond := c.(map[string]any)
-					if p := cond["path"].(string); strings.HasPrefix(p, prefix) {
+					if p, _ := cond["path"].(string); p != "" && strings.HasPrefix(p, prefix) {
 						cond["path"] = to + strings.TrimPrefix(p, prefix)
 						return row["id"].(string), cond["path"].(string)
 					}
@@ -125,7 +126,7 @@ func editWhen(prefix, to string) func([]any) (string, string) {
 			for _, k := range keys {
 				when, _ := k.(map[string]any)["when"].([]any)
 				for _, c := range when {
-					if cond := c.(map[string]any); strings.HasPrefix(cond["path"].(string), prefix) {
+					if cond := c.(map[string]any); strings.HasPrefix(fmt.Sprint(cond["path"]), prefix) {
 						cond["path"] = to
 						return row["id"].(string), to
 					}

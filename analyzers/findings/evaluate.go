@@ -32,6 +32,8 @@ type Input struct {
 	// Facts overrides DeriveTableFacts(TableConfig, Timeline, View) (tests, replays); with it
 	// the table counts as present.
 	Facts *TableFacts
+	// Keys answers which keys the table's release defines (nil: ConfigKeys).
+	Keys Keys
 }
 
 // Confidence levels: how far the inputs present let a finding go.
@@ -52,6 +54,8 @@ const (
 	StatusStopped       = "stopped"        // observation whose counter-signal fired
 	StatusGated         = "gated"          // the lever is inert here, or a precondition fails
 	StatusNotApplicable = "not applicable" // capability with no signal for it
+	StatusNotObserved   = "not observed"   // observation with no signal for it
+	StatusWithheld      = "withheld"       // broke a report invariant: dropped, never advice
 )
 
 // Evidence is one condition as evaluated: the field path, the value found, and whether it held.
@@ -68,6 +72,11 @@ type Evidence struct {
 	Optional  bool   `json:"optional,omitempty"`
 	// Assumed: a props condition read a default because no writer properties were given.
 	Assumed bool `json:"assumed,omitempty"`
+	// Default: a props condition read the release's default, not a value the operator set.
+	Default bool `json:"default,omitempty"`
+	// Agrees are the inputs this condition, holding, counts as agreeing: a default read from
+	// an empty props file, or a condition that could not have been false, counts for none.
+	Agrees []string `json:"agrees,omitempty"`
 }
 
 // KeyAdvice is one config key of a finding's change, as it stands on this table.
@@ -82,6 +91,8 @@ type KeyAdvice struct {
 	// Inert: the key would do nothing on this table (its When failed); it is not recommended.
 	Inert     bool   `json:"inert,omitempty"`
 	InertSays string `json:"inertSays,omitempty"`
+	// Exists: the release writing the table defines the key (spark.* keys: always).
+	Exists bool `json:"exists"`
 }
 
 // Estimate is a computed sizing figure attached to a finding.
@@ -119,6 +130,10 @@ type Finding struct {
 	Notes    []string    `json:"notes,omitempty"`
 	Estimate *Estimate   `json:"estimate,omitempty"`
 	Refusal  string      `json:"refusal,omitempty"`
+	// Subject names what the finding is about ("stage 14 (DATA_TABLE_WRITE)").
+	Subject string `json:"subject,omitempty"`
+	// Levers are the keys a do-nothing finding says to leave alone.
+	Levers []string `json:"levers,omitempty"`
 }
 
 // Misspelling is a hoodie.* props key no known key matches, with the nearest known key.
@@ -169,10 +184,15 @@ type Missing struct {
 // Result is the whole evaluation.
 type Result struct {
 	Inputs       Inputs         `json:"inputs"`
+	Release      Release        `json:"release"`
 	Time         *TimeBreakdown `json:"time,omitempty"`
 	Findings     []Finding      `json:"findings"` // catalog order
 	Misspellings []Misspelling  `json:"misspellings"`
-	Missing      []Missing      `json:"missing"`
+	// ReleaseKeys are supplied keys the table's release does not have (ignored by the writer).
+	ReleaseKeys []ReleaseKey `json:"releaseKeys"`
+	Missing     []Missing    `json:"missing"`
+	// Violations are report invariants a finding broke; the finding is withheld.
+	Violations []Violation `json:"violations"`
 }
 
 // Find returns a finding by row id, or nil.
@@ -233,9 +253,12 @@ func (r *Result) Stopped() []*Finding {
 }
 
 type env struct {
-	in    Input
-	cat   *Catalog
-	facts *TableFacts
+	in     Input
+	cat    *Catalog
+	facts  *TableFacts
+	run    *RunFacts
+	keysrc Keys
+	rel    Release
 	// The analyzer reports as the JSON documents they print (nil when absent): catalog paths
 	// name those documents' fields, and were checked against the report types at load.
 	eventlog, layout, health any
@@ -260,13 +283,30 @@ func Evaluate(in Input, cat *Catalog) *Result {
 	if e.facts == nil {
 		e.facts = DeriveTableFacts(in.TableConfig, in.Timeline, in.View)
 	}
-	r := &Result{Findings: []Finding{}, Misspellings: []Misspelling{}, Missing: []Missing{}}
+	e.keysrc = in.Keys
+	if e.keysrc == nil {
+		e.keysrc = ConfigKeys{}
+	}
+	e.rel = e.release()
+	files, cores := int64(-1), 0
+	if in.Layout != nil {
+		files = int64(in.Layout.TotalFiles)
+	}
+	if kv := e.otherVal("spark.executor.cores"); kv.supplied {
+		cores, _ = strconv.Atoi(strings.TrimSpace(kv.raw))
+	}
+	e.run = DeriveRunFacts(in.EventLog, files, cores)
+	r := &Result{Findings: []Finding{}, Misspellings: []Misspelling{}, Missing: []Missing{}, Violations: []Violation{}}
+	r.Release = e.rel
 	r.Inputs = e.inputs()
 	r.Time = e.time()
 	for i := range cat.Rows {
 		r.Findings = append(r.Findings, e.row(&cat.Rows[i], r.Inputs))
 	}
 	r.Misspellings = misspellings(in.Config, cat)
+	r.ReleaseKeys = e.releaseKeys()
+	r.Violations = CheckInvariants(r)
+	withhold(r)
 	r.Missing = e.missing(r)
 	return r
 }
@@ -358,8 +398,8 @@ func (e *env) time() *TimeBreakdown {
 	switch {
 	case t.UnknownShare >= 0.2:
 		t.Lead = fmt.Sprintf("%s of stage wall clock is UNKNOWN — unattributable, not idle — so every phase share below is a partial picture.", pct(t.UnknownShare))
-		if v, ok := e.lookup("hoodie.metadata.streaming.write.enabled"); ok && strings.EqualFold(v.Raw, "true") {
-			t.Lead += " hoodie.metadata.streaming.write.enabled is true (" + sourceWords(v) + "); setting it to false for one diagnostic run gives a fully attributed breakdown and costs nothing to turn back on."
+		if v := e.val("hoodie.metadata.streaming.write.enabled"); v.found && strings.EqualFold(v.raw, "true") {
+			t.Lead += " hoodie.metadata.streaming.write.enabled is true (" + v.source + "); setting it to false for one diagnostic run gives a fully attributed breakdown and costs nothing to turn back on."
 		}
 		if top != nil {
 			t.Lead += fmt.Sprintf(" The largest attributed phase is %s at %s.", top.Phase, pct(top.Share))
@@ -372,65 +412,49 @@ func (e *env) time() *TimeBreakdown {
 
 func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
 
-// lookup is the effective value of a key: the config analyzer's chain, then the catalog's
-// declared defaults.
-func (e *env) lookup(key string) (config.Value, bool) {
-	if e.in.Config != nil {
-		if v, ok := e.in.Config.Lookup(key); ok {
-			return v, true
-		}
-	}
-	if d, ok := e.cat.Defaults[key]; ok {
-		return config.Value{Key: key, Raw: d, Source: config.SourceDeclared}, true
-	}
-	return config.Value{}, false
+// resolved is what a path read: its values, whether the input was present and the field
+// could be read, and for props where the value came from.
+type resolved struct {
+	vals     []any
+	known    bool
+	source   string
+	supplied bool // props: the operator set it
 }
 
-func (e *env) supplied(key string) bool {
-	if e.in.Config == nil {
-		return false
-	}
-	_, ok := e.in.Config.Supplied(key)
-	return ok
-}
-
-// sourceWords says where a value came from, and "you are on the default" when nothing set it.
-func sourceWords(v config.Value) string {
-	switch v.Source {
-	case config.SourceEngine:
-		return "you are on the default: the " + v.Origin + " engine-effective default"
-	case config.SourceDeclared:
-		return "you are on the default"
-	}
-	return "set in " + v.SourceLabel()
-}
-
-// resolve returns the values at a path, whether the input was present, and a props source.
-func (e *env) resolve(path string) (vals []any, known bool, source string, assumed bool) {
+// resolve reads a path. A props key the table's release lacks, or one whose default the
+// release lines disagree on, is unknown: never read as some other release's default.
+func (e *env) resolve(path string) resolved {
 	p := e.cat.path(path)
 	switch p.root {
 	case "props":
-		v, ok := e.lookup(p.key)
-		assumed = !e.in.PropsPresent
-		if !ok {
-			return nil, true, "not set, no known default", assumed
+		kv := e.val(p.key)
+		if !kv.found {
+			return resolved{source: kv.why}
 		}
-		return []any{v.Raw}, true, sourceWords(v), assumed
+		return resolved{vals: []any{kv.raw}, known: true, source: kv.source, supplied: kv.supplied}
+	case "run":
+		if e.in.EventLog == nil {
+			return resolved{}
+		}
+		if v := factValue(e.run, p.fact); v != nil {
+			return resolved{vals: []any{v}, known: true}
+		}
+		return resolved{known: true}
 	case "table":
 		if !e.present(InputTable) {
-			return nil, false, "", false
+			return resolved{}
 		}
 		// A list fact (mdtPartitions) is one value, for contains; it does not fan out.
 		if v := factValue(e.facts, p.fact); v != nil {
-			return []any{v}, true, "", false
+			return resolved{vals: []any{v}, known: true}
 		}
-		return nil, true, "", false
+		return resolved{known: true}
 	}
 	doc, ok := e.doc(p.root)
 	if !ok {
-		return nil, false, "", false
+		return resolved{}
 	}
-	return walk(doc, p.steps), true, "", false
+	return resolved{vals: walk(doc, p.steps), known: true}
 }
 
 // doc is an analyzer report's JSON document, and whether that analyzer ran.
@@ -446,39 +470,54 @@ func (e *env) doc(root string) (any, bool) {
 	return nil, false
 }
 
-// cond evaluates one condition.
+// cond evaluates one condition, and says which inputs it counts as agreeing when it holds.
 func (e *env) cond(c Cond) Evidence {
+	if len(c.AnyOf) > 0 {
+		return e.anyOf(c)
+	}
+	ev := e.cond1(c)
+	e.credit(&ev, c)
+	return ev
+}
+
+func (e *env) cond1(c Cond) Evidence {
 	ev := Evidence{Path: c.Path, Input: InputOf(c.Path), Says: c.Says, Op: c.Op, Optional: c.Optional}
 	if c.Op == "set" || c.Op == "unset" {
 		key := strings.TrimPrefix(c.Path, "props.")
-		ev.Known = e.in.PropsPresent
+		kv := e.val(key)
 		ev.Assumed = !e.in.PropsPresent
-		v, ok := e.lookup(key)
-		if ok {
-			ev.Value, ev.Source = config.Redact(key, v.Raw), sourceWords(v)
+		ev.Known = kv.name != ""
+		if !ev.Known {
+			ev.Value, ev.Source = "(no such key)", kv.why
+			return ev
+		}
+		if kv.found {
+			ev.Value, ev.Source = config.Redact(key, kv.raw), kv.source
 		} else {
-			ev.Value, ev.Source = "(not set)", "no known default"
+			ev.Value, ev.Source = "(not set)", kv.why
 		}
-		ev.Holds = e.supplied(key) == (c.Op == "set")
-		if ev.Assumed {
-			ev.Known = true // read as the defaults; counted as assumed, not as agreement
-		}
+		ev.Default = !kv.supplied
+		ev.Holds = kv.supplied == (c.Op == "set")
 		return ev
 	}
-	vals, known, src, assumed := e.resolve(c.Path)
-	ev.Known, ev.Source, ev.Assumed = known, src, assumed
-	if !known {
+	rs := e.resolve(c.Path)
+	vals := rs.vals
+	ev.Known, ev.Source, ev.Assumed = rs.known, rs.source, ev.Input == InputProps && !e.in.PropsPresent
+	ev.Default = ev.Input == InputProps && rs.known && !rs.supplied
+	if !rs.known {
 		return ev
 	}
 	var cmp any = c.Value
 	if c.Ref != "" {
-		rv, rk, _, ra := e.resolve(c.Ref)
-		if !rk {
+		rr := e.resolve(c.Ref)
+		if !rr.known {
 			ev.Known = false
 			return ev
 		}
-		ev.Assumed = ev.Assumed || ra
-		r, ok := aggregate(rv, "first")
+		if InputOf(c.Ref) == InputProps && !rr.supplied {
+			ev.Default = true
+		}
+		r, ok := aggregate(rr.vals, "first")
 		if !ok {
 			ev.Known = false
 			return ev
@@ -543,6 +582,74 @@ func (e *env) cond(c Cond) Evidence {
 	return ev
 }
 
+// credit fills ev.Agrees: the condition's own input, the input its ref reads (a measurement
+// against a configured value is agreement from both), and the inputs it credits. A props
+// reading agrees only when it is evidence: a value the operator set, or a default the writer
+// properties leave in place (an empty props file says nothing, so its defaults are not).
+func (e *env) credit(ev *Evidence, c Cond) {
+	if !ev.Known || !ev.Holds {
+		return
+	}
+	add := func(in string) {
+		if e.present(in) && !contains(ev.Agrees, in) {
+			ev.Agrees = append(ev.Agrees, in)
+		}
+	}
+	propsOK := !ev.Default || e.substantive()
+	if ev.Input != InputProps || propsOK {
+		add(ev.Input)
+	}
+	if c.Ref != "" && (InputOf(c.Ref) != InputProps || propsOK) {
+		add(InputOf(c.Ref))
+	}
+	for _, in := range c.Credits {
+		if in != InputProps || propsOK {
+			add(in)
+		}
+	}
+}
+
+// anyOf holds when every condition of one group holds; the first such group is its evidence.
+func (e *env) anyOf(c Cond) Evidence {
+	ev := Evidence{Path: "any of", Input: "", Says: c.Says, Op: "anyOf", Optional: c.Optional}
+	var parts []string
+	for _, g := range c.AnyOf {
+		known, holds := true, true
+		var evs []Evidence
+		for _, sc := range g {
+			x := e.cond(sc)
+			evs = append(evs, x)
+			known = known && x.Known
+			holds = holds && x.Known && x.Holds
+		}
+		ev.Known = ev.Known || known
+		if holds && !ev.Holds {
+			ev.Holds = true
+			var inputs []string
+			for _, x := range evs {
+				parts = append(parts, x.Path+" = "+orAbsent(x.Value))
+				if ev.Input == "" {
+					ev.Input = x.Input
+				}
+				for _, in := range x.Agrees {
+					if !contains(ev.Agrees, in) {
+						ev.Agrees = append(ev.Agrees, in)
+					}
+				}
+				inputs = append(inputs, x.Input)
+				ev.Default = ev.Default || x.Default
+			}
+			ev.Path = "any of: " + strings.Join(inputs, "+")
+		}
+	}
+	if !ev.Holds {
+		ev.Input = InputOf(c.AnyOf[0][0].Path)
+		parts = append(parts, "no form holds")
+	}
+	ev.Value = strings.Join(parts, "; ")
+	return ev
+}
+
 func (e *env) test(v any, c Cond, cmp any) bool {
 	if c.Op == "approx" {
 		a, ok1 := num(v)
@@ -587,18 +694,9 @@ func (e *env) row(r *Row, inputs Inputs) Finding {
 	for _, c := range r.Signals {
 		ev := e.cond(c)
 		f.Signals = append(f.Signals, ev)
-		if ev.Known && ev.Holds {
-			// Props conditions on defaults hold only as an assumption; the row can still
-			// fire on the others, but props did not agree.
-			if !(ev.Input == InputProps && ev.Assumed) {
-				agree[ev.Input] = true
-				anyHold = true
-			}
-		}
-		// A derived-expectation check (a measurement against a configured value) is agreement
-		// from both inputs.
-		if ri := InputOf(c.Ref); c.Ref != "" && ev.Known && ev.Holds && e.present(ri) {
-			agree[ri] = true
+		for _, in := range ev.Agrees {
+			agree[in] = true
+			anyHold = true
 		}
 		if !c.Optional && ev.Known && !ev.Holds {
 			needFail = true
@@ -622,6 +720,12 @@ func (e *env) row(r *Row, inputs Inputs) Finding {
 	}
 	f.Fired = anyHold && !needFail
 	f.Keys = e.keys(r)
+	f.Levers = r.Levers
+	if r.Subject != "" {
+		if rs := e.resolve(r.Subject); rs.known && len(rs.vals) > 0 {
+			f.Subject = scalarString(rs.vals[0])
+		}
+	}
 	f.Score = e.score(r)
 	f.Caveats = e.caveats(r)
 	if r.Estimate != "" {
@@ -633,7 +737,7 @@ func (e *env) row(r *Row, inputs Inputs) Finding {
 	case !f.Fired:
 		f.Status = StatusNotApplicable
 		if r.Kind == KindObservation {
-			f.Status = "not observed"
+			f.Status = StatusNotObserved
 		}
 		f.Why = e.notFiredWhy(f)
 	case gate != nil:
@@ -678,6 +782,11 @@ func (e *env) corroborate(r *Row, f *Finding, agree map[string]bool, inputs Inpu
 		case r.Kind == KindCapability:
 			f.Status = StatusCandidate
 			f.Why = "Signals for it from " + strings.Join(f.Agreed, " + ") + " and no counter-signal fires."
+		case r.MaxStatus == StatusHypothesis:
+			f.Status = StatusHypothesis
+			f.Why = "Hypothesis although " + strings.Join(f.Agreed, " + ") + " agree: " + r.CapSays
+			f.Settle = "query evidence: " + r.CapSays
+			return
 		default:
 			f.Status = StatusObservation
 			f.Why = "Corroborated by " + strings.Join(f.Agreed, " + ") + "."
@@ -781,21 +890,38 @@ func orAbsent(s string) string {
 func (e *env) keys(r *Row) []KeyAdvice {
 	var out []KeyAdvice
 	for _, k := range r.Change.Keys {
-		a := KeyAdvice{Key: k.Key, Direction: k.Direction, To: k.To, Note: k.Note}
+		a := KeyAdvice{Key: k.Key, Direction: k.Direction, To: k.To, Note: k.Note, Exists: true}
 		if strings.HasPrefix(k.Key, "hoodie.") {
-			if v, ok := e.lookup(k.Key); ok {
-				a.Current, a.Source = config.Redact(k.Key, v.Raw), sourceWords(v)
-				a.OnDefault = v.Source == config.SourceEngine || v.Source == config.SourceDeclared
-			} else {
-				a.Current, a.Source, a.OnDefault = "(not set)", "you are on the default", true
+			name, ok := e.releaseName(k.Key)
+			if !ok {
+				a.Exists, a.Inert = false, true
+				a.InertSays = "not a key in " + e.rel.Words() + ": the writer would ignore it"
+				out = append(out, a)
+				continue
+			}
+			if name != k.Key {
+				a.Key = name
+				a.Note = strings.TrimSpace(a.Note + " (" + k.Key + " in newer releases)")
 			}
 		}
+		kv := e.val(a.Key)
+		if kv.found {
+			a.Current, a.Source = config.Redact(a.Key, kv.raw), kv.source
+		} else {
+			a.Current, a.Source = "(not set)", kv.why
+		}
+		a.OnDefault = !kv.supplied
 		for _, c := range k.When {
-			if ev := e.cond(c); ev.Known && !ev.Holds {
+			if ev := e.cond(c); !ev.Known || !ev.Holds {
+				// A lever whose condition is unknown is not recommended either.
 				a.Inert, a.InertSays = true, k.InertSays
 				if a.InertSays == "" {
 					a.InertSays = "inert here: " + c.Says + " does not hold"
 				}
+				if !ev.Known {
+					a.InertSays = "not recommended: whether " + c.Says + " cannot be told from the inputs present"
+				}
+				break
 			}
 		}
 		out = append(out, a)
@@ -805,9 +931,8 @@ func (e *env) keys(r *Row) []KeyAdvice {
 
 func (e *env) score(r *Row) float64 {
 	if r.PayoffPath != "" {
-		vals, known, _, _ := e.resolve(r.PayoffPath)
-		if known {
-			if v, ok := aggregate(vals, "max"); ok {
+		if rs := e.resolve(r.PayoffPath); rs.known {
+			if v, ok := aggregate(rs.vals, "max"); ok {
 				if f, ok := num(v); ok && f >= 0 {
 					return f
 				}
@@ -863,8 +988,8 @@ func (e *env) estimate(name string) *Estimate {
 			return &Estimate{Name: name, Value: -1, Text: "No record count could be derived from the table, so the record-level index cannot be sized here; run the layout analyzer with --include-row-counts."}
 		}
 		get := func(k string, def float64) float64 {
-			if v, ok := e.lookup(k); ok {
-				if f, err := strconv.ParseFloat(strings.TrimSpace(v.Raw), 64); err == nil {
+			if v := e.val(k); v.found {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v.raw), 64); err == nil {
 					return f
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
@@ -69,6 +70,9 @@ type CommitFacts struct {
 	DominantOperation *string `json:"dominantOperation"`
 	// UpdatedFileGroupShare is the mean share of live file groups an update commit touched.
 	UpdatedFileGroupShare *float64 `json:"updatedFileGroupShare"`
+	// BytesPerPartitionCommit is the mean bytes one write commit wrote into one partition:
+	// what a batch brings to a partition, for the small-file limit to compare with.
+	BytesPerPartitionCommit *float64 `json:"bytesPerPartitionCommit"`
 }
 
 // RecordsPerCommit summarises the records each write commit changed.
@@ -100,11 +104,18 @@ type ClusteringFacts struct {
 type ServiceFacts struct {
 	Completed *int `json:"completed"`
 	Pending   *int `json:"pending"`
+	// DeltaCommitsSince counts the completed delta commits after the last completed compaction
+	// (all of them when none completed); SecondsSince spans from the last compaction (or the
+	// first delta commit) to the newest delta commit. Merge-on-Read tables only.
+	DeltaCommitsSince *int     `json:"deltaCommitsSince"`
+	SecondsSince      *float64 `json:"secondsSince"`
 }
 
 // CleanFacts count clean instants.
 type CleanFacts struct {
 	Completed *int `json:"completed"`
+	// CommitsSince counts the completed write commits after the last completed clean.
+	CommitsSince *int `json:"commitsSince"`
 }
 
 // RecordFacts estimate the table's record count.
@@ -182,6 +193,7 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 		f.Clustering.PendingPlanBytes = ptr(pendingPlanBytes)
 	}
 	f.Commits.Count = ptr(len(writes))
+	serviceCadence(f, instants)
 	if len(writes) == 0 {
 		return f
 	}
@@ -238,6 +250,22 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 	}
 	if len(fgShares) > 0 {
 		c.UpdatedFileGroupShare = ptr(mean(fgShares))
+	}
+	var perPart []float64
+	for _, in := range writes {
+		if in.Commit == nil {
+			continue
+		}
+		for _, ss := range in.Commit.PartitionToWriteStats {
+			var b float64
+			for _, st := range ss {
+				b += float64(st.TotalWriteBytes)
+			}
+			perPart = append(perPart, b)
+		}
+	}
+	if len(perPart) > 0 {
+		c.BytesPerPartitionCommit = ptr(mean(perPart))
 	}
 	m := mean(perCommit)
 	c.RecordsPerCommit.Mean = ptr(m)
@@ -428,4 +456,50 @@ func median(v []float64) float64 {
 	c := append([]float64(nil), v...)
 	sort.Float64s(c)
 	return c[len(c)/2]
+}
+
+// serviceCadence counts the writes since the last clean and, on Merge-on-Read, the delta
+// commits since the last compaction (instants sorted by requested time).
+func serviceCadence(f *TableFacts, instants []*timeline.Instant) {
+	lastClean, lastCompact := -1, -1
+	for i, in := range instants {
+		if !in.IsCompleted() {
+			continue
+		}
+		switch {
+		case in.Action == timeline.ActionClean:
+			lastClean = i
+		case in.Action == timeline.ActionCompaction || (in.Action == timeline.ActionCommit && f.Type != nil && *f.Type == "MERGE_ON_READ"):
+			lastCompact = i
+		}
+	}
+	writesSince := 0
+	for _, in := range instants[lastClean+1:] {
+		if isWrite(in) && in.IsCompleted() {
+			writesSince++
+		}
+	}
+	f.Cleans.CommitsSince = ptr(writesSince)
+	if f.Type == nil || *f.Type != "MERGE_ON_READ" {
+		return
+	}
+	n, first, last := 0, "", ""
+	if lastCompact >= 0 {
+		first = instants[lastCompact].RequestedTime
+	}
+	for _, in := range instants[lastCompact+1:] {
+		if in.Action == timeline.ActionDeltaCommit && in.IsCompleted() {
+			n++
+			if first == "" {
+				first = in.RequestedTime
+			}
+			last = in.RequestedTime
+		}
+	}
+	f.Compactions.DeltaCommitsSince = ptr(n)
+	if a, ok := timeline.ParseInstantTime(first, time.UTC); ok && last != "" {
+		if b, ok := timeline.ParseInstantTime(last, time.UTC); ok {
+			f.Compactions.SecondsSince = ptr(b.Sub(a).Seconds())
+		}
+	}
 }

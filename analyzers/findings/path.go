@@ -17,7 +17,7 @@ type fieldPath struct {
 	key string
 	// steps walk an analyzer report's JSON document (eventlog, layout, health).
 	steps []step
-	// fact is the TableFacts field a table path names (its reflect index).
+	// fact is the TableFacts (table) or RunFacts (run) field a path names (its reflect index).
 	fact []int
 }
 
@@ -32,8 +32,8 @@ func compilePath(p string) (*fieldPath, error) {
 		}
 		fp.key = rest
 		return fp, nil
-	case "table":
-		idx, err := factIndex(rest)
+	case "table", "run":
+		idx, err := factIndex(root, rest)
 		if err != nil {
 			return nil, fmt.Errorf("path %q: %w", p, err)
 		}
@@ -42,7 +42,7 @@ func compilePath(p string) (*fieldPath, error) {
 	}
 	sh, ok := docShapes[root]
 	if !ok {
-		return nil, fmt.Errorf("path %q: unknown input %q (want props, eventlog, layout, health or table)", p, root)
+		return nil, fmt.Errorf("path %q: unknown input %q (want props, eventlog, run, layout, health or table)", p, root)
 	}
 	steps, err := parsePath(rest)
 	if err != nil {
@@ -58,12 +58,12 @@ func compilePath(p string) (*fieldPath, error) {
 	return fp, nil
 }
 
-var factsType = reflect.TypeFor[TableFacts]()
+var factTypes = map[string]reflect.Type{"table": reflect.TypeFor[TableFacts](), "run": reflect.TypeFor[RunFacts]()}
 
-// factIndex finds the TableFacts leaf a dotted name ("commits.updateShare") names, by the
-// fields' JSON names.
-func factIndex(name string) ([]int, error) {
-	t, at := factsType, "table"
+// factIndex finds the TableFacts or RunFacts leaf a dotted name ("commits.updateShare") names,
+// by the fields' JSON names.
+func factIndex(root, name string) ([]int, error) {
+	t, at := factTypes[root], root
 	var idx []int
 	for _, k := range strings.Split(name, ".") {
 		if t.Kind() != reflect.Struct {
@@ -102,9 +102,9 @@ func factIndex(name string) ([]int, error) {
 	return nil, fmt.Errorf("%s is a %s; facts are pointers or slices of numbers, strings or bools", at, t)
 }
 
-// factValue reads a table fact the way rows compare it: numbers as float64, a list as []any,
-// nil when it was not derived.
-func factValue(f *TableFacts, idx []int) any {
+// factValue reads a fact the way rows compare it: numbers as float64, a list as []any, nil
+// when it was not derived. f is a *TableFacts or *RunFacts.
+func factValue(f any, idx []int) any {
 	v := reflect.ValueOf(f).Elem().FieldByIndex(idx)
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -356,6 +356,8 @@ func compare(a any, op string, b any) bool {
 			}
 		}
 		return hit == (op == "in")
+	case "has":
+		return strings.Contains(strings.ToLower(scalarString(a)), strings.ToLower(scalarString(b)))
 	case "contains", "ncontains":
 		hit := false
 		if l, ok := a.([]any); ok {

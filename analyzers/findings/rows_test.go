@@ -61,6 +61,9 @@ func base(t *testing.T) findings.Input {
 func copyInput(in findings.Input) findings.Input {
 	facts := *in.Facts
 	in.Facts = &facts
+	if in.Layout == nil || in.Health == nil || in.EventLog == nil {
+		return in
+	}
 	l := *in.Layout
 	if l.TableCharacteristics != nil {
 		c := *l.TableCharacteristics
@@ -236,15 +239,27 @@ func inert(key string) func(t *testing.T, f *findings.Finding) {
 
 var rowCases = []rowCase{
 	{id: "OBS-001", fireStatus: findings.StatusObservation,
-		fire: func(in *findings.Input) { smallFiles(in); props(in, "hoodie.parquet.small.file.limit", "104857600") },
+		fire: func(in *findings.Input) {
+			smallFiles(in)
+			props(in, "hoodie.parquet.small.file.limit", "1000")
+			in.Facts.Commits.BytesPerPartitionCommit = ptr(5.0 * mb)
+		},
 		stop: func(in *findings.Input) {
 			smallFiles(in)
-			props(in, "hoodie.parquet.small.file.limit", "104857600")
+			props(in, "hoodie.parquet.small.file.limit", "1000")
+			in.Facts.Commits.BytesPerPartitionCommit = ptr(5.0 * mb)
 			in.Facts.Commits.DominantOperation = ptr("bulk_insert")
 		}, stopStatus: findings.StatusGated, stopWhy: "small-file handling"},
 	{id: "OBS-002", fireStatus: findings.StatusDoNothing,
-		fire: func(in *findings.Input) { smallFiles(in); props(in, "hoodie.parquet.small.file.limit", "104857600") },
-		stop: func(in *findings.Input) { smallFiles(in) }, stopStatus: findings.StatusGated, stopWhy: "limit of 0"},
+		fire: func(in *findings.Input) {
+			smallFiles(in)
+			props(in, "hoodie.parquet.small.file.limit", "104857600")
+			in.Facts.Commits.BytesPerPartitionCommit = ptr(1.0 * mb)
+		},
+		stop: func(in *findings.Input) {
+			smallFiles(in)
+			in.Facts.Commits.BytesPerPartitionCommit = ptr(1.0 * mb)
+		}, stopStatus: findings.StatusGated, stopWhy: "limit of 0"},
 	{id: "OBS-003", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.Facts.Clustering.Completed, in.Facts.Clustering.Pending = ptr(0), ptr(0)
@@ -275,54 +290,78 @@ var rowCases = []rowCase{
 		stop: func(in *findings.Input) {
 			n := 0
 			stages(in, eventlog.PhaseDataWrite, func(s *eventlog.Stage) {
+				s.Observed.TasksFailed = 0
 				if n == 0 {
 					s.Observed.TasksFailed = 1
 				}
 				n++
 			})
+			props(in, "spark.speculation", "true")
 		}, stopStatus: findings.StatusDoNothing, stopWhy: "benign"},
 	{id: "OBS-006", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
-			in.EventLog.Application.Observed.PeakConcurrentExecutors = 4
 			stages(in, eventlog.PhaseDedupTagging, func(s *eventlog.Stage) {
 				s.Observed.DurationMillis, s.Observed.NumTasksPlanned, s.Observed.SkewRatio = 120000, 1, 1
 			})
+			props(in, "hoodie.upsert.shuffle.parallelism", "1")
+			in.Facts.Commits.DominantOperation = ptr("upsert")
 		},
-		stop:       func(in *findings.Input) { in.EventLog.Application.Observed.PeakConcurrentExecutors = 4 },
+		stop:       func(in *findings.Input) {},
 		stopStatus: "not observed", stopWhy: "a minute or more",
-		check: inert("hoodie.bulkinsert.shuffle.parallelism")},
+		check: func(t *testing.T, f *findings.Finding) {
+			inert("hoodie.bulkinsert.shuffle.parallelism")(t, f)
+			inert("hoodie.streamer.source.kafka.minPartitions")(t, f)
+			if !strings.HasPrefix(f.Subject, "stage ") {
+				t.Errorf("OBS-006 names no stage: %q", f.Subject)
+			}
+		}},
 	{id: "OBS-007", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
-			in.EventLog.Stages[0].Observed.MemoryBytesSpilled = 1 << 30
+			in.EventLog.Stages[firstStage(in, eventlog.PhaseDedupTagging)].Observed.MemoryBytesSpilled = 1 << 30
+			in.Facts.Commits.DominantOperation = ptr("upsert")
 		},
 		stop: func(in *findings.Input) {}, stopStatus: "not observed", stopWhy: "spilled",
-		check: inert("hoodie.memory.merge.max.size")},
+		check: func(t *testing.T, f *findings.Finding) {
+			inert("hoodie.memory.merge.max.size")(t, f)
+			inert("spark.memory.fraction")(t, f)
+		}},
 	{id: "OBS-008", fireStatus: findings.StatusObservation,
-		fire: func(in *findings.Input) {},
-		stop: func(in *findings.Input) { in.Layout.NumPartitions = 1 }, stopStatus: "not observed", stopWhy: "partitioned",
-		check: inert("hoodie.bloom.index.bucketized.checking")},
+		fire: func(in *findings.Input) {
+			in.EventLog.Stages[3].Observed.SkewRatio, in.EventLog.Stages[3].Observed.DurationMillis = 20, 20000
+		},
+		stop: func(in *findings.Input) {
+			in.EventLog.Stages[3].Observed.SkewRatio, in.EventLog.Stages[3].Observed.DurationMillis = 20, 20000
+			in.Layout.NumPartitions = 1
+		}, stopStatus: "not observed", stopWhy: "partitioned",
+		check: func(t *testing.T, f *findings.Finding) {
+			inert("hoodie.bloom.index.bucketized.checking")(t, f)
+			if !strings.HasPrefix(f.Subject, "stage ") {
+				t.Errorf("OBS-008 names no stage: %q", f.Subject)
+			}
+		}},
 	{id: "OBS-009", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
-			in.EventLog.Stages[0].Observed.NumTasksPlanned = 500
-			stages(in, eventlog.PhaseDedupTagging, func(s *eventlog.Stage) { s.Observed.TaskDurationMillis.P50 = 10 })
+			in.EventLog.Stages[0].Observed.NumTasksPlanned, in.EventLog.Stages[0].Observed.TaskDurationMillis.P50 = 500, 10
 			props(in, "hoodie.simple.index.parallelism", "1000")
 		},
 		stop: func(in *findings.Input) {
-			in.EventLog.Stages[0].Observed.NumTasksPlanned = 500
-			stages(in, eventlog.PhaseDedupTagging, func(s *eventlog.Stage) { s.Observed.TaskDurationMillis.P50 = 10 })
-			props(in, "hoodie.simple.index.parallelism", "100")
-		}, stopStatus: "not observed", stopWhy: "simple.index.parallelism"},
+			in.EventLog.Stages[0].Observed.NumTasksPlanned, in.EventLog.Stages[0].Observed.TaskDurationMillis.P50 = 500, 10
+			props(in, "hoodie.simple.index.parallelism", "2")
+		}, stopStatus: "not observed", stopWhy: "far above the task slots"},
 	{id: "OBS-010", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.EventLog.Application.Observed.CriticalPathMillis = 1000
-			in.Facts.Commits.RecordsPerCommit.Median = ptr(10.0)
+			props(in, "hoodie.streamer.kafka.source.maxEvents", "1000")
 			dropOps(in, "COMPACTION", "CLUSTERING")
 		},
 		stop: func(in *findings.Input) {
 			in.EventLog.Application.Observed.CriticalPathMillis = 1000
-			in.Facts.Commits.RecordsPerCommit.Median = ptr(10.0)
+			props(in, "hoodie.streamer.kafka.source.maxEvents", "1000")
 		}, stopStatus: "not observed", stopWhy: "async table service"},
-	{id: "OBS-011", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) {},
+	{id: "OBS-011", fireStatus: findings.StatusObservation,
+		fire: func(in *findings.Input) {
+			stages(in, eventlog.PhaseDedupTagging, func(s *eventlog.Stage) { s.Observed.NumTasksPlanned = int(in.Layout.TotalFiles) })
+		},
 		stop:       func(in *findings.Input) { phase(in, eventlog.PhaseDedupTagging, 0.1) },
 		stopStatus: "not observed", stopWhy: "above 30%", check: inert("hoodie.bloom.index.keys.per.bucket")},
 	{id: "OBS-012", fireStatus: findings.StatusObservation,
@@ -334,37 +373,33 @@ var rowCases = []rowCase{
 			in.Layout.TableSizeStats.Mean, in.Layout.FileCountPerPartition.Mean = 1*mb, 100
 			in.Facts.Commits.NewFileGroupShare = ptr(0.9)
 		}, stopStatus: findings.StatusStopped, stopWhy: "clustering already"},
-	{id: "OBS-013", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) {},
+	{id: "OBS-013", fireStatus: findings.StatusObservation,
+		fire:       func(in *findings.Input) { props(in, "hoodie.enable.data.skipping", "false") },
 		stop:       func(in *findings.Input) { props(in, "hoodie.enable.data.skipping", "true") },
 		stopStatus: "not observed", stopWhy: "data.skipping"},
-	{id: "OBS-014", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) {},
-		stop:       func(in *findings.Input) { props(in, "hoodie.metadata.index.column.stats.enable", "false") },
+	{id: "OBS-014", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) { in.Facts.Version = ptr(8) },
+		stop: func(in *findings.Input) {
+			in.Facts.Version = ptr(8)
+			props(in, "hoodie.metadata.index.column.stats.enable", "false", "hoodie.metadata.index.partition.stats.enable", "true")
+		},
 		stopStatus: findings.StatusGated, stopWhy: "no independent effect"},
 	{id: "OBS-015", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
-			in.Facts.Type = ptr("MERGE_ON_READ")
-			check(in, "compaction", "observed.delta.commits.since.last.compaction", "12")
+			in.Facts.Type, in.Facts.Compactions.DeltaCommitsSince = ptr("MERGE_ON_READ"), ptr(7)
 			props(in, "hoodie.compact.inline.max.delta.commits", "5")
-			band(in, "compaction", health.Behind)
 		},
 		stop: func(in *findings.Input) {
-			in.Facts.Type = ptr("MERGE_ON_READ")
-			check(in, "compaction", "observed.delta.commits.since.last.compaction", "12")
+			in.Facts.Type, in.Facts.Compactions.DeltaCommitsSince = ptr("MERGE_ON_READ"), ptr(12)
 			props(in, "hoodie.compact.inline.max.delta.commits", "5")
-			band(in, "compaction", health.Stopped)
-		}, stopStatus: "not observed", stopWhy: "behind, not stopped"},
+		}, stopStatus: "not observed", stopWhy: "compaction trails"},
 	{id: "OBS-016", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
-			check(in, "cleaner", "observed.commits.since.last.clean", "10")
 			props(in, "hoodie.clean.trigger.max.commits", "1")
-			band(in, "cleaner", health.Behind)
-			in.Facts.Cleans.Completed, in.Facts.Commits.NewFileGroupShare = ptr(2), ptr(0.2)
+			in.Facts.Cleans.Completed, in.Facts.Cleans.CommitsSince, in.Facts.Commits.NewFileGroupShare = ptr(2), ptr(4), ptr(0.2)
 		},
 		stop: func(in *findings.Input) {
-			check(in, "cleaner", "observed.commits.since.last.clean", "10")
 			props(in, "hoodie.clean.trigger.max.commits", "1")
-			band(in, "cleaner", health.Behind)
-			in.Facts.Cleans.Completed, in.Facts.Commits.NewFileGroupShare = ptr(2), ptr(0.95)
+			in.Facts.Cleans.Completed, in.Facts.Cleans.CommitsSince, in.Facts.Commits.NewFileGroupShare = ptr(2), ptr(4), ptr(0.95)
 		}, stopStatus: findings.StatusStopped, stopWhy: "nothing to clean"},
 	{id: "OBS-017", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
@@ -407,10 +442,10 @@ var rowCases = []rowCase{
 			props(in, "hoodie.metadata.enable", "false")
 			in.Layout.MDTEnabled = false
 		}, stopStatus: "not observed", stopWhy: "partitions"},
-	{id: "OBS-023", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) {},
+	{id: "OBS-023", fireStatus: findings.StatusObservation, fire: func(in *findings.Input) { phase(in, eventlog.PhaseMetadataWrite, 0.3) },
 		stop:       func(in *findings.Input) { phase(in, eventlog.PhaseMetadataWrite, 0.05) },
 		stopStatus: "not observed", stopWhy: "METADATA_TABLE_WRITE", check: inert("hoodie.metadata.index.bloom.filter.enable")},
-	{id: "OBS-024", fireStatus: findings.StatusObservation,
+	{id: "OBS-024", fireStatus: findings.StatusHypothesis,
 		fire: func(in *findings.Input) {
 			unsetProps(in, "hoodie.clustering.plan.strategy.sort.columns")
 			in.Facts.Clustering.Completed, in.Layout.FileCountPerPartition.Mean = ptr(0), 10
@@ -449,6 +484,8 @@ var rowCases = []rowCase{
 		fire: func(in *findings.Input) {
 			unsetProps(in, "hoodie.upsert.shuffle.parallelism", "hoodie.insert.shuffle.parallelism", "hoodie.bulkinsert.shuffle.parallelism", "hoodie.delete.shuffle.parallelism")
 			in.Facts.Commits.DominantOperation = ptr("upsert")
+			in.EventLog.Stages[0].Phase = eventlog.PhaseSourceRead
+			in.EventLog.Stages[0].Observed.NumTasksPlanned = in.EventLog.Stages[firstStage(in, eventlog.PhaseDedupTagging)].Observed.NumTasksPlanned
 		},
 		stop: func(in *findings.Input) {}, stopStatus: "not observed", stopWhy: "upsert.shuffle.parallelism",
 		check: inert("hoodie.bulkinsert.shuffle.parallelism")},
@@ -456,14 +493,14 @@ var rowCases = []rowCase{
 		fire: func(in *findings.Input) {
 			unsetProps(in, "hoodie.compaction.target.io")
 			op(in, "COMPACTION", 120000)
-			check(in, "compaction", "observed.delta.commits.since.last.compaction", "12")
+			in.Facts.Compactions.DeltaCommitsSince = ptr(12)
 			props(in, "hoodie.compact.inline.max.delta.commits", "5")
 			in.Facts.Compactions.Completed = ptr(2)
 		},
 		stop: func(in *findings.Input) {
 			unsetProps(in, "hoodie.compaction.target.io")
 			op(in, "COMPACTION", 1000)
-			check(in, "compaction", "observed.delta.commits.since.last.compaction", "12")
+			in.Facts.Compactions.DeltaCommitsSince = ptr(12)
 			props(in, "hoodie.compact.inline.max.delta.commits", "5")
 			in.Facts.Compactions.Completed = ptr(2)
 		}, stopStatus: "not observed", stopWhy: "a minute or more"},
@@ -471,12 +508,12 @@ var rowCases = []rowCase{
 		fire: func(in *findings.Input) {
 			phase(in, eventlog.PhaseSourceRead, 0.5)
 			in.EventLog.Stages[0].Phase, in.EventLog.Stages[0].Observed.InputBytes = eventlog.PhaseSourceRead, 1000
-			props(in, "hoodie.streamer.source.kafka.minPartitions", "10")
+			props(in, "hoodie.streamer.source.kafka.topic", "t")
 		},
 		stop: func(in *findings.Input) {
 			phase(in, eventlog.PhaseSourceRead, 0.5)
 			in.EventLog.Stages[0].Phase, in.EventLog.Stages[0].Observed.InputBytes = eventlog.PhaseSourceRead, 1<<30
-			props(in, "hoodie.streamer.source.kafka.minPartitions", "10")
+			props(in, "hoodie.streamer.source.kafka.topic", "t")
 		}, stopStatus: "not observed", stopWhy: "100 MB"},
 	{id: "OBS-030", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
@@ -491,12 +528,12 @@ var rowCases = []rowCase{
 		fire: func(in *findings.Input) {
 			in.Facts.Commits.UpdateShare, in.Facts.Updates.NewestPartitionShare = ptr(0.3), ptr(0.3)
 			in.Layout.TotalFiles = 5000
-			in.EventLog.Stages[firstStage(in, eventlog.PhaseDedupTagging)].Observed.NumTasksPlanned = 5000
+			stages(in, eventlog.PhaseDedupTagging, func(s *eventlog.Stage) { s.Observed.NumTasksPlanned = 5000 })
 		},
 		stop: func(in *findings.Input) {
 			in.Facts.Commits.UpdateShare, in.Facts.Updates.NewestPartitionShare = ptr(0.3), ptr(0.95)
 			in.Layout.TotalFiles = 5000
-			in.EventLog.Stages[firstStage(in, eventlog.PhaseDedupTagging)].Observed.NumTasksPlanned = 5000
+			stages(in, eventlog.PhaseDedupTagging, func(s *eventlog.Stage) { s.Observed.NumTasksPlanned = 5000 })
 		}, stopStatus: findings.StatusRefused, stopWhy: "Counter-signals fire (updates concentrate",
 		check: func(t *testing.T, f *findings.Finding) {
 			if f.Estimate == nil || f.Estimate.Value < 1 || !strings.Contains(f.Refusal, "design decision, not a tuning step") {
