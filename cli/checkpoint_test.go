@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/model"
@@ -18,14 +19,14 @@ import (
 func TestCheckpointVerdictPerReaderRelease(t *testing.T) {
 	table := fixture("incr-1.0.2")
 	t.Setenv("HUDISCOPE_HUDI_LIB", t.TempDir()) // no bundle installed
-	const c1Completion = "20261130193634884"
+	c1Completion, c1AfterCompletion := c1Times(t, table)
 	for _, c := range []struct {
 		args []string
 		code int
 		want []string
 	}{
 		// Unknown reader: both lines judged, exit 3 because 1.0.x re-reads.
-		{nil, 3, []string{"depends on the Hudi release", "If read by Hudi 1.0.x", "If read by Hudi 1.1+", "20261130193634885 (one millisecond after"}},
+		{nil, 3, []string{"depends on the Hudi release", "If read by Hudi 1.0.x", "If read by Hudi 1.1+", c1AfterCompletion + " (one millisecond after"}},
 		{[]string{"--hudi-version", "1.0.2"}, 3, []string{"Hudi 1.0.2 (1.0.x) readers", "RE-READ"}},
 		{[]string{"--hudi-version", "1.2.0"}, 0, []string{"Hudi 1.2.0 (1.1+) readers", "covers 2 instant(s)"}},
 		{[]string{"--hudi-version", "1.1.1"}, 0, []string{"(1.1+)"}},
@@ -61,6 +62,19 @@ func TestCheckpointVerdictPerReaderRelease(t *testing.T) {
 	}
 }
 
+// c1Times is the first commit's completion time and one millisecond after it.
+func c1Times(t *testing.T, table string) (string, string) {
+	t.Helper()
+	stdout, _, _ := runCLI(t, "timeline", table, "-o", "json")
+	in := decodeJSON(t, "timeline", stdout)["instants"].([]any)[0].(map[string]any)
+	c := in["completionTime"].(string)
+	tm, err := time.Parse("20060102150405.000", c[:14]+"."+c[14:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, strings.ReplaceAll(tm.Add(time.Millisecond).Format("20060102150405.000"), ".", "")
+}
+
 // On an EMR node the installed bundle names the reader: its pom.properties, else its file name.
 func TestCheckpointReaderFromInstalledBundle(t *testing.T) {
 	dir := t.TempDir()
@@ -80,12 +94,13 @@ func TestCheckpointReaderFromInstalledBundle(t *testing.T) {
 		t.Fatalf("installed release %q from %q", v, src)
 	}
 	t.Setenv("HUDISCOPE_HUDI_LIB", dir)
-	stdout, _, code := runCLI(t, "checkpoint", fixture("incr-1.0.2"), "20261130193634884")
+	c1Completion, _ := c1Times(t, fixture("incr-1.0.2"))
+	stdout, _, code := runCLI(t, "checkpoint", fixture("incr-1.0.2"), c1Completion)
 	if code != 3 || !strings.Contains(stdout, "Hudi 1.0.2-amzn-1 (1.0.x) readers") || strings.Contains(stdout, "1.1+") {
 		t.Errorf("exit %d:\n%s", code, stdout)
 	}
 	// --hudi-version wins over the installed bundle.
-	if _, _, code := runCLI(t, "checkpoint", fixture("incr-1.0.2"), "20261130193634884", "--hudi-version", "1.2.0"); code != 0 {
+	if _, _, code := runCLI(t, "checkpoint", fixture("incr-1.0.2"), c1Completion, "--hudi-version", "1.2.0"); code != 0 {
 		t.Errorf("--hudi-version 1.2.0 over an installed 1.0.2: exit %d", code)
 	}
 	// A name-only jar (no pom.properties) still tells the release.

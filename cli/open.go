@@ -22,7 +22,10 @@ type OpenCmd struct {
 	ExportDir string `name:"export-dir" help:"Directory for Markdown exports (e, E)." default:"." type:"existingdir"`
 	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
 	LogFile   string `name:"log-file" help:"Write library and SDK logs to this file (default: discard)." type:"path"`
-	NoMouse   bool   `name:"no-mouse" help:"Do not capture the mouse (keeps the terminal's own selection)."`
+	// The mouse is the terminal's by default (text selection over SSH and in tmux).
+	Mouse      bool `name:"mouse" help:"Capture the mouse: wheel scrolls, clicks select tabs, rows and the problems badge (the terminal's own text selection then needs shift)."`
+	NoMouse    bool `name:"no-mouse" hidden:"" help:"Do not capture the mouse (the default; kept for old command lines)."`
+	FullExport bool `name:"full-export" help:"e and E export every row (by default long tables keep their top rows so an export stays under 60,000 characters)."`
 	// The Health pane's d toggles it without reloading.
 	ApplyAllDefaults bool `name:"apply-all-defaults" help:"Health: judge unsupplied properties by Hudi's (engine-effective) defaults instead of skipping (d toggles it in the Health pane)."`
 	TableFlags
@@ -32,7 +35,7 @@ func (c *OpenCmd) examples() []string {
 	return []string{
 		`hudiscope s3://bucket/warehouse/orders`,
 		`hudiscope --props writer.properties --event-log hdfs:///var/log/spark/apps/application_1700000000000_0042 s3://bucket/warehouse/orders`,
-		`hudiscope --no-mouse --ascii table.zip   # plain terminals, keep text selection`,
+		`hudiscope --mouse --ascii table.zip   # clickable tabs and rows, ASCII-only drawing`,
 	}
 }
 
@@ -66,11 +69,12 @@ func (c *OpenCmd) Run() error {
 		return err
 	}
 	app := ui.New(ui.Options{
-		Location:  c.Table,
-		ExportDir: c.ExportDir,
-		Color:     colorEnabled(os.LookupEnv),
-		ASCII:     c.ASCII,
-		Mouse:     !c.NoMouse,
+		Location:   c.Table,
+		ExportDir:  c.ExportDir,
+		Color:      colorEnabled(os.LookupEnv),
+		ASCII:      c.ASCII,
+		Mouse:      c.Mouse && !c.NoMouse,
+		FullExport: c.FullExport,
 		Load: func(ctx context.Context, progress func(model.Progress)) {
 			_, _ = model.Load(ctx, opts, progress)
 		},

@@ -13,6 +13,7 @@ type ReportCmd struct {
 	Table    string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
 	EventLog string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
 	Format   string `name:"format" hidden:"" help:"Old spelling of --output (md or json)."`
+	Full     bool   `name:"full" help:"Markdown: every row of every table (by default long tables keep their top rows so the report stays under 60,000 characters)."`
 	OutputFlags
 	TableFlags
 }
@@ -49,7 +50,11 @@ func (c *ReportCmd) Run(ctx context.Context) error {
 		if format == "json" {
 			return report.JSON(ctx, w, s)
 		}
-		_, err := io.WriteString(w, report.Markdown(ctx, s))
+		md := report.Markdown(ctx, s)
+		if !c.Full {
+			md, _ = report.Fit(md, report.ExportLimit)
+		}
+		_, err := io.WriteString(w, md)
 		return err
 	})
 }

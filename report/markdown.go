@@ -6,6 +6,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -222,3 +223,143 @@ func orDash(s string) string {
 }
 
 func i64(v int64) string { return strconv.FormatInt(v, 10) }
+
+// ExportLimit is the default size cap, in bytes, of an exported report (e, E, `report -o md`):
+// what a ticket or chat message accepts.
+const ExportLimit = 60_000
+
+// FullHint says how to get what Fit left out.
+const FullHint = "`hudiscope report --full`, or `--full-export` in the explorer"
+
+// mdTable is one GFM table of a document: header and delimiter lines, then its rows.
+type mdTable struct {
+	head, delim string
+	rows        []string
+}
+
+// mdPart is a run of other lines, or a table.
+type mdPart struct {
+	text  string
+	table *mdTable
+}
+
+var delimRow = regexp.MustCompile(`^\|(\s*:?-+:?\s*\|)+\s*$`)
+
+// splitTables cuts md into text and tables (never inside a code fence).
+func splitTables(md string) []mdPart {
+	lines := strings.SplitAfter(md, "\n")
+	var parts []mdPart
+	var text strings.Builder
+	flush := func() {
+		if text.Len() > 0 {
+			parts = append(parts, mdPart{text: text.String()})
+			text.Reset()
+		}
+	}
+	fence := false
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, "```") {
+			fence = !fence
+		}
+		if !fence && strings.HasPrefix(l, "|") && i+1 < len(lines) && delimRow.MatchString(strings.TrimRight(lines[i+1], "\n")) {
+			flush()
+			t := &mdTable{head: l, delim: lines[i+1]}
+			i += 2
+			for ; i < len(lines) && strings.HasPrefix(lines[i], "|"); i++ {
+				t.rows = append(t.rows, lines[i])
+			}
+			i--
+			parts = append(parts, mdPart{table: t})
+			continue
+		}
+		text.WriteString(l)
+	}
+	flush()
+	return parts
+}
+
+// Fit keeps md under limit bytes: tables longer than a few rows keep their top rows and say
+// how many more there are; a table's full rows follow in a <details> block where that still
+// fits. md is returned as it is when it fits; cut reports whether anything was left out.
+func Fit(md string, limit int) (out string, cut bool) {
+	if len(md) <= limit {
+		return md, false
+	}
+	parts := splitTables(md)
+	for _, keep := range []int{20, 10, 5, 3} {
+		out, size := fitRender(parts, keep, nil)
+		if size > limit {
+			continue
+		}
+		// Add the full tables that still fit, first come first.
+		full := map[int]bool{}
+		for i, p := range parts {
+			if p.table == nil || len(p.table.rows) <= keep {
+				continue
+			}
+			if add := len(detailsBlock(p.table)); size+add <= limit {
+				full[i] = true
+				size += add
+			}
+		}
+		if len(full) > 0 {
+			out, _ = fitRender(parts, keep, full)
+		}
+		return out, true
+	}
+	// Even short tables do not fit: cut at a line, closing an open fence.
+	out, _ = fitRender(parts, 3, nil)
+	note := fmt.Sprintf("\n\n*The report was cut at %d characters; the full report: %s.*\n", limit, FullHint)
+	b := out[:max(0, limit-len(note)-4)]
+	b = b[:strings.LastIndexByte(b, '\n')+1]
+	fences := 0
+	for _, l := range strings.Split(b, "\n") {
+		if strings.HasPrefix(l, "```") {
+			fences++
+		}
+	}
+	if fences%2 == 1 {
+		b += "```\n"
+	}
+	return b + note, true
+}
+
+// fitRender renders parts with tables cut to keep rows (full: those that also get a
+// <details> block) and returns the text and its size.
+func fitRender(parts []mdPart, keep int, full map[int]bool) (string, int) {
+	var b strings.Builder
+	for i, p := range parts {
+		t := p.table
+		if t == nil {
+			b.WriteString(p.text)
+			continue
+		}
+		b.WriteString(t.head)
+		b.WriteString(t.delim)
+		n := min(keep, len(t.rows))
+		for _, r := range t.rows[:n] {
+			b.WriteString(r)
+		}
+		if rest := len(t.rows) - n; rest > 0 {
+			fmt.Fprintf(&b, "\n*… and %d more rows (%d in all; the full export has them: %s).*\n", rest, len(t.rows), FullHint)
+			if full[i] {
+				b.WriteString(detailsBlock(t))
+			}
+		}
+	}
+	return b.String(), b.Len()
+}
+
+// detailsBlock is a table's every row in a collapsed <details> block.
+func detailsBlock(t *mdTable) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n<details><summary>All %d rows</summary>\n\n", len(t.rows))
+	b.WriteString(t.head)
+	b.WriteString(t.delim)
+	for _, r := range t.rows {
+		b.WriteString(r)
+	}
+	b.WriteString("\n</details>\n")
+	return b.String()
+}

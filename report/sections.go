@@ -55,7 +55,7 @@ func timelineSection(_ context.Context, s *model.Snapshot) (string, bool) {
 		return "", false
 	}
 	instants := s.TimelineInstants()
-	return TimelineMarkdown(instants, model.LateCompletions(instants)), true
+	return TimelineGantt(instants, GanttLimit) + "\n" + TimelineMarkdown(instants, model.LateCompletions(instants)), true
 }
 
 func loadStepsSection(_ context.Context, s *model.Snapshot) (string, bool) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tmux smoke test of the interactive explorer: build hudiscope, start it in a detached tmux
 # session (100x30, SSH_TTY set so bubbletea takes its SSH code path) on a fixture table,
-# navigate (2, 1, j, Enter, Esc, c, Esc), export the pane (e), quit (q), and check the screen,
+# start on the Overview, navigate (3, 2, j, Enter, Esc, c, Esc), export the pane (e), quit (q), and check the screen,
 # the exported Markdown file and the exit status.
 #
 # Usage: scripts/tmux-smoke.sh [TABLE.zip]
@@ -80,23 +80,24 @@ send() { tmux -L "$sock" send-keys -t "$session" "$@"; }
 
 echo "tmux-smoke: $table (table $name)"
 wait_for "$name"
-wait_for "[1 Timeline]"
-wait_for "incremental reads can start from"
+wait_for "[1 Overview]"
+wait_for "last commit"
+wait_for "incr. begin  Hudi"
 
+send 3
+wait_for "[3 Layout]"
 send 2
-wait_for "[2 Layout]"
-send 1
-wait_for "[1 Timeline]"
+wait_for "[2 Timeline]"
 send j
 send Enter
 wait_for "Timeline › "
 wait_for "files written"
 send Escape
-wait_for "[1 Timeline]"
+wait_for "[2 Timeline]"
 send c
 wait_for "Checkpoint helper"
 send Escape
-wait_for "[1 Timeline]"
+wait_for "[2 Timeline]"
 send e
 wait_for "exported timeline pane to"
 

@@ -1,4 +1,4 @@
-// Package ui is the interactive explorer: one bubbletea model (App) owning five panes that
+// Package ui is the interactive explorer: one bubbletea model (App) owning six panes that
 // read the immutable model.Snapshot. Panes are plain structs the root calls directly (see
 // Pane); nothing here reads storage outside a tea.Cmd.
 package ui
@@ -35,10 +35,20 @@ type Options struct {
 	ExportDir string   // where e and E write; "" is the working directory
 	Color     bool     // false for NO_COLOR
 	ASCII     bool     // no box-drawing or block glyphs
-	Mouse     bool     // capture the mouse wheel
-	Now       func() time.Time
-	// Panes replaces the default panes (Timeline + placeholders) when set.
+	Mouse     bool     // capture the mouse: wheel, clicks on tabs, rows and the problems badge
+	// FullExport: e and E write every row (else capped at report.ExportLimit).
+	FullExport bool
+	Now        func() time.Time
+	// Getenv reads TMUX, STY and TERM for the clipboard sequence (nil: os.Getenv).
+	Getenv func(string) string
+	// JobControl says whether ctrl+z can suspend, and why not (nil: ask the system).
+	JobControl func() (bool, string)
+	// Local is the zone key's "local" zone (nil: time.Local).
+	Local *time.Location
+	// Panes replaces the default panes when set.
 	Panes func(c *Common) []Pane
+	// Start is the title of the pane shown first ("": the first, the Overview).
+	Start string
 }
 
 // ProgressMsg is one load event.
@@ -49,6 +59,29 @@ type loadClosedMsg struct{}
 type exportDoneMsg struct {
 	what, path string
 	err        error
+	cut        bool // long tables were cut to fit report.ExportLimit
+}
+
+// jumpMsg asks the App to show a pane (by title; problemsPane opens the problems view) and,
+// when the pane implements Focus, the row it names: an instant (requested time), a partition,
+// an event-log stage, a health check or a finding id. Any pane's Cmd may return one.
+type jumpMsg struct {
+	Pane      string
+	Instant   string
+	Partition string
+	Stage     int
+	Check     string
+	Finding   string
+}
+
+// focuser is implemented by panes that can show the row a jump names; false: not found.
+type focuser interface {
+	Focus(jumpMsg) bool
+}
+
+// clicker is implemented by views whose rows a mouse click selects (y: body line).
+type clicker interface {
+	Click(y int) tea.Cmd
 }
 
 // App is the root model.
@@ -64,8 +97,11 @@ type App struct {
 	finished      bool
 
 	help    bool
+	helpTop int // first line of the ? overlay shown when it does not fit
 	message string
 	msgBad  bool
+	// probs is the problems view while open (over the active pane).
+	probs *problemsView
 
 	ch     chan model.Progress
 	cancel context.CancelFunc
@@ -76,7 +112,13 @@ func New(o Options) *App {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	c := &Common{Styles: NewStyles(o.Color, o.ASCII), Keys: DefaultKeyMap()}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.JobControl == nil {
+		o.JobControl = jobControl
+	}
+	c := &Common{Styles: NewStyles(o.Color, o.ASCII), Keys: DefaultKeyMap(), Clock: &Clock{Now: o.Now, Local: o.Local}}
 	if o.ASCII {
 		c.Keys.asciiHelp()
 	}
@@ -86,8 +128,11 @@ func New(o Options) *App {
 	} else {
 		a.panes = DefaultPanes(c)
 	}
-	for _, p := range a.panes {
+	for i, p := range a.panes {
 		p.SetSize(a.width, a.bodyHeight())
+		if p.Title() == o.Start {
+			a.active = i
+		}
 	}
 	return a
 }
@@ -127,6 +172,17 @@ func (a *App) ActivePane() int { return a.active }
 // Pane returns pane i.
 func (a *App) Pane(i int) Pane { return a.panes[i] }
 
+// view is what has the keys: the problems view while open, else the active pane.
+func (a *App) view() Pane {
+	if a.probs != nil {
+		return a.probs
+	}
+	return a.panes[a.active]
+}
+
+// ProblemsOpen reports whether the problems view is shown.
+func (a *App) ProblemsOpen() bool { return a.probs != nil }
+
 // HelpOpen reports whether the help overlay is shown.
 func (a *App) HelpOpen() bool { return a.help }
 
@@ -150,7 +206,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, p := range a.panes {
 			p.SetSize(a.width, a.bodyHeight())
 		}
+		if a.probs != nil {
+			a.probs.SetSize(a.width, a.bodyHeight())
+		}
 		return a, nil
+	case jumpMsg:
+		return a, a.jump(msg)
 	case ProgressMsg:
 		a.prog = model.Progress(msg)
 		a.finished = a.finished || msg.Finished
@@ -159,6 +220,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.snap = msg.Snapshot
 			for _, p := range a.panes {
 				cmds = append(cmds, p.SetSnapshot(a.snap))
+			}
+			if a.probs != nil {
+				a.probs.SetSnapshot(a.snap)
 			}
 		}
 		if a.ch != nil {
@@ -172,7 +236,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			a.message, a.msgBad = "export failed: "+msg.err.Error(), true
 		} else {
-			a.message, a.msgBad = "exported "+msg.what+" to "+msg.path, false
+			// The file name: the directory is the one --export-dir named (or the working one).
+			a.message, a.msgBad = "exported "+msg.what+" to "+filepath.Base(msg.path), false
+			if msg.cut {
+				a.message += " (long tables cut; --full-export for all)"
+			}
 		}
 		return a, nil
 	case tea.ResumeMsg:
@@ -184,7 +252,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.help || a.tooSmall() {
 			return a, nil
 		}
-		return a, a.panes[a.active].Update(msg)
+		return a, a.view().Update(msg)
+	case tea.MouseClickMsg:
+		return a, a.click(msg)
 	}
 	// Results of pane Cmds go to every pane; each ignores what is not its own.
 	var cmds []tea.Cmd
@@ -207,6 +277,12 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.ForceQuit):
 		return a.quit()
 	case key.Matches(msg, k.Suspend):
+		// Where no shell can resume us (sh -c, exec, a tmux or screen command) a stop would
+		// hang the terminal: ignore it and say so.
+		if ok, why := a.opts.JobControl(); !ok {
+			a.message, a.msgBad = "ctrl+z ignored: "+why+" ("+k.Quit.Help().Key+" quits)", true
+			return nil
+		}
 		return tea.Suspend
 	}
 	a.message, a.msgBad = "", false
@@ -217,15 +293,31 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if a.help {
+		// A pane with many keys and a legend can outgrow a small terminal: the overlay scrolls.
+		n := a.c.Keys.Nav
 		switch {
 		case key.Matches(msg, k.Quit):
 			return a.quit()
 		case key.Matches(msg, k.Help), key.Matches(msg, k.Back):
-			a.help = false
+			a.help, a.helpTop = false, 0
+		case key.Matches(msg, n.Down):
+			a.helpTop++
+		case key.Matches(msg, n.Up):
+			a.helpTop--
+		case key.Matches(msg, n.PageDown):
+			a.helpTop += max(1, a.bodyHeight()-2)
+		case key.Matches(msg, n.PageUp):
+			a.helpTop -= max(1, a.bodyHeight()-2)
+		case key.Matches(msg, n.Top):
+			a.helpTop = 0
+		case key.Matches(msg, n.Bottom):
+			a.helpTop = 1 << 30
 		}
+		page := a.bodyHeight() - 2
+		a.helpTop = max(0, min(a.helpTop, len(a.helpLines(a.width, a.bodyHeight()))-1-page))
 		return nil
 	}
-	p := a.panes[a.active]
+	p := a.view()
 	if p.Capturing() {
 		// The input's own keys (esc closes it) and text: the pane's.
 		return p.Update(msg)
@@ -236,18 +328,34 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		a.help = true
 	case key.Matches(msg, k.NextPane):
+		a.probs = nil
 		a.active = (a.active + 1) % len(a.panes)
 	case key.Matches(msg, k.PrevPane):
+		a.probs = nil
 		a.active = (a.active + len(a.panes) - 1) % len(a.panes)
 	case key.Matches(msg, k.Export):
 		return a.exportPane()
 	case key.Matches(msg, k.Report):
 		return a.exportReport()
 	case key.Matches(msg, k.Back):
-		p.Back()
+		if !p.Back() && a.probs != nil {
+			a.probs = nil
+		}
+	case key.Matches(msg, k.Copy):
+		return a.copyFocused()
+	case key.Matches(msg, k.Zone):
+		c := a.c.Clock
+		c.Mode = (c.Mode + 1) % (TimeRaw + 1)
+		a.message = "times shown in the " + c.Mode.String()
+		if c.Mode == TimeWriter {
+			a.message = "times shown in the writer's zone (" + tableZone(a.snap).String() + ")"
+		}
+	case key.Matches(msg, k.Problems):
+		a.toggleProblems()
 	default:
 		for i, b := range k.Pane {
 			if i < len(a.panes) && key.Matches(msg, b) {
+				a.probs = nil
 				a.active = i
 				return nil
 			}
@@ -258,6 +366,121 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.Update(msg)
 	}
 	return nil
+}
+
+// jump shows the pane j names and, where the pane can, the row.
+func (a *App) jump(j jumpMsg) tea.Cmd {
+	if j.Pane == problemsPane {
+		a.openProblems()
+		return nil
+	}
+	for i, p := range a.panes {
+		if p.Title() != j.Pane {
+			continue
+		}
+		a.active, a.probs, a.help = i, nil, false
+		if f, ok := p.(focuser); ok && !f.Focus(j) {
+			a.message, a.msgBad = "not found in "+p.Title()+": "+jumpTarget(j), true
+		}
+		return nil
+	}
+	return nil
+}
+
+// jumpTarget names the row a jump asks for.
+func jumpTarget(j jumpMsg) string {
+	switch {
+	case j.Instant != "":
+		return "instant " + j.Instant
+	case j.Partition != "":
+		return "partition " + report.PartitionName(j.Partition)
+	case j.Check != "":
+		return "check " + j.Check
+	case j.Finding != "":
+		return "finding " + j.Finding
+	case j.Stage != 0:
+		return "stage " + itoa(j.Stage)
+	}
+	return "the row"
+}
+
+func (a *App) openProblems() {
+	a.help = false
+	a.probs = newProblemsView(a.c, a.snap)
+	a.probs.SetSize(a.width, a.bodyHeight())
+}
+
+func (a *App) toggleProblems() {
+	if a.probs != nil {
+		a.probs = nil
+		return
+	}
+	a.openProblems()
+}
+
+// copyFocused puts the focused view's value on the clipboard (OSC 52) and says what it was.
+func (a *App) copyFocused() tea.Cmd {
+	c, ok := a.view().(copier)
+	var label, value string
+	if ok {
+		label, value, ok = c.CopyValue()
+	}
+	if !ok || value == "" {
+		a.message, a.msgBad = "nothing to copy here", true
+		return nil
+	}
+	shown := value
+	if cellWidth(shown) > 40 {
+		shown = trunc(shown, 40, a.c.Styles.G.Ellipsis)
+	}
+	a.message = "copied " + label + " " + shown + " (OSC 52)"
+	return copyCmd(value, a.opts.Getenv)
+}
+
+// click: a tab selects its pane, the problems badge opens the problems view, a body line goes
+// to the view's Click.
+func (a *App) click(m tea.MouseClickMsg) tea.Cmd {
+	if a.tooSmall() || m.Button != tea.MouseLeft {
+		return nil
+	}
+	if a.help {
+		a.help = false
+		return nil
+	}
+	switch {
+	case m.Y == 1:
+		if p := a.panes[a.active]; len(p.Breadcrumb()) > 0 && a.probs == nil {
+			return nil
+		}
+		if i := a.tabAt(m.X); i >= 0 {
+			a.probs, a.active = nil, i
+		}
+	case m.Y == a.height-1:
+		if x0, x1 := a.badgeSpan(); m.X >= x0 && m.X < x1 {
+			a.toggleProblems()
+		}
+	case m.Y >= 2 && m.Y < a.height-1 && a.timelineReady():
+		if c, ok := a.view().(clicker); ok {
+			return c.Click(m.Y - 2)
+		}
+	}
+	return nil
+}
+
+// tabLabel is the i-th tab's text (tabsView draws it with one cell either side).
+func (a *App) tabLabel(i int) string { return fmt.Sprintf("%d %s", i+1, a.panes[i].Title()) }
+
+// tabAt is the tab under column x, or -1.
+func (a *App) tabAt(x int) int {
+	at := 1
+	for i := range a.panes {
+		w := cellWidth(a.tabLabel(i)) + 2
+		if x >= at && x < at+w {
+			return i
+		}
+		at += w + 1
+	}
+	return -1
 }
 
 // paneKeys is the focused view's keymap of pane p: its KeyMap, or one column from Help.
@@ -291,10 +514,10 @@ func (a *App) exportPath(what string) string {
 }
 
 func (a *App) exportPane() tea.Cmd {
-	p := a.panes[a.active]
+	p := a.view()
 	what, md := p.Export()
 	path := a.exportPath(what)
-	return writeCmd(slug(p.Title())+" pane", path, func() string { return md })
+	return a.writeCmd(slug(p.Title())+" pane", path, func() string { return md })
 }
 
 func (a *App) exportReport() tea.Cmd {
@@ -303,16 +526,19 @@ func (a *App) exportReport() tea.Cmd {
 		a.message, a.msgBad = "nothing loaded yet to report on", true
 		return nil
 	}
-	return writeCmd("report", a.exportPath("report"), func() string { return report.Markdown(context.Background(), s) })
+	return a.writeCmd("report", a.exportPath("report"), func() string { return report.Markdown(context.Background(), s) })
 }
 
-func writeCmd(what, path string, content func() string) tea.Cmd {
+// writeCmd writes an export, cut to report.ExportLimit unless FullExport.
+func (a *App) writeCmd(what, path string, content func() string) tea.Cmd {
+	full := a.opts.FullExport
 	return func() tea.Msg {
-		err := os.WriteFile(path, []byte(content()), 0o644)
-		if abs, e := filepath.Abs(path); e == nil {
-			path = abs
+		md, cut := content(), false
+		if !full {
+			md, cut = report.Fit(md, report.ExportLimit)
 		}
-		return exportDoneMsg{what: what, path: path, err: err}
+		err := os.WriteFile(path, []byte(md), 0o644)
+		return exportDoneMsg{what: what, path: path, err: err, cut: cut}
 	}
 }
 
@@ -341,7 +567,7 @@ func (a *App) Render() string {
 	case !a.timelineReady():
 		body = a.loadingView(w, a.bodyHeight())
 	default:
-		body = a.panes[a.active].View(w, a.bodyHeight())
+		body = a.view().View(w, a.bodyHeight())
 	}
 	lines := []string{a.headerView(w), a.tabsView(w)}
 	lines = append(lines, strings.Split(body, "\n")...)
@@ -432,7 +658,7 @@ func (a *App) tabsView(w int) string {
 	st := a.c.Styles
 	g := st.G
 	p := a.panes[a.active]
-	if crumbs := p.Breadcrumb(); len(crumbs) > 0 && !a.help {
+	if crumbs := p.Breadcrumb(); len(crumbs) > 0 && !a.help && a.probs == nil {
 		s := " " + st.TabActive.Render(fmt.Sprintf("%d %s", a.active+1, p.Title()))
 		for _, c := range crumbs {
 			s += g.Crumb + c
@@ -441,9 +667,9 @@ func (a *App) tabsView(w int) string {
 	}
 	var b strings.Builder
 	b.WriteByte(' ')
-	for i, p := range a.panes {
-		label := fmt.Sprintf("%d %s", i+1, p.Title())
-		if i == a.active {
+	for i := range a.panes {
+		label := a.tabLabel(i)
+		if i == a.active && a.probs == nil {
 			b.WriteString(st.TabActive.Render("[" + label + "]"))
 		} else {
 			b.WriteString(st.Tab.Render(" " + label + " "))
@@ -453,33 +679,63 @@ func (a *App) tabsView(w int) string {
 	return clip(b.String(), w)
 }
 
+// badge is the status line's problems badge ("" when there are none).
+func (a *App) badge() string {
+	if a.snap == nil {
+		return ""
+	}
+	if n := len(a.snap.Problems()) + len(a.snap.StepErrors); n > 0 {
+		return fmt.Sprintf("%s %d problem(s)", a.c.Styles.G.Warn, n)
+	}
+	return ""
+}
+
+// statusRight is the status line's right part: the badge, load progress and the view's status.
+func (a *App) statusRight() string {
+	right := ""
+	if a.message == "" && !a.help && a.timelineReady() {
+		right = a.view().Status()
+	}
+	if a.message == "" && !a.finished && a.timelineReady() && a.prog.Step != "" {
+		right = fmt.Sprintf("reading %s %d/%d", a.prog.Step, a.prog.Index, a.prog.Total) + "  " + right
+	}
+	if b := a.badge(); b != "" {
+		right = a.c.Styles.Warn.Render(b) + "  " + right
+	}
+	return right + " "
+}
+
+// badgeSpan is the problems badge's columns [x0, x1) on the status line.
+func (a *App) badgeSpan() (int, int) {
+	b := a.badge()
+	if b == "" {
+		return -1, -1
+	}
+	rw := lipglossWidth(a.statusRight())
+	x0 := max(0, a.width-rw)
+	return x0, x0 + cellWidth(b)
+}
+
 func (a *App) statusView(w int) string {
 	st := a.c.Styles
+	right := a.statusRight()
 	if a.message != "" {
 		m := " " + a.message
 		if a.msgBad {
 			m = st.Bad.Render(m)
 		}
-		return clip(m, w)
+		if strings.TrimSpace(right) == "" {
+			return clip(m, w)
+		}
+		return joinLR(m, right, w)
 	}
 	var keys []key.Binding
-	right := ""
 	k := a.c.Keys
 	switch {
 	case a.help, !a.timelineReady():
 		keys = []key.Binding{k.Help, k.Quit}
 	default:
-		p := a.panes[a.active]
-		keys = a.hints(p)
-		right = p.Status()
-	}
-	if !a.finished && a.timelineReady() && a.prog.Step != "" {
-		right = fmt.Sprintf("reading %s %d/%d", a.prog.Step, a.prog.Index, a.prog.Total) + "  " + right
-	}
-	if a.snap != nil {
-		if n := len(a.snap.Problems()) + len(a.snap.StepErrors); n > 0 {
-			right = st.Warn.Render(fmt.Sprintf("%s %d problem(s)", st.G.Warn, n)) + "  " + right
-		}
+		keys = a.hints(a.view())
 	}
 	var parts []string
 	for _, b := range keys {
@@ -490,7 +746,7 @@ func (a *App) statusView(w int) string {
 		}
 		parts = append(parts, st.Key.Render(firstKey(b))+":"+word)
 	}
-	return joinLR(" "+strings.Join(parts, " "), right+" ", w)
+	return joinLR(" "+strings.Join(parts, " "), right, w)
 }
 
 // hints are the hint bar's keys: the pane's own (Help) framed by the root's that apply there.
@@ -500,10 +756,15 @@ func (a *App) hints(p Pane) []key.Binding {
 	switch {
 	case p.Capturing():
 		return own
+	case p == Pane(a.probs):
+		return []key.Binding{k.Back, k.Copy, k.Problems}
 	case len(p.Breadcrumb()) > 0:
 		return append(append([]key.Binding{k.Back}, own...), k.Export)
 	case len(own) == 0:
 		return k.GlobalKeys.ShortHelp()
+	}
+	if _, ok := p.(copier); ok {
+		own = append(own, k.Copy)
 	}
 	return append(append([]key.Binding{k.Help}, own...), k.Export, k.Quit)
 }
@@ -557,44 +818,43 @@ func (a *App) loadingView(w, h int) string {
 
 func (a *App) helpView(w, h int) string {
 	st := a.c.Styles
-	// One block per group; blocks flow into columns sized to their content.
-	var blocks [][]string
-	for _, g := range a.keyGroups(a.panes[a.active]) {
-		bl := []string{st.ColHead.Render(g.Title)}
-		for _, b := range g.Keys {
-			hk := b.Help()
-			bl = append(bl, "  "+st.Key.Render(padRight(hk.Key, 11))+" "+hk.Desc)
-		}
-		blocks = append(blocks, bl)
+	lines := a.helpLines(w, h)
+	if len(lines) > h && h > 2 {
+		// Keep the title, scroll the rest, and say how to see what is cut.
+		body := lines[1:]
+		page := h - 2
+		top := max(0, min(a.helpTop, len(body)-page))
+		more := fmt.Sprintf("  lines %d–%d of %d · %s/%s scroll", top+1, top+page, len(body),
+			a.c.Keys.Nav.Down.Help().Key, a.c.Keys.Nav.Up.Help().Key)
+		lines = append(append([]string{lines[0]}, body[top:top+page]...), st.Dim.Render(more))
 	}
-	avail := h - 2
-	var cols [][]string
-	var cur []string
-	for _, bl := range blocks {
-		need := len(bl)
-		if len(cur) > 0 {
-			need++
+	return fit(lines, w, h)
+}
+
+// helpLines are the ? overlay's lines before they are fitted to the screen.
+func (a *App) helpLines(w, h int) []string {
+	st := a.c.Styles
+	groups := a.keyGroups(a.view())
+	// One block per group; blocks flow into columns sized to their content. When they are
+	// wider than the screen, descriptions wrap to the columns' share of the width.
+	cols, widths := a.helpColumns(groups, h-1, 0)
+	if sum(widths)+1 > w {
+		// Two columns with wrapped descriptions; taller than the screen if need be (the
+		// overlay then scrolls) rather than wider.
+		descW := max(10, (w+2-34)/2)
+		for avail := h - 1; ; avail += 2 {
+			if c, wd := a.helpColumns(groups, avail, descW); len(c) <= 2 || avail > 400 {
+				cols, widths = c, wd
+				break
+			}
 		}
-		if len(cur) > 0 && len(cur)+need > avail {
-			cols = append(cols, cur)
-			cur = nil
-		}
-		if len(cur) > 0 {
-			cur = append(cur, "")
-		}
-		cur = append(cur, bl...)
 	}
-	cols = append(cols, cur)
 	k := a.c.Keys
-	lines := []string{" " + st.Header.Render("Keys: "+a.panes[a.active].Title()) +
+	lines := []string{" " + st.Header.Render("Keys: "+a.view().Title()) +
 		st.Dim.Render("  ("+k.Help.Help().Key+" or "+k.Back.Help().Key+" closes)")}
 	rows := 0
-	widths := make([]int, len(cols))
-	for i, c := range cols {
+	for _, c := range cols {
 		rows = max(rows, len(c))
-		for _, l := range c {
-			widths[i] = max(widths[i], lipglossWidth(l)+3)
-		}
 	}
 	for r := 0; r < rows; r++ {
 		var b strings.Builder
@@ -611,5 +871,64 @@ func (a *App) helpView(w, h int) string {
 		}
 		lines = append(lines, b.String())
 	}
-	return fit(lines, w, h)
+	return lines
+}
+
+// helpColumns packs the groups' blocks into columns of at most avail lines; descW > 0 wraps
+// descriptions to that width.
+func (a *App) helpColumns(groups []HelpGroup, avail, descW int) ([][]string, []int) {
+	st := a.c.Styles
+	var cols [][]string
+	var cur []string
+	for _, g := range groups {
+		bl := []string{st.ColHead.Render(g.Title)}
+		// Keys are short; a legend's words ("not observed") widen their group's column
+		// rather than being cut.
+		kw := 11
+		for _, b := range g.Keys {
+			kw = max(kw, cellWidth(b.Help().Key))
+		}
+		dw := descW
+		if dw > 0 {
+			dw = max(8, descW-(kw-11)) // a wider key column leaves less for the description
+		}
+		for _, b := range g.Keys {
+			hk := b.Help()
+			desc := []string{hk.Desc}
+			if dw > 0 && cellWidth(hk.Desc) > dw {
+				desc = wrap(hk.Desc, dw)
+			}
+			bl = append(bl, "  "+st.Key.Render(padRight(hk.Key, kw))+" "+desc[0])
+			for _, d := range desc[1:] {
+				bl = append(bl, strings.Repeat(" ", kw+3)+d)
+			}
+		}
+		// A blank line between blocks, unless only that keeps the block in the column.
+		sep := len(cur) > 0 && len(cur)+1+len(bl) <= avail
+		if len(cur) > 0 && !sep && len(cur)+len(bl) > avail {
+			cols = append(cols, cur)
+			cur = nil
+		}
+		if sep {
+			cur = append(cur, "")
+		}
+		cur = append(cur, bl...)
+	}
+	cols = append(cols, cur)
+	widths := make([]int, len(cols))
+	for i, c := range cols {
+		for _, l := range c {
+			widths[i] = max(widths[i], lipglossWidth(l)+3)
+		}
+	}
+	widths[len(widths)-1] -= 3 // the last column is not padded
+	return cols, widths
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }

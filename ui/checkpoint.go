@@ -165,7 +165,7 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 		verdict = st.Bad.Render(st.G.Warn+" RE-READ:") + fmt.Sprintf(" %s is %s: a Hudi %s read from it returns instant %s again, so that batch is read twice. Use %s instead.",
 			r.Value, why, r.Reader.Line, r.Instant.RequestedTime, checkpoint.SafeBegin(r.Reader, r.Instant))
 	case r.ActiveStart != "" && !r.InActiveTimeline:
-		verdict = st.Warn.Render(st.G.Warn+" TOO OLD:") + " older than the active timeline; the read falls back to a full scan or fails."
+		verdict = st.Warn.Render(st.G.Warn+" TOO OLD:") + " older than the active timeline. " + r.Reader.BeforeActive()
 	case !r.InCleanerRetention:
 		verdict = st.Warn.Render(st.G.Warn+" CLEANED:") + " older than the cleaner's retention; files the read needs may be gone."
 	case r.Match == checkpoint.MatchNone:

@@ -31,26 +31,62 @@ type EventLogPane struct {
 	stageAt int
 	caveats *pager
 
+	// view are the stages listed (indices into stages): all, or a scope's.
+	view  []int
+	scope string // what the scope is ("" for all stages)
+	note  string // how the scope was chosen
+	// Phase picking (p): the cursor is on the phase bars; enter scopes the list to one.
+	phases     []eventlog.GroupSummary
+	phaseFocus bool
+	phaseCur   int
+	opW        int // widest operation name
+	skewMin    int64
+
 	width, height int
 }
 
 // eventLogKeys are the stage list's keys. Caveats is w: c is the Timeline's checkpoint helper.
 type eventLogKeys struct {
 	listKeys
-	Open, Caveats key.Binding
+	Open, Caveats, Phases, Instant key.Binding
 }
 
 func (k eventLogKeys) ShortHelp() []key.Binding {
-	return enabled(k.Open, k.Filter, k.Sort, k.Caveats)
+	return enabled(k.Open, k.Filter, k.Sort, k.Phases, k.Caveats)
 }
 func (k eventLogKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort, k.Caveats}}
+	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort, k.Phases, k.Instant, k.Caveats}}
 }
 func (k eventLogKeys) helpTitles() []string { return []string{"Move", "Event log"} }
 
+// phaseKeys pick a phase bar.
+type phaseKeys struct {
+	Up, Down, Pick, Leave key.Binding
+}
+
+func (k phaseKeys) ShortHelp() []key.Binding { return enabled(k.Pick, k.Leave) }
+func (k phaseKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{enabled(k.Up, k.Down, k.Pick, k.Leave)}
+}
+func (k phaseKeys) helpTitles() []string { return []string{"Phases"} }
+
+// stageKeys scroll a stage and link to its instant.
+type stageKeys struct {
+	pagerKeys
+	Instant key.Binding
+}
+
+func (k stageKeys) ShortHelp() []key.Binding { return enabled(k.Up, k.Down, k.Instant) }
+func (k stageKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), enabled(k.Instant)}
+}
+func (k stageKeys) helpTitles() []string { return []string{"Scroll", "Stage"} }
+
 // NewEventLog makes the Event log pane.
 func NewEventLog(c *Common) *EventLogPane {
-	return &EventLogPane{c: c, km: eventLogKeys{Open: c.Keys.Open, Caveats: bind("w", "caveats & properties", "w")}}
+	return &EventLogPane{c: c, km: eventLogKeys{Open: c.Keys.Open, Caveats: bind("w", "caveats & properties", "w"),
+		Phases:  bind("P", "phase: pick one (enter lists its stages)", "P"),
+		Instant: bind("i", "instant of the stage (Timeline)", "i")}}
 }
 
 // KeyMap is the focused view's keys: a stage or the caveats, the filter, or the list.
@@ -59,16 +95,35 @@ func (e *EventLogPane) KeyMap() help.KeyMap {
 	case e.list == nil:
 		return keyColumns{}
 	case e.stage != nil:
-		return e.stage.keys(e.c.Keys.Nav)
+		in, _ := e.stageInstant(e.stageAt)
+		return stageKeys{pagerKeys: e.stage.keys(e.c.Keys.Nav), Instant: when(e.km.Instant, in != "")}
 	case e.caveats != nil:
 		return e.caveats.keys(e.c.Keys.Nav)
+	case e.phaseFocus:
+		n := len(e.phases)
+		return phaseKeys{Up: when(e.c.Keys.Nav.Up, n > 1), Down: when(e.c.Keys.Nav.Down, n > 1),
+			Pick: bind("enter", "list the phase's stages", "enter"), Leave: bind("P", "phase picking off", "P")}
 	case e.list.filtering:
 		return e.c.Keys.filterKeys()
 	}
 	k := e.km
 	k.listKeys = e.list.keys(e.c.Keys)
 	k.Open = when(k.Open, e.list.selected() >= 0)
+	k.Phases = when(k.Phases, len(e.phases) > 0)
+	in, _ := e.stageInstant(e.selected())
+	k.Instant = when(k.Instant, in != "")
 	return k
+}
+
+// selected is the stage under the list cursor (an index into stages), or -1.
+func (e *EventLogPane) selected() int {
+	if e.list == nil {
+		return -1
+	}
+	if i := e.list.selected(); i >= 0 {
+		return e.view[i]
+	}
+	return -1
 }
 
 func (e *EventLogPane) Title() string { return "Event log" }
@@ -98,23 +153,73 @@ func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	}
 	e.rep, e.stage, e.caveats = s.EventLog, nil, nil
 	e.stages = e.rep.HudiscopeStages()
-	ss := e.stages
-	o := func(i int) *eventlog.StageObserved { return &ss[i].Observed }
+	ours, java := e.rep.Hudiscope.PhaseSummary, e.rep.PhaseSummary
+	e.phases = append(append([]eventlog.GroupSummary(nil), ours...), report.JavaOnly(ours, java)...)
+	e.phaseFocus, e.phaseCur = false, 0
+	e.opW = 9
+	for i := range e.stages {
+		e.opW = max(e.opW, min(24, len(e.stages[i].Operation)))
+	}
+	// Skew is judged only on stages long enough to matter: 1 s, or 1% of the application.
+	e.skewMin = max(1000, e.rep.Application.Observed.DurationMillis/100)
+	e.setScope(nil, "")
+	return nil
+}
+
+// setScope lists only the stages in idx (nil: all), keeping the cursor's stage.
+func (e *EventLogPane) setScope(idx []int, label string) {
+	keep := e.selected()
+	filter := ""
+	if e.list != nil {
+		filter = e.list.filter
+	}
+	if idx == nil {
+		idx = make([]int, len(e.stages))
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	e.view, e.scope = idx, label
+	e.buildList()
+	if filter != "" {
+		e.list.filter = filter
+		e.list.input.SetValue(filter)
+	}
+	k := -1
+	for p, i := range e.view {
+		if i == keep {
+			k = p
+		}
+	}
+	e.list.apply(k)
+	e.reflow()
+}
+
+func (e *EventLogPane) buildList() {
+	ss, view := e.stages, e.view
+	st := func(i int) *eventlog.Stage { return &ss[view[i]] }
+	o := func(i int) *eventlog.StageObserved { return &ss[view[i]].Observed }
+	skewMin := e.skewMin
 	cols := []lvCol{
 		{title: "stage", width: 6, right: true},
 		{title: "job", width: 4, right: true, prio: 1},
-		{title: "phase", width: 24, flex: true, maxW: 40, txt: func(i int) string { return report.StagePhase(&ss[i]) }},
+		{title: "phase", width: 24, flex: true, maxW: 40, txt: func(i int) string { return report.StagePhase(st(i)) }},
 		{title: "tasks", width: 5, right: true, num: func(i int) float64 { return float64(o(i).NumTasksObserved) }},
 		{title: "dur", width: 6, right: true, num: func(i int) float64 { return float64(o(i).DurationMillis) }},
-		{title: "skew", width: 5, right: true, num: func(i int) float64 { return float64(o(i).SkewRatio) }},
-		{title: "spill", width: 6, right: true, num: func(i int) float64 { return float64(report.Spill(&ss[i])) }},
+		{title: "skew", width: 5, right: true, num: func(i int) float64 {
+			if o(i).DurationMillis < skewMin {
+				return -1 // too short to matter: sorts last
+			}
+			return float64(o(i).SkewRatio)
+		}},
+		{title: "spill", width: 6, right: true, num: func(i int) float64 { return float64(report.Spill(st(i))) }},
 		{title: "gc", width: 4, right: true, num: func(i int) float64 { return float64(o(i).GcFractionOfRunTime) }},
 		{title: "p50", width: 6, right: true, prio: 3},
-		{title: "operation", width: 15, prio: 5, txt: func(i int) string { return ss[i].Operation }},
+		{title: "operation", width: e.opW, prio: 5, txt: func(i int) string { return st(i).Operation }},
 		{title: "name", width: 16, prio: 4, flex: true},
 	}
-	e.list = newListView(cols, len(ss), func(i, c int) string {
-		s := &ss[i]
+	e.list = newListView(cols, len(view), func(i, c int) string {
+		s := st(i)
 		ob := o(i)
 		switch c {
 		case 0:
@@ -148,17 +253,15 @@ func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 		return ""
 	}, func(i int) string {
-		s := &ss[i]
+		s := st(i)
 		return report.StageID(s) + " " + report.StagePhase(s) + " " + s.Operation + " " + s.Name
 	})
 	e.list.mark = func(i int) string {
-		if ss[i].FailureReason != nil || ss[i].Observed.TasksFailed > 0 {
+		if s := st(i); s.FailureReason != nil || s.Observed.TasksFailed > 0 {
 			return e.c.Styles.G.Bad
 		}
 		return ""
 	}
-	e.reflow()
-	return nil
 }
 
 func msDur(ms int64) string {
@@ -169,7 +272,7 @@ func msDur(ms int64) string {
 }
 
 func (e *EventLogPane) Capturing() bool {
-	return e.list != nil && e.list.filtering && e.stage == nil && e.caveats == nil
+	return e.list != nil && e.list.filtering && e.stage == nil && e.caveats == nil && !e.phaseFocus
 }
 
 func (e *EventLogPane) Back() bool {
@@ -178,7 +281,11 @@ func (e *EventLogPane) Back() bool {
 		e.stage = nil
 	case e.caveats != nil:
 		e.caveats = nil
+	case e.phaseFocus:
+		e.phaseFocus = false
 	case e.list != nil && e.list.closeFilter():
+	case e.list != nil && e.scope != "":
+		e.setScope(nil, "")
 	default:
 		return false
 	}
@@ -187,20 +294,41 @@ func (e *EventLogPane) Back() bool {
 }
 
 func (e *EventLogPane) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	km, isKey := msg.(tea.KeyPressMsg)
 	switch k := e.KeyMap().(type) {
-	case pagerKeys:
-		if e.stage != nil {
-			e.stage.update(k.navKeys, msg)
+	case stageKeys:
+		if isKey && key.Matches(km, k.Instant) {
+			in, _ := e.stageInstant(e.stageAt)
+			cmd = jumpTo(jumpMsg{Pane: "Timeline", Instant: in})
 		} else {
-			e.caveats.update(k.navKeys, msg)
+			e.stage.update(k.navKeys, msg)
+		}
+	case pagerKeys:
+		e.caveats.update(k.navKeys, msg)
+	case phaseKeys:
+		switch {
+		case isKey && key.Matches(km, k.Up):
+			e.phaseCur = max(0, e.phaseCur-1)
+		case isKey && key.Matches(km, k.Down):
+			e.phaseCur = min(len(e.phases)-1, e.phaseCur+1)
+		case isKey && key.Matches(km, k.Pick):
+			e.phaseFocus = false
+			e.scopePhase(e.phases[e.phaseCur].Label)
+		case isKey && key.Matches(km, k.Leave):
+			e.phaseFocus = false
 		}
 	case eventLogKeys:
-		km, isKey := msg.(tea.KeyPressMsg)
 		switch {
 		case isKey && key.Matches(km, k.Open):
-			e.stageAt, e.stage = e.list.selected(), newPager()
+			e.stageAt, e.stage = e.selected(), newPager()
 		case isKey && key.Matches(km, k.Caveats):
 			e.caveats = newPager()
+		case isKey && key.Matches(km, k.Phases):
+			e.phaseFocus = true
+		case isKey && key.Matches(km, k.Instant):
+			in, _ := e.stageInstant(e.selected())
+			cmd = jumpTo(jumpMsg{Pane: "Timeline", Instant: in})
 		default:
 			e.list.update(e.c.Keys, msg)
 		}
@@ -208,7 +336,22 @@ func (e *EventLogPane) Update(msg tea.Msg) tea.Cmd {
 		e.list.update(e.c.Keys, msg)
 	}
 	e.reflow()
-	return nil
+	return cmd
+}
+
+// scopePhase lists only the stages of one phase (hudiscope's attribution).
+func (e *EventLogPane) scopePhase(phase string) {
+	var idx []int
+	for i := range e.stages {
+		if e.stages[i].Phase == phase {
+			idx = append(idx, i)
+		}
+	}
+	if idx == nil {
+		idx = []int{}
+	}
+	e.setScope(idx, "phase "+phase)
+	e.note = ""
 }
 
 func (e *EventLogPane) Breadcrumb() []string {
@@ -217,6 +360,8 @@ func (e *EventLogPane) Breadcrumb() []string {
 		return []string{"stage " + report.StageID(&e.stages[e.stageAt])}
 	case e.caveats != nil:
 		return []string{"caveats & properties"}
+	case e.scope != "":
+		return []string{e.scope}
 	}
 	return nil
 }
@@ -278,21 +423,65 @@ func (e *EventLogPane) View(width, height int) string {
 }
 
 func (e *EventLogPane) head(width int) string {
-	return clip(" "+asciiText(e.c.Styles.G, report.AppLine(e.rep)), width)
+	a := e.rep.Application
+	var parts []string
+	if a.Name != nil {
+		parts = append(parts, *a.Name)
+	}
+	if a.ID != nil {
+		parts = append(parts, *a.ID)
+	}
+	if !e.rep.Hudiscope.Application.Complete {
+		parts = append(parts, "incomplete")
+	}
+	return clip(" "+trunc(asciiText(e.c.Styles.G, strings.Join(parts, e.c.Styles.G.Sep)), width-1, e.c.Styles.G.Ellipsis), width)
+}
+
+// facts is the application's timing and counts, longest wording that fits first.
+func (e *EventLogPane) facts(width int) string {
+	g := e.c.Styles.G
+	o := e.rep.Application.Observed
+	un := e.rep.Hudiscope.Application.UncoveredMillis
+	stages := fmt.Sprintf("%d stages", o.StageCount)
+	if o.FailedStageCount > 0 {
+		stages += fmt.Sprintf(" (%d failed)", o.FailedStageCount)
+	}
+	jobs := fmt.Sprintf("%d jobs", o.JobCount)
+	var cands []string
+	for _, v := range [][3]string{{"app ", "critical path ", "no job running "}, {"app ", "critical path ", "uncovered "}, {"app ", "crit. path ", "no job "}} {
+		l := " " + stages + g.Sep + jobs + g.Sep + v[0] + report.Millis(o.DurationMillis) + g.Sep + v[1] + report.Millis(o.CriticalPathMillis)
+		if un >= 0 {
+			l += g.Sep + v[2] + report.Millis(un)
+		}
+		cands = append(cands, l)
+	}
+	for _, c := range cands {
+		if cellWidth(c) <= width {
+			return c
+		}
+	}
+	return clip(cands[len(cands)-1], width)
 }
 
 // top is the stage list's lines above it: the application, UNKNOWN, phase bars, operations.
 func (e *EventLogPane) top(width, height int) []string {
 	st := e.c.Styles
 	g := st.G
-	lines := []string{e.head(width)}
+	lines := []string{e.head(width), e.facts(width)}
 	if u := report.UnknownStatement(e.rep); u != "" {
 		lines = append(lines, clip(" "+st.Warn.Render(asciiText(g, u)), width))
 	}
 	ours, java := e.rep.Hudiscope.PhaseSummary, e.rep.PhaseSummary
-	lines = append(lines, clip(st.Dim.Render(" phases by hudiscope's attribution (Java tool's share where it differs):"), width))
+	title := " phases: share of stage wall clock, its time (Java tool's share where it differs):"
+	if e.phaseFocus {
+		title = " pick a phase: enter lists its stages"
+	}
+	if cellWidth(title) > width {
+		title = " phases: share and time of stage wall clock:"
+	}
+	lines = append(lines, clip(st.Dim.Render(title), width))
 	// Phase bars: at most a third of the height.
-	phases := append(append([]eventlog.GroupSummary(nil), ours...), report.JavaOnly(ours, java)...)
+	phases := e.phases
 	maxPh := max(2, (height-len(lines))/3)
 	var mx float64
 	for _, p := range phases {
@@ -310,22 +499,34 @@ func (e *EventLogPane) top(width, height int) []string {
 	if width >= 100 {
 		subW = 24
 	}
-	barW := max(4, width-2-nameW-1-1-6-noteW-subW-1)
-	for i, p := range phases {
-		if i == maxPh-1 && len(phases) > maxPh {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("  %s %d more phase(s) (%s exports all)", g.Ellipsis, len(phases)-i, e.c.Keys.Export.Help().Key)))
+	barW := max(4, width-2-nameW-1-1-5-7-noteW-subW-1)
+	first := 0
+	if e.phaseFocus && len(phases) > maxPh {
+		first = min(max(0, e.phaseCur-maxPh/2), len(phases)-maxPh)
+	}
+	for i := first; i < len(phases); i++ {
+		p := phases[i]
+		if !e.phaseFocus && i == maxPh-1 && len(phases) > maxPh {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("  %s %d more phase(s) (%s picks, %s exports all)", g.Ellipsis, len(phases)-i, e.km.Phases.Help().Key, e.c.Keys.Export.Help().Key)))
+			break
+		}
+		if i >= first+maxPh {
 			break
 		}
 		share := "-"
 		if p.ShareOfStageWallClock >= 0 {
 			share = fmt.Sprintf("%.0f%%", 100*float64(p.ShareOfStageWallClock))
 		}
-		row := "  " + barRow(st, trunc(p.Label, nameW, g.Ellipsis), nameW, float64(p.ShareOfStageWallClock), mx, barW, padLeft(share, 5))
+		abs := padLeft(msDur(p.StageWallClockMillis), 6)
+		row := "  " + barRow(st, trunc(p.Label, nameW, g.Ellipsis), nameW, float64(p.ShareOfStageWallClock), mx, barW, padLeft(share, 4)+" "+abs)
 		if noteW > 0 {
 			row += " " + padRight(report.JavaNote(ours, java, p.Label), noteW-1)
 		}
 		if subW > 0 {
 			row += "  " + trunc(report.TopSubPhase(e.rep, p.Label), subW-2, g.Ellipsis)
+		}
+		if e.phaseFocus && i == e.phaseCur {
+			row = st.Cursor.Render(padRight(g.Cursor+row[1:], width))
 		}
 		lines = append(lines, clip(row, width))
 	}
@@ -337,12 +538,30 @@ func (e *EventLogPane) top(width, height int) []string {
 		}
 		ops = append(ops, op)
 	}
-	return append(lines, clip(" operations: "+strings.Join(ops, g.Sep), width))
+	opl := wrap("operations: "+strings.Join(ops, g.Sep), width-2)
+	if len(opl) > 2 && height < 30 {
+		opl = opl[:2]
+		opl[1] = trunc(opl[1], width-3, g.Ellipsis)
+	}
+	for _, l := range opl {
+		lines = append(lines, clip(" "+l, width))
+	}
+	if e.scope != "" {
+		l := " " + st.Key.Render(asciiText(g, e.scope)) + fmt.Sprintf(": %d of %d stages", len(e.view), len(e.stages))
+		if e.note != "" {
+			l += " (" + e.note + ")"
+		}
+		lines = append(lines, clip(l, width))
+	}
+	return lines
 }
 
 // bottom is the lines under the stage list: the caveats line and the filter line.
 func (e *EventLogPane) bottom(width, height int) []string {
 	bottom := []string{e.caveatSummary(width, height)}
+	if e.list.sortBy == 5 {
+		bottom = append(bottom, clip(fmt.Sprintf(" skew ranks stages %s %s (1%% of the app, at least 1 s); shorter ones sort last", geSign(e.c.Styles.G), msDur(e.skewMin)), width))
+	}
 	if f := e.list.footer(e.c, width, "stages"); f != "" {
 		bottom = append(bottom, f)
 	}
@@ -370,6 +589,9 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 	st := e.c.Styles
 	g := st.G
 	out := []string{" " + st.ColHead.Render("stage "+report.StageID(s)) + "  " + trunc(s.Name, width-14, g.Ellipsis)}
+	if in, how := e.stageInstant(e.stageAt); in != "" {
+		out = append(out, clip(" instant "+in+" ("+how+"; "+e.km.Instant.Help().Key+" shows it on the Timeline)", width))
+	}
 	// Task durations: the stage's fixed log-scale histogram, from the first to the last
 	// non-empty bucket, under a line of the percentiles the report holds.
 	qs := report.TaskQuantiles(s)

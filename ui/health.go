@@ -292,6 +292,52 @@ func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// Focus selects the check a jump names (closing an open check); none only shows the pane.
+func (h *HealthPane) Focus(j jumpMsg) bool {
+	if j.Check == "" {
+		return true
+	}
+	if h.res == nil || h.list == nil {
+		return false
+	}
+	for i, c := range h.res.Checks {
+		if c.Name == j.Check {
+			h.detail = nil
+			ok := h.list.focusItem(i)
+			h.reflow()
+			return ok
+		}
+	}
+	return false
+}
+
+// Click selects the check at body line y (below the headline and the header).
+func (h *HealthPane) Click(y int) tea.Cmd {
+	if h.list != nil && h.detail == nil {
+		h.list.clickRow(y, 2)
+	}
+	return nil
+}
+
+// CopyValue is the focused check as name=status.
+func (h *HealthPane) CopyValue() (string, string, bool) {
+	if h.res == nil || h.list == nil {
+		return "", "", false
+	}
+	name := h.check
+	if h.detail == nil {
+		i := h.list.selected()
+		if i < 0 {
+			return "", "", false
+		}
+		name = h.res.Checks[i].Name
+	}
+	if c := h.res.Check(name); c != nil {
+		return "check", c.Name + "=" + c.Status, true
+	}
+	return "", "", false
+}
+
 func (h *HealthPane) Breadcrumb() []string {
 	if h.detail != nil {
 		return []string{h.check}

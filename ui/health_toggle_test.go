@@ -11,7 +11,7 @@ func TestHealthDefaultsToggle(t *testing.T) {
 	s := morServicesSnapshot(t)
 	loaded := s.Health
 	a := appWith(t, s, 120, 40)
-	press(a, "3")
+	press(a, "4")
 	if sc := screen(a); strings.Contains(sc, "defaults assumed") || !strings.Contains(sc, "d:defaults") {
 		t.Fatalf("before d:\n%s", sc)
 	}
@@ -39,12 +39,12 @@ func TestHealthDefaultsToggle(t *testing.T) {
 func TestHeaderEventLogMark(t *testing.T) {
 	s := badEventLogSnapshot(t)
 	a := appWith(t, s, 120, 40)
-	if h := strings.SplitN(screen(a), "\n", 2)[0]; !strings.Contains(h, "event log ✗ (4)") {
+	if h := strings.SplitN(screen(a), "\n", 2)[0]; !strings.Contains(h, "event log ✗ (5)") {
 		t.Errorf("failed: %q", h)
 	}
-	press(a, "4")
+	press(a, "5")
 	if !strings.Contains(screen(a), "could not be analysed") {
-		t.Errorf("pane 4 does not say why:\n%s", screen(a))
+		t.Errorf("pane 5 does not say why:\n%s", screen(a))
 	}
 	pending := *s
 	pending.StepErrors, pending.Done = nil, pending.Done[:len(pending.Done)-1]

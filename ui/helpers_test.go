@@ -62,7 +62,9 @@ func snapshotFor(tb testing.TB, path string, archived bool) *model.Snapshot {
 }
 
 func newTestApp(w, h int, mod ...func(*Options)) *App {
-	o := Options{Location: "table.zip", ExportDir: os.TempDir(), Now: func() time.Time { return fixedNow }}
+	// Most tests start on the Timeline, as the explorer did before the Overview; no job control.
+	o := Options{Location: "table.zip", ExportDir: os.TempDir(), Now: func() time.Time { return fixedNow }, Start: "Timeline",
+		JobControl: func() (bool, string) { return true, "" }, Getenv: func(string) string { return "" }, Local: time.UTC}
 	for _, m := range mod {
 		m(&o)
 	}

@@ -23,8 +23,11 @@ type KeyMap struct {
 // ForceQuit and Suspend are; every other key is the input's.
 type GlobalKeys struct {
 	NextPane, PrevPane                                   key.Binding
-	Pane                                                 [5]key.Binding
+	Pane                                                 [6]key.Binding
 	Help, Back, Export, Report, Quit, ForceQuit, Suspend key.Binding
+	// Copy puts the focused value on the clipboard (OSC 52); Zone cycles how times are shown;
+	// Problems opens the problems view (the status line's badge).
+	Copy, Zone, Problems key.Binding
 }
 
 // navKeys move a list cursor or scroll a text view.
@@ -55,6 +58,9 @@ func DefaultKeyMap() KeyMap {
 			Quit:      bind("q", "quit", "q"),
 			ForceQuit: bind("ctrl+c", "quit, even while typing", "ctrl+c"),
 			Suspend:   bind("ctrl+z", "suspend (fg resumes)", "ctrl+z"),
+			Copy:      bind("y", "copy focused value", "y"),
+			Zone:      bind("z", "time zone / raw (cycle)", "z"),
+			Problems:  bind("p", "problems (open/close)", "p"),
 		},
 		Nav: navKeys{
 			Up:       bind("↑/k", "up", "up", "k"),
@@ -77,7 +83,7 @@ func DefaultKeyMap() KeyMap {
 		Keep:   bind("enter", "keep filter", "enter"),
 		Clear:  bind("esc", "clear", "esc"),
 	}
-	names := [5]string{"Timeline", "Layout", "Health", "Event log", "Findings"}
+	names := [6]string{"Overview", "Timeline", "Layout", "Health", "Event log", "Findings"}
 	for i := range k.Pane {
 		d := string(rune('1' + i))
 		k.Pane[i] = bind(d, names[i], d)
@@ -107,7 +113,7 @@ func (g GlobalKeys) ShortHelp() []key.Binding {
 func (g GlobalKeys) FullHelp() [][]key.Binding {
 	panes := []key.Binding{g.NextPane, g.PrevPane}
 	panes = append(panes, g.Pane[:]...)
-	return [][]key.Binding{panes, {g.Back, g.Help, g.Export, g.Report, g.Quit, g.ForceQuit, g.Suspend}}
+	return [][]key.Binding{panes, {g.Back, g.Help, g.Copy, g.Zone, g.Problems, g.Export, g.Report, g.Quit, g.ForceQuit, g.Suspend}}
 }
 
 func (g GlobalKeys) helpTitles() []string { return []string{"Panes", "Actions"} }

@@ -14,7 +14,7 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 )
 
-func tl(a *App) *Timeline { return a.Pane(0).(*Timeline) }
+func tl(a *App) *Timeline { return a.Pane(1).(*Timeline) }
 
 func mustContain(t *testing.T, s, want string) {
 	t.Helper()
@@ -60,27 +60,28 @@ func TestKeys(t *testing.T) {
 			mustContain(t, s, "files written")
 		}},
 		{"esc", []string{"enter", "esc"}, func(t *testing.T, a *App, s string) {
-			mustContain(t, s, "[1 Timeline]")
+			mustContain(t, s, "[2 Timeline]")
 			mustNotContain(t, s, "files written")
 		}},
-		{"s", []string{"enter", "s", "s", "s", "s"}, func(t *testing.T, a *App, s string) {
-			// fourth column (writes) sorted descending: region=eu or us (3 writes) first
+		{"s", []string{"enter", "s", "s", "s", "s", "s"}, func(t *testing.T, a *App, s string) {
+			// fifth column (writes) sorted descending: region=eu or us (3 writes) first
 			mustContain(t, s, "writes▼")
 			mustNotContain(t, strings.Split(s, "▶")[1][:20], "apac")
 		}},
 		{"t", []string{"enter", "t"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[partitions written]") }},
 		{"tab", []string{"tab"}, func(t *testing.T, a *App, s string) {
-			if a.ActivePane() != 1 {
+			if a.ActivePane() != 2 {
 				t.Fatal(a.ActivePane())
 			}
-			mustContain(t, s, "[2 Layout]")
+			mustContain(t, s, "[3 Layout]")
 		}},
-		{"shift+tab", []string{"shift+tab"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[5 Findings]") }},
-		{"1", []string{"3", "1"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[1 Timeline]") }},
-		{"2", []string{"2"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[2 Layout]") }},
-		{"3", []string{"3"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[3 Health]") }},
-		{"4", []string{"4"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[4 Event log]") }},
-		{"5", []string{"5"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[5 Findings]") }},
+		{"shift+tab", []string{"shift+tab"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[1 Overview]") }},
+		{"1", []string{"4", "1"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[1 Overview]") }},
+		{"2", []string{"4", "2"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[2 Timeline]") }},
+		{"3", []string{"3"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[3 Layout]") }},
+		{"4", []string{"4"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[4 Health]") }},
+		{"5", []string{"5"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[5 Event log]") }},
+		{"6", []string{"6"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[6 Findings]") }},
 		{"?", []string{"?"}, func(t *testing.T, a *App, s string) {
 			if !a.HelpOpen() {
 				t.Fatal("help not open")
@@ -110,14 +111,14 @@ func TestKeys(t *testing.T) {
 		{"o twice", []string{"o", "o"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "completed ▼") }},
 		{"c", []string{"c"}, func(t *testing.T, a *App, s string) {
 			mustContain(t, s, "Checkpoint helper")
-			if !a.Pane(0).Capturing() {
+			if !a.Pane(1).Capturing() {
 				t.Fatal("checkpoint input should capture keys")
 			}
 		}},
 		{"c tab enter", []string{"c", "tab", "enter"}, func(t *testing.T, a *App, s string) {
 			mustContain(t, s, "RE-READ: 20260307162434124 is an instant time")
 		}},
-		{"c esc", []string{"c", "esc"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[1 Timeline]") }},
+		{"c esc", []string{"c", "esc"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "[2 Timeline]") }},
 		{"c q is text", []string{"c", "q"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "value: q") }},
 	}
 	for _, c := range cases {
@@ -243,13 +244,13 @@ func TestExportError(t *testing.T) {
 
 func TestTooSmallOnlyQuits(t *testing.T) {
 	a := loadedApp(t, fxV9, 50, 12)
-	press(a, "2", "?")
-	if a.ActivePane() != 0 || a.HelpOpen() {
+	press(a, "3", "?")
+	if a.ActivePane() != 1 || a.HelpOpen() {
 		t.Fatal("keys other than q act on a too-small screen")
 	}
 	mustContain(t, screen(a), "terminal too small")
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	mustContain(t, screen(a), "[1 Timeline]")
+	mustContain(t, screen(a), "[2 Timeline]")
 }
 
 // TestLoadingThenPanesFill feeds the real model.Load progress stream: loading screen first,

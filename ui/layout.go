@@ -55,20 +55,21 @@ type lgFile struct {
 // layoutKeys are the Layout pane's keys at every level (enter and h only where they act).
 type layoutKeys struct {
 	listKeys
-	Open, HistScope key.Binding
+	Open, HistScope, Instants key.Binding
 }
 
 func (k layoutKeys) ShortHelp() []key.Binding {
-	return enabled(k.Open, k.Filter, k.Sort, k.HistScope)
+	return enabled(k.Open, k.Filter, k.Sort, k.HistScope, k.Instants)
 }
 func (k layoutKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort, k.HistScope}}
+	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort, k.HistScope, k.Instants}}
 }
 func (k layoutKeys) helpTitles() []string { return []string{"Move", "Layout"} }
 
 // NewLayout makes the Layout pane.
 func NewLayout(c *Common) *LayoutPane {
-	return &LayoutPane{c: c, km: layoutKeys{Open: c.Keys.Open, HistScope: bind("h", "histogram scope", "h")}}
+	return &LayoutPane{c: c, km: layoutKeys{Open: c.Keys.Open, HistScope: bind("h", "histogram scope", "h"),
+		Instants: bind("i", "instants that wrote it (Timeline)", "i")}}
 }
 
 // KeyMap is the focused level's keys (none before the analysis is loaded).
@@ -84,6 +85,7 @@ func (l *LayoutPane) KeyMap() help.KeyMap {
 	k.listKeys = lv.keys(l.c.Keys)
 	k.Open = when(k.Open, (l.part == nil || l.part.group == nil) && lv.selected() >= 0)
 	k.HistScope = when(k.HistScope, l.part == nil)
+	k.Instants = when(k.Instants, l.part == nil && lv.selected() >= 0 && l.snap != nil && l.snap.Timeline != nil)
 	return k
 }
 
@@ -221,15 +223,15 @@ func (l *LayoutPane) Back() bool {
 }
 
 func (l *LayoutPane) Update(msg tea.Msg) tea.Cmd {
-	l.update(msg)
+	cmd := l.update(msg)
 	l.reflow()
-	return nil
+	return cmd
 }
 
-func (l *LayoutPane) update(msg tea.Msg) {
+func (l *LayoutPane) update(msg tea.Msg) tea.Cmd {
 	lv := l.activeList()
 	if lv == nil || l.res == nil {
-		return
+		return nil
 	}
 	if !lv.filtering {
 		k := l.KeyMap().(layoutKeys)
@@ -237,14 +239,17 @@ func (l *LayoutPane) update(msg tea.Msg) {
 			switch {
 			case key.Matches(km, k.Open):
 				l.enter()
-				return
+				return nil
 			case key.Matches(km, k.HistScope):
 				l.histPart = !l.histPart
-				return
+				return nil
+			case key.Matches(km, k.Instants):
+				return jumpTo(jumpMsg{Pane: "Timeline", Partition: l.parts[lv.selected()].Partition})
 			}
 		}
 	}
 	lv.update(l.c.Keys, msg)
+	return nil
 }
 
 func (l *LayoutPane) enter() {
@@ -377,6 +382,68 @@ func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 		return ""
 	}, func(i int) string { return fs[i].slice + " " + fs[i].Kind + " " + fs[i].Name })
 	return lg
+}
+
+// Focus shows the partition a jump names (the pane's top level); a jump without one only
+// shows the pane.
+func (l *LayoutPane) Focus(j jumpMsg) bool {
+	if j.Partition == "" {
+		return true
+	}
+	if l.list == nil {
+		return false
+	}
+	for i, p := range l.parts {
+		if p.Partition == j.Partition {
+			l.part = nil
+			ok := l.list.focusItem(i)
+			l.reflow()
+			return ok
+		}
+	}
+	return false
+}
+
+// Click selects the list row at body line y (rows start below the summary and the header).
+func (l *LayoutPane) Click(y int) tea.Cmd {
+	if lv := l.activeList(); lv != nil && l.res != nil {
+		rowsY := 2
+		if l.part != nil {
+			rowsY = 3
+		}
+		lv.clickRow(y, rowsY)
+	}
+	return nil
+}
+
+// CopyValue is the focused partition path, file id or file name.
+func (l *LayoutPane) CopyValue() (string, string, bool) {
+	switch {
+	case l.list == nil:
+		return "", "", false
+	case l.part != nil && l.part.group != nil:
+		if i := l.part.group.list.selected(); i >= 0 {
+			f := l.part.group.files[i]
+			return "file", joinPath(l.part.group.g.Partition, f.Name), true
+		}
+	case l.part != nil:
+		if i := l.part.list.selected(); i >= 0 {
+			return "file id", l.part.groups[i].FileID, true
+		}
+	default:
+		if i := l.list.selected(); i >= 0 {
+			return "partition", l.parts[i].Partition, true
+		}
+	}
+	return "", "", false
+}
+
+// joinPath is a table-relative path.
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
 }
 
 func (l *LayoutPane) Breadcrumb() []string {

@@ -560,3 +560,33 @@ func noData(lines []string, width, height int) string {
 	}
 	return fit(out, width, height)
 }
+
+// focusItem selects item i, clearing a filter that hides it; false when i is not listed.
+func (l *listView) focusItem(i int) bool {
+	if i < 0 || i >= l.n {
+		return false
+	}
+	for _, hidden := range []bool{false, true} {
+		if hidden {
+			l.closeFilter()
+		}
+		for p, x := range l.idx {
+			if x == i {
+				l.cursor = p
+				l.clamp()
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clickRow selects the row drawn at line y of a view whose first row is at line rowsY.
+func (l *listView) clickRow(y, rowsY int) bool {
+	p := l.top + y - rowsY
+	if y < rowsY || y-rowsY >= l.page || p >= len(l.idx) {
+		return false
+	}
+	l.cursor = p
+	return true
+}

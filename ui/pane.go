@@ -11,7 +11,7 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 )
 
-// Pane is one of the explorer's five panes. The root model owns the panes and calls them
+// Pane is one of the explorer's six panes. The root model owns the panes and calls them
 // directly; panes never see each other. To add a pane, implement this interface and put it
 // in Options.Panes (or replace the placeholder at its index in DefaultPanes).
 //
@@ -34,6 +34,9 @@ import (
 //   - Help lists the focused view's own keys for the status line (the root adds ?, esc, e
 //     and q where they apply); Status is a short right-aligned status ("12/340"). A pane may
 //     also implement KeyMap() help.KeyMap: the ? overlay then lists its FullHelp.
+//
+// Optional: Focus(jumpMsg) bool (show the row a jump names; see jumpMsg), CopyValue (y copies
+// the focused raw value; see copier) and Click(y int) tea.Cmd (a mouse click on body line y).
 type Pane interface {
 	Title() string
 	SetSnapshot(s *model.Snapshot) tea.Cmd
@@ -52,6 +55,8 @@ type Pane interface {
 type Common struct {
 	Styles *Styles
 	Keys   KeyMap
+	// Clock renders instants, ages and durations in the zone the user picked (the zone key).
+	Clock *Clock
 }
 
 // PlaceholderPane stands in for an analysis pane that this build cannot fill yet. It says so
@@ -103,10 +108,10 @@ func (p *PlaceholderPane) Export() (string, string) {
 	return slug(p.title), b.String()
 }
 
-// DefaultPanes are the five panes in key order: Timeline, then placeholders for the analyses
-// other packages provide (replace them through Options.Panes).
+// DefaultPanes are the six panes in key order.
 func DefaultPanes(c *Common) []Pane {
 	return []Pane{
+		NewOverview(c),
 		NewTimeline(c),
 		NewLayout(c),
 		NewHealth(c),

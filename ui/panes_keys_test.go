@@ -18,8 +18,8 @@ func noANSI(t *testing.T, md string) {
 
 func TestLayoutPaneKeys(t *testing.T) {
 	a := appWith(t, morSnapshot(t), 80, 24)
-	press(a, "2")
-	p := a.Pane(1).(*LayoutPane)
+	press(a, "3")
+	p := a.Pane(2).(*LayoutPane)
 	if got := p.Status(); got != "1/3" {
 		t.Fatalf("status %q", got)
 	}
@@ -89,8 +89,8 @@ func TestLayoutPaneKeys(t *testing.T) {
 
 func TestHealthPaneKeys(t *testing.T) {
 	a := appWith(t, morDefaultsSnapshot(t), 80, 24)
-	press(a, "3")
-	p := a.Pane(2).(*HealthPane)
+	press(a, "4")
+	p := a.Pane(3).(*HealthPane)
 	if p.Status() != "1/7" {
 		t.Fatalf("status %q", p.Status())
 	}
@@ -128,8 +128,8 @@ func TestHealthPaneKeys(t *testing.T) {
 
 func TestEventLogPaneKeys(t *testing.T) {
 	a := appWith(t, incrSnapshot(t), 80, 24)
-	press(a, "4")
-	p := a.Pane(3).(*EventLogPane)
+	press(a, "5")
+	p := a.Pane(4).(*EventLogPane)
 	n := len(p.rep.Stages)
 	press(a, "s", "s", "s") // phase, tasks, duration
 	if p.list.sortBy != 4 {
@@ -177,7 +177,7 @@ func TestEventLogPaneKeys(t *testing.T) {
 
 func TestEventLogPaneAbsent(t *testing.T) {
 	a := appWith(t, morSnapshot(t), 80, 24)
-	press(a, "4")
+	press(a, "5")
 	if !strings.Contains(screen(a), "No event log given: start with --event-log PATH") {
 		t.Fatal(screen(a))
 	}
@@ -186,7 +186,7 @@ func TestEventLogPaneAbsent(t *testing.T) {
 	s.StepErrors = map[model.Step]error{model.StepEventLog: os.ErrNotExist}
 	s.Done = append(s.Done, model.StepEventLog)
 	a = appWith(t, s, 80, 24)
-	press(a, "4")
+	press(a, "5")
 	if !strings.Contains(screen(a), "could not be analysed") {
 		t.Fatal(screen(a))
 	}
@@ -196,7 +196,7 @@ func TestEventLogPaneAbsent(t *testing.T) {
 func TestAnalysisPaneExportKey(t *testing.T) {
 	dir := t.TempDir()
 	a := appWith(t, incrSnapshot(t), 80, 24, func(o *Options) { o.ExportDir = dir })
-	for _, pane := range []string{"2", "3", "4"} {
+	for _, pane := range []string{"3", "4", "5"} {
 		press(a, pane, "e")
 		if !strings.HasPrefix(a.Message(), "exported ") {
 			t.Fatalf("pane %s: %q", pane, a.Message())

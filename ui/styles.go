@@ -46,7 +46,8 @@ func ASCIIGlyphs() Glyphs {
 // Styles are the semantic styles every pane uses. With color off (NO_COLOR) only bold,
 // faint and reverse are used, so the cursor row and headings stay visible.
 type Styles struct {
-	G Glyphs
+	G     Glyphs
+	Color bool // colour on (not NO_COLOR)
 
 	Header    lipgloss.Style // the top line
 	Brand     lipgloss.Style
@@ -67,7 +68,7 @@ type Styles struct {
 
 // NewStyles builds the style set; color false for NO_COLOR, ascii for --ascii.
 func NewStyles(color, ascii bool) *Styles {
-	s := &Styles{G: UnicodeGlyphs()}
+	s := &Styles{G: UnicodeGlyphs(), Color: color}
 	if ascii {
 		s.G = ASCIIGlyphs()
 	}

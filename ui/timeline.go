@@ -53,31 +53,45 @@ type Timeline struct {
 	detail *instantDetail
 	ckpt   *checkpointHelper
 
+	// The Gantt view (v): zoom halves the window per level, pan shifts it a quarter per step.
+	gantt     bool
+	zoom, pan int
+	latest    time.Time // the latest time on the timeline: where pending bars end
+
 	width, height int
 }
 
 // timelineKeys are the Timeline list's keys (the shared list's, without sort).
 type timelineKeys struct {
 	listKeys
-	Open, Order, Checkpoint key.Binding
+	Open, Order, Checkpoint, Stages, Gantt key.Binding
+	ZoomIn, ZoomOut, Pan                   key.Binding
+	panLeft                                key.Binding // the earlier half of Pan
 }
 
 func (k timelineKeys) ShortHelp() []key.Binding {
-	return enabled(k.Filter, k.Order, k.Open, k.Checkpoint)
+	return enabled(k.Filter, k.Open, k.Gantt, k.Checkpoint)
 }
 
 func (k timelineKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Order, k.Checkpoint}}
+	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Order, k.Checkpoint, k.Gantt, k.Stages},
+		{k.ZoomIn, k.ZoomOut, k.Pan}}
 }
 
-func (k timelineKeys) helpTitles() []string { return []string{"Move", "Timeline"} }
+func (k timelineKeys) helpTitles() []string { return []string{"Move", "Timeline", "Gantt chart"} }
 
 // NewTimeline makes the Timeline pane.
 func NewTimeline(c *Common) *Timeline {
 	t := &Timeline{c: c, km: timelineKeys{
 		Open:       c.Keys.Open,
-		Order:      bind("o", "order: toggle requested", "o"),
+		Order:      bind("o", "order: requested", "o"),
 		Checkpoint: bind("c", "checkpoint helper", "c"),
+		Stages:     bind("S", "Spark stages", "S"),
+		Gantt:      bind("v", "view: Gantt", "v"),
+		ZoomIn:     bind("+", "zoom in", "+", "="),
+		ZoomOut:    bind("-", "zoom out", "-"),
+		Pan:        bind("←/→", "pan", "left", "h", "right", "l"),
+		panLeft:    bind("←", "pan earlier", "left", "h"),
 	}}
 	t.listView = newListView(nil, 0, nil, nil)
 	t.listView.match = func(f string) func(int) bool {
@@ -96,6 +110,11 @@ func (t *Timeline) keys() timelineKeys {
 	k.listKeys = t.listView.keys(t.c.Keys)
 	k.Open = when(k.Open, t.Selected() != nil && t.snap != nil)
 	k.Checkpoint = when(k.Checkpoint, t.snap != nil && t.snap.Timeline != nil)
+	k.Stages = when(k.Stages, t.Selected() != nil && t.snap != nil && t.snap.EventLog != nil)
+	k.Gantt = when(k.Gantt, t.snap != nil && t.snap.Timeline != nil)
+	k.ZoomIn = when(k.ZoomIn, t.gantt && t.zoom < 16)
+	k.ZoomOut = when(k.ZoomOut, t.gantt && t.zoom > 0)
+	k.Pan = when(k.Pan, t.gantt)
 	return k
 }
 
@@ -155,9 +174,16 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	late := model.LateCompletions(instants)
 	t.byComp = make([]tlRow, len(instants))
 	t.anyLate, t.anyDerived = false, false
+	t.latest = time.Time{}
 	k := -1
 	for i, in := range instants {
 		t.byComp[i] = tlRow{in, late[i]}
+		if in.Ended.After(t.latest) {
+			t.latest = in.Ended
+		}
+		if in.Started.After(t.latest) {
+			t.latest = in.Started
+		}
 		t.anyLate = t.anyLate || late[i]
 		t.anyDerived = t.anyDerived || in.CompletionDerived
 		if in == keep {
@@ -253,6 +279,8 @@ func matchRow(r tlRow, terms []filterTerm, lower map[string]string) bool {
 			ok = has(string(in.State))
 		case "op", "operation", "o":
 			ok = has(in.Operation)
+		case "part", "partition":
+			ok = wrotePartition(r, t.text)
 		default:
 			ok = has(in.Action) || has(in.PlanAction) || has(string(in.State)) || has(in.Operation) ||
 				strings.HasPrefix(in.RequestedTime, t.text) || strings.HasPrefix(in.CompletionTime, t.text) ||
@@ -267,6 +295,9 @@ func matchRow(r tlRow, terms []filterTerm, lower map[string]string) bool {
 
 // listRows is how many table rows fit.
 func (t *Timeline) listRows() int {
+	if t.gantt {
+		return t.ganttRows()
+	}
 	n := t.height - 3 - t.stripLines() - 1
 	if n < 1 {
 		n = 1
@@ -333,8 +364,7 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 	case t.ckpt != nil:
 		return t.ckpt.update(t, msg)
 	case t.detail != nil:
-		t.detail.update(t.c, msg)
-		return nil
+		return t.detail.update(t.c, msg)
 	case t.listView.filtering:
 		t.listView.update(t.c.Keys, msg)
 		return nil
@@ -354,9 +384,29 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(km, k.Open):
 			in := t.Selected()
 			t.detail = newInstantDetail(in)
+			t.detail.hasLayout = t.snap.Layout != nil
+			t.detail.hasEventLog = t.snap.EventLog != nil
 			return loadDetail(t.snap, in)
 		case key.Matches(km, k.Checkpoint):
 			t.ckpt = newCheckpointHelper(t.c)
+			return nil
+		case key.Matches(km, k.Stages):
+			return jumpTo(jumpMsg{Pane: "Event log", Instant: t.Selected().RequestedTime})
+		case key.Matches(km, k.Gantt):
+			t.gantt = !t.gantt
+			return nil
+		case key.Matches(km, k.ZoomIn):
+			t.zoom, t.pan = t.zoom+1, 0
+			return nil
+		case key.Matches(km, k.ZoomOut):
+			t.zoom, t.pan = t.zoom-1, 0
+			return nil
+		case key.Matches(km, k.Pan):
+			if key.Matches(km, k.panLeft) {
+				t.pan--
+			} else {
+				t.pan++
+			}
 			return nil
 		}
 	}
@@ -464,6 +514,10 @@ func (t *Timeline) View(width, height int) string {
 	g := st.G
 	lines := make([]string, 0, height)
 	lines = append(lines, t.headerLine(width))
+	if t.gantt && t.snap != nil && t.snap.Timeline != nil {
+		lines = append(lines, t.ganttView(width, height-2)...)
+		return fit(append(lines, t.footerLine(width)), width, height)
+	}
 	if t.snap == nil || t.snap.Timeline == nil {
 		msg := "The timeline has not been read yet."
 		if t.snap != nil {
@@ -721,6 +775,9 @@ func (t *Timeline) Export() (string, string) {
 		r := t.row(i)
 		ins[i], late[i] = r.in, r.late
 	}
+	if g := report.TimelineGantt(ins, report.GanttLimit); g != "" {
+		b.WriteString(g + "\n")
+	}
 	b.WriteString(report.TimelineMarkdown(ins, late))
 	return "timeline", b.String()
 }
@@ -732,42 +789,6 @@ func dashIf(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func humanCount(v int64) string {
-	f := float64(v)
-	switch {
-	case v < 1000:
-		return fmt.Sprintf("%d", v)
-	case v < 10_000:
-		return fmt.Sprintf("%.1fk", f/1e3)
-	case v < 1_000_000:
-		return fmt.Sprintf("%dk", v/1000)
-	case v < 10_000_000:
-		return fmt.Sprintf("%.1fM", f/1e6)
-	case v < 1_000_000_000:
-		return fmt.Sprintf("%dM", v/1_000_000)
-	case v < 10_000_000_000:
-		return fmt.Sprintf("%.1fG", f/1e9)
-	}
-	return fmt.Sprintf("%dG", v/1_000_000_000)
-}
-
-func humanBytes(v int64) string {
-	if v < 1024 {
-		return fmt.Sprintf("%d", v)
-	}
-	f := float64(v)
-	for _, u := range []string{"K", "M", "G", "T", "P"} {
-		f /= 1024
-		if f < 9.95 {
-			return fmt.Sprintf("%.1f%s", f, u)
-		}
-		if f < 1023.5 {
-			return fmt.Sprintf("%.0f%s", f, u)
-		}
-	}
-	return fmt.Sprintf("%.0fE", f/1024)
 }
 
 func humanDuration(in *timeline.Instant) string {

@@ -12,6 +12,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
@@ -39,7 +40,13 @@ type dtable struct {
 	right   []bool
 	rows    [][]string
 	nums    [][]float64 // numeric sort key per cell; NaN for text cells
+	mid     []bool      // columns cut in the middle (long ids keep their ends)
+	// partCol is 1 + the column holding a partition (rows link to Layout); 0: none.
+	partCol int
 }
+
+// bytesV is a byte count cell (binary units, sorted by value).
+type bytesV int64
 
 func (t *dtable) add(cells ...any) {
 	row := make([]string, len(cells))
@@ -54,7 +61,9 @@ func (t *dtable) add(cells ...any) {
 		case int64:
 			row[i], num[i] = strconv.FormatInt(v, 10), float64(v)
 		case float64:
-			row[i], num[i] = strconv.FormatFloat(v, 'f', -1, 64), v
+			row[i], num[i] = humanNum(v), v
+		case bytesV:
+			row[i], num[i] = humanBytes(int64(v)), float64(v)
 		default:
 			row[i] = fmt.Sprint(v)
 		}
@@ -77,17 +86,19 @@ type instantDetail struct {
 	top     int
 	page    int // rows shown (reflow)
 	km      detailKeys
+	// hasLayout, hasEventLog: the snapshot has the pane a link goes to.
+	hasLayout, hasEventLog bool
 }
 
 // detailKeys are an instant's keys: move in the shown table, sort it, switch tables.
 type detailKeys struct {
 	navKeys
-	Sort, Table key.Binding
+	Sort, Table, Layout, Stages key.Binding
 }
 
-func (k detailKeys) ShortHelp() []key.Binding { return enabled(k.Sort, k.Table) }
+func (k detailKeys) ShortHelp() []key.Binding { return enabled(k.Sort, k.Table, k.Layout, k.Stages) }
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Sort, k.Table}}
+	return [][]key.Binding{k.all(), {k.Sort, k.Table, k.Layout, k.Stages}}
 }
 func (k detailKeys) helpTitles() []string { return []string{"Move", "Instant"} }
 
@@ -99,6 +110,8 @@ func (d *instantDetail) keys(c *Common) detailKeys {
 	k.navKeys = c.Keys.Nav.when(t != nil && len(t.rows) > 1)
 	k.Sort = when(c.Keys.Sort, t != nil && len(t.rows) > 1)
 	k.Table = when(k.Table, t != nil && len(d.tables) > 1)
+	k.Layout = when(k.Layout, t != nil && t.partCol > 0 && len(t.rows) > 0 && d.hasLayout)
+	k.Stages = when(k.Stages, d.hasEventLog)
 	return k
 }
 
@@ -112,7 +125,8 @@ func (d *instantDetail) shown() *dtable {
 
 func newInstantDetail(in *timeline.Instant) *instantDetail {
 	d := &instantDetail{in: in, loading: true, sortCol: -1, page: 1,
-		km: detailKeys{Table: bind("t", "next table", "t")}}
+		km: detailKeys{Table: bind("t", "next table", "t"), Layout: bind("enter", "partition of the row (Layout)", "enter"),
+			Stages: bind("S", "Spark stages", "S")}}
 	d.info = baseInfo(in)
 	return d
 }
@@ -179,7 +193,7 @@ func (d *instantDetail) set(m detailMsg) {
 			[2]string{"earliest commit to retain", dashIf(c.EarliestCommitToRetain)},
 			[2]string{"last completed commit", dashIf(c.LastCompletedCommitTimestamp)},
 			[2]string{"files deleted", fmt.Sprintf("%d in %s", c.TotalFilesDeleted, time.Duration(c.TimeTakenInMillis)*time.Millisecond)})
-		t := &dtable{name: "partitions cleaned", headers: []string{"partition", "policy", "deleted", "failed", "partition deleted"}, right: []bool{false, false, true, true, false}}
+		t := &dtable{partCol: 1, name: "partitions cleaned", headers: []string{"partition", "policy", "deleted", "failed", "partition deleted"}, right: []bool{false, false, true, true, false}}
 		for _, p := range report.SortedKeys(c.PartitionMetadata) {
 			pm := c.PartitionMetadata[p]
 			t.add(partName(p), pm.Policy, len(pm.SuccessDeleteFiles), len(pm.FailedDeleteFiles), yesNo(pm.IsPartitionDeleted))
@@ -190,7 +204,7 @@ func (d *instantDetail) set(m detailMsg) {
 		if c.EarliestInstantToRetain != nil {
 			d.info = append(d.info, [2]string{"plan: earliest instant to retain", c.EarliestInstantToRetain.Timestamp})
 		}
-		t := &dtable{name: "clean plan", headers: []string{"partition", "files to delete"}, right: []bool{false, true}}
+		t := &dtable{partCol: 1, name: "clean plan", headers: []string{"partition", "files to delete"}, right: []bool{false, true}}
 		for _, p := range report.SortedKeys(c.FilePathsToBeDeletedPerPartition) {
 			t.add(partName(p), len(c.FilePathsToBeDeletedPerPartition[p]))
 		}
@@ -203,7 +217,7 @@ func (d *instantDetail) set(m detailMsg) {
 		d.info = append(d.info,
 			[2]string{"rolled back", strings.Join(r.CommitsRollback, ", ")},
 			[2]string{"files deleted", fmt.Sprintf("%d in %s", r.TotalFilesDeleted, time.Duration(r.TimeTakenInMillis)*time.Millisecond)})
-		t := &dtable{name: "partitions rolled back", headers: []string{"partition", "deleted", "failed", "rollback logs", "failed-commit logs"}, right: []bool{false, true, true, true, true}}
+		t := &dtable{partCol: 1, name: "partitions rolled back", headers: []string{"partition", "deleted", "failed", "rollback logs", "failed-commit logs"}, right: []bool{false, true, true, true, true}}
 		for _, p := range report.SortedKeys(r.PartitionMetadata) {
 			pm := r.PartitionMetadata[p]
 			t.add(partName(p), len(pm.SuccessDeleteFiles), len(pm.FailedDeleteFiles), len(pm.RollbackLogFiles), len(pm.LogFilesFromFailedCommit))
@@ -214,7 +228,7 @@ func (d *instantDetail) set(m detailMsg) {
 		if r.InstantToRollback != nil {
 			d.info = append(d.info, [2]string{"plan: instant to roll back", r.InstantToRollback.CommitTime + " " + r.InstantToRollback.Action})
 		}
-		t := &dtable{name: "rollback plan", headers: []string{"partition", "file group", "files to delete", "log blocks"}, right: []bool{false, false, true, true}}
+		t := &dtable{partCol: 1, name: "rollback plan", headers: []string{"partition", "file group", "files to delete", "log blocks"}, right: []bool{false, false, true, true}, mid: []bool{false, true, false, false}}
 		for _, rq := range r.RollbackRequests {
 			t.add(partName(rq.PartitionPath), rq.FileID, len(rq.FilesToBeDeleted), len(rq.LogBlocksToBeDeleted))
 		}
@@ -236,22 +250,24 @@ func (d *instantDetail) set(m detailMsg) {
 	if s := det.Savepoint; s != nil {
 		d.info = append(d.info, [2]string{"savepointed by", dashIf(s.SavepointedBy)},
 			[2]string{"comments", dashIf(s.Comments)})
-		t := &dtable{name: "savepointed files", headers: []string{"partition", "files"}, right: []bool{false, true}}
+		t := &dtable{partCol: 1, name: "savepointed files", headers: []string{"partition", "files"}, right: []bool{false, true}}
 		for _, p := range report.SortedKeys(s.PartitionMetadata) {
 			t.add(partName(p), len(s.PartitionMetadata[p].SavepointDataFile))
 		}
 		d.tables = append(d.tables, t)
 	}
 	if c := det.Compaction; c != nil {
-		t := &dtable{name: "compaction plan", headers: []string{"partition", "file group", "base instant", "log files", "log MB"}, right: []bool{false, false, false, true, true}}
+		t := &dtable{partCol: 1, name: "compaction plan", headers: []string{"partition", "file group", "base instant", "log files", "log size"},
+			right: []bool{false, false, false, true, true}, mid: []bool{false, true, false, false, false}}
 		for _, op := range c.Operations {
-			t.add(partName(op.PartitionPath), op.FileID, dashIf(op.BaseInstantTime), len(op.DeltaFilePaths), op.Metrics["TOTAL_LOG_FILES_SIZE"]/1024/1024)
+			t.add(partName(op.PartitionPath), op.FileID, dashIf(op.BaseInstantTime), len(op.DeltaFilePaths), bytesV(op.Metrics["TOTAL_LOG_FILES_SIZE"]))
 		}
 		d.info = append(d.info, [2]string{"plan", fmt.Sprintf("%s of %d file group(s)", dashIf(in.PlanAction), len(c.Operations))})
 		d.tables = append(d.tables, t)
 	}
 	if r := det.Replace; r != nil && r.ClusteringPlan != nil {
-		t := &dtable{name: "clustering plan", headers: []string{"group", "partition", "file group", "log files", "output groups"}, right: []bool{true, false, false, true, true}}
+		t := &dtable{partCol: 2, name: "clustering plan", headers: []string{"group", "partition", "file group", "log files", "output groups"},
+			right: []bool{true, false, false, true, true}, mid: []bool{false, false, true, false, false}}
 		for gi, g := range r.ClusteringPlan.InputGroups {
 			for _, sl := range g.Slices {
 				t.add(gi+1, partName(sl.PartitionPath), sl.FileID, len(sl.DeltaFilePaths), g.NumOutputFileGroups)
@@ -305,32 +321,51 @@ func countReplaced(m map[string][]string) int {
 }
 
 func commitTables(c *timeline.CommitMetadata) (files, parts, cdc *dtable) {
-	files = &dtable{name: "files written", headers: []string{"partition", "file", "prev", "writes", "ins", "upd", "del", "bytes", "size"},
-		right: []bool{false, false, false, true, true, true, true, true, true}}
-	parts = &dtable{name: "partitions written", headers: []string{"partition", "files", "writes", "ins", "upd", "del", "bytes"},
+	files = &dtable{partCol: 1, name: "files written", headers: []string{"partition", "file group", "file", "prev", "writes", "ins", "upd", "del", "written", "size"},
+		right: []bool{false, false, false, false, true, true, true, true, true, true}, mid: []bool{false, true, false, false, false, false, false, false, false, false}}
+	parts = &dtable{partCol: 1, name: "partitions written", headers: []string{"partition", "files", "writes", "ins", "upd", "del", "written"},
 		right: []bool{false, true, true, true, true, true, true}}
 	for _, p := range c.Partitions() {
 		var pw, pi, pu, pd, pb int64
 		stats := c.PartitionToWriteStats[p]
 		for _, s := range stats {
-			name := s.FileID
-			if s.Path != "" {
-				name = s.Path[strings.LastIndexByte(s.Path, '/')+1:]
-			}
-			files.add(partName(p), name, dashIf(s.PrevCommit), s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.FileSizeInBytes)
+			files.add(partName(p), s.FileID, fileKind(s.Path), dashIf(s.PrevCommit), s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes,
+				bytesV(s.TotalWriteBytes), bytesV(s.FileSizeInBytes))
 			pw, pi, pu, pd, pb = pw+s.NumWrites, pi+s.NumInserts, pu+s.NumUpdateWrites, pd+s.NumDeletes, pb+s.TotalWriteBytes
 			if len(s.CDCStats) > 0 {
 				if cdc == nil {
-					cdc = &dtable{name: "CDC files", headers: []string{"partition", "file group", "cdc file", "bytes"}, right: []bool{false, false, false, true}}
+					cdc = &dtable{partCol: 1, name: "CDC files", headers: []string{"partition", "file group", "cdc file", "size"},
+						right: []bool{false, false, false, true}, mid: []bool{false, true, false, false}}
 				}
 				for _, f := range report.SortedKeys(s.CDCStats) {
-					cdc.add(partName(p), s.FileID, f[strings.LastIndexByte(f, '/')+1:], s.CDCStats[f])
+					cdc.add(partName(p), s.FileID, f[strings.LastIndexByte(f, '/')+1:], bytesV(s.CDCStats[f]))
 				}
 			}
 		}
-		parts.add(partName(p), len(stats), pw, pi, pu, pd, pb)
+		parts.add(partName(p), len(stats), pw, pi, pu, pd, bytesV(pb))
 	}
 	return files, parts, cdc
+}
+
+// fileKind names a written file within its file group: a MOR log file by version and write
+// token (".<fileId>_<instant>.log.<version>_<writeToken>" → "log 3 1-0-1"), a base file by
+// its format.
+func fileKind(path string) string {
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	if i := strings.Index(name, ".log."); i >= 0 && strings.HasPrefix(name, ".") {
+		rest := name[i+len(".log."):]
+		if v, tok, ok := strings.Cut(rest, "_"); ok {
+			return "log " + v + " " + tok
+		}
+		return "log " + rest
+	}
+	if name == "" {
+		return "-"
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
 }
 
 func partName(p string) string {
@@ -354,7 +389,7 @@ func (d *instantDetail) cur() *dtable {
 	return nil
 }
 
-func (d *instantDetail) update(c *Common, msg tea.Msg) {
+func (d *instantDetail) update(c *Common, msg tea.Msg) tea.Cmd {
 	k := d.keys(c)
 	t := d.shown()
 	n := 0
@@ -387,6 +422,14 @@ func (d *instantDetail) update(c *Common, msg tea.Msg) {
 			move(-n)
 		case key.Matches(msg, k.Bottom):
 			move(n)
+		case key.Matches(msg, k.Layout):
+			p := t.rows[d.cursor][t.partCol-1]
+			if p == partName("") {
+				p = ""
+			}
+			return jumpTo(jumpMsg{Pane: "Layout", Partition: p})
+		case key.Matches(msg, k.Stages):
+			return jumpTo(jumpMsg{Pane: "Event log", Instant: d.in.RequestedTime})
 		case key.Matches(msg, k.Table):
 			d.table = (d.table + 1) % len(d.tables)
 			d.cursor, d.top, d.sortCol = 0, 0, -1
@@ -399,6 +442,7 @@ func (d *instantDetail) update(c *Common, msg tea.Msg) {
 			d.cursor, d.top = 0, 0
 		}
 	}
+	return nil
 }
 
 // sortBy orders rows by column c: numbers descending (largest first), text ascending.
@@ -486,7 +530,7 @@ func (d *instantDetail) head(c *Common, width, height int) (lines []string, done
 		}
 		hdr[i] = h
 	}
-	return append(lines, st.ColHead.Render(padRight("  "+joinCells(hdr, widths, t.right, st.G), width))), false
+	return append(lines, st.ColHead.Render(padRight("  "+joinCells(hdr, widths, t.right, nil, st.G), width))), false
 }
 
 // reflow sets the page and scrolls the cursor into it.
@@ -513,7 +557,7 @@ func (d *instantDetail) view(c *Common, width, height int) string {
 		lines = append(lines, "  (none)")
 	}
 	for i := d.top; i < len(t.rows) && i < d.top+d.page; i++ {
-		l := "  " + joinCells(t.rows[i], widths, t.right, st.G)
+		l := "  " + joinCells(t.rows[i], widths, t.right, t.mid, st.G)
 		if i == d.cursor {
 			l = st.Cursor.Render(padRight(st.G.Cursor+l[1:], width))
 		}
@@ -557,7 +601,7 @@ func colWidths(t *dtable, width int) []int {
 	return w
 }
 
-func joinCells(cells []string, widths []int, right []bool, g Glyphs) string {
+func joinCells(cells []string, widths []int, right, mid []bool, g Glyphs) string {
 	var b strings.Builder
 	for i, c := range cells {
 		if i >= len(widths) {
@@ -565,6 +609,10 @@ func joinCells(cells []string, widths []int, right []bool, g Glyphs) string {
 		}
 		if i > 0 {
 			b.WriteByte(' ')
+		}
+		if i < len(mid) && mid[i] && cellWidth(c) > widths[i] && widths[i] > 4 {
+			keep := widths[i] - 1
+			c = ansi.Truncate(c, keep-keep/3, "") + g.Ellipsis + ansi.TruncateLeft(c, cellWidth(c)-keep/3, "")
 		}
 		c = trunc(c, widths[i], g.Ellipsis)
 		if right[i] {

@@ -48,6 +48,19 @@ func (r Reader) reads(tableVersion int) bool {
 	return false
 }
 
+// BeforeActive says what the line's incremental read does with a begin value older than the
+// active timeline (the writes in between are archived), as measured with real Spark: no line
+// fails; they differ in what they return.
+func (r Reader) BeforeActive() string {
+	switch r.Line {
+	case "0.x":
+		return "Hudi 0.x does not fail: with hoodie.datasource.read.incr.fallback.fulltablescan.enable unset or false (the default) it silently returns only the writes still on the active timeline, skipping the archived ones in between; with true it scans the whole table."
+	case "1.0.x":
+		return "Hudi 1.0.x does not fail: a copy-on-write table is read in full (archived writes included) whatever the fallback setting; on a merge-on-read table the result depends on hoodie.datasource.read.incr.fallback.fulltablescan.enable (unset behaves as true) and may miss the active writes: do not rely on it."
+	}
+	return "Hudi 1.1+ does not fail, whatever the fallback setting: a copy-on-write table is read in full (archived writes included); a merge-on-read table returns the latest records of the active writes."
+}
+
 // Rule says the comparison in words: "completion time > begin".
 func (r Reader) Rule() string {
 	op := ">"
@@ -110,7 +123,7 @@ func ReadersFor(release string, tableVersion int) ([]Reader, error) {
 		return nil, err
 	}
 	if !r.reads(tableVersion) {
-		return nil, fmt.Errorf("Hudi %s (%s) does not read table version %d", release, r.Line, tableVersion)
+		return nil, fmt.Errorf("hudi version %s (%s) does not read table version %d", release, r.Line, tableVersion)
 	}
 	return []Reader{r}, nil
 }

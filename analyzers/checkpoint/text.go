@@ -43,7 +43,7 @@ func Lines(r *Report) []string {
 		if r.InActiveTimeline {
 			out = append(out, fmt.Sprintf("Inside the active timeline (it starts at %s).", r.ActiveStart))
 		} else {
-			out = append(out, fmt.Sprintf("OLDER than the active timeline (it starts at %s): instants in between are archived; the read falls back to a full table scan or fails.", r.ActiveStart))
+			out = append(out, fmt.Sprintf("OLDER than the active timeline (it starts at %s): instants in between are archived. %s", r.ActiveStart, r.Reader.BeforeActive()))
 		}
 	}
 	if r.EarliestCommitToRetain != "" {

@@ -119,7 +119,7 @@ probe $HUDI_0X "$B0" "$VENV/bin/python" incremental_probes.json "$OUT"/*-$HUDI_0
 probe $HUDI_012 "$B012" "$VENV33/bin/python" incremental_probes.json "$OUT"/*-$HUDI_012
 # cross-release: a version-8 table read by a 1.1+ reader, a version-9 table offered to a 1.0 reader
 probe $HUDI_1X "$B1" "$VENV/bin/python" incremental_probes_reader-$HUDI_1X.json "$OUT"/*-$HUDI_10
-probe $HUDI_10 "$B10" "$VENV/bin/python" incremental_probes_reader-$HUDI_10.json "$OUT"/incr-$HUDI_1X
+probe $HUDI_10 "$B10" "$VENV/bin/python" incremental_probes_reader-$HUDI_10.json "$OUT"/incr-$HUDI_1X "$OUT"/mor-compaction-$HUDI_1X
 shopt -u nullglob
 
 # Do the released hudi-utilities bundles ship the analyzer tools?

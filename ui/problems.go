@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
+)
+
+// problemsPane is the jump target (jumpMsg.Pane) that opens the problems view.
+const problemsPane = "Problems"
+
+// problemsView lists what went wrong reading the inputs (the status line's ⚠ badge): each
+// problem's file and message, wrapped, scrollable. It is a Pane the root shows over the
+// active one; Back (esc) closes it.
+type problemsView struct {
+	c     *Common
+	snap  *model.Snapshot
+	items []problemItem
+	// cursor is the selected problem; top the first body line shown.
+	cursor, top int
+	rowsY       int
+	// lineOf is, per shown body line, the problem it belongs to (-1: none); from the last View.
+	lineOf []int
+
+	width, height int
+}
+
+// problemItem is one problem: file as given (copied), shown relative to the table.
+type problemItem struct{ file, shown, msg string }
+
+// problemsKeys move over the problems; esc and p (the root's) close the view.
+type problemsKeys struct{ navKeys }
+
+func (k problemsKeys) ShortHelp() []key.Binding  { return nil }
+func (k problemsKeys) FullHelp() [][]key.Binding { return [][]key.Binding{enabled(k.navKeys.all()...)} }
+func (k problemsKeys) helpTitles() []string      { return []string{"Move"} }
+
+func newProblemsView(c *Common, s *model.Snapshot) *problemsView {
+	v := &problemsView{c: c}
+	v.SetSnapshot(s)
+	return v
+}
+
+func (v *problemsView) Title() string { return "Problems" }
+
+func (v *problemsView) SetSnapshot(s *model.Snapshot) tea.Cmd {
+	v.snap = s
+	v.items = nil
+	if s == nil {
+		return nil
+	}
+	for _, st := range s.Done {
+		if err := s.StepErrors[st]; err != nil {
+			v.items = append(v.items, problemItem{file: "step " + string(st), shown: "step " + string(st), msg: err.Error()})
+		}
+	}
+	root := strings.TrimSuffix(s.Options.Location, "/") + "/"
+	for _, p := range s.Problems() {
+		shown := p.File
+		if rel, ok := strings.CutPrefix(p.File, root); ok && rel != "" {
+			shown = rel
+		}
+		v.items = append(v.items, problemItem{file: p.File, shown: shown, msg: strings.ReplaceAll(p.Err, root, "")})
+	}
+	v.cursor = min(v.cursor, max(0, len(v.items)-1))
+	return nil
+}
+
+func (v *problemsView) SetSize(w, h int)     { v.width, v.height = w, h }
+func (v *problemsView) Back() bool           { return false }
+func (v *problemsView) Capturing() bool      { return false }
+func (v *problemsView) Breadcrumb() []string { return nil }
+func (v *problemsView) Help() []key.Binding  { return v.KeyMap().ShortHelp() }
+
+func (v *problemsView) KeyMap() help.KeyMap {
+	return problemsKeys{navKeys: v.c.Keys.Nav.when(len(v.items) > 1)}
+}
+
+func (v *problemsView) Status() string {
+	if len(v.items) == 0 {
+		return ""
+	}
+	return itoa(v.cursor+1) + "/" + itoa(len(v.items))
+}
+
+func (v *problemsView) Update(msg tea.Msg) tea.Cmd {
+	k := v.KeyMap().(problemsKeys)
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if key.Matches(msg, k.Wheel) {
+			if msg.Button == tea.MouseWheelUp {
+				v.move(-3)
+			} else {
+				v.move(3)
+			}
+		}
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			v.move(-1)
+		case key.Matches(msg, k.Down):
+			v.move(1)
+		case key.Matches(msg, k.PageUp):
+			v.move(-max(1, v.height/3))
+		case key.Matches(msg, k.PageDown):
+			v.move(max(1, v.height/3))
+		case key.Matches(msg, k.Top):
+			v.move(-len(v.items))
+		case key.Matches(msg, k.Bottom):
+			v.move(len(v.items))
+		}
+	}
+	return nil
+}
+
+func (v *problemsView) move(d int) {
+	v.cursor = max(0, min(len(v.items)-1, v.cursor+d))
+}
+
+// Click selects the problem at body line y.
+func (v *problemsView) Click(y int) tea.Cmd {
+	if y >= 0 && y < len(v.lineOf) && v.lineOf[y] >= 0 {
+		v.cursor = v.lineOf[y]
+	}
+	return nil
+}
+
+// CopyValue is the selected problem's file.
+func (v *problemsView) CopyValue() (string, string, bool) {
+	if v.cursor >= len(v.items) {
+		return "", "", false
+	}
+	return "file", v.items[v.cursor].file, true
+}
+
+// blocks are the wrapped lines of every problem: the file, then the message indented.
+func (v *problemsView) blocks(width int) [][]string {
+	out := make([][]string, len(v.items))
+	for i, p := range v.items {
+		bl := wrap(p.shown, width-4)
+		for _, l := range wrap(p.msg, width-5) {
+			bl = append(bl, "  "+l)
+		}
+		out[i] = bl
+	}
+	return out
+}
+
+func (v *problemsView) View(width, height int) string {
+	st := v.c.Styles
+	head := " " + st.Header.Render("Problems reading the inputs")
+	if len(v.items) == 0 {
+		return fit([]string{head, "", " None: every file read cleanly."}, width, height)
+	}
+	head += st.Dim.Render("  (" + itoa(len(v.items)) + "; paths relative to the table; the rest loaded)")
+	lines := []string{clip(head, width), ""}
+	v.rowsY = len(lines)
+	page := max(1, height-len(lines))
+	blocks := v.blocks(width)
+	// Scroll whole problems: the selected one's first line stays visible.
+	start := 0
+	for i := 0; i < v.cursor; i++ {
+		start += len(blocks[i])
+	}
+	end := start + len(blocks[v.cursor])
+	if start < v.top {
+		v.top = start
+	}
+	if end > v.top+page {
+		v.top = max(start, end-page)
+		if end-start > page {
+			v.top = start
+		}
+	}
+	v.lineOf = make([]int, v.rowsY, height)
+	for i := range v.lineOf {
+		v.lineOf[i] = -1
+	}
+	y := 0
+	for i, bl := range blocks {
+		for j, l := range bl {
+			if y >= v.top && y < v.top+page {
+				cur := " "
+				if i == v.cursor && j == 0 {
+					cur = st.G.Cursor
+				}
+				line := cur + " " + l
+				if j == 0 {
+					line = cur + " " + st.Warn.Render(st.G.Warn+" "+l)
+				}
+				lines = append(lines, line)
+				v.lineOf = append(v.lineOf, i)
+			}
+			y++
+		}
+	}
+	return fit(lines, width, height)
+}
+
+func (v *problemsView) Export() (string, string) {
+	var b strings.Builder
+	b.WriteString("# Problems\n\n")
+	var rows [][]string
+	for _, p := range v.items {
+		rows = append(rows, []string{p.file, p.msg})
+	}
+	if len(rows) == 0 {
+		b.WriteString("None.\n")
+	} else {
+		b.WriteString(report.Table([]string{"file", "problem"}, "ll", rows))
+	}
+	return "problems", b.String()
+}
