@@ -604,11 +604,9 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 	if h != nil {
 		n = h.Total()
 	}
-	head := fmt.Sprintf(" task durations: %d task(s)", n)
-	if len(ps) > 0 {
-		head += g.Sep + strings.Join(ps, g.Sep)
+	for _, l := range packFacts(append([]string{fmt.Sprintf("task durations: %d task(s)", n)}, ps...), g.Sep, width) {
+		out = append(out, st.Dim.Render(asciiText(g, l)))
 	}
-	out = append(out, st.Dim.Render(clip(asciiText(g, head), width)))
 	if n == 0 {
 		out = append(out, "  no task finished")
 	} else {
@@ -631,7 +629,9 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 		}
 	}
 	out = append(out, "")
-	for _, m := range report.StageMetrics(e.rep, s) {
+	// The report's wording for what is text (phase, operation, job first, the rest after
+	// the table); the numbers as a table from the stage's data, in units.
+	text := func(m [2]string) {
 		label := padRight(m[0], 22)
 		for i, w := range wrap(asciiText(g, m[1]), width-26) {
 			if i == 0 {
@@ -640,6 +640,93 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 				out = append(out, "  "+strings.Repeat(" ", 22)+" "+w)
 			}
 		}
+	}
+	var rest [][2]string
+	for _, m := range report.StageMetrics(e.rep, s) {
+		switch m[0] {
+		case "phase", "operation", "job":
+			text(m)
+		case "duration", "tasks", "skew (max / p50)", "executor run time", "deserialize time", "GC", "input", "shuffle read",
+			"shuffle write", "spill (memory / disk)", "result size", "executor CPU time", "peak execution memory":
+		default:
+			rest = append(rest, m)
+		}
+	}
+	out = append(out, "")
+	out = append(out, e.stageMetricTable(s, width)...)
+	if len(rest) > 0 {
+		out = append(out, "")
+	}
+	for _, m := range rest {
+		text(m)
+	}
+	return out
+}
+
+// stageMetricTable is a stage's numbers aligned in columns: value (a duration, bytes or a
+// count), records where the metric has them, and a note.
+func (e *EventLogPane) stageMetricTable(s *eventlog.Stage, width int) []string {
+	st := e.c.Styles
+	g := st.G
+	o := s.Observed
+	const lw, vw, rw = 22, 7, 8
+	var out []string
+	row := func(label, v, recs, note string) {
+		l := "  " + padRight(label, lw) + " " + padLeft(v, vw) + " " + padLeft(recs, rw)
+		if note == "" {
+			out = append(out, clip(asciiText(g, strings.TrimRight(l, " ")), width))
+			return
+		}
+		ind := cellWidth(l) + 2
+		for i, w := range wrap(asciiText(g, note), max(12, width-ind)) {
+			if i > 0 {
+				l = strings.Repeat(" ", ind-2)
+			}
+			out = append(out, clip(asciiText(g, l)+"  "+w, width))
+		}
+	}
+	ratio := func(r eventlog.Ratio, pct bool) string {
+		switch {
+		case r < 0:
+			return "-"
+		case pct:
+			return humanNum(100*float64(r)) + "%"
+		}
+		return humanNum(float64(r))
+	}
+	bytes := func(b int64) string {
+		if b < 0 {
+			return "-"
+		}
+		return humanBytes(b)
+	}
+	nsDur := func(ns int64) string {
+		if ns < 0 {
+			return "-"
+		}
+		return msDur(ns / 1e6)
+	}
+	out = append(out, st.ColHead.Render(clip("  "+padRight("metric", lw)+" "+padLeft("value", vw)+" "+padLeft("records", rw), width)))
+	row("tasks", humanCount(o.NumTasksObserved), "", fmt.Sprintf("of %s planned: %s ok, %s failed, %s killed, %s speculative",
+		humanCount(int64(o.NumTasksPlanned)), humanCount(o.TasksSucceeded), humanCount(o.TasksFailed), humanCount(o.TasksKilled), humanCount(o.TasksSpeculative)))
+	row("skew (max / p50)", ratio(o.SkewRatio, false), "", "")
+	row("duration", msDur(o.DurationMillis), "", "")
+	row("executor run time", msDur(o.ExecutorRunTimeMillis), "", "")
+	x := report.StageExtra(e.rep, s)
+	if x != nil {
+		row("executor CPU time", nsDur(x.ExecutorCPUTimeNanos), "", "")
+	}
+	row("deserialize time", msDur(o.ExecutorDeserializeTimeMillis), "", "")
+	row("GC time", msDur(o.JvmGcTimeMillis), "", ratio(o.GcFractionOfRunTime, true)+" of run time")
+	row("input", bytes(o.InputBytes), humanCount(o.InputRecords), "")
+	row("output", bytes(o.OutputBytes), humanCount(o.OutputRecords), "")
+	row("shuffle read", bytes(o.ShuffleReadBytes), humanCount(o.ShuffleReadRecords), "fetch wait "+msDur(o.ShuffleFetchWaitTimeMillis))
+	row("shuffle write", bytes(o.ShuffleWriteBytes), humanCount(o.ShuffleWriteRecords), "write time "+nsDur(o.ShuffleWriteTimeNanos))
+	row("spilled (memory)", bytes(o.MemoryBytesSpilled), "", "")
+	row("spilled (disk)", bytes(o.DiskBytesSpilled), "", "")
+	row("result size", bytes(o.ResultSizeBytes), "", "")
+	if x != nil {
+		row("peak execution memory", bytes(x.PeakExecutionMemoryBytes), "", "")
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -37,18 +38,25 @@ type Findings struct {
 	detail *findings.Finding
 	text   *pager // the open finding's evidence
 
+	// all are the findings in the catalog's order; order filters and sorts them (the list
+	// keeps its sections, each showing its findings in order's order).
+	all   []*findings.Finding
+	order *listView
+
 	width, height int
 }
 
 // findingsKeys are the findings list's keys.
 type findingsKeys struct {
 	navKeys
-	Open key.Binding
+	Open, Filter, Sort key.Binding
 }
 
-func (k findingsKeys) ShortHelp() []key.Binding { return enabled(k.Up, k.Down, k.Open) }
+func (k findingsKeys) ShortHelp() []key.Binding {
+	return enabled(k.Up, k.Down, k.Open, k.Filter, k.Sort)
+}
 func (k findingsKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open}, labelBindings()}
+	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort}, labelBindings()}
 }
 func (k findingsKeys) helpTitles() []string { return []string{"Move", "Findings", "Labels"} }
 
@@ -73,16 +81,20 @@ func (p *Findings) KeyMap() help.KeyMap {
 		return keyColumns{}
 	case p.detail != nil:
 		return p.text.keys(p.c.Keys.Nav)
+	case p.order != nil && p.order.filtering:
+		return p.c.Keys.filterKeys()
 	}
 	k := p.km
 	k.navKeys = p.c.Keys.Nav.when(len(p.sel) > 1)
 	k.Open = when(k.Open, p.selected() != nil)
+	k.Filter = when(p.c.Keys.Filter, len(p.all) > 0)
+	k.Sort = when(p.c.Keys.Sort, len(p.all) > 1)
 	return k
 }
 
 func (p *Findings) Title() string        { return "Findings" }
 func (p *Findings) SetSize(w, h int)     { p.width, p.height = w, h; p.reflow() }
-func (p *Findings) Capturing() bool      { return false }
+func (p *Findings) Capturing() bool      { return p.order != nil && p.order.filtering && p.detail == nil }
 func (p *Findings) Breadcrumb() []string { return p.crumb() }
 func (p *Findings) selected() *findings.Finding {
 	if p.cursor >= 0 && p.cursor < len(p.sel) {
@@ -106,9 +118,67 @@ func (p *Findings) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	}
 	p.res = s.Findings
 	p.detail = nil
+	p.newOrder()
 	p.build()
 	p.reflow()
 	return nil
+}
+
+// lacksInputs: a hypothesis that needs an input that was not given (it sorts below the
+// findings whose inputs are all there).
+func lacksInputs(f *findings.Finding) bool { return len(f.Missing) > 0 }
+
+// newOrder makes the filter and sort over every finding: natural order is the catalog's with
+// the findings that lack inputs last; every sort keeps those last too.
+func (p *Findings) newOrder() {
+	p.all, p.order = nil, nil
+	r := p.res
+	if r == nil {
+		return
+	}
+	p.all = append(append(append(append(append(p.all, r.Observations()...), r.Stopped()...), r.Capabilities()...), r.Durable()...), r.Withheld()...)
+	fs := p.all
+	last := func(i int) string {
+		if lacksInputs(fs[i]) {
+			return "1"
+		}
+		return "0"
+	}
+	txt := func(get func(f *findings.Finding) string) func(i int) string {
+		return func(i int) string { return last(i) + strings.ToLower(get(fs[i])) }
+	}
+	cols := []lvCol{
+		{title: "id", txt: txt(func(f *findings.Finding) string { return f.ID })},
+		{title: "status", txt: txt(func(f *findings.Finding) string { return f.Status })},
+		{title: "risk", txt: txt(func(f *findings.Finding) string { return f.Risk })},
+		{title: "title", txt: txt(func(f *findings.Finding) string { return f.Title })},
+	}
+	p.order = newListView(cols, len(fs), func(i, c int) string { return "" }, func(i int) string {
+		f := fs[i]
+		return strings.Join([]string{f.ID, f.Kind, f.Theme, f.Status, f.Risk, f.Title, f.Subject}, " ")
+	})
+	for i := range fs {
+		if !lacksInputs(fs[i]) {
+			p.order.base = append(p.order.base, i)
+		}
+	}
+	for i := range fs {
+		if lacksInputs(fs[i]) {
+			p.order.base = append(p.order.base, i)
+		}
+	}
+	p.order.apply(-1)
+}
+
+// rebuild lays the list out again for the filter and order, keeping the selected finding.
+func (p *Findings) rebuild() {
+	keep := p.selected()
+	p.build()
+	for si, li := range p.sel {
+		if p.lines[li].f == keep {
+			p.cursor = si
+		}
+	}
 }
 
 func (p *Findings) build() {
@@ -116,6 +186,23 @@ func (p *Findings) build() {
 	r := p.res
 	if r == nil {
 		return
+	}
+	rank := map[*findings.Finding]int{}
+	if p.order != nil {
+		for pos, i := range p.order.visible() {
+			rank[p.all[i]] = pos
+		}
+	}
+	// shown are a section's findings that pass the filter, in the chosen order.
+	shown := func(fs []*findings.Finding) []*findings.Finding {
+		var out []*findings.Finding
+		for _, f := range fs {
+			if _, ok := rank[f]; ok {
+				out = append(out, f)
+			}
+		}
+		sort.SliceStable(out, func(a, b int) bool { return rank[out[a]] < rank[out[b]] })
+		return out
 	}
 	add := func(l fLine) {
 		if l.f != nil {
@@ -151,36 +238,35 @@ func (p *Findings) build() {
 	for _, k := range r.ReleaseKeys {
 		text(fmt.Sprintf("%s %s.", p.c.Styles.G.Warn, k.Says))
 	}
+	// list adds a section's findings, or says the filter hides them all.
+	list := func(fs []*findings.Finding) {
+		sh := shown(fs)
+		if len(sh) == 0 && len(fs) > 0 {
+			text("No finding here matches the filter.")
+		}
+		for _, f := range sh {
+			add(fLine{f: f})
+		}
+	}
 	obs := r.Observations()
 	if len(obs) == 0 {
 		text("No observation fired.")
 	}
-	for _, f := range obs {
-		add(fLine{f: f})
-	}
-	for _, f := range r.Stopped() {
-		add(fLine{f: f})
-	}
+	list(append(append([]*findings.Finding(nil), obs...), r.Stopped()...))
 	text("")
 	head("Capability candidates (signals for and against)")
-	for _, f := range r.Capabilities() {
-		add(fLine{f: f})
-	}
+	list(r.Capabilities())
 	text("")
 	head("Durable findings, refused")
 	dur := r.Durable()
 	if len(dur) == 0 {
 		text("None.")
 	}
-	for _, f := range dur {
-		add(fLine{f: f})
-	}
+	list(dur)
 	if wh := r.Withheld(); len(wh) > 0 {
 		text("")
 		head("Withheld (broke a report invariant; not advice)")
-		for _, f := range wh {
-			add(fLine{f: f})
-		}
+		list(wh)
 	}
 	text("")
 	head("What is missing")
@@ -204,6 +290,8 @@ func (p *Findings) Update(msg tea.Msg) tea.Cmd {
 	switch k := p.KeyMap().(type) {
 	case pagerKeys:
 		p.text.update(k.navKeys, msg)
+	case filterKeys:
+		p.updateFilter(k, msg)
 	case findingsKeys:
 		p.update(k, msg)
 	}
@@ -239,8 +327,70 @@ func (p *Findings) update(k findingsKeys, msg tea.Msg) {
 		case key.Matches(msg, k.Open):
 			p.detail = p.selected()
 			p.text.vp.GotoTop()
+		case key.Matches(msg, k.Sort):
+			p.order.cycleSort()
+			p.build() // a new order starts at its first finding
+		case key.Matches(msg, k.Filter):
+			p.order.filtering = true
+			p.order.input.SetValue(p.order.filter)
+			p.order.input.CursorEnd()
 		}
 	}
+}
+
+// updateFilter: the filter input has focus; keys other than the filter's own are text.
+func (p *Findings) updateFilter(k filterKeys, msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		page := max(1, p.height-3)
+		switch {
+		case key.Matches(msg, k.Keep):
+			p.order.filtering = false
+		case key.Matches(msg, k.Clear):
+			p.order.closeFilter()
+			p.rebuild()
+		case key.Matches(msg, k.Up):
+			p.move(-1)
+		case key.Matches(msg, k.Down):
+			p.move(1)
+		case key.Matches(msg, k.PageUp):
+			p.move(-page)
+		case key.Matches(msg, k.PageDown):
+			p.move(page)
+		default:
+			p.editFilter(msg)
+		}
+	case tea.PasteMsg:
+		p.editFilter(msg)
+	case tea.MouseWheelMsg:
+		if key.Matches(msg, k.Wheel) {
+			if msg.Button == tea.MouseWheelUp {
+				p.move(-3)
+			} else {
+				p.move(3)
+			}
+		}
+	}
+}
+
+func (p *Findings) editFilter(msg tea.Msg) {
+	before := p.order.filter
+	p.order.edit(msg)
+	if p.order.filter != before {
+		p.rebuild()
+	}
+}
+
+// footer is the filter line: the input while typing, the applied filter, or nothing.
+func (p *Findings) footer(width int) []string {
+	if p.order == nil || p.detail != nil {
+		return nil
+	}
+	p.order.sizeFooter(width, "findings")
+	if f := p.order.footer(p.c, width, "findings"); f != "" {
+		return []string{f}
+	}
+	return nil
 }
 
 func (p *Findings) move(d int) {
@@ -251,12 +401,16 @@ func (p *Findings) move(d int) {
 }
 
 func (p *Findings) Back() bool {
-	if p.detail != nil {
+	switch {
+	case p.detail != nil:
 		p.detail = nil
-		p.reflow()
-		return true
+	case p.order != nil && p.order.closeFilter():
+		p.rebuild()
+	default:
+		return false
 	}
-	return false
+	p.reflow()
+	return true
 }
 
 // reflow scrolls the selected finding into view and fits the evidence text to the size.
@@ -268,7 +422,7 @@ func (p *Findings) reflow() {
 		p.text.set(p.detailLines(p.width), p.width, p.height)
 		return
 	}
-	p.top = p.scrollTop(p.listLines(p.width), p.height)
+	p.top = p.scrollTop(p.listLines(p.width), p.height-len(p.footer(p.width)))
 }
 
 func (p *Findings) detailLines(width int) []string {
@@ -337,6 +491,8 @@ func (p *Findings) View(width, height int) string {
 		return fit(p.text.view(), width, height)
 	}
 	view := p.listLines(width)
+	bottom := p.footer(width)
+	height -= len(bottom)
 	var out []string
 	for i := p.scrollTop(view, height); i < len(view) && len(out) < height; i++ {
 		v := view[i]
@@ -352,7 +508,10 @@ func (p *Findings) View(width, height int) string {
 			out = append(out, "  "+line)
 		}
 	}
-	return fit(out, width, height)
+	for len(out) < height {
+		out = append(out, "")
+	}
+	return fit(append(out, bottom...), width, height+len(bottom))
 }
 
 func (p *Findings) Export() (string, string) {
@@ -375,10 +534,19 @@ func (p *Findings) Status() string {
 	if p.detail != nil {
 		return p.detail.ID
 	}
-	if len(p.sel) == 0 {
-		return "0/0"
+	s := ""
+	if p.order != nil && p.order.sortBy >= 0 {
+		s = "by " + p.order.cols[p.order.sortBy].title + " "
 	}
-	return fmt.Sprintf("%d/%d", p.cursor+1, len(p.sel))
+	if len(p.sel) == 0 {
+		s += "0/0"
+	} else {
+		s += fmt.Sprintf("%d/%d", p.cursor+1, len(p.sel))
+	}
+	if len(p.sel) != len(p.all) {
+		s += fmt.Sprintf(" of %d", len(p.all))
+	}
+	return s
 }
 
 // terminalText turns one line of the finding's Markdown (shared with the export) into text for

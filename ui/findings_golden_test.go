@@ -32,6 +32,8 @@ func TestFindingsPaneGolden(t *testing.T) {
 		{"findings-services-last", []string{"6", "G", "enter"}, nil},
 		{"findings-services-ascii", []string{"6"}, func(o *Options) { o.ASCII = true }},
 		{"findings-services-help", []string{"6", "?"}, nil},
+		{"findings-services-sorted", []string{"6", "s", "s"}, nil},
+		{"findings-services-filter", []string{"6", "/", "g", "a", "t", "e", "d", "enter"}, nil},
 	}
 	for _, c := range cases {
 		for _, sz := range sizes {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -56,6 +57,18 @@ func TestGolden(t *testing.T) {
 		{"detail-indexing-json", func(t *testing.T, w, h int) *App {
 			a := loadedApp(t, fxV9, w, h)
 			press(a, "G", "enter")
+			return a
+		}},
+		{"detail-json-fallback", func(t *testing.T, w, h int) *App {
+			// An instant whose metadata no table reads: its JSON as key/value rows.
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "G", "enter")
+			tl := a.Pane(1).(*Timeline)
+			tl.detail = newInstantDetail(tl.detail.in)
+			a.Update(detailMsg{in: tl.detail.in, d: &timeline.Details{Content: []byte(`{"version":1,"operationType":"UNKNOWN",` +
+				`"extraMetadata":{"schema":""},"stats":{"totalBytesWritten":41938845,"avgRecordSize":41938845.696,` +
+				`"timeTakenInMillis":1303,"ratio":0.0024089,"numWrites":12345,"lastInstant":20260307162456179,"ok":true,` +
+				`"partitions":["region=eu","region=us"],"empty":[]}}`)}})
 			return a
 		}},
 		{"timeline-cdc", func(t *testing.T, w, h int) *App { return loadedApp(t, fxCDC, w, h) }},

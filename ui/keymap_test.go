@@ -41,6 +41,7 @@ var keyStates = []struct {
 	{"eventlog-phases", []string{"5", "P"}},
 	{"findings", []string{"6"}},
 	{"findings-evidence", []string{"6", "enter"}},
+	{"findings-filter", []string{"6", "/"}},
 }
 
 // fullSnapshot loads the table-services fixture with every input, so every pane has data.

@@ -102,13 +102,13 @@ func (l *LayoutPane) reflow() {
 	switch {
 	case l.part != nil && l.part.group != nil:
 		lv.sizeFooter(l.width, "files")
-		lv.setPage(l.height - 3 - len(l.footer(lv, "files")))
+		lv.setPage(l.height - 1 - len(l.groupHead(l.width)) - len(l.footer(lv, "files")))
 	case l.part != nil:
 		lv.sizeFooter(l.width, "file groups")
-		lv.setPage(l.height - 3 - len(l.footer(lv, "file groups")))
+		lv.setPage(l.height - 1 - len(l.partHead(l.width)) - len(l.footer(lv, "file groups")))
 	default:
 		lv.sizeFooter(l.width, "partitions")
-		lv.setPage(max(1, l.height-2-len(l.topBottom(l.width))))
+		lv.setPage(max(1, l.height-1-len(l.topSummary(l.width))-len(l.topBottom(l.width))))
 	}
 }
 
@@ -377,7 +377,7 @@ func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 		case 2:
 			return humanBytes(f.Size)
 		case 3:
-			return f.Name
+			return fileLabel(f.SliceFile, f.slice)
 		}
 		return ""
 	}, func(i int) string { return fs[i].slice + " " + fs[i].Kind + " " + fs[i].Name })
@@ -407,11 +407,16 @@ func (l *LayoutPane) Focus(j jumpMsg) bool {
 // Click selects the list row at body line y (rows start below the summary and the header).
 func (l *LayoutPane) Click(y int) tea.Cmd {
 	if lv := l.activeList(); lv != nil && l.res != nil {
-		rowsY := 2
-		if l.part != nil {
-			rowsY = 3
+		var head []string
+		switch {
+		case l.part != nil && l.part.group != nil:
+			head = l.groupHead(l.width)
+		case l.part != nil:
+			head = l.partHead(l.width)
+		default:
+			head = l.topSummary(l.width)
 		}
-		lv.clickRow(y, rowsY)
+		lv.clickRow(y, len(head)+1)
 	}
 	return nil
 }
@@ -482,23 +487,50 @@ func (l *LayoutPane) View(width, height int) string {
 	return l.topView(width, height)
 }
 
-func (l *LayoutPane) topView(width, height int) string {
-	st := l.c.Styles
-	g := st.G
+// packFacts lays facts out on lines of at most width cells, joined by sep, breaking only
+// between facts (a fact longer than the width is cut); every line starts with a space.
+func packFacts(facts []string, sep string, width int) []string {
+	var out []string
+	line := ""
+	for _, f := range facts {
+		switch {
+		case line == "":
+			line = " " + f
+		case cellWidth(line)+cellWidth(sep)+cellWidth(f) <= width:
+			line += sep + f
+		default:
+			out = append(out, clip(line, width))
+			line = " " + f
+		}
+	}
+	if line != "" {
+		out = append(out, clip(line, width))
+	}
+	return out
+}
+
+// topSummary is the partition level's table facts, wrapped between facts.
+func (l *LayoutPane) topSummary(width int) []string {
+	g := l.c.Styles.G
 	r := l.res
 	x := r.Hudiscope
 	if x == nil {
 		x = &layout.Extra{}
 	}
-	sum := fmt.Sprintf(" %d partitions%s%d base files%s%s%sp50 %s%s%d file groups%s%d log files read",
-		r.NumPartitions, g.Sep, r.TotalFiles, g.Sep, humanBytes(r.TotalBytes), g.Sep, humanBytes(r.TableSizeStats.P50),
-		g.Sep, x.FileGroups, g.Sep, x.LogFiles)
+	logs := fmt.Sprintf("%d log files read", x.LogFiles)
 	if x.MergedFileGroups > 0 {
-		sum += fmt.Sprintf(" (latest slices alone: %d)", x.LatestSliceLogFiles)
+		logs += fmt.Sprintf(" (latest slices alone: %d)", x.LatestSliceLogFiles)
 	}
+	facts := []string{fmt.Sprintf("%d partitions", r.NumPartitions), fmt.Sprintf("%d base files", r.TotalFiles),
+		humanBytes(r.TotalBytes), "p50 " + humanBytes(r.TableSizeStats.P50), fmt.Sprintf("%d file groups", x.FileGroups), logs}
 	if l.snap != nil && l.snap.View != nil && l.snap.View.Source != "" {
-		sum += g.Sep + "files from " + l.snap.View.Source // storage or the metadata table: it changes cost and truth
+		facts = append(facts, "files from "+l.snap.View.Source) // storage or the metadata table: it changes cost and truth
 	}
+	return packFacts(facts, g.Sep, width)
+}
+
+func (l *LayoutPane) topView(width, height int) string {
+	st := l.c.Styles
 	bottom := l.topBottom(width)
 	page := l.list.page
 
@@ -510,7 +542,7 @@ func (l *LayoutPane) topView(width, height int) string {
 	if histW > 0 {
 		leftW -= 2
 	}
-	lines := []string{clip(sum, width)}
+	lines := l.topSummary(width)
 	head := l.list.header(st, leftW)
 	rows := l.list.rows(st, leftW, true)
 	if len(rows) == 0 {
@@ -637,13 +669,13 @@ func (l *LayoutPane) detectorLines(width int) []string {
 	return out
 }
 
-func (l *LayoutPane) partView(width, height int) string {
-	st := l.c.Styles
-	g := st.G
+// partHead is the partition level's facts, wrapped between facts.
+func (l *LayoutPane) partHead(width int) []string {
+	g := l.c.Styles.G
 	lp := l.part
 	ep := lp.ep
-	sum := fmt.Sprintf(" %s%s%d file groups%s%d slices%sbase %s%sp50 %s%slogs read %d (%s)", report.PartitionName(lp.p.Path), g.Sep,
-		ep.FileGroups, g.Sep, ep.FileSlices, g.Sep, humanBytes(ep.BaseBytes), g.Sep, humanBytes(ep.P50), g.Sep, ep.LogFiles, humanBytes(ep.LogBytes))
+	facts := []string{report.PartitionName(lp.p.Path), fmt.Sprintf("%d file groups", ep.FileGroups), fmt.Sprintf("%d slices", ep.FileSlices),
+		"base " + humanBytes(ep.BaseBytes), "p50 " + humanBytes(ep.P50), fmt.Sprintf("logs read %d (%s)", ep.LogFiles, humanBytes(ep.LogBytes))}
 	var extra []string
 	if ep.PendingCompaction > 0 {
 		extra = append(extra, fmt.Sprintf("%d in pending compaction", ep.PendingCompaction))
@@ -655,7 +687,13 @@ func (l *LayoutPane) partView(width, height int) string {
 		extra = append(extra, fmt.Sprintf("%d in pending clustering", ep.PendingClustering))
 	}
 	extra = append(extra, fmt.Sprintf("%d replaced (hidden until cleaned)", ep.Replaced), fmt.Sprintf("%d uncommitted files", ep.UncommittedFiles))
-	lines := []string{clip(sum, width), clip(" "+strings.Join(extra, g.Sep), width)}
+	return append(packFacts(facts, g.Sep, width), packFacts(extra, g.Sep, width)...)
+}
+
+func (l *LayoutPane) partView(width, height int) string {
+	st := l.c.Styles
+	lp := l.part
+	lines := l.partHead(width)
 	bottom := l.footer(lp.list, "file groups")
 	lines = append(lines, lp.list.header(st, width))
 	rows := lp.list.rows(st, width, true)
@@ -669,23 +707,29 @@ func (l *LayoutPane) partView(width, height int) string {
 	return fit(append(lines, bottom...), width, height)
 }
 
-func (l *LayoutPane) groupView(width, height int) string {
-	st := l.c.Styles
-	g := st.G
+// groupHead is the file-group level's facts, wrapped between facts.
+func (l *LayoutPane) groupHead(width int) []string {
+	g := l.c.Styles.G
 	lg := l.part.group
 	n, lb := readLogs(lg.g)
 	what := "a read merges"
 	if _, merged := lg.g.Merged(); merged {
 		what = "a read merges (previous base + both slices)"
 	}
-	sum := fmt.Sprintf(" %s%s%d slice(s)%s%s %d log file(s), %s", lg.g.FileID, g.Sep, len(lg.g.Slices), g.Sep, what, n, humanBytes(lb))
+	facts := []string{lg.g.FileID, fmt.Sprintf("%d slice(s)", len(lg.g.Slices)), fmt.Sprintf("%s %d log file(s), %s", what, n, humanBytes(lb))}
 	pend := report.Pending(lg.g)
 	if pend == "" {
 		pend = "no pending compaction or clustering"
 	} else {
 		pend = "pending " + pend
 	}
-	lines := []string{clip(sum, width), clip(" "+pend, width)}
+	return append(packFacts(facts, g.Sep, width), packFacts([]string{pend}, g.Sep, width)...)
+}
+
+func (l *LayoutPane) groupView(width, height int) string {
+	st := l.c.Styles
+	lg := l.part.group
+	lines := l.groupHead(width)
 	bottom := l.footer(lg.list, "files")
 	lines = append(lines, lg.list.header(st, width))
 	lines = append(lines, lg.list.rows(st, width, true)...)
@@ -733,4 +777,43 @@ func (l *LayoutPane) Export() (string, string) {
 	}
 	b.WriteString(report.LayoutMarkdown(l.res, parts))
 	return "layout", b.String()
+}
+
+// fileLabel names a slice's file by what tells it apart in its group (the file id is the
+// group's; kind and size have their own columns): a log file by version and write token
+// ("v3 1-0-1", "@<instant>" when another instant than the slice's wrote it), a base file by
+// format and write token (and instant when not the slice's); the raw name when unparsable.
+func fileLabel(f report.SliceFile, slice string) string {
+	switch f.Kind {
+	case "log":
+		m, ok := filegroup.ParseLogFileName(f.Name)
+		if !ok {
+			return f.Name
+		}
+		s := fmt.Sprintf("v%d", m.Version)
+		if m.WriteToken != "" {
+			s += " " + m.WriteToken
+		}
+		if m.CDC {
+			s += " cdc"
+		}
+		if m.Ext != "log" {
+			s += " " + m.Ext
+		}
+		if m.Instant != "" && m.Instant != slice {
+			s += " @" + m.Instant
+		}
+		return s
+	case "base":
+		m, ok := filegroup.ParseBaseFileName(f.Name)
+		if !ok {
+			return f.Name
+		}
+		s := m.Ext + " " + m.WriteToken
+		if m.Instant != slice {
+			s += " @" + m.Instant
+		}
+		return s
+	}
+	return f.Name
 }

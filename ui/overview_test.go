@@ -307,8 +307,9 @@ func TestMouseClicks(t *testing.T) {
 	}
 	// Layout and Health rows.
 	press(a, "3")
-	a.Update(tea.MouseClickMsg{X: 5, Y: 2 + 2 + 1, Button: tea.MouseLeft})
-	if l := a.Pane(2).(*LayoutPane); l.list.cursor != 1 {
+	lp := a.Pane(2).(*LayoutPane)
+	a.Update(tea.MouseClickMsg{X: 5, Y: 2 + len(lp.topSummary(lp.width)) + 1 + 1, Button: tea.MouseLeft})
+	if l := lp; l.list.cursor != 1 {
 		t.Errorf("layout click: cursor %d", l.list.cursor)
 	}
 	press(a, "4")

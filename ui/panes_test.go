@@ -175,6 +175,8 @@ func TestAnalysisPanesGolden(t *testing.T) {
 		{name: "health-services-check", snap: servicesSnapshot, keys: []string{"4", "j", "j", "j", "enter"}},
 		{name: "eventlog-services", snap: servicesSnapshot, keys: []string{"5"}},
 		{name: "eventlog-services-stage", snap: servicesSnapshot, keys: []string{"5", "s", "s", "s", "enter"}},
+		{name: "layout-morsvc", snap: morServicesSnapshot, keys: []string{"3"}},
+		{name: "layout-morsvc-filegroup", snap: morServicesSnapshot, keys: []string{"3", "enter", "enter"}},
 		{name: "health-morsvc-defaults-toggled", snap: morServicesSnapshot, keys: []string{"4", "d"}},
 		{name: "health-morsvc-defaults-toggled-check", snap: morServicesSnapshot, keys: []string{"4", "d", "enter"}},
 		{name: "eventlog-failed", snap: badEventLogSnapshot, keys: []string{"5"}},

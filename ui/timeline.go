@@ -481,13 +481,52 @@ func writeCell(get func(timeline.CommitTotals) int64, f func(int64) string) func
 	}
 }
 
-// columnsFor picks the columns that fit width (2 cells of gutter), by priority, kept in
-// display order.
-func columnsFor(width int) []tlColumn {
+// tlClockWidth is the narrowest pane that shows the requested and completed columns through
+// the clock (the zone key). A formatted time ("2006-01-02 15:04:05.000 MST", 27 cells and more
+// for zones like "+0530") in both columns does not fit the 80-column layout beside action, op,
+// writes, bytes and dur; below 120 columns, as in raw mode, they keep the raw 17-digit instant
+// strings and their widths.
+const tlClockWidth = 120
+
+// tlTimeW is a clock-formatted instant column's width: the format with a 5-cell zone name.
+const tlTimeW = 24 + 5
+
+// columns are the table's columns at width: tlColumns, with the requested and completed times
+// rendered by the clock when the pane is wide enough and the clock is not in raw mode.
+func (t *Timeline) columns(width int) []tlColumn {
+	clk := t.c.Clock
+	if width < tlClockWidth || clk == nil || clk.Mode == TimeRaw {
+		return columnsFor(tlColumns, width)
+	}
+	zone := tableZone(t.snap)
+	cols := append([]tlColumn(nil), tlColumns...)
+	for i, c := range cols {
+		switch c.title {
+		case "requested":
+			cols[i].width = tlTimeW
+			cols[i].cell = func(_ Glyphs, r tlRow) string { return clk.Instant(r.in.RequestedTime, zone) }
+		case "completed":
+			cols[i].width = tlTimeW + 1 // the approximate or derived mark
+			raw := c.cell
+			cols[i].cell = func(g Glyphs, r tlRow) string {
+				v := raw(g, r)
+				if ct := r.in.CompletionTime; ct != "" && strings.HasPrefix(v, ct) {
+					v = clk.Instant(ct, zone) + v[len(ct):]
+				}
+				return v
+			}
+		}
+	}
+	return columnsFor(cols, width)
+}
+
+// columnsFor picks the columns of all that fit width (2 cells of gutter), by priority, kept
+// in display order.
+func columnsFor(all []tlColumn, width int) []tlColumn {
 	used := 2 - 1
-	take := make([]bool, len(tlColumns))
-	for p := 0; p < len(tlColumns); p++ {
-		for i, c := range tlColumns {
+	take := make([]bool, len(all))
+	for p := 0; p < len(all); p++ {
+		for i, c := range all {
 			if c.prio == p && used+1+c.width <= width {
 				take[i] = true
 				used += 1 + c.width
@@ -495,7 +534,7 @@ func columnsFor(width int) []tlColumn {
 		}
 	}
 	var out []tlColumn
-	for i, c := range tlColumns {
+	for i, c := range all {
 		if take[i] {
 			out = append(out, c)
 		}
@@ -530,7 +569,7 @@ func (t *Timeline) View(width, height int) string {
 		}
 		return fit(lines, width, height)
 	}
-	cols := columnsFor(width)
+	cols := t.columns(width)
 	var hb strings.Builder
 	hb.WriteString("  ")
 	for i, c := range cols {
@@ -824,4 +863,35 @@ func shortDur(s float64) string {
 		return fmt.Sprintf("%dh%02d", int(s)/3600, int(s)%3600/60)
 	}
 	return fmt.Sprintf("%dd", int(s)/86400)
+}
+
+// Click selects the instant row at body line y (rows start below the incremental-begin line
+// and the column header; in the Gantt view, below the axis and its rule as well).
+func (t *Timeline) Click(y int) tea.Cmd {
+	if t.detail != nil || t.ckpt != nil || t.snap == nil || t.snap.Timeline == nil {
+		return nil
+	}
+	rowsY := 2
+	if t.gantt {
+		rowsY = 3
+	}
+	t.listView.clickRow(y, rowsY)
+	t.reflow()
+	return nil
+}
+
+// CopyValue is the focused instant's requested time (the open instant's in its detail): the
+// raw instant string, which is what begin.instanttime, the CLI and the file names take.
+func (t *Timeline) CopyValue() (string, string, bool) {
+	in := t.Selected()
+	switch {
+	case t.detail != nil:
+		in = t.detail.in
+	case t.ckpt != nil:
+		return "", "", false
+	}
+	if in == nil {
+		return "", "", false
+	}
+	return "instant", in.RequestedTime, true
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -43,6 +44,8 @@ type dtable struct {
 	mid     []bool      // columns cut in the middle (long ids keep their ends)
 	// partCol is 1 + the column holding a partition (rows link to Layout); 0: none.
 	partCol int
+	// raw is the JSON a key/value fallback table was flattened from (the export keeps it).
+	raw []string
 }
 
 // bytesV is a byte count cell (binary units, sorted by value).
@@ -146,7 +149,7 @@ func baseInfo(in *timeline.Instant) [][2]string {
 	}
 	info := [][2]string{
 		{"instant", in.RequestedTime + " " + in.Action + " " + strings.ToLower(string(in.State))},
-		{"times", "requested " + in.RequestedTime + ", completed " + ct + ", took " + report.Duration(in)},
+		{"times", "requested " + in.RequestedTime + ", completed " + ct + ", took " + tookText(in)},
 	}
 	if in.PlanAction != "" && in.PlanAction != in.Action {
 		info = append(info, [2]string{"plan", in.PlanAction})
@@ -294,18 +297,21 @@ func (d *instantDetail) set(m detailMsg) {
 		if len(raw) == 0 {
 			raw, name = det.Plan, "plan (JSON)"
 		}
-		t := &dtable{name: name, headers: []string{name}, right: []bool{false}}
+		t := &dtable{name: name, headers: []string{"key", "value"}, right: []bool{false, false}}
 		if len(raw) == 0 {
-			t.add("(this instant has no stored metadata)")
+			t.add("(this instant has no stored metadata)", "")
 		} else {
-			var v any
-			if json.Unmarshal(raw, &v) == nil {
-				if b, err := json.MarshalIndent(v, "", "  "); err == nil {
-					raw = b
-				}
+			pretty := raw
+			var b bytes.Buffer
+			if json.Indent(&b, raw, "", "  ") == nil {
+				pretty = b.Bytes() // numbers as written (no float64 round trip)
 			}
-			for _, l := range strings.Split(string(raw), "\n") {
-				t.add(l)
+			t.raw = strings.Split(string(pretty), "\n")
+			if !flattenJSON(t, raw) {
+				t.headers, t.right, t.rows, t.nums = []string{name}, []bool{false}, nil, nil
+				for _, l := range t.raw {
+					t.add(l)
+				}
 			}
 		}
 		d.tables = append(d.tables, t)
@@ -648,10 +654,10 @@ func (d *instantDetail) markdown() string {
 				align += "l"
 			}
 		}
-		if len(t.headers) == 1 && strings.HasSuffix(t.name, "(JSON)") {
+		if t.raw != nil {
 			b.WriteString("```json\n")
-			for _, r := range t.rows {
-				b.WriteString(r[0] + "\n")
+			for _, r := range t.raw {
+				b.WriteString(r + "\n")
 			}
 			b.WriteString("```\n")
 			continue
@@ -659,4 +665,103 @@ func (d *instantDetail) markdown() string {
 		b.WriteString(report.Table(t.headers, align, t.rows))
 	}
 	return b.String()
+}
+
+// flattenJSON adds one key/value row per JSON leaf, keys as dotted paths in document order
+// ("partitionToWriteStats.p1[0].numWrites"), numbers formatted for reading: bytes and sizes
+// in binary units, milliseconds as durations, instants and ids (whole numbers of 12 digits
+// or more) as written, other numbers by humanNum. False when raw is not JSON.
+func flattenJSON(t *dtable, raw []byte) bool {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var walk func(path string) error
+	walk = func(path string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{':
+				n := 0
+				for dec.More() {
+					kt, err := dec.Token()
+					if err != nil {
+						return err
+					}
+					k, _ := kt.(string)
+					if path != "" {
+						k = path + "." + k
+					}
+					if err := walk(k); err != nil {
+						return err
+					}
+					n++
+				}
+				if n == 0 && path != "" {
+					t.add(path, "{}")
+				}
+			case '[':
+				n := 0
+				for dec.More() {
+					if err := walk(fmt.Sprintf("%s[%d]", path, n)); err != nil {
+						return err
+					}
+					n++
+				}
+				if n == 0 && path != "" {
+					t.add(path, "[]")
+				}
+			}
+			_, err := dec.Token() // the closing delimiter
+			return err
+		case json.Number:
+			t.add(path, jsonNumber(path, v))
+		case string:
+			t.add(path, dashIf(v))
+		case bool:
+			t.add(path, yesNo(v))
+		case nil:
+			t.add(path, "null")
+		}
+		return nil
+	}
+	if err := walk(""); err != nil {
+		t.rows, t.nums = nil, nil
+		return false
+	}
+	return true
+}
+
+// jsonNumber formats a JSON number by what its key says it counts.
+func jsonNumber(key string, n json.Number) any {
+	f, err := n.Float64()
+	if err != nil {
+		return n.String()
+	}
+	k := strings.ToLower(key[strings.LastIndexAny(key, ".]")+1:])
+	whole := f == math.Trunc(f)
+	switch {
+	case whole && math.Abs(f) >= 1e11:
+		return n.String()
+	case strings.Contains(k, "bytes") || strings.HasSuffix(k, "size") || strings.HasSuffix(k, "sizeinbytes"):
+		return bytesV(int64(f))
+	case strings.Contains(k, "millis") || strings.HasSuffix(k, "ms"):
+		return msDur(int64(f))
+	}
+	return f
+}
+
+// tookText is the instant's duration in the TUI's short form ("4.6s", "≈1.2s" when the
+// completion time is derived and coarse).
+func tookText(in *timeline.Instant) string {
+	d := report.Duration(in)
+	if d == "-" {
+		return d
+	}
+	if strings.HasPrefix(d, "≈") {
+		return "≈" + shortDur(in.MidDuration().Seconds())
+	}
+	return shortDur(in.Duration().Seconds())
 }
