@@ -15,29 +15,9 @@ if [[ ! -f $fx/table.zip ]]; then
 fi
 evlog=$( (ls -d "$fx"/local-* "$fx"/eventlog_v2_* 2>/dev/null || true) | head -n 1)
 
-tmp=$(mktemp -d)
-sock="hudiscope-overview-$$"
-session=ov
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-screen() { tmux -L "$sock" capture-pane -p -t "$session" 2>/dev/null || true; }
-fail() {
-	echo "tmux-overview: FAIL: $*" >&2
-	echo "---- screen ----" >&2
-	screen >&2
-	exit 1
-}
-wait_for() {
-	local text=$1 i
-	for ((i = 0; i < 100; i++)); do
-		if screen | grep -qF -- "$text"; then return 0; fi
-		sleep 0.1
-	done
-	fail "screen never showed '$text'"
-}
+NAME=tmux-overview SESSION=ov
+# shellcheck source=tmux-lib.sh
+source "$(dirname "$0")/tmux-lib.sh"
 send() { tmux -L "$sock" send-keys -t "$session" "$@"; }
 
 (cd "$repo" && go build -o "$tmp/hudiscope" .)

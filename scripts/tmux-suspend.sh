@@ -12,28 +12,9 @@ if [[ ! -f $table ]]; then
 	echo "tmux-suspend: SKIP: no fixture $table" >&2
 	exit 0
 fi
-tmp=$(mktemp -d)
-sock="hudiscope-suspend-$$"
-session=susp
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-screen() { tmux -L "$sock" capture-pane -p -t "$session" 2>/dev/null || true; }
-fail() {
-	echo "tmux-suspend: FAIL: $*" >&2
-	screen >&2
-	exit 1
-}
-wait_for() {
-	local text=$1 i
-	for ((i = 0; i < 100; i++)); do
-		if screen | grep -qF -- "$text"; then return 0; fi
-		sleep 0.1
-	done
-	fail "screen never showed '$text'"
-}
+NAME=tmux-suspend SESSION=susp
+# shellcheck source=tmux-lib.sh
+source "$(dirname "$0")/tmux-lib.sh"
 
 (cd "$repo" && go build -o "$tmp/hudiscope" .)
 # The inner sh has no job control (no -i, no -m): a stopped hudiscope would never be resumed.
