@@ -163,3 +163,16 @@ func TestIncrementalStartIsAccepted(t *testing.T) {
 		}
 	}
 }
+
+// A 1.x release reading an older table is accepted with the writers' rule and a note saying
+// it was not measured, rather than refused.
+func TestCheckpointNewerReaderOnOldTable(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "checkpoint", fixture("incr-0.15.0"), "000", "--hudi-version", "1.2.0", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r := decodeJSON(t, "checkpoint", stdout)["reader"].(map[string]any)
+	if r["line"] != "0.x" || r["release"] != "1.2.0" || !strings.Contains(r["note"].(string), "not measured") {
+		t.Errorf("reader %v", r)
+	}
+}

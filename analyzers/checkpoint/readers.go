@@ -28,6 +28,8 @@ type Reader struct {
 	// Release is the exact release the reader was named by (--hudi-version or the installed
 	// bundle), "" when the line is assumed.
 	Release string `json:"release,omitempty"`
+	// Note says when the rule is assumed rather than measured for this table version.
+	Note string `json:"note,omitempty"`
 	// tableVersions are the table versions the line reads.
 	tableVersions []int
 }
@@ -122,7 +124,17 @@ func ReadersFor(release string, tableVersion int) ([]Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !r.reads(tableVersion) {
+	switch {
+	case r.reads(tableVersion):
+	case r.Line != "0.x" && tableVersion < 8:
+		// 1.x reads older tables, whose timeline stores no completion time; how its
+		// incremental query compares a begin value there was not measured, so the rule of the
+		// releases that wrote the table is used, and said.
+		old := ReadersOf(tableVersion)[0]
+		old.Release = r.Release
+		old.Note = fmt.Sprintf("Hudi %s reading a table-version-%d table was not measured; the %s rule (%s) is assumed", r.Release, tableVersion, old.Line, old.Rule())
+		r = old
+	default:
 		return nil, fmt.Errorf("hudi version %s (%s) does not read table version %d", release, r.Line, tableVersion)
 	}
 	return []Reader{r}, nil

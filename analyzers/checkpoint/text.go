@@ -39,6 +39,9 @@ func Lines(r *Report) []string {
 		out = append(out, fmt.Sprintf("%s is neither the requested nor the completion time of any instant on the timeline.", r.Value))
 	}
 	out = append(out, fmt.Sprintf("Hudi %s readers compare begin.instanttime with %s (%s).", r.Reader.name(), order, edge))
+	if r.Reader.Note != "" {
+		out = append(out, "Note: "+r.Reader.Note+".")
+	}
 	if r.ActiveStart != "" {
 		if r.InActiveTimeline {
 			out = append(out, fmt.Sprintf("Inside the active timeline (it starts at %s).", r.ActiveStart))
