@@ -34,6 +34,7 @@ type CLI struct {
 	Timeline    TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
 	Files       FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
 	Checkpoint  CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
+	Incremental IncrQueryCmd  `cmd:"" help:"Count or print the rows an incremental query returns."`
 	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
 	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
 	Health      HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`

@@ -19,6 +19,7 @@ Commands:
   health      table-service health (HoodieTableHealthChecker)
   eventlog    a Spark event log by Hudi operation and phase
   report      the full report as Markdown or JSON
+  incremental the rows an incremental read from a begin value returns (--count)
   version, completion, man, config
 
 TABLE is a directory, a .zip, or an s3://, s3a:// or hdfs:// URI.
@@ -33,7 +34,7 @@ func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
 var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
-	"health", "version", "completion", "man", "config"}
+	"health", "incremental", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
 func helpWords(args []string) []string {

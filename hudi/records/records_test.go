@@ -1,0 +1,60 @@
+package records
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/problem"
+	"github.com/hudiscope/hudiscope/hudi/storage"
+)
+
+// A corrupt base file fails its slice naming the file; a corrupt log block is recorded with
+// its file and offset and the slice's other blocks are still read.
+func TestBadInputNamesFileAndBlock(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "base.parquet"), []byte("PAR1 not really parquet PAR1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".f1_001.log.1_0-1-1"), []byte("#HUDI#garbage that is no block"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, err = ReadSlice(ctx, st, &filegroup.FileSlice{Base: &filegroup.BaseFile{Path: "base.parquet"}}, Options{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "base.parquet") {
+		t.Fatalf("corrupt base file: err = %v, want one naming base.parquet", err)
+	}
+	var probs problem.Log
+	res, err := ReadSlice(ctx, st, &filegroup.FileSlice{Logs: []filegroup.LogFile{{Path: ".f1_001.log.1_0-1-1"}}}, Options{}, &probs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 0 {
+		t.Errorf("records from a corrupt log: %v", res.Records)
+	}
+	l := probs.List()
+	if len(l) != 1 || !strings.Contains(l[0].File, ".f1_001.log.1_0-1-1") || !strings.Contains(l[0].Err, "byte 0") {
+		t.Errorf("problems = %v, want the log file and block offset", l)
+	}
+}
+
+func TestEventTimeOrdering(t *testing.T) {
+	o := Options{Mode: EventTime, OrderingFields: []string{"ts"}}
+	older := Record{ordering: []any{int64(5)}}
+	if o.wins(Record{ordering: []any{int32(4)}}, older) {
+		t.Error("a later write with a smaller ordering value won")
+	}
+	if !o.wins(Record{ordering: []any{int64(5)}}, older) {
+		t.Error("a later write with an equal ordering value lost")
+	}
+	if !(Options{Mode: CommitTimeOrdering}).wins(Record{ordering: []any{int64(1)}}, older) {
+		t.Error("commit-time ordering: the later write lost")
+	}
+}

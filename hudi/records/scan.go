@@ -1,0 +1,79 @@
+package records
+
+import (
+	"context"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/problem"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+)
+
+// Stats describe a table scan.
+type Stats struct {
+	Slices           int
+	FailedSlices     int
+	SkippedRowGroups int
+	UndecodedDeletes int
+	// Problems are the bad files and blocks met; the other slices were still read.
+	Problems []problem.Problem
+}
+
+// Committed returns the test a log block's instant must pass: completed on tl, or older
+// than its first instant (archived instants count as committed, as in Java).
+func Committed(tl *timeline.Timeline) func(string) bool {
+	done := map[string]bool{}
+	first := ""
+	for _, in := range tl.Instants {
+		if first == "" || timeline.CompareInstants(in.RequestedTime, first) < 0 {
+			first = in.RequestedTime
+		}
+		if in.State == timeline.Completed {
+			done[in.RequestedTime] = true
+		}
+	}
+	return func(instant string) bool {
+		return done[instant] || first != "" && timeline.CompareInstants(instant, first) < 0
+	}
+}
+
+// Scan reads the slice a snapshot read merges of every live file group in view, one slice at
+// a time, calling fn for each record kept. A slice that cannot be read is recorded in Stats
+// and the scan goes on; an error from fn or the context stops it.
+func Scan(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, o Options, fn func(Record) error) (Stats, error) {
+	var st Stats
+	var problems problem.Log
+	if o.Committed == nil {
+		o.Committed = Committed(tl)
+	}
+	for _, p := range view.Partitions {
+		for _, g := range p.FileGroups {
+			s, _ := g.Merged()
+			if s == nil {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return st, err
+			}
+			st.Slices++
+			res, err := ReadSlice(ctx, t.Store, s, o, &problems)
+			if err != nil {
+				if ctx.Err() != nil {
+					return st, ctx.Err()
+				}
+				st.FailedSlices++
+				problems.Add(t.Store.Root()+"/"+p.Path+" file group "+g.FileID, err.Error())
+				continue
+			}
+			st.SkippedRowGroups += res.SkippedRowGroups
+			st.UndecodedDeletes += res.UndecodedDeletes
+			for _, r := range res.Records {
+				if err := fn(r); err != nil {
+					return st, err
+				}
+			}
+		}
+	}
+	st.Problems = problems.List()
+	return st, nil
+}
