@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
@@ -31,14 +30,16 @@ func (c *FilesCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
-	s, err := load(ctx, c.options(c.Table, []model.Step{model.StepFiles}, nil), model.StepTimeline, model.StepFiles)
+	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
+	opts.LazyCommits = true // the view reads replacecommits and pending plans only
+	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
 	if err != nil {
 		return err
 	}
 	defer reportProblems(s)
 	return c.writeOutput(func(w io.Writer) error {
 		if format == "json" {
-			return report.WriteJSON(w, report.NewFilesDocument(s.View))
+			return report.WriteFilesJSON(w, s.View)
 		}
 		return writeFilesText(w, s.Table, s.View)
 	})
@@ -46,33 +47,33 @@ func (c *FilesCmd) Run(ctx context.Context) error {
 
 func writeFilesText(w io.Writer, t *hudi.Table, view *filegroup.View) error {
 	fmt.Fprintf(w, "%s · %s · %s\n", t.Config.Name, t.Config.Type, view)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "partition\tfile id\tbase file\tbase bytes\tlogs\tlog bytes\tslices\tpending")
-	for _, p := range view.Partitions {
-		for _, g := range p.FileGroups {
-			s := g.Latest()
-			base, size := "-", int64(0)
-			if s.Base != nil {
-				base, size = s.Base.Name, s.Base.Size
+	return columns{rows: func(row func(...string)) {
+		row("partition", "file id", "base file", "base bytes", "logs", "log bytes", "slices", "pending")
+		for _, p := range view.Partitions {
+			for _, g := range p.FileGroups {
+				s := g.Latest()
+				base, size := "-", int64(0)
+				if s.Base != nil {
+					base, size = s.Base.Name, s.Base.Size
+				}
+				var logBytes int64
+				for _, l := range s.Logs {
+					logBytes += l.Size
+				}
+				pending := ""
+				if g.PendingCompaction != "" {
+					pending = "compaction@" + g.PendingCompaction
+				}
+				if g.PendingClustering != "" {
+					pending += " clustering@" + g.PendingClustering
+				}
+				row(partLabel(p.Path), g.FileID, base, itoa(size), itoa(len(s.Logs)), itoa(logBytes), itoa(len(g.Slices)), dash(pending))
 			}
-			var logBytes int64
-			for _, l := range s.Logs {
-				logBytes += l.Size
+			if len(p.Replaced) > 0 {
+				row(partLabel(p.Path), fmt.Sprintf("(%d replaced file groups hidden)", len(p.Replaced)), "", "", "", "", "", "")
 			}
-			pending := ""
-			if g.PendingCompaction != "" {
-				pending = "compaction@" + g.PendingCompaction
-			}
-			if g.PendingClustering != "" {
-				pending += " clustering@" + g.PendingClustering
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", partLabel(p.Path), g.FileID, base, size, len(s.Logs), logBytes, len(g.Slices), dash(pending))
 		}
-		if len(p.Replaced) > 0 {
-			fmt.Fprintf(tw, "%s\t(%d replaced file groups hidden)\t\t\t\t\t\t\n", partLabel(p.Path), len(p.Replaced))
-		}
-	}
-	return tw.Flush()
+	}}.write(w)
 }
 
 func partLabel(p string) string {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi"
@@ -33,7 +32,9 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
-	s, err := load(ctx, c.options(c.Table, []model.Step{model.StepTimeline}, nil), model.StepTimeline)
+	opts := c.options(c.Table, []model.Step{model.StepTimeline}, nil)
+	opts.LazyCommits = true
+	s, err := load(ctx, opts, model.StepTimeline)
 	if err != nil {
 		return err
 	}
@@ -42,9 +43,11 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	if c.Archived {
 		instants = s.Timeline.All()
 	}
+	// The rows show totals only: no full commit metadata is kept.
+	s.Table.LoadCommits(ctx, instants, true)
 	return c.writeOutput(func(w io.Writer) error {
 		if format == "json" {
-			return report.WriteJSON(w, report.NewTimelineDocument(s.Table, instants))
+			return report.WriteTimelineJSON(w, s.Table, instants)
 		}
 		return writeTimelineText(w, s.Table, instants)
 	})
@@ -53,20 +56,21 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 func writeTimelineText(w io.Writer, t *hudi.Table, instants []*timeline.Instant) error {
 	c := t.Config
 	fmt.Fprintf(w, "%s · %s · table version %d · %d instants · times in %s\n", c.Name, c.Type, c.Version, len(instants), c.ZoneSource)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "requested\tcompleted\taction\tstate\toperation\twrites\tinserts\tupdates\tdeletes\tbytes\tfiles\tparts\tduration\t")
-	for _, in := range instants {
-		ct := in.CompletionTime + report.DerivedMark(in)
-		action := in.Action
-		if in.Archived {
-			action += " (archived)"
+	err := columns{right: true, rows: func(row func(...string)) {
+		row("requested", "completed", "action", "state", "operation", "writes", "inserts", "updates", "deletes", "bytes", "files", "parts", "duration", "")
+		for _, in := range instants {
+			ct := in.CompletionTime + report.DerivedMark(in)
+			action := in.Action
+			if in.Archived {
+				action += " (archived)"
+			}
+			dur := report.Duration(in)
+			row(in.RequestedTime, dash(ct), action, string(in.State), dash(in.Operation), itoa(in.Totals.NumWrites),
+				itoa(in.Totals.NumInserts), itoa(in.Totals.NumUpdateWrites), itoa(in.Totals.NumDeletes),
+				itoa(in.Totals.TotalBytesWritten), itoa(in.Totals.Files), itoa(in.Totals.Partitions), fmt.Sprint(dur), "")
 		}
-		dur := report.Duration(in)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", in.RequestedTime, dash(ct), action,
-			in.State, dash(in.Operation), in.Totals.NumWrites, in.Totals.NumInserts, in.Totals.NumUpdateWrites,
-			in.Totals.NumDeletes, in.Totals.TotalBytesWritten, in.Totals.Files, in.Totals.Partitions, dur)
-	}
-	if err := tw.Flush(); err != nil {
+	}}.write(w)
+	if err != nil {
 		return err
 	}
 	var coarsest time.Duration

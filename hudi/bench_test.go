@@ -1,84 +1,60 @@
 package hudi_test
 
-// Benchmarks on a synthetic table built from the incr fixture's real files (table version 9):
-// 10,000 completed commits, each a copy of the fixture's Avro commit metadata, and 100,000
-// base files (hard links to the fixture's parquet file) in 100 partitions.
+// Benchmarks on synthetic tables built by synth.WriteDisk from the incr fixture's real files
+// (table version 9): N completed commits, each a copy of the fixture's Avro commit metadata
+// (every 100th a replacecommit), and M base files (hard links) in partitions. Tables are
+// built once under the temp dir and reused. Small sizes also run as tests (TestSynthetic*).
 //
-// Run: go test -run XXX -bench . -benchtime 3x ./hudi/
+// Run: go test -run XXX -bench . -benchtime 3x -benchmem ./hudi/
+// Eager* run the previous code path (every commit decoded, whole JSON document indented).
 
 import (
-	"archive/zip"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
-// BuildSyntheticTable writes a v9 COW table with n instants and files base files into dir.
-func BuildSyntheticTable(tb testing.TB, dir string, n, files int) {
+// synthSize is one synthetic table.
+type synthSize struct{ commits, files int }
+
+func (s synthSize) String() string { return fmt.Sprintf("%dc-%df", s.commits, s.files) }
+
+var (
+	small    = synthSize{200, 2000}
+	sizes    = []synthSize{small, {10000, 100000}, {50000, 10000}, {1000, 1000000}}
+	fixtures = map[synthSize]string{}
+)
+
+// synthTable builds (once per machine) and returns the table directory for sz.
+func synthTable(tb testing.TB, sz synthSize) string {
 	tb.Helper()
-	src := filepath.Join("..", "testdata", "fixtures", "incr-1.2.0", "table.zip")
-	zr, err := zip.OpenReader(src)
-	if err != nil {
-		tb.Skipf("fixture %s: %v", src, err)
+	if d := fixtures[sz]; d != "" {
+		return d
 	}
-	defer zr.Close()
-	var props, commit, parquet []byte
-	for _, f := range zr.File {
-		read := func() []byte {
-			rc, err := f.Open()
-			if err != nil {
-				tb.Fatal(err)
-			}
-			defer rc.Close()
-			b, _ := io.ReadAll(rc)
-			return b
+	dir := filepath.Join(os.TempDir(), "hudiscope-synth-"+sz.String())
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
+		os.RemoveAll(dir)
+		fx, err := synth.ReadFixture(filepath.Join("..", "testdata", "fixtures", "incr-1.2.0", "table.zip"))
+		if err != nil {
+			tb.Skip(err)
 		}
-		switch {
-		case strings.HasSuffix(f.Name, ".hoodie/hoodie.properties"):
-			props = read()
-		case strings.HasSuffix(f.Name, "_20261129155631861.commit"):
-			commit = read()
-		case strings.HasSuffix(f.Name, ".parquet") && parquet == nil:
-			parquet = read()
-		}
+		parts := min(1000, max(1, sz.files/1000))
+		must(tb, synth.WriteDisk(dir, fx, sz.commits, sz.files, parts))
+		must(tb, os.WriteFile(filepath.Join(dir, ".complete"), nil, 0o644))
 	}
-	if props == nil || commit == nil || parquet == nil {
-		tb.Fatal("fixture files not found")
-	}
-	tdir := filepath.Join(dir, ".hoodie", "timeline")
-	must(tb, os.MkdirAll(tdir, 0o755))
-	must(tb, os.WriteFile(filepath.Join(dir, ".hoodie", "hoodie.properties"), props, 0o644))
-	inst := func(i int) string {
-		return fmt.Sprintf("2026%02d%02d%02d%02d%02d%03d", 1+i/100000%12, 1+i/10000%28, i/1000%24, i/100%60, i%60, i%1000)
-	}
-	for i := 0; i < n; i++ {
-		req := inst(i*3 + 1)
-		comp := inst(i*3 + 2)
-		must(tb, os.WriteFile(filepath.Join(tdir, req+".commit.requested"), nil, 0o644))
-		must(tb, os.WriteFile(filepath.Join(tdir, req+".inflight"), nil, 0o644))
-		must(tb, os.WriteFile(filepath.Join(tdir, req+"_"+comp+".commit"), commit, 0o644))
-	}
-	parts := 100
-	for p := 0; p < parts; p++ {
-		pd := filepath.Join(dir, fmt.Sprintf("dt=2026-01-%03d", p))
-		must(tb, os.MkdirAll(pd, 0o755))
-		// One template per partition keeps hard-link counts under the filesystem's limit.
-		pq := filepath.Join(dir, fmt.Sprintf("template-%03d.bin", p))
-		must(tb, os.WriteFile(pq, parquet, 0o644))
-		must(tb, os.WriteFile(filepath.Join(pd, ".hoodie_partition_metadata"), []byte("commitTime=1\npartitionDepth=1\n"), 0o644))
-		for f := p; f < files; f += parts {
-			name := fmt.Sprintf("%08x-0000-0000-0000-000000000000-0_0-1-1_%s.parquet", f, inst((f%n)*3+1))
-			must(tb, os.Link(pq, filepath.Join(pd, name)))
-		}
-	}
+	fixtures[sz] = dir
+	return dir
 }
 
 func must(tb testing.TB, err error) {
@@ -88,63 +64,134 @@ func must(tb testing.TB, err error) {
 	}
 }
 
-var synthetic string
-
-// syntheticTable builds the table once per machine (in the temp dir, reused across runs:
-// building 100,000 files costs more than the benchmarks themselves).
-func syntheticTable(b *testing.B) string {
-	if synthetic != "" {
-		return synthetic
-	}
-	dir := filepath.Join(os.TempDir(), "hudiscope-synthetic-10k-100k")
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
-		os.RemoveAll(dir)
-		BuildSyntheticTable(b, dir, 10000, 100000)
-		must(b, os.WriteFile(filepath.Join(dir, ".complete"), nil, 0o644))
-	}
-	synthetic = dir
-	return dir
-}
-
 func reportPeakHeap(b *testing.B) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heapMB")
 }
 
-// BenchmarkActiveTimeline10k: open + list + decode 10,000 Avro commit files.
-func BenchmarkActiveTimeline10k(b *testing.B) {
-	dir := syntheticTable(b)
+// filesJSON is `hudiscope files --no-mdt --json` (eager: the previous path).
+func filesJSON(tb testing.TB, dir string, w io.Writer, eager bool) {
 	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t, err := hudi.Open(ctx, dir, storage.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		tl, err := t.ActiveTimeline(ctx)
-		if err != nil || len(tl.Instants) != 10000 {
-			b.Fatalf("%v %d", err, len(tl.Instants))
-		}
+	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepFiles}, NoMDT: true, LazyCommits: !eager}, nil)
+	if err != nil || s.View == nil {
+		tb.Fatalf("%v %v", err, s.StepErrors)
 	}
-	reportPeakHeap(b)
+	if eager {
+		must(tb, report.WriteJSON(w, report.NewFilesDocument(s.View)))
+		return
+	}
+	must(tb, report.WriteFilesJSON(w, s.View))
 }
 
-// BenchmarkFileSystemView100k: list 100 partitions and build 100,000 file groups.
-func BenchmarkFileSystemView100k(b *testing.B) {
-	dir := syntheticTable(b)
+// timelineJSON is `hudiscope timeline --json` (eager: the previous path).
+func timelineJSON(tb testing.TB, dir string, w io.Writer, eager bool) int {
 	ctx := context.Background()
-	t, err := hudi.Open(ctx, dir, storage.Options{})
-	if err != nil {
-		b.Fatal(err)
+	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, LazyCommits: !eager}, nil)
+	if err != nil || s.Timeline == nil {
+		tb.Fatalf("%v %v", err, s.StepErrors)
 	}
-	tl, _ := t.ActiveTimeline(ctx)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		v, err := t.View(ctx, tl, hudi.ListingStorage)
-		if err != nil || v.NumFileGroups() != 100000 {
-			b.Fatalf("%v %d", err, v.NumFileGroups())
+	if eager {
+		must(tb, report.WriteJSON(w, report.NewTimelineDocument(s.Table, s.Timeline.Instants)))
+	} else {
+		s.Table.LoadCommits(ctx, s.Timeline.Instants, true)
+		must(tb, report.WriteTimelineJSON(w, s.Table, s.Timeline.Instants))
+	}
+	return len(s.Timeline.Instants)
+}
+
+// The lazy, streamed paths write what the eager ones wrote, on a CI-size table.
+func TestSyntheticLazyMatchesEager(t *testing.T) {
+	dir := synthTable(t, small)
+	var lazy, eager bytes.Buffer
+	filesJSON(t, dir, &lazy, false)
+	filesJSON(t, dir, &eager, true)
+	if lazy.String() != eager.String() || lazy.Len() == 0 {
+		t.Errorf("files JSON differs (%d vs %d bytes)", lazy.Len(), eager.Len())
+	}
+	lazy.Reset()
+	eager.Reset()
+	if n := timelineJSON(t, dir, &lazy, false); n != small.commits {
+		t.Errorf("%d instants", n)
+	}
+	timelineJSON(t, dir, &eager, true)
+	if lazy.String() != eager.String() {
+		t.Errorf("timeline JSON differs (%d vs %d bytes)", lazy.Len(), eager.Len())
+	}
+}
+
+// files reads no ordinary commit's metadata: only replacecommits are decoded.
+func TestSyntheticFilesSkipsCommits(t *testing.T) {
+	dir := synthTable(t, small)
+	ctx := context.Background()
+	tb, err := hudi.Open(ctx, dir, storage.Options{})
+	must(t, err)
+	tl, err := tb.ActiveTimelineNames(ctx)
+	must(t, err)
+	decoded := 0
+	for _, in := range tl.Instants {
+		if in.MetadataLoaded() {
+			decoded++
+			if in.Action != "replacecommit" {
+				t.Fatalf("%s %s decoded", in.RequestedTime, in.Action)
+			}
 		}
 	}
-	reportPeakHeap(b)
+	if decoded != small.commits/100 {
+		t.Errorf("%d decoded, want %d", decoded, small.commits/100)
+	}
+}
+
+func benchSizes(b *testing.B, run func(b *testing.B, dir string)) {
+	for _, sz := range sizes {
+		b.Run(sz.String(), func(b *testing.B) {
+			dir := synthTable(b, sz)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				run(b, dir)
+			}
+			reportPeakHeap(b)
+		})
+	}
+}
+
+func BenchmarkFilesJSON(b *testing.B) {
+	benchSizes(b, func(b *testing.B, dir string) { filesJSON(b, dir, io.Discard, false) })
+}
+
+func BenchmarkEagerFilesJSON(b *testing.B) {
+	benchSizes(b, func(b *testing.B, dir string) { filesJSON(b, dir, io.Discard, true) })
+}
+
+func BenchmarkTimelineJSON(b *testing.B) {
+	benchSizes(b, func(b *testing.B, dir string) { timelineJSON(b, dir, io.Discard, false) })
+}
+
+func BenchmarkEagerTimelineJSON(b *testing.B) {
+	benchSizes(b, func(b *testing.B, dir string) { timelineJSON(b, dir, io.Discard, true) })
+}
+
+// BenchmarkActiveTimeline: open + list + decode every commit.
+func BenchmarkActiveTimeline(b *testing.B) {
+	ctx := context.Background()
+	benchSizes(b, func(b *testing.B, dir string) {
+		t, err := hudi.Open(ctx, dir, storage.Options{})
+		must(b, err)
+		_, err = t.ActiveTimeline(ctx)
+		must(b, err)
+	})
+}
+
+// BenchmarkFileSystemView: list partitions and build the file groups.
+func BenchmarkFileSystemView(b *testing.B) {
+	ctx := context.Background()
+	benchSizes(b, func(b *testing.B, dir string) {
+		t, err := hudi.Open(ctx, dir, storage.Options{})
+		must(b, err)
+		tl, err := t.ActiveTimelineNames(ctx)
+		must(b, err)
+		_, err = t.View(ctx, tl, hudi.ListingStorage)
+		must(b, err)
+	})
 }

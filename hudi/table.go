@@ -93,6 +93,20 @@ func (t *Table) ActiveTimeline(ctx context.Context) (*timeline.Timeline, error) 
 	return t.timeline().Active(ctx)
 }
 
+// ActiveTimelineNames lists the active timeline from file names, reading only replacecommits;
+// LoadCommits reads other instants' metadata on demand.
+func (t *Table) ActiveTimelineNames(ctx context.Context) (*timeline.Timeline, error) {
+	return t.timeline().ActiveNames(ctx)
+}
+
+// LoadCommits reads the commit metadata of instants not read yet (see Reader.LoadCommits).
+// compact keeps only what the timeline rows show (Totals, Operation), not Instant.Commit.
+func (t *Table) LoadCommits(ctx context.Context, instants []*timeline.Instant, compact bool) {
+	r := t.timeline()
+	r.Compact = compact
+	r.LoadCommits(ctx, instants)
+}
+
 // LoadArchived reads the archived timeline into tl.Archived.
 func (t *Table) LoadArchived(ctx context.Context, tl *timeline.Timeline) error {
 	return t.timeline().LoadArchived(ctx, tl)

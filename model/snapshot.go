@@ -31,6 +31,9 @@ type Options struct {
 	// Storage configures remote backends (S3 endpoint and region, HDFS configuration).
 	Storage  storage.Options
 	Archived bool // also read the archived timeline
+	// LazyCommits builds the timeline from file names: commit metadata is read only for
+	// replacecommits (the file view needs them) until the caller runs Table.LoadCommits.
+	LazyCommits bool
 	Props    string
 	EventLog string
 	// HoodieConf are --hoodie-conf k=v writer properties; Engine picks the engine-effective

@@ -106,7 +106,11 @@ func loadTimeline(ctx context.Context, s *Snapshot) error {
 	if s.Table == nil {
 		return errSkipped(StepProperties)
 	}
-	tl, err := s.Table.ActiveTimeline(ctx)
+	load := s.Table.ActiveTimeline
+	if s.Options.LazyCommits {
+		load = s.Table.ActiveTimelineNames
+	}
+	tl, err := load(ctx)
 	if err != nil {
 		return err
 	}

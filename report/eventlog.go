@@ -6,10 +6,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -123,23 +123,11 @@ func AppLine(r *eventlog.Report) string {
 		parts = append(parts, *a.ID)
 	}
 	o := a.Observed
-	parts = append(parts, fmt.Sprintf("%d jobs", o.JobCount), fmt.Sprintf("%d stages", o.StageCount), Millis(o.DurationMillis))
+	parts = append(parts, fmt.Sprintf("%d jobs", o.JobCount), fmt.Sprintf("%d stages", o.StageCount), units.Millis(o.DurationMillis))
 	if !r.Hudiscope.Application.Complete {
 		parts = append(parts, "incomplete")
 	}
 	return strings.Join(parts, " · ")
-}
-
-// Millis renders a duration in milliseconds ("-" when negative: undefined).
-func Millis(ms int64) string {
-	if ms < 0 {
-		return "-"
-	}
-	d := time.Duration(ms) * time.Millisecond
-	if d >= time.Minute {
-		d = d.Round(time.Second)
-	}
-	return d.String()
 }
 
 // Ratio renders an analyzer ratio ("-" for -1, undefined).
@@ -183,8 +171,8 @@ func groupTable(title string, rows, java []eventlog.GroupSummary) string {
 		if j := share(java, g.Label); j >= 0 {
 			js = Ratio(eventlog.Ratio(j)*100, 1) + "%"
 		}
-		out = append(out, []string{g.Label, Ratio(g.ShareOfStageWallClock*100, 1) + "%", js, Millis(g.StageWallClockMillis), strconv.Itoa(g.StageCount),
-			i64(g.TaskCount), Millis(g.ExecutorRunTimeMillis), Bytes(g.ShuffleBytes), Bytes(g.SpilledBytes)})
+		out = append(out, []string{g.Label, Ratio(g.ShareOfStageWallClock*100, 1) + "%", js, units.Millis(g.StageWallClockMillis), strconv.Itoa(g.StageCount),
+			i64(g.TaskCount), units.Millis(g.ExecutorRunTimeMillis), units.Bytes(g.ShuffleBytes), units.Bytes(g.SpilledBytes)})
 	}
 	return Table([]string{title, "share of stage wall clock", "Java tool's share", "wall clock", "stages", "tasks", "run time", "shuffle", "spilled"}, "lrrrrrrrr", out)
 }
@@ -211,7 +199,7 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 		{"application", AppLine(r)},
 		{"Spark", orDash(deref(a.SparkVersion))},
 		{"log", fmt.Sprintf("%s, %s, %d file(s)", x.Source.Layout, state, len(x.Files))},
-		{"duration", fmt.Sprintf("%s (critical path %s; not covered by any job %s)", Millis(o.DurationMillis), Millis(o.CriticalPathMillis), Millis(x.Application.UncoveredMillis))},
+		{"duration", fmt.Sprintf("%s (critical path %s; not covered by any job %s)", units.Millis(o.DurationMillis), units.Millis(o.CriticalPathMillis), units.Millis(x.Application.UncoveredMillis))},
 		{"tasks", fmt.Sprintf("%d (%d failed)", o.TaskCount, o.FailedTaskCount)},
 		{"Hudi", hudi},
 	}))
@@ -234,9 +222,9 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 	var rows [][]string
 	for i := range stages {
 		s := &stages[i]
-		rows = append(rows, []string{StageID(s), jobID(s), StagePhase(s), s.Operation, i64(s.Observed.NumTasksObserved), Millis(s.Observed.DurationMillis),
-			Millis(s.Observed.TaskDurationMillis.P50), Millis(s.Observed.TaskDurationMillis.Max), Ratio(s.Observed.SkewRatio, 1),
-			Bytes(Spill(s)), Ratio(s.Observed.GcFractionOfRunTime, 2), s.Name})
+		rows = append(rows, []string{StageID(s), jobID(s), StagePhase(s), s.Operation, i64(s.Observed.NumTasksObserved), units.Millis(s.Observed.DurationMillis),
+			units.Millis(s.Observed.TaskDurationMillis.P50), units.Millis(s.Observed.TaskDurationMillis.Max), Ratio(s.Observed.SkewRatio, 1),
+			units.Bytes(Spill(s)), Ratio(s.Observed.GcFractionOfRunTime, 2), s.Name})
 	}
 	b.WriteString(Table([]string{"stage", "job", "phase", "operation", "tasks", "duration", "task p50", "task max", "skew", "spill", "gc", "name"},
 		"lllrrrrrrrrl", rows))
@@ -332,20 +320,20 @@ func StageMetrics(r *eventlog.Report, s *eventlog.Stage) [][2]string {
 		{"phase", StagePhase(s)},
 		{"operation", s.Operation + " (" + s.OperationSource + ")"},
 		{"job", jobID(s)},
-		{"duration", Millis(o.DurationMillis)},
+		{"duration", units.Millis(o.DurationMillis)},
 		{"tasks", fmt.Sprintf("%d observed of %d planned (%d ok, %d failed, %d killed, %d speculative)", o.NumTasksObserved, o.NumTasksPlanned, o.TasksSucceeded, o.TasksFailed, o.TasksKilled, o.TasksSpeculative)},
 		{"skew (max / p50)", Ratio(o.SkewRatio, 2)},
-		{"executor run time", Millis(o.ExecutorRunTimeMillis)},
-		{"deserialize time", Millis(o.ExecutorDeserializeTimeMillis)},
-		{"GC", fmt.Sprintf("%s (%s of run time)", Millis(o.JvmGcTimeMillis), Ratio(o.GcFractionOfRunTime, 3))},
-		{"input", fmt.Sprintf("%s, %d records", Bytes(o.InputBytes), o.InputRecords)},
-		{"shuffle read", fmt.Sprintf("%s, %d records, fetch wait %s", Bytes(o.ShuffleReadBytes), o.ShuffleReadRecords, Millis(o.ShuffleFetchWaitTimeMillis))},
-		{"shuffle write", fmt.Sprintf("%s, %d records", Bytes(o.ShuffleWriteBytes), o.ShuffleWriteRecords)},
-		{"spill (memory / disk)", Bytes(o.MemoryBytesSpilled) + " / " + Bytes(o.DiskBytesSpilled)},
-		{"result size", Bytes(o.ResultSizeBytes)},
+		{"executor run time", units.Millis(o.ExecutorRunTimeMillis)},
+		{"deserialize time", units.Millis(o.ExecutorDeserializeTimeMillis)},
+		{"GC", fmt.Sprintf("%s (%s of run time)", units.Millis(o.JvmGcTimeMillis), Ratio(o.GcFractionOfRunTime, 3))},
+		{"input", fmt.Sprintf("%s, %d records", units.Bytes(o.InputBytes), o.InputRecords)},
+		{"shuffle read", fmt.Sprintf("%s, %d records, fetch wait %s", units.Bytes(o.ShuffleReadBytes), o.ShuffleReadRecords, units.Millis(o.ShuffleFetchWaitTimeMillis))},
+		{"shuffle write", fmt.Sprintf("%s, %d records", units.Bytes(o.ShuffleWriteBytes), o.ShuffleWriteRecords)},
+		{"spill (memory / disk)", units.Bytes(o.MemoryBytesSpilled) + " / " + units.Bytes(o.DiskBytesSpilled)},
+		{"result size", units.Bytes(o.ResultSizeBytes)},
 	}
 	if x := StageExtra(r, s); x != nil {
-		m = append(m, [2]string{"executor CPU time", Millis(x.ExecutorCPUTimeNanos / 1e6)}, [2]string{"peak execution memory", Bytes(x.PeakExecutionMemoryBytes)})
+		m = append(m, [2]string{"executor CPU time", units.Millis(x.ExecutorCPUTimeNanos / 1e6)}, [2]string{"peak execution memory", units.Bytes(x.PeakExecutionMemoryBytes)})
 		if x.Table != "" {
 			m = append(m, [2]string{"table", x.Table})
 		}
@@ -387,7 +375,7 @@ func StageMarkdown(r *eventlog.Report, s *eventlog.Stage) string {
 	b.WriteString("\nTask durations (percentiles the event log analysis keeps; no per-task list):\n\n")
 	var rows [][]string
 	for _, q := range TaskQuantiles(s) {
-		rows = append(rows, []string{q[0].(string), Millis(q[1].(int64))})
+		rows = append(rows, []string{q[0].(string), units.Millis(q[1].(int64))})
 	}
 	if len(rows) == 0 {
 		b.WriteString("No task finished.\n")

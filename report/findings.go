@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -56,9 +57,9 @@ func FindingsMarkdown(r *findings.Result) string {
 		}
 		var pr [][]string
 		for _, p := range t.Phases {
-			pr = append(pr, []string{p.Phase, pctCell(p.Share), fmt.Sprint(p.Millis), fmt.Sprint(p.Stages)})
+			pr = append(pr, []string{p.Phase, pctCell(p.Share), units.Millis(p.Millis), fmt.Sprint(p.Stages)})
 		}
-		b.WriteString(Table([]string{"phase", "share of stage wall clock", "stage ms", "stages"}, "lrrr", pr))
+		b.WriteString(Table([]string{"phase", "share of stage wall clock", "stage wall clock", "stages"}, "lrrr", pr))
 		if len(t.Caveats) > 0 {
 			b.WriteString("\nThe analyzer's caveats, repeated:\n\n")
 			for _, c := range t.Caveats {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -34,18 +35,18 @@ func LayoutMarkdown(r *layout.Result, parts []layout.ExtraPartition) string {
 	kv := [][2]string{
 		{"partitions", strconv.Itoa(r.NumPartitions)},
 		{"latest base files", i64(r.TotalFiles)},
-		{"base bytes", Bytes(r.TotalBytes)},
-		{"base file size p50", Bytes(r.TableSizeStats.P50)},
+		{"base bytes", units.Bytes(r.TotalBytes)},
+		{"base file size p50", units.Bytes(r.TableSizeStats.P50)},
 		{"file groups / slices", fmt.Sprintf("%d / %d", x.FileGroups, x.FileSlices)},
-		{"log files a snapshot read merges", fmt.Sprintf("%d (%s)", x.LogFiles, Bytes(x.LogBytes))},
-		{"small files", x.SmallShare(Bytes)},
-		{"writer small-file handling", x.WriterSmallFiles(Bytes)},
+		{"log files a snapshot read merges", fmt.Sprintf("%d (%s)", x.LogFiles, units.Bytes(x.LogBytes))},
+		{"small files", x.SmallShare(units.Bytes)},
+		{"writer small-file handling", x.WriterSmallFiles(units.Bytes)},
 		{"listing", orDash(x.ListingSource)},
 	}
 	if x.MergedFileGroups > 0 {
 		// Across a pending compaction the latest slice is not what a reader reads.
 		kv = append(kv[:6], append([][2]string{{"log files in latest slices only", fmt.Sprintf("%d (%s); %d file group(s) read across a pending compaction",
-			x.LatestSliceLogFiles, Bytes(x.LatestSliceLogBytes), x.MergedFileGroups)}}, kv[6:]...)...)
+			x.LatestSliceLogFiles, units.Bytes(x.LatestSliceLogBytes), x.MergedFileGroups)}}, kv[6:]...)...)
 	}
 	b.WriteString(KeyValues(kv))
 	b.WriteString("\n### Partitions\n\n")
@@ -57,8 +58,8 @@ func LayoutMarkdown(r *layout.Result, parts []layout.ExtraPartition) string {
 	} else {
 		rows := make([][]string, 0, len(parts))
 		for _, p := range parts {
-			rows = append(rows, []string{PartitionName(p.Partition), i64(p.BaseFiles), Bytes(p.BaseBytes), Bytes(p.P50),
-				Pct(float64(p.SmallFileShare)), strconv.Itoa(p.FileGroups), strconv.Itoa(p.LogFiles), Bytes(p.LogBytes), partitionNotes(p)})
+			rows = append(rows, []string{PartitionName(p.Partition), i64(p.BaseFiles), units.Bytes(p.BaseBytes), units.Bytes(p.P50),
+				Pct(float64(p.SmallFileShare)), strconv.Itoa(p.FileGroups), strconv.Itoa(p.LogFiles), units.Bytes(p.LogBytes), partitionNotes(p)})
 		}
 		b.WriteString(Table([]string{"partition", "base files", "bytes", "p50", "small files", "file groups", "read log files", "read log bytes", "notes"},
 			"lrrrrrrrl", rows))
@@ -97,7 +98,7 @@ func HistogramMarkdown(h []layout.Bucket) string {
 	}
 	var rows [][]string
 	for _, bk := range h[lo : hi+1] {
-		rows = append(rows, []string{BucketLabel(bk, false), strconv.Itoa(bk.Count), Bytes(bk.Bytes)})
+		rows = append(rows, []string{BucketLabel(bk, false), strconv.Itoa(bk.Count), units.Bytes(bk.Bytes)})
 	}
 	return Table([]string{"size", "files", "bytes"}, "lrr", rows)
 }
@@ -229,7 +230,7 @@ func FileGroupCells(g *filegroup.FileGroup) []string {
 	inst, size := "-", "-"
 	for i := len(g.Slices) - 1; i >= 0; i-- {
 		if bf := g.Slices[i].Base; bf != nil {
-			inst, size = bf.Instant, Bytes(bf.Size)
+			inst, size = bf.Instant, units.Bytes(bf.Size)
 			break
 		}
 	}
@@ -240,7 +241,7 @@ func FileGroupCells(g *filegroup.FileGroup) []string {
 			lb += l.Size
 		}
 	}
-	return []string{g.FileID, strconv.Itoa(len(g.Slices)), inst, size, strconv.Itoa(logs), Bytes(lb), Pending(g)}
+	return []string{g.FileID, strconv.Itoa(len(g.Slices)), inst, size, strconv.Itoa(logs), units.Bytes(lb), Pending(g)}
 }
 
 // Pending names the pending table services that take a file group as input.
@@ -269,7 +270,7 @@ func FileGroupMarkdown(g *filegroup.FileGroup) string {
 	var rows [][]string
 	for _, s := range g.Slices {
 		for _, f := range SliceFiles(s) {
-			rows = append(rows, []string{s.BaseInstant, f.Kind, f.Name, Bytes(f.Size)})
+			rows = append(rows, []string{s.BaseInstant, f.Kind, f.Name, units.Bytes(f.Size)})
 		}
 	}
 	b.WriteString(Table([]string{"slice", "kind", "file", "bytes"}, "lllr", rows))
@@ -301,24 +302,6 @@ func PartitionName(p string) string {
 		return "(table root)"
 	}
 	return p
-}
-
-// Bytes renders a byte count with binary units ("1.9 TiB", "38 MiB", "512 B").
-func Bytes(n int64) string {
-	if n < 1024 {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	f := float64(n)
-	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
-		f /= 1024
-		if f < 9.95 {
-			return fmt.Sprintf("%.1f %s", f, u)
-		}
-		if f < 1023.5 || u == "PiB" {
-			return fmt.Sprintf("%.0f %s", f, u)
-		}
-	}
-	return ""
 }
 
 // pctShort is a percentage with at most 2 decimals and no trailing zeros ("10%", "12.5%").

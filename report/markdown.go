@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -107,7 +108,7 @@ func InstantCells(in *timeline.Instant) []string {
 	ct := in.CompletionTime + DerivedMark(in)
 	return []string{in.RequestedTime, orDash(ct), in.Action, string(in.State), orDash(in.Operation),
 		i64(in.Totals.NumWrites), i64(in.Totals.NumInserts), i64(in.Totals.NumUpdateWrites),
-		i64(in.Totals.NumDeletes), i64(in.Totals.TotalBytesWritten), strconv.Itoa(in.Totals.Files),
+		i64(in.Totals.NumDeletes), units.Bytes(in.Totals.TotalBytesWritten), strconv.Itoa(in.Totals.Files),
 		strconv.Itoa(in.Totals.Partitions), Duration(in)}
 }
 

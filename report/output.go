@@ -1,13 +1,17 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/model"
 )
 
 // SchemaVersion is the version of hudiscope's JSON contract: every JSON document hudiscope
@@ -23,6 +27,133 @@ func WriteJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// jsonStream writes an indented JSON document piece by piece, byte for byte what WriteJSON
+// writes for the whole document, holding one element at a time.
+type jsonStream struct {
+	w    *bufio.Writer
+	buf  bytes.Buffer
+	encs []*json.Encoder // by depth
+	err  error
+}
+
+func newJSONStream(w io.Writer) *jsonStream { return &jsonStream{w: bufio.NewWriterSize(w, 64<<10)} }
+
+func (j *jsonStream) raw(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
+
+func (j *jsonStream) indent(depth int) { j.raw(strings.Repeat("  ", depth)) }
+
+// value writes v as it appears at depth (its first line unindented, no newline after).
+func (j *jsonStream) value(depth int, v any) {
+	if j.err != nil {
+		return
+	}
+	for len(j.encs) <= depth {
+		e := json.NewEncoder(&j.buf)
+		e.SetIndent(strings.Repeat("  ", len(j.encs)), "  ")
+		e.SetEscapeHTML(false)
+		j.encs = append(j.encs, e)
+	}
+	j.buf.Reset()
+	if j.err = j.encs[depth].Encode(v); j.err != nil {
+		return
+	}
+	_, j.err = j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
+}
+
+// key starts the member name of an object at depth (first says it opens the object).
+func (j *jsonStream) key(depth int, name string, first bool) {
+	if !first {
+		j.raw(",")
+	}
+	j.raw("\n")
+	j.indent(depth + 1)
+	j.raw(`"` + name + `": `)
+}
+
+// array writes n elements at depth, each by elem (which writes one value at depth+1).
+func (j *jsonStream) array(depth, n int, elem func(i int)) {
+	if n == 0 {
+		j.raw("[]")
+		return
+	}
+	j.raw("[")
+	for i := 0; i < n && j.err == nil; i++ {
+		if i > 0 {
+			j.raw(",")
+		}
+		j.raw("\n")
+		j.indent(depth + 1)
+		elem(i)
+	}
+	j.raw("\n")
+	j.indent(depth)
+	j.raw("]")
+}
+
+// end closes the top-level object and flushes.
+func (j *jsonStream) end() error {
+	j.raw("\n}\n")
+	if j.err != nil {
+		return j.err
+	}
+	return j.w.Flush()
+}
+
+// WriteTimelineJSON writes NewTimelineDocument(t, instants) as WriteJSON would, streaming
+// one instant at a time.
+func WriteTimelineJSON(w io.Writer, t *hudi.Table, instants []*timeline.Instant) error {
+	d := NewTimelineDocument(t, nil)
+	late := model.LateCompletions(instants)
+	j := newJSONStream(w)
+	j.raw("{")
+	j.key(0, "schemaVersion", true)
+	j.value(1, d.SchemaVersion)
+	j.key(0, "table", false)
+	j.value(1, d.Table)
+	j.key(0, "instants", false)
+	j.array(1, len(instants), func(i int) {
+		ij := instantJSON(instants[i])
+		ij.CompletedAfterLaterStart = late[i]
+		j.value(2, &ij)
+	})
+	return j.end()
+}
+
+// WriteFilesJSON writes NewFilesDocument(view) as WriteJSON would, streaming one file group
+// at a time.
+func WriteFilesJSON(w io.Writer, view *filegroup.View) error {
+	j := newJSONStream(w)
+	j.raw("{")
+	j.key(0, "schemaVersion", true)
+	j.value(1, SchemaVersion)
+	j.key(0, "listingSource", false)
+	j.value(1, view.Source)
+	j.key(0, "partitions", false)
+	j.array(1, len(view.Partitions), func(i int) {
+		p := view.Partitions[i]
+		j.raw("{")
+		j.key(2, "path", true)
+		j.value(3, p.Path)
+		j.key(2, "fileGroups", false)
+		j.array(3, len(p.FileGroups), func(k int) {
+			fg := filesFileGroup(p.FileGroups[k])
+			j.value(4, &fg)
+		})
+		if len(p.Replaced) > 0 {
+			j.key(2, "replacedFileGroups", false)
+			j.array(3, len(p.Replaced), func(k int) { j.value(4, p.Replaced[k].FileID) })
+		}
+		j.raw("\n")
+		j.indent(2)
+		j.raw("}")
+	})
+	return j.end()
 }
 
 // TimelineTable is the "table" object of the timeline JSON.
@@ -95,15 +226,7 @@ func NewFilesDocument(view *filegroup.View) FilesDocument {
 	for _, p := range view.Partitions {
 		pj := FilesPartition{Path: p.Path, FileGroups: []FilesFileGroup{}}
 		for _, g := range p.FileGroups {
-			s := g.Latest()
-			fg := FilesFileGroup{FileID: g.FileID, BaseFile: s.Base, LogFiles: []FilesLogFile{}, Slices: len(g.Slices)}
-			for _, l := range s.Logs {
-				fg.LogFiles = append(fg.LogFiles, FilesLogFile{Name: l.Name, Size: l.Size})
-			}
-			if g.PendingCompaction != "" || g.PendingClustering != "" {
-				fg.Pending = &FilesPending{Compaction: g.PendingCompaction, Clustering: g.PendingClustering}
-			}
-			pj.FileGroups = append(pj.FileGroups, fg)
+			pj.FileGroups = append(pj.FileGroups, filesFileGroup(g))
 		}
 		for _, g := range p.Replaced {
 			pj.Replaced = append(pj.Replaced, g.FileID)
@@ -111,6 +234,18 @@ func NewFilesDocument(view *filegroup.View) FilesDocument {
 		parts = append(parts, pj)
 	}
 	return FilesDocument{SchemaVersion: SchemaVersion, Source: view.Source, Partitions: parts}
+}
+
+func filesFileGroup(g *filegroup.FileGroup) FilesFileGroup {
+	s := g.Latest()
+	fg := FilesFileGroup{FileID: g.FileID, BaseFile: s.Base, LogFiles: make([]FilesLogFile, 0, len(s.Logs)), Slices: len(g.Slices)}
+	for _, l := range s.Logs {
+		fg.LogFiles = append(fg.LogFiles, FilesLogFile{Name: l.Name, Size: l.Size})
+	}
+	if g.PendingCompaction != "" || g.PendingClustering != "" {
+		fg.Pending = &FilesPending{Compaction: g.PendingCompaction, Clustering: g.PendingClustering}
+	}
+	return fg
 }
 
 // CheckpointDocument is `hudiscope checkpoint --output json`: the first verdict's fields at

@@ -63,13 +63,16 @@ type exportDoneMsg struct {
 }
 
 // jumpMsg asks the App to show a pane (by title; problemsPane opens the problems view) and,
-// when the pane implements Focus, the row it names: an instant (requested time), a partition,
-// an event-log stage, a health check or a finding id. Any pane's Cmd may return one.
+// when the pane implements Focus, the row it names: an instant (requested time), a partition
+// (and a file group in it), an event-log stage, a health check or a finding id. Any pane's Cmd
+// may return one.
 type jumpMsg struct {
 	Pane      string
 	Instant   string
 	Partition string
+	FileGroup string // a file id in Partition
 	Stage     int
+	HasStage  bool // Stage is set (stage 0 is a stage)
 	Check     string
 	Finding   string
 }
@@ -392,13 +395,15 @@ func jumpTarget(j jumpMsg) string {
 	switch {
 	case j.Instant != "":
 		return "instant " + j.Instant
+	case j.FileGroup != "":
+		return "file group " + j.FileGroup + " in partition " + report.PartitionName(j.Partition)
 	case j.Partition != "":
 		return "partition " + report.PartitionName(j.Partition)
 	case j.Check != "":
 		return "check " + j.Check
 	case j.Finding != "":
 		return "finding " + j.Finding
-	case j.Stage != 0:
+	case j.HasStage:
 		return "stage " + itoa(j.Stage)
 	}
 	return "the row"

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -449,9 +450,9 @@ func (e *EventLogPane) facts(width int) string {
 	jobs := fmt.Sprintf("%d jobs", o.JobCount)
 	var cands []string
 	for _, v := range [][3]string{{"app ", "critical path ", "no job running "}, {"app ", "critical path ", "uncovered "}, {"app ", "crit. path ", "no job "}} {
-		l := " " + stages + g.Sep + jobs + g.Sep + v[0] + report.Millis(o.DurationMillis) + g.Sep + v[1] + report.Millis(o.CriticalPathMillis)
+		l := " " + stages + g.Sep + jobs + g.Sep + v[0] + units.Millis(o.DurationMillis) + g.Sep + v[1] + units.Millis(o.CriticalPathMillis)
 		if un >= 0 {
-			l += g.Sep + v[2] + report.Millis(un)
+			l += g.Sep + v[2] + units.Millis(un)
 		}
 		cands = append(cands, l)
 	}

@@ -37,6 +37,12 @@ type Findings struct {
 
 	detail *findings.Finding
 	text   *pager // the open finding's evidence
+	ekm    evidenceKeys
+	// targets are the open finding's linked Markdown lines; links their screen lines (reflow);
+	// link is the selected one.
+	targets []evTarget
+	links   []evLink
+	link    int
 
 	// all are the findings in the catalog's order; order filters and sorts them (the list
 	// keeps its sections, each showing its findings in order's order).
@@ -71,7 +77,7 @@ func labelBindings() []key.Binding {
 
 // NewFindings makes the Findings pane.
 func NewFindings(c *Common) *Findings {
-	return &Findings{c: c, km: findingsKeys{Open: c.Keys.Open}, text: newPager()}
+	return &Findings{c: c, km: findingsKeys{Open: c.Keys.Open}, ekm: newEvidenceKeys(c), text: newPager()}
 }
 
 // KeyMap is the focused view's keys: a finding's evidence or the list.
@@ -80,7 +86,7 @@ func (p *Findings) KeyMap() help.KeyMap {
 	case p.res == nil:
 		return keyColumns{}
 	case p.detail != nil:
-		return p.text.keys(p.c.Keys.Nav)
+		return p.evKeys()
 	case p.order != nil && p.order.filtering:
 		return p.c.Keys.filterKeys()
 	}
@@ -287,16 +293,17 @@ func (p *Findings) build() {
 }
 
 func (p *Findings) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
 	switch k := p.KeyMap().(type) {
-	case pagerKeys:
-		p.text.update(k.navKeys, msg)
+	case evidenceKeys:
+		cmd = p.updateEvidence(k, msg)
 	case filterKeys:
 		p.updateFilter(k, msg)
 	case findingsKeys:
 		p.update(k, msg)
 	}
 	p.reflow()
-	return nil
+	return cmd
 }
 
 func (p *Findings) update(k findingsKeys, msg tea.Msg) {
@@ -325,8 +332,7 @@ func (p *Findings) update(k findingsKeys, msg tea.Msg) {
 		case key.Matches(msg, k.Bottom):
 			p.move(len(p.sel))
 		case key.Matches(msg, k.Open):
-			p.detail = p.selected()
-			p.text.vp.GotoTop()
+			p.open(p.selected())
 		case key.Matches(msg, k.Sort):
 			p.order.cycleSort()
 			p.build() // a new order starts at its first finding
@@ -425,14 +431,51 @@ func (p *Findings) reflow() {
 	p.top = p.scrollTop(p.listLines(p.width), p.height-len(p.footer(p.width)))
 }
 
+// detailLines are the open finding's screen lines at width; they set p.links.
 func (p *Findings) detailLines(width int) []string {
 	var out []string
-	for _, l := range strings.Split(report.FindingMarkdown(p.detail, "#"), "\n") {
+	p.links = p.links[:0]
+	arrow := " → "
+	if isASCII(p.c.Styles.G) {
+		arrow = " -> "
+	}
+	t := 0
+	for i, l := range strings.Split(report.FindingMarkdown(p.detail, "#"), "\n") {
+		link := t < len(p.targets) && p.targets[t].md == i
 		if l = terminalText(l); l != "\x00" {
+			if link {
+				l += arrow + p.targets[t].j.Pane + ": " + p.targets[t].label
+			}
+			start := len(out)
 			out = append(out, wrap(" "+l, width-1)...)
+			if link {
+				p.links = append(p.links, evLink{start: start, end: len(out), j: p.targets[t].j})
+			}
+			if i == 0 {
+				out = append(out, wrap(" "+p.linksNote(), width-1)...)
+			}
+		}
+		if link {
+			t++
 		}
 	}
 	return out
+}
+
+// evidenceView is the evidence window with the selected link's lines highlighted.
+func (p *Findings) evidenceView(width int) []string {
+	lines := append([]string(nil), p.text.view()...)
+	if p.link < len(p.links) {
+		l, top := p.links[p.link], p.text.vp.YOffset()
+		for i := max(l.start, top); i < l.end && i-top < len(lines); i++ {
+			s := lines[i-top]
+			if i == l.start {
+				s = p.c.Styles.G.Cursor + strings.TrimPrefix(s, " ")
+			}
+			lines[i-top] = p.c.Styles.Cursor.Render(padRight(s, width))
+		}
+	}
+	return lines
 }
 
 // fView is one screen line of the list: text, or selectable finding sel (an index into p.sel).
@@ -488,7 +531,7 @@ func (p *Findings) View(width, height int) string {
 		return NewPlaceholder(p.c, "Findings", StepReason(model.StepFindings, "findings catalog")).View(width, height)
 	}
 	if p.detail != nil {
-		return fit(p.text.view(), width, height)
+		return fit(p.evidenceView(width), width, height)
 	}
 	view := p.listLines(width)
 	bottom := p.footer(width)

@@ -29,6 +29,7 @@ func TestFindingsPaneGolden(t *testing.T) {
 	}{
 		{"findings-services", []string{"6"}, nil},
 		{"findings-services-evidence", []string{"6", "enter"}, nil},
+		{"findings-services-evidence-link", []string{"6", "enter", "n"}, nil},
 		{"findings-services-last", []string{"6", "G", "enter"}, nil},
 		{"findings-services-ascii", []string{"6"}, func(o *Options) { o.ASCII = true }},
 		{"findings-services-help", []string{"6", "?"}, nil},

@@ -1,9 +1,18 @@
 package ui
 
 import (
+	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/analyzers/findings"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // Focus selects the finding a jump names by id (closing an open finding); a jump without one
@@ -58,4 +67,293 @@ func (p *Findings) CopyValue() (string, string, bool) {
 		return "change", strings.Join(kv, "\n"), true
 	}
 	return "finding", f.ID, true
+}
+
+// ---- evidence links: lines of an open finding that name a stage, instant, partition or check ----
+
+// evTarget is one Markdown line of the open finding that links to another pane.
+type evTarget struct {
+	md    int // line of report.FindingMarkdown
+	j     jumpMsg
+	label string
+}
+
+// evLink is a target's screen lines in the evidence view: [start, end).
+type evLink struct {
+	start, end int
+	j          jumpMsg
+}
+
+// evidenceKeys are the evidence view's keys: scroll, and move between and follow links.
+type evidenceKeys struct {
+	navKeys
+	Next, Prev, Follow key.Binding
+}
+
+func (k evidenceKeys) ShortHelp() []key.Binding {
+	return enabled(k.Up, k.Down, k.Next, k.Follow)
+}
+func (k evidenceKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.all(), {k.Next, k.Prev, k.Follow}}
+}
+func (k evidenceKeys) helpTitles() []string { return []string{"Scroll", "Links"} }
+
+func newEvidenceKeys(c *Common) evidenceKeys {
+	return evidenceKeys{Next: bind("n", "next linked line", "n"), Prev: bind("N", "previous linked line", "N"),
+		Follow: bind("enter", "go to the linked stage, instant, partition or check", "enter")}
+}
+
+// open shows f's evidence with its links, the first selected.
+func (p *Findings) open(f *findings.Finding) {
+	p.detail, p.link = f, 0
+	p.targets = nil
+	if f != nil {
+		p.targets = evidenceTargets(p.snap, f)
+	}
+	p.text.vp.GotoTop()
+}
+
+// evKeys are the open finding's keys.
+func (p *Findings) evKeys() evidenceKeys {
+	k := p.ekm
+	k.navKeys = p.text.keys(p.c.Keys.Nav).navKeys
+	k.Next = when(k.Next, len(p.links) > 1)
+	k.Prev = when(k.Prev, len(p.links) > 1)
+	k.Follow = when(k.Follow, p.linkShown())
+	return k
+}
+
+// linkShown: the selected link is on screen.
+func (p *Findings) linkShown() bool {
+	if p.link < 0 || p.link >= len(p.links) {
+		return false
+	}
+	l, top := p.links[p.link], p.text.vp.YOffset()
+	return l.start < top+p.text.vp.Height() && l.end > top
+}
+
+func (p *Findings) updateEvidence(k evidenceKeys, msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(km, k.Next):
+			p.selectLink((p.link + 1) % len(p.links))
+			return nil
+		case key.Matches(km, k.Prev):
+			p.selectLink((p.link + len(p.links) - 1) % len(p.links))
+			return nil
+		case key.Matches(km, k.Follow):
+			return jumpTo(p.links[p.link].j)
+		}
+	}
+	if p.text.update(k.navKeys, msg) && !p.linkShown() {
+		// Scrolling moves the selection to a link on screen, if there is one.
+		top := p.text.vp.YOffset()
+		for i, l := range p.links {
+			if l.start < top+p.text.vp.Height() && l.end > top {
+				p.link = i
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// selectLink selects link i and scrolls it into view.
+func (p *Findings) selectLink(i int) {
+	p.link = i
+	l, top, h := p.links[i], p.text.vp.YOffset(), p.text.vp.Height()
+	switch {
+	case l.start < top:
+		p.text.vp.SetYOffset(l.start)
+	case l.end > top+h:
+		p.text.vp.SetYOffset(max(l.start, l.end-h))
+	}
+}
+
+// linksNote is the evidence view's line saying what links there are.
+func (p *Findings) linksNote() string {
+	if len(p.targets) == 0 {
+		return "Links: none. This finding's evidence names no stage, instant, partition or health check."
+	}
+	return "Links: " + itoa(len(p.targets)) + " lines name a stage, instant, partition or check (n/N select, enter goes there)."
+}
+
+var (
+	subjectStage = regexp.MustCompile(`^stage (\d+)\b`)
+	checkName    = regexp.MustCompile(`checks\[name=([^\]|]+)\]`)
+	partSel      = regexp.MustCompile(`\[partition=([^\]|]+)\]`)
+)
+
+// evidenceTargets finds the Markdown lines of f that link: the subject ("about: stage 14 …")
+// and evidence rows whose path names a stage, instant, partition or health check.
+func evidenceTargets(s *model.Snapshot, f *findings.Finding) []evTarget {
+	var out []evTarget
+	evs := append(append(append([]findings.Evidence(nil), f.Signals...), f.Against...), f.Gates...)
+	k := 0
+	var stages []any // the event log's stages as JSON, decoded once
+	for i, l := range strings.Split(report.FindingMarkdown(f, "#"), "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case f.Subject != "" && strings.HasPrefix(terminalText(t), "- about:"):
+			if m := subjectStage.FindStringSubmatch(f.Subject); m != nil && s != nil && s.EventLog != nil {
+				n, _ := strconv.Atoi(m[1])
+				out = append(out, evTarget{md: i, j: jumpMsg{Pane: "Event log", Stage: n, HasStage: true}, label: "stage " + m[1]})
+			}
+		case strings.HasPrefix(t, "|") && k < len(evs) && strings.Contains(t, report.Escape(evs[k].Path)):
+			path := evs[k].Path
+			k++
+			if strings.HasPrefix(path, "eventlog.stages") && stages == nil {
+				stages = eventStages(s)
+			}
+			if j, label, ok := pathTarget(s, path, stages); ok {
+				out = append(out, evTarget{md: i, j: j, label: label})
+			}
+		}
+	}
+	return out
+}
+
+// pathTarget is the row an evidence path names, if it names one this snapshot has.
+func pathTarget(s *model.Snapshot, path string, stages []any) (jumpMsg, string, bool) {
+	if s == nil {
+		return jumpMsg{}, "", false
+	}
+	switch {
+	case strings.HasPrefix(path, "eventlog.stages"):
+		if id, ok := pickStage(stages, strings.TrimPrefix(path, "eventlog.stages")); ok {
+			return jumpMsg{Pane: "Event log", Stage: id, HasStage: true}, "stage " + itoa(id), true
+		}
+	case strings.HasPrefix(path, "health."):
+		if m := checkName.FindStringSubmatch(path); m != nil && s.Health != nil && s.Health.Check(m[1]) != nil {
+			return jumpMsg{Pane: "Health", Check: m[1]}, "check " + m[1], true
+		}
+	case strings.HasPrefix(path, "layout."):
+		part := ""
+		if m := partSel.FindStringSubmatch(path); m != nil {
+			part = m[1]
+		} else if strings.HasPrefix(path, "layout.skew.") && s.Layout != nil && s.Layout.NumPartitions > 1 && len(s.Layout.Rows) > 0 {
+			part = s.Layout.Rows[0].Partition // the largest, as the Overview names it
+		}
+		if part != "" {
+			return jumpMsg{Pane: "Layout", Partition: part}, "partition " + report.PartitionName(part), true
+		}
+	case strings.HasPrefix(path, "table."):
+		if in := serviceInstant(s.TimelineInstants(), path); in != nil {
+			return jumpMsg{Pane: "Timeline", Instant: in.RequestedTime}, "instant " + in.RequestedTime, true
+		}
+	}
+	return jumpMsg{}, "", false
+}
+
+// serviceInstant is the instant a table.* service fact is about: the oldest savepoint, the
+// oldest pending clustering plan, else the latest completed compaction, clustering or clean.
+func serviceInstant(ins []*timeline.Instant, path string) *timeline.Instant {
+	kind := strings.Split(path, ".")[1]
+	is := func(in *timeline.Instant, plan string) bool { return in.PlanAction == plan || in.Action == plan }
+	var first, last, pending *timeline.Instant
+	for _, in := range ins {
+		var ok bool
+		switch kind {
+		case "savepoints":
+			ok = in.Action == "savepoint"
+		case "compactions":
+			ok = is(in, "compaction")
+		case "clustering":
+			ok = is(in, "clustering")
+		case "cleans":
+			ok = in.Action == "clean"
+		default:
+			return nil
+		}
+		if !ok || in.Archived {
+			continue
+		}
+		if !in.IsCompleted() {
+			if pending == nil {
+				pending = in
+			}
+			continue
+		}
+		if first == nil {
+			first = in
+		}
+		last = in
+	}
+	switch {
+	case kind == "savepoints":
+		return first
+	case kind == "clustering" && pending != nil:
+		return pending
+	case last != nil:
+		return last
+	}
+	return pending
+}
+
+// eventStages are the event log report's stages as its JSON has them (what paths read).
+func eventStages(s *model.Snapshot) []any {
+	if s == nil || s.EventLog == nil {
+		return []any{}
+	}
+	b, err := json.Marshal(s.EventLog)
+	var doc struct {
+		Stages []any `json:"stages"`
+	}
+	if err != nil || json.Unmarshal(b, &doc) != nil || doc.Stages == nil {
+		return []any{}
+	}
+	return doc.Stages
+}
+
+// pickStage is the stage a path below eventlog.stages names: of the stages its selector
+// keeps, the one with the largest value at its field (the first when none is a number).
+func pickStage(stages []any, rest string) (int, bool) {
+	var field string
+	var values []string
+	if strings.HasPrefix(rest, "[") {
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			return 0, false
+		}
+		f, v, _ := strings.Cut(rest[1:end], "=")
+		field, values, rest = f, strings.Split(v, "|"), rest[end+1:]
+	}
+	leaf := strings.Split(strings.TrimPrefix(rest, "."), ".")
+	best, bestV, found := 0, 0.0, false
+	for _, st := range stages {
+		m, ok := st.(map[string]any)
+		if !ok {
+			continue
+		}
+		id, ok := m["stageId"].(float64)
+		if !ok {
+			continue
+		}
+		if field != "" {
+			v, _ := m[field].(string)
+			keep := false
+			for _, w := range values {
+				keep = keep || v == w
+			}
+			if !keep {
+				continue
+			}
+		}
+		var cur any = m
+		for _, k := range leaf {
+			if mm, ok := cur.(map[string]any); ok {
+				cur = mm[k]
+			} else {
+				cur = nil
+			}
+		}
+		n, isNum := cur.(float64)
+		if !found || (isNum && n > bestV) {
+			best, found = int(id), true
+			if isNum {
+				bestV = n
+			}
+		}
+	}
+	return best, found
 }

@@ -197,11 +197,11 @@ func (h *HealthPane) setResult(r *health.Result) {
 			}
 			return cs[i].Status
 		case 2:
-			return bandNum(b.Observed)
+			return bandNum(b, b.Observed)
 		case 3:
-			return bandNum(b.Trigger)
+			return bandNum(b, b.Trigger)
 		case 4:
-			return bandNum(b.Threshold)
+			return bandNum(b, b.Threshold)
 		case 5:
 			return dashIf(b.State)
 		case 6:
@@ -244,12 +244,15 @@ func defaultsUsed(r *health.Result, name string) []health.SourceEntry {
 	return out
 }
 
-// bandNum is a band number, exact up to 8 digits, else shortened.
-func bandNum(p *int64) string {
-	if p != nil && (*p > 99_999_999 || *p < -9_999_999) {
+// bandNum is one of b's numbers: bytes in binary units, counts exact up to 8 digits, else shortened.
+func bandNum(b health.Band, p *int64) string {
+	switch {
+	case p != nil && b.CountsBytes():
+		return humanBytes(*p)
+	case p != nil && (*p > 99_999_999 || *p < -9_999_999):
 		return humanCount(*p)
 	}
-	return report.Num(p)
+	return health.BandValue(b, p)
 }
 
 func (h *HealthPane) Capturing() bool { return h.list != nil && h.list.filtering && h.detail == nil }
@@ -475,7 +478,7 @@ func (h *HealthPane) checkLines(name string, width int, full bool) []string {
 			n string
 			v int64
 		}{{"observed", *b.Observed}, {"trigger", *b.Trigger}, {"unhealthy at", *b.Threshold}} {
-			out = append(out, "  "+barRow(st, padRight(r.n, 12)+" "+padLeft(fmt.Sprint(r.v), 6), 19, float64(r.v), mx, bw, ""))
+			out = append(out, "  "+barRow(st, padRight(r.n, 12)+" "+padLeft(bandNum(b, &r.v), 6), 19, float64(r.v), mx, bw, ""))
 		}
 	}
 	for _, f := range c.Findings {

@@ -384,22 +384,38 @@ func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 	return lg
 }
 
-// Focus shows the partition a jump names (the pane's top level); a jump without one only
-// shows the pane.
+// Focus selects the partition a jump names (the pane's top level) or, with a file group, opens
+// the partition and selects the group; a jump naming neither only shows the pane.
 func (l *LayoutPane) Focus(j jumpMsg) bool {
-	if j.Partition == "" {
+	if j.Partition == "" && j.FileGroup == "" {
 		return true
 	}
 	if l.list == nil {
 		return false
 	}
+	defer l.reflow()
 	for i, p := range l.parts {
-		if p.Partition == j.Partition {
-			l.part = nil
-			ok := l.list.focusItem(i)
-			l.reflow()
-			return ok
+		if p.Partition != j.Partition {
+			continue
 		}
+		l.part = nil
+		if !l.list.focusItem(i) {
+			return false
+		}
+		if j.FileGroup == "" {
+			return true
+		}
+		dir := l.byDir[p.Partition]
+		if dir == nil {
+			return false
+		}
+		for gi, g := range dir.FileGroups {
+			if g.FileID == j.FileGroup {
+				l.part = newLayoutPart(dir, p)
+				return l.part.list.focusItem(gi)
+			}
+		}
+		return false
 	}
 	return false
 }

@@ -137,6 +137,9 @@ func (e *EventLogPane) Focus(j jumpMsg) bool {
 	if e.list == nil {
 		return false
 	}
+	if j.Instant == "" && !j.HasStage {
+		return true
+	}
 	e.stage, e.caveats, e.phaseFocus = nil, nil, false
 	if j.Instant != "" {
 		idx, named := e.instantStages(j.Instant)

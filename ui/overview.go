@@ -14,6 +14,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -230,17 +231,17 @@ func (o *Overview) rows() []ovRow {
 		if len(r.Rows) > 0 {
 			big = r.Rows[0].Partition
 		}
-		add(ovRow{label: "size", value: report.Bytes(r.TotalBytes) + " (latest base files)", jump: jumpMsg{Pane: "Layout"},
+		add(ovRow{label: "size", value: units.Bytes(r.TotalBytes) + " (latest base files)", jump: jumpMsg{Pane: "Layout"},
 			copyLabel: "size in bytes", copyValue: strconv.FormatInt(r.TotalBytes, 10)})
 		pv := itoa(r.NumPartitions)
 		if big != "" && r.NumPartitions > 1 {
-			pv += o.c.Styles.G.Sep + "largest " + report.PartitionName(big) + " (" + report.Bytes(r.Rows[0].TotalBytes) + ")"
+			pv += o.c.Styles.G.Sep + "largest " + report.PartitionName(big) + " (" + units.Bytes(r.Rows[0].TotalBytes) + ")"
 		}
 		add(ovRow{label: "partitions", value: pv, jump: jumpMsg{Pane: "Layout", Partition: big},
 			copyLabel: "partition", copyValue: big})
 		fv := strconv.FormatInt(r.TotalFiles, 10) + " base files"
 		if st := r.TableSizeStats; st.Count > 0 {
-			fv += o.c.Styles.G.Sep + "median " + report.Bytes(st.P50)
+			fv += o.c.Styles.G.Sep + "median " + units.Bytes(st.P50)
 		}
 		add(ovRow{label: "files", value: fv, jump: jumpMsg{Pane: "Layout"}, copyLabel: "files", copyValue: strconv.FormatInt(r.TotalFiles, 10)})
 	} else {

@@ -44,6 +44,8 @@ type dtable struct {
 	mid     []bool      // columns cut in the middle (long ids keep their ends)
 	// partCol is 1 + the column holding a partition (rows link to Layout); 0: none.
 	partCol int
+	// groupCol is 1 + the column holding a file id (rows link to the file group); 0: none.
+	groupCol int
 	// raw is the JSON a key/value fallback table was flattened from (the export keeps it).
 	raw []string
 }
@@ -114,6 +116,9 @@ func (d *instantDetail) keys(c *Common) detailKeys {
 	k.Sort = when(c.Keys.Sort, t != nil && len(t.rows) > 1)
 	k.Table = when(k.Table, t != nil && len(d.tables) > 1)
 	k.Layout = when(k.Layout, t != nil && t.partCol > 0 && len(t.rows) > 0 && d.hasLayout)
+	if t != nil && t.groupCol > 0 {
+		k.Layout.SetHelp("enter", "file group of the row (Layout)")
+	}
 	k.Stages = when(k.Stages, d.hasEventLog)
 	return k
 }
@@ -327,7 +332,7 @@ func countReplaced(m map[string][]string) int {
 }
 
 func commitTables(c *timeline.CommitMetadata) (files, parts, cdc *dtable) {
-	files = &dtable{partCol: 1, name: "files written", headers: []string{"partition", "file group", "file", "prev", "writes", "ins", "upd", "del", "written", "size"},
+	files = &dtable{partCol: 1, groupCol: 2, name: "files written", headers: []string{"partition", "file group", "file", "prev", "writes", "ins", "upd", "del", "written", "size"},
 		right: []bool{false, false, false, false, true, true, true, true, true, true}, mid: []bool{false, true, false, false, false, false, false, false, false, false}}
 	parts = &dtable{partCol: 1, name: "partitions written", headers: []string{"partition", "files", "writes", "ins", "upd", "del", "written"},
 		right: []bool{false, true, true, true, true, true, true}}
@@ -340,7 +345,7 @@ func commitTables(c *timeline.CommitMetadata) (files, parts, cdc *dtable) {
 			pw, pi, pu, pd, pb = pw+s.NumWrites, pi+s.NumInserts, pu+s.NumUpdateWrites, pd+s.NumDeletes, pb+s.TotalWriteBytes
 			if len(s.CDCStats) > 0 {
 				if cdc == nil {
-					cdc = &dtable{partCol: 1, name: "CDC files", headers: []string{"partition", "file group", "cdc file", "size"},
+					cdc = &dtable{partCol: 1, groupCol: 2, name: "CDC files", headers: []string{"partition", "file group", "cdc file", "size"},
 						right: []bool{false, false, false, true}, mid: []bool{false, true, false, false}}
 				}
 				for _, f := range report.SortedKeys(s.CDCStats) {
@@ -433,7 +438,11 @@ func (d *instantDetail) update(c *Common, msg tea.Msg) tea.Cmd {
 			if p == partName("") {
 				p = ""
 			}
-			return jumpTo(jumpMsg{Pane: "Layout", Partition: p})
+			j := jumpMsg{Pane: "Layout", Partition: p}
+			if t.groupCol > 0 {
+				j.FileGroup = t.rows[d.cursor][t.groupCol-1]
+			}
+			return jumpTo(j)
 		case key.Matches(msg, k.Stages):
 			return jumpTo(jumpMsg{Pane: "Event log", Instant: d.in.RequestedTime})
 		case key.Matches(msg, k.Table):

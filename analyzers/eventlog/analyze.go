@@ -27,6 +27,11 @@ type Options struct {
 	Progress func(Progress)
 	// DisplayPath is written as eventLogPath; default the path as given.
 	DisplayPath string
+
+	// workers is the number of parser goroutines; 0 means GOMAXPROCS (tests).
+	workers int
+	// readPart replaces analysis.readPart (tests: the single-threaded reference).
+	readPart func(a *analysis, ctx context.Context, op source.Opener, p source.Part, idx, total int) error
 }
 
 // Errors for the CLI's exit codes (all are exit 2 in the Java tool).
@@ -85,8 +90,14 @@ func Analyze(ctx context.Context, path string, opt Options) (*Report, error) {
 	srcInfo.Notes = append(srcInfo.Notes, log.Notes...)
 
 	a := &analysis{opt: opt, st: newState()}
+	read := a.readPart
+	if opt.readPart != nil {
+		read = func(ctx context.Context, op source.Opener, p source.Part, idx, total int) error {
+			return opt.readPart(a, ctx, op, p, idx, total)
+		}
+	}
 	for i, p := range log.Parts {
-		if err := a.readPart(ctx, op, p, i, len(log.Parts)); err != nil {
+		if err := read(ctx, op, p, i, len(log.Parts)); err != nil {
 			return nil, err
 		}
 	}

@@ -31,7 +31,8 @@ type execEvent struct {
 // state is everything kept while streaming: it grows with jobs, stages and
 // executors, not with the size of the log.
 type state struct {
-	sc jscan.Scanner
+	p parser // for Line
+	b batch
 
 	appName, appID, appAttempt, user *string
 	startTime, endTime               int64
@@ -84,6 +85,61 @@ func (st *state) job(id int) *jobRec {
 	return j
 }
 
+// parser turns lines into events without touching the state, so that
+// several can run at once; each worker owns one.
+type parser struct {
+	sc    jscan.Scanner
+	names map[string]string // interned event names
+}
+
+// event is one parsed line, applied to the state in log order.
+type event struct {
+	name  string
+	task  int32        // index into batch.tasks, or -1
+	apply func(*state) // order-dependent effect; nil for counted-only events
+}
+
+// batch holds the events parsed from consecutive lines.
+type batch struct {
+	events []event
+	tasks  []taskEnd
+}
+
+func (b *batch) reset() {
+	clear(b.events) // drop closures
+	b.events, b.tasks = b.events[:0], b.tasks[:0]
+}
+
+// apply folds a batch into the state, in order.
+func (st *state) apply(b *batch) {
+	for i := range b.events {
+		e := &b.events[i]
+		if e.task >= 0 {
+			t := &b.tasks[e.task]
+			st.stage(t.stageID, t.attempt).addTask(t)
+		} else if e.apply != nil {
+			e.apply(st)
+		}
+		st.eventsRead++
+		st.eventCounts[e.name]++
+	}
+}
+
+// intern returns b as a string, allocating once per distinct name.
+func (p *parser) intern(b []byte) string {
+	if s, ok := p.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	if len(p.names) < 1000 {
+		p.names[s] = s
+	}
+	return s
+}
+
 var eventPrefix = []byte(`{"Event":"`)
 
 // isBlank reports a line holding only whitespace.
@@ -93,14 +149,14 @@ func isBlank(b []byte) bool {
 
 // eventName finds the event name: by prefix when Spark wrote the line, by a
 // scan of the top-level keys otherwise. ok is false for malformed JSON.
-func (st *state) eventName(line []byte) (string, bool) {
+func (p *parser) eventName(line []byte) (string, bool) {
 	if bytes.HasPrefix(line, eventPrefix) {
 		rest := line[len(eventPrefix):]
 		if end := bytes.IndexByte(rest, '"'); end >= 0 && bytes.IndexByte(rest[:end], '\\') < 0 {
-			return string(rest[:end]), true
+			return p.intern(rest[:end]), true
 		}
 	}
-	sc := &st.sc
+	sc := &p.sc
 	sc.Reset(line)
 	name := ""
 	if sc.Peek() == '{' {
@@ -121,30 +177,41 @@ func (st *state) eventName(line []byte) (string, bool) {
 // Line consumes one line of the log. It returns false for a line that is not
 // valid JSON (counted by the caller); blank lines return true without counting.
 func (st *state) Line(line []byte) (parsed bool, blank bool) {
+	parsed, blank = st.p.line(line, &st.b)
+	st.apply(&st.b)
+	st.b.reset()
+	return parsed, blank
+}
+
+// line parses one line into b; see state.Line.
+func (p *parser) line(line []byte, b *batch) (parsed bool, blank bool) {
 	if isBlank(line) {
 		return true, true
 	}
-	name, ok := st.eventName(line)
+	name, ok := p.eventName(line)
 	if !ok {
 		return false, false
 	}
 	var good bool
+	var fn func(*state)
+	task := int32(-1)
 	switch name {
 	case "SparkListenerTaskEnd":
-		good = st.taskEnd(line)
+		good = p.taskEnd(line, b)
+		task = int32(len(b.tasks) - 1)
 	case "SparkListenerStageSubmitted", "SparkListenerStageCompleted":
-		good = st.stageEvent(line, name == "SparkListenerStageSubmitted")
+		fn, good = p.stageEvent(line, name == "SparkListenerStageSubmitted")
 	case "SparkListenerJobStart":
-		good = st.jobStart(line)
+		fn, good = p.jobStart(line)
 	case "SparkListenerJobEnd":
-		good = st.jobEnd(line)
+		fn, good = p.jobEnd(line)
 	case "SparkListenerApplicationStart", "SparkListenerApplicationEnd", "SparkListenerLogStart",
 		"SparkListenerExecutorAdded", "SparkListenerExecutorRemoved":
-		good = st.simpleEvent(line, name)
+		fn, good = p.simpleEvent(line, name)
 	case "SparkListenerEnvironmentUpdate":
-		good = st.envUpdate(line)
+		fn, good = p.envUpdate(line)
 	default:
-		sc := &st.sc
+		sc := &p.sc
 		sc.Reset(line)
 		sc.Skip()
 		good = sc.End()
@@ -152,15 +219,15 @@ func (st *state) Line(line []byte) (parsed bool, blank bool) {
 	if !good {
 		return false, false
 	}
-	st.eventsRead++
-	st.eventCounts[name]++
+	b.events = append(b.events, event{name: name, task: task, apply: fn})
 	return true, false
 }
 
-func (st *state) taskEnd(line []byte) bool {
-	sc := &st.sc
+func (p *parser) taskEnd(line []byte, b *batch) bool {
+	sc := &p.sc
 	sc.Reset(line)
-	t := taskEnd{stageID: -1, launch: -1, finish: -1}
+	b.tasks = append(b.tasks, taskEnd{stageID: -1, launch: -1, finish: -1})
+	t := &b.tasks[len(b.tasks)-1]
 	sc.Object(func(k []byte) {
 		switch string(k) {
 		case "Stage ID":
@@ -276,9 +343,9 @@ func (st *state) taskEnd(line []byte) bool {
 		}
 	})
 	if !sc.End() {
+		b.tasks = b.tasks[:len(b.tasks)-1]
 		return false
 	}
-	st.stage(t.stageID, t.attempt).addTask(&t)
 	return true
 }
 
@@ -302,8 +369,8 @@ func props(sc *jscan.Scanner, desc, group, sqlID **string) {
 	})
 }
 
-func (st *state) stageEvent(line []byte, submitted bool) bool {
-	sc := &st.sc
+func (p *parser) stageEvent(line []byte, submitted bool) (func(*state), bool) {
+	sc := &p.sc
 	sc.Reset(line)
 	id, attempt, numTasks := -1, 0, int64(0)
 	var name, failure, desc, group *string
@@ -342,8 +409,14 @@ func (st *state) stageEvent(line []byte, submitted bool) bool {
 		}
 	})
 	if !sc.End() {
-		return false
+		return nil, false
 	}
+	return func(st *state) {
+		st.stageApply(submitted, id, attempt, numTasks, name, failure, desc, group, sub, comp, evSub, sawProps)
+	}, true
+}
+
+func (st *state) stageApply(submitted bool, id, attempt int, numTasks int64, name, failure, desc, group *string, sub, comp, evSub int64, sawProps bool) {
 	s := st.stage(id, attempt)
 	if submitted {
 		s.name = deref(name)
@@ -362,7 +435,7 @@ func (st *state) stageEvent(line []byte, submitted bool) bool {
 		if sawProps {
 			s.propDesc, s.propGroup = desc, group
 		}
-		return true
+		return
 	}
 	if s.name == "" {
 		s.name = deref(name)
@@ -378,11 +451,10 @@ func (st *state) stageEvent(line []byte, submitted bool) bool {
 		f := firstLine(*failure)
 		s.failureReason = &f
 	}
-	return true
 }
 
-func (st *state) jobStart(line []byte) bool {
-	sc := &st.sc
+func (p *parser) jobStart(line []byte) (func(*state), bool) {
+	sc := &p.sc
 	sc.Reset(line)
 	id := -1
 	sub := int64(-1)
@@ -403,24 +475,25 @@ func (st *state) jobStart(line []byte) bool {
 		}
 	})
 	if !sc.End() {
-		return false
+		return nil, false
 	}
-	j := st.job(id)
-	j.started = true
-	j.submission = sub
-	if desc != nil {
-		j.description = desc
-	}
-	j.group, j.sqlExecID = group, sqlID
-	j.stageIDs = stageIDs
-	for _, s := range stageIDs {
-		st.stageToJob[s] = id
-	}
-	return true
+	return func(st *state) {
+		j := st.job(id)
+		j.started = true
+		j.submission = sub
+		if desc != nil {
+			j.description = desc
+		}
+		j.group, j.sqlExecID = group, sqlID
+		j.stageIDs = stageIDs
+		for _, s := range stageIDs {
+			st.stageToJob[s] = id
+		}
+	}, true
 }
 
-func (st *state) jobEnd(line []byte) bool {
-	sc := &st.sc
+func (p *parser) jobEnd(line []byte) (func(*state), bool) {
+	sc := &p.sc
 	sc.Reset(line)
 	id := -1
 	comp := int64(-1)
@@ -444,15 +517,16 @@ func (st *state) jobEnd(line []byte) bool {
 		}
 	})
 	if !sc.End() {
-		return false
+		return nil, false
 	}
-	j := st.job(id)
-	j.completion, j.result, j.ended = comp, result, true
-	return true
+	return func(st *state) {
+		j := st.job(id)
+		j.completion, j.result, j.ended = comp, result, true
+	}, true
 }
 
-func (st *state) simpleEvent(line []byte, name string) bool {
-	sc := &st.sc
+func (p *parser) simpleEvent(line []byte, name string) (func(*state), bool) {
+	sc := &p.sc
 	sc.Reset(line)
 	var appName, appID, attempt, user, version, execID, reason *string
 	ts := int64(-1)
@@ -479,8 +553,12 @@ func (st *state) simpleEvent(line []byte, name string) bool {
 		}
 	})
 	if !sc.End() {
-		return false
+		return nil, false
 	}
+	return func(st *state) { st.simpleApply(name, appName, appID, attempt, user, version, execID, reason, ts) }, true
+}
+
+func (st *state) simpleApply(name string, appName, appID, attempt, user, version, execID, reason *string, ts int64) {
 	switch name {
 	case "SparkListenerApplicationStart":
 		st.appName, st.appID, st.appAttempt, st.user = appName, appID, attempt, user
@@ -501,11 +579,10 @@ func (st *state) simpleEvent(line []byte, name string) bool {
 			st.removalReasons[*execID] = firstLine(*reason)
 		}
 	}
-	return true
 }
 
-func (st *state) envUpdate(line []byte) bool {
-	sc := &st.sc
+func (p *parser) envUpdate(line []byte) (func(*state), bool) {
+	sc := &p.sc
 	sc.Reset(line)
 	seen := false
 	var version *string
@@ -529,9 +606,12 @@ func (st *state) envUpdate(line []byte) bool {
 		})
 	})
 	if !sc.End() {
-		return false
+		return nil, false
 	}
-	if seen {
+	return func(st *state) {
+		if !seen {
+			return
+		}
 		st.sparkPropsSeen = true
 		st.sparkVersionProp = version
 		for k, v := range hoodie {
@@ -540,8 +620,7 @@ func (st *state) envUpdate(line []byte) bool {
 				st.hoodieConfigs[k] = config.Redact(k, v)
 			}
 		}
-	}
-	return true
+	}, true
 }
 
 func deref(p *string) string {

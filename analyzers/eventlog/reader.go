@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/codec"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/source"
@@ -22,8 +24,6 @@ type Progress struct {
 	Events       int64  // events read so far (all parts)
 }
 
-const chunkSize = 1 << 20
-
 type countReader struct {
 	r io.Reader
 	n int64
@@ -35,15 +35,195 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-type chunk struct {
-	b   []byte
-	err error
-}
-
 // maxRecordedLines bounds the per-part list of malformed lines kept as damage records.
 const maxRecordedLines = 20
 
-// readPart streams one part through the line parser.
+// blockSize is the unit of work for a parser: whole lines, a few MiB.
+var blockSize = 1 << 20 // a variable for tests
+
+// block is a run of whole lines read by the reader, parsed by one worker and
+// applied by readPart in read order. Blocks are recycled, so memory stays at
+// (workers+3) blocks plus the longest line.
+type block struct {
+	buf     []byte // lines; the last block of a part may end without a newline
+	n       int
+	base    int64 // decoded offset of buf[0]
+	decoded int64 // decoded bytes read so far
+	encoded int64 // encoded bytes read so far
+	err     error // read error (not EOF) after this block
+	last    bool
+	skipped int64 // ≥ 0: a line of this many bytes, starting at base, was over the limit and dropped
+	done    chan struct{}
+
+	// Filled by the worker.
+	batch    batch
+	lines    int64     // lines, blank ones included
+	nonBlank int64     // lines counted in FileInfo.Lines
+	bad      []badLine // the first maxRecordedLines malformed lines
+	badCount int64
+	lastBad  int64 // 1-based line within the block
+	cut      bool  // the final line has no newline and is malformed
+}
+
+type badLine struct {
+	line   int64 // 1-based within the block
+	offset int64 // decoded offset
+	detail string
+}
+
+// parse runs in a worker.
+func (b *block) parse(p *parser) {
+	b.batch.reset()
+	b.bad = b.bad[:0]
+	b.lines, b.nonBlank, b.badCount, b.lastBad, b.cut = 0, 0, 0, 0, false
+	if b.skipped >= 0 {
+		return
+	}
+	data := b.buf[:b.n]
+	for pos := 0; pos < len(data); {
+		start := pos
+		line := data[pos:]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+			pos += i + 1
+		} else {
+			pos = len(data)
+		}
+		b.lines++
+		ok, blank := p.line(trimCR(line), &b.batch)
+		if !blank {
+			b.nonBlank++
+		}
+		if ok {
+			continue
+		}
+		b.badCount++
+		b.lastBad = b.lines
+		b.cut = pos == len(data) && data[len(data)-1] != '\n'
+		if len(b.bad) < maxRecordedLines {
+			detail := "line is not valid JSON"
+			if err := p.sc.Err(); err != nil {
+				detail = err.Error()
+			}
+			b.bad = append(b.bad, badLine{b.lines, b.base + int64(start), detail})
+		}
+	}
+}
+
+// readBlocks splits the decoded stream into line-aligned blocks, in order, onto
+// order (for the merger) and work (for the parsers).
+func readBlocks(ctx context.Context, dec io.Reader, cr *countReader, free chan *block, order, work chan<- *block) {
+	defer close(order)
+	defer close(work)
+	get := func() *block {
+		select {
+		case b := <-free:
+			b.n, b.err, b.last, b.skipped = 0, nil, false, -1
+			return b
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	var decoded int64
+	send := func(b *block) bool {
+		b.decoded, b.encoded = decoded, cr.n
+		order <- b // never blocks: it holds every block
+		select {
+		case work <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	read := func(p []byte) (int, error) {
+		n, err := io.ReadFull(dec, p)
+		decoded += int64(n)
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = io.EOF
+		}
+		return n, err
+	}
+	cur := get()
+	if cur == nil {
+		return
+	}
+	var base int64
+	var eof error // io.EOF or a read error, met at the end of cur's data
+	for {
+		cur.base = base
+		if eof == nil {
+			m, err := read(cur.buf[cur.n:])
+			cur.n += m
+			eof = err
+		}
+		if eof != nil {
+			cur.last = true
+			if !errors.Is(eof, io.EOF) {
+				cur.err = eof
+			}
+			send(cur)
+			return
+		}
+		data := cur.buf[:cur.n]
+		i := bytes.LastIndexByte(data, '\n')
+		if i < 0 && cur.n <= maxLineBytes {
+			// One line fills the buffer: grow it, up to the line limit.
+			nb := make([]byte, min(2*len(cur.buf), maxLineBytes+1))
+			copy(nb, data)
+			cur.buf = nb
+			continue
+		}
+		next := get()
+		if next == nil {
+			return
+		}
+		if i < 0 {
+			// Over the limit: drop the line's bytes up to its newline.
+			skipped := int64(cur.n)
+			for {
+				m, err := read(cur.buf[:blockSize])
+				if j := bytes.IndexByte(cur.buf[:m], '\n'); j >= 0 {
+					skipped += int64(j)
+					next.n = copy(next.buf, cur.buf[j+1:m])
+					eof = err
+					break
+				}
+				skipped += int64(m)
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						cur.err = err
+					}
+					cur.last = true
+					break
+				}
+			}
+			cur.n, cur.skipped = 0, skipped
+			if cur.last {
+				free <- next
+				send(cur)
+				return
+			}
+			base += skipped + 1
+		} else {
+			rest := data[i+1:]
+			if len(next.buf) < 2*len(rest) {
+				next.buf = make([]byte, max(blockSize, 2*len(rest)))
+			}
+			next.n = copy(next.buf, rest)
+			cur.n = i + 1
+			base += int64(cur.n)
+		}
+		if !send(cur) {
+			return
+		}
+		cur = next
+	}
+}
+
+// readPart streams one part: a reader goroutine cuts the decoded stream into
+// line-aligned blocks, GOMAXPROCS workers parse them into events, and this
+// goroutine applies each block's events in read order, so the result is that
+// of reading line by line.
 func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part, idx, total int) error {
 	rc, err := op.Open(p.Path)
 	if err != nil {
@@ -57,159 +237,101 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 	}
 	fi := FileInfo{Path: p.Path, Index: p.Index, Codec: string(c), CodecFromName: string(codec.FromName(p.Name))}
 
-	// A reader goroutine decodes into a small ring of buffers so that
-	// decompression overlaps with parsing; memory stays at a few MiB plus the
-	// longest line.
-	free := make(chan []byte, 3)
-	for range 3 {
-		free <- make([]byte, chunkSize)
+	workers := runtime.GOMAXPROCS(0)
+	if a.opt.workers > 0 {
+		workers = a.opt.workers
 	}
-	chunks := make(chan chunk, 3)
+	nblocks := workers + 3
+	free := make(chan *block, nblocks)
+	for range nblocks {
+		free <- &block{buf: make([]byte, blockSize), done: make(chan struct{}, 1)}
+	}
+	order := make(chan *block, nblocks)
+	work := make(chan *block)
 	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		defer close(chunks)
-		for {
-			var buf []byte
-			select {
-			case buf = <-free:
-			case <-rctx.Done():
-				return
-			}
-			n, err := io.ReadFull(dec, buf)
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				err = io.EOF
-			}
-			select {
-			case chunks <- chunk{buf[:n], err}:
-			case <-rctx.Done():
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait() // the decoder is closed only after its reader stopped
 	}()
+	wg.Go(func() { readBlocks(rctx, dec, cr, free, order, work) })
+	for range workers {
+		wg.Go(func() {
+			var ps parser
+			for b := range work {
+				b.parse(&ps)
+				b.done <- struct{}{}
+			}
+		})
+	}
 
 	var (
-		carry      []byte
 		lineNo     int64
-		lineStart  int64 // decoded offset of the current line's first byte
 		decoded    int64
 		lastBad    int64
 		readErr    error
+		cutLine    bool
 		nextReport int64 = 8 << 20
 		startTotal       = a.totalDecoded
 	)
-	// A line longer than maxLineBytes is not buffered: its bytes are counted and dropped until
-	// its newline, and it is reported as damage. Memory stays bounded by the limit, not by the
-	// longest line someone (or a corrupted stream) wrote.
-	var skipping, skipped int64
-	oversized := func() {
-		lineNo++
-		fi.Lines++
+	bad := func(off int64, detail string) {
 		fi.MalformedLines++
 		lastBad = lineNo
 		if fi.MalformedLines <= maxRecordedLines {
-			ln, off := lineNo, lineStart
-			a.damage = append(a.damage, DamageRecord{File: p.Name, Kind: "malformed-line", Line: &ln, DecodedOffset: off,
-				Detail: fmt.Sprintf("line of %d bytes exceeds the %d MiB line limit; skipped", skipped, maxLineBytes>>20)})
+			ln := lineNo
+			a.damage = append(a.damage, DamageRecord{File: p.Name, Kind: "malformed-line", Line: &ln, DecodedOffset: off, Detail: detail})
 		}
-		skipping, skipped = 0, 0
 	}
-	handle := func(line []byte) {
-		lineNo++
-		ok, blank := a.st.Line(line)
-		if !blank {
+	for b := range order {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if b.skipped >= 0 {
+			lineNo++
 			fi.Lines++
-		}
-		if !ok {
-			fi.MalformedLines++
-			lastBad = lineNo
-			if fi.MalformedLines <= maxRecordedLines {
-				ln, off := lineNo, lineStart
-				detail := "line is not valid JSON"
-				if err := a.st.sc.Err(); err != nil {
-					detail = err.Error()
-				}
-				a.damage = append(a.damage, DamageRecord{File: p.Name, Kind: "malformed-line", Line: &ln, DecodedOffset: off, Detail: detail})
+			bad(b.base, fmt.Sprintf("line of %d bytes exceeds the %d MiB line limit; skipped", b.skipped, maxLineBytes>>20))
+			cutLine = b.last
+		} else {
+			a.st.apply(&b.batch)
+			first := lineNo
+			for _, l := range b.bad {
+				lineNo = first + l.line
+				bad(l.offset, l.detail)
 			}
-		}
-	}
-	for ch := range chunks {
-		data := ch.b
-		base := decoded
-		decoded += int64(len(data))
-		pos := 0
-		if skipping > 0 {
-			i := bytes.IndexByte(data, '\n')
-			if i < 0 {
-				skipped += int64(len(data))
-				pos = len(data)
-			} else {
-				skipped += int64(i)
-				oversized()
-				pos = i + 1
-				lineStart = base + int64(pos)
+			fi.MalformedLines += b.badCount - int64(len(b.bad))
+			if b.badCount > 0 {
+				lastBad = first + b.lastBad
 			}
+			lineNo = first + b.lines
+			fi.Lines += b.nonBlank
+			cutLine = b.last && b.cut
 		}
-		if len(carry) > 0 && pos < len(data) {
-			i := bytes.IndexByte(data, '\n')
-			if i < 0 && len(carry)+len(data) > maxLineBytes {
-				skipping, skipped = 1, int64(len(carry)+len(data)) // stop buffering before the limit
-				carry, pos = nil, len(data)
-			} else if i < 0 {
-				carry = append(carry, data...)
-				pos = len(data)
-			} else {
-				carry = append(carry, data[:i]...)
-				handle(trimCR(carry))
-				carry = carry[:0]
-				pos = i + 1
-				lineStart = base + int64(pos)
-			}
+		decoded = b.decoded
+		if b.err != nil {
+			readErr = b.err
 		}
-		if len(carry) > maxLineBytes {
-			skipping, skipped = 1, int64(len(carry))
-			carry = nil
+		last := b.last
+		if cap(b.buf) > blockSize {
+			b.buf = make([]byte, blockSize) // drop a long line's buffer
 		}
-		for pos < len(data) && skipping == 0 {
-			i := bytes.IndexByte(data[pos:], '\n')
-			if i < 0 {
-				carry = append(carry, data[pos:]...)
-				break
-			}
-			handle(trimCR(data[pos : pos+i]))
-			pos += i + 1
-			lineStart = base + int64(pos)
-		}
-		if cap(ch.b) == chunkSize {
-			free <- ch.b[:cap(ch.b)]
-		}
-		if ch.err != nil && !errors.Is(ch.err, io.EOF) {
-			readErr = ch.err
-		}
+		b.batch.reset()
+		free <- b
 		a.totalDecoded = startTotal + decoded
-		if a.opt.Progress != nil && (decoded >= nextReport || ch.err != nil) {
+		if a.opt.Progress != nil && (decoded >= nextReport || last) {
 			nextReport = decoded + 8<<20
-			a.opt.Progress(Progress{Part: idx + 1, Parts: total, File: p.Name, EncodedRead: cr.n, EncodedTotal: p.Size,
+			a.opt.Progress(Progress{Part: idx + 1, Parts: total, File: p.Name, EncodedRead: b.encoded, EncodedTotal: p.Size,
 				DecodedBytes: decoded, TotalDecoded: a.totalDecoded, Events: a.st.eventsRead})
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 	}
-	cutLine := false
-	if skipping > 0 {
-		oversized()
-		cutLine = true
+	if err := ctx.Err(); err != nil {
+		return err // the reader stopped early
 	}
-	if len(carry) > 0 {
-		// The last line has no newline: complete JSON is used, a cut line is damage.
-		before := fi.MalformedLines
-		handle(trimCR(carry))
-		cutLine = fi.MalformedLines > before
-	}
+	wg.Wait()
 	fi.EncodedBytes, fi.DecodedBytes = cr.n, decoded
 	fi.Events = a.st.eventsRead - a.eventsBefore
 	a.eventsBefore = a.st.eventsRead

@@ -318,7 +318,7 @@ func FuzzLine(f *testing.F) {
 			t.Fatalf("inconsistent result for %q", line)
 		}
 		if json.Valid(line) && !blank && !ok {
-			t.Fatalf("valid JSON rejected: %q: %v", line, st.sc.Err())
+			t.Fatalf("valid JSON rejected: %q: %v", line, st.p.sc.Err())
 		}
 	})
 }

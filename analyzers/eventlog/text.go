@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 func dash(p *string) string {
@@ -21,19 +23,6 @@ func ms(v int64) string {
 		return "-"
 	}
 	return (time.Duration(v) * time.Millisecond).String()
-}
-
-func bytesStr(v int64) string {
-	const unit = 1024
-	if v < unit {
-		return fmt.Sprintf("%d B", v)
-	}
-	div, exp := int64(unit), 0
-	for n := v / unit; n >= unit; n /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(v)/float64(div), "KMGTPE"[exp])
 }
 
 // WriteText prints a short human summary: application, operations, phases,
@@ -54,7 +43,7 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 	fmt.Fprintf(tw, "  jobs\t%d (%d failed, %d unfinished)\n", o.JobCount, o.FailedJobCount, x.Application.UnfinishedJobCount)
 	fmt.Fprintf(tw, "  stages\t%d (%d failed)\n  tasks\t%d (%d failed)\n", o.StageCount, o.FailedStageCount, o.TaskCount, o.FailedTaskCount)
 	fmt.Fprintf(tw, "  executor run time\t%s\n  shuffle read / write\t%s / %s\n  spilled (mem / disk)\t%s / %s\n",
-		ms(o.ExecutorRunTimeMillis), bytesStr(o.ShuffleReadBytes), bytesStr(o.ShuffleWriteBytes), bytesStr(o.MemoryBytesSpilled), bytesStr(o.DiskBytesSpilled))
+		ms(o.ExecutorRunTimeMillis), units.Bytes(o.ShuffleReadBytes), units.Bytes(o.ShuffleWriteBytes), units.Bytes(o.MemoryBytesSpilled), units.Bytes(o.DiskBytesSpilled))
 	fmt.Fprintf(tw, "  peak executors\t%d\n  events read\t%d\n", o.PeakConcurrentExecutors, o.EventsRead)
 	if x.Hudi.Detected {
 		fmt.Fprintf(tw, "  hudi\t%s descriptions; tables %s\n", x.Hudi.Encoding, strings.Join(x.Hudi.Tables, ", "))
@@ -69,7 +58,7 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 				share = fmt.Sprintf("%.1f%%", 100*float64(g.ShareOfStageWallClock))
 			}
 			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", g.Label, g.StageCount, g.TaskCount, ms(g.StageWallClockMillis), share,
-				ms(g.ExecutorRunTimeMillis), bytesStr(g.ShuffleBytes), bytesStr(g.SpilledBytes))
+				ms(g.ExecutorRunTimeMillis), units.Bytes(g.ShuffleBytes), units.Bytes(g.SpilledBytes))
 		}
 	}
 	group("Operation", "operation", r.OperationSummary)

@@ -3,8 +3,11 @@ package health
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // WriteText renders the report for a terminal: one block per check with the observed number,
@@ -26,7 +29,7 @@ func WriteText(w io.Writer, r *Result, verbose bool) error {
 	fmt.Fprintln(tw, "CHECK\tSTATUS\tOBSERVED\tTRIGGER\tUNHEALTHY AT\tSTATE")
 	for _, c := range r.Checks {
 		b := bands[c.Name]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Status, num(b.Observed), num(b.Trigger), num(b.Threshold), dash(b.State))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Status, BandValue(b, b.Observed), BandValue(b, b.Trigger), BandValue(b, b.Threshold), dash(b.State))
 	}
 	tw.Flush()
 	for _, c := range r.Checks {
@@ -64,11 +67,19 @@ func WriteText(w io.Writer, r *Result, verbose bool) error {
 	return nil
 }
 
-func num(p *int64) string {
-	if p == nil {
+// CountsBytes reports whether b's numbers are bytes (its measure ends in "bytes").
+func (b Band) CountsBytes() bool { return strings.HasSuffix(b.Measure, " bytes") }
+
+// BandValue renders one of b's numbers: binary units when b's measure counts bytes, else
+// the exact count; "-" when absent.
+func BandValue(b Band, p *int64) string {
+	switch {
+	case p == nil:
 		return "-"
+	case b.CountsBytes():
+		return units.Bytes(*p)
 	}
-	return fmt.Sprint(*p)
+	return strconv.FormatInt(*p, 10)
 }
 
 func dash(s string) string {

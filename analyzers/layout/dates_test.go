@@ -171,7 +171,7 @@ func TestRowCountsText(t *testing.T) {
 	var sb strings.Builder
 	WriteText(&sb, r, opt)
 	out := sb.String()
-	if !strings.Contains(out, "numRecords  avgRowSize") || !strings.Contains(out, "8           250.00 B") ||
+	if !strings.Contains(out, "numRecords  avgRowSize") || !strings.Contains(out, "8           250 B") ||
 		strings.Contains(out, "Table-level file size distribution") {
 		t.Errorf("partition table:\n%s", out)
 	}
@@ -180,7 +180,7 @@ func TestRowCountsText(t *testing.T) {
 	sb.Reset()
 	WriteText(&sb, r, opt)
 	// 2300 B / 10 rows = 230
-	if out = sb.String(); !strings.Contains(out, "Table-level file size distribution") || !strings.Contains(out, "  numRecords=10  avgRowSize=230.00 B\n") {
+	if out = sb.String(); !strings.Contains(out, "Table-level file size distribution") || !strings.Contains(out, "  numRecords=10  avgRowSize=230 B\n") {
 		t.Errorf("table stats:\n%s", out)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // Options are the Java tool's flags (names in comments) and hudiscope's additions.
@@ -559,7 +560,7 @@ func microDetector(c *Characteristics, opt Options, rows []PartitionRow) Detecto
 		}
 	}
 	sizeTrig := eligible && match > 0
-	sizeThr := FormatBytes(opt.MicroPartitionMaxAvgBytes)
+	sizeThr := units.Bytes(opt.MicroPartitionMaxAvgBytes)
 	var parts []string
 	findings := []string{}
 	if countTrig {
@@ -657,7 +658,7 @@ func smallFilesDetector(in Input, opt Options, rows []PartitionRow) Detector {
 	case pct >= opt.SmallFilesModeratePct:
 		status = Moderate
 	}
-	thr := FormatBytes(opt.SmallFilesThresholdBytes)
+	thr := units.Bytes(opt.SmallFilesThresholdBytes)
 	flaggedPct := fmt.Sprintf("%.1f%%", 100*pct)
 	findings := []string{}
 	var summary string
@@ -799,7 +800,7 @@ func hotDetector(in Input, opt Options) Detector {
 		}
 		for _, h := range hot[:shown] {
 			findings = append(findings, fmt.Sprintf("Partition '%s' was written by %d of the last %d ingest commits (%s), %s and %d records.",
-				displayName(h.Partition), h.CommitCount, kept, pct0(100*float64(h.CommitCount)/float64(kept)), FormatBytes(h.BytesWritten), h.RecordsWritten))
+				displayName(h.Partition), h.CommitCount, kept, pct0(100*float64(h.CommitCount)/float64(kept)), units.Bytes(h.BytesWritten), h.RecordsWritten))
 		}
 		if len(hot) > shown {
 			findings = append(findings, fmt.Sprintf("%d more hot partitions are listed under partitions[].", len(hot)-shown))

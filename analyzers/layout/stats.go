@@ -117,19 +117,6 @@ func (o Ordered) Get(key string) any {
 	return nil
 }
 
-var fileSizeUnits = []string{"B", "KB", "MB", "GB", "TB", "PB"}
-
-// FormatBytes is Hudi's getFileSizeUnit: divide by 1024 while > 1024, "%.2f <unit>".
-func FormatBytes(n int64) string {
-	size := float64(n)
-	c := 0
-	for size > 1024 && c < len(fileSizeUnits)-1 {
-		size /= 1024
-		c++
-	}
-	return strconv.FormatFloat(size, 'f', 2, 64) + " " + fileSizeUnits[c]
-}
-
 // Bucket is one log-scale histogram bucket: files with Lo ≤ size < Hi (Hi 0 = unbounded).
 type Bucket struct {
 	Lo    int64  `json:"lo"`

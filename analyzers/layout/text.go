@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // WriteText renders the report for a terminal in the Java tool's TABLE spirit: the partition
@@ -30,14 +32,14 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 		}
 		for _, p := range rows {
 			s := p.SizeStats
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", displayName(p.Partition), p.Files, FormatBytes(p.TotalBytes),
-				FormatBytes(s.Min), FormatBytes(s.Max), FormatBytes(s.Mean), FormatBytes(s.Median), FormatBytes(s.P95))
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", displayName(p.Partition), p.Files, units.Bytes(p.TotalBytes),
+				units.Bytes(s.Min), units.Bytes(s.Max), units.Bytes(s.Mean), units.Bytes(s.Median), units.Bytes(s.P95))
 			if opt.IncludeRowCounts {
 				n, avg := "-", "-"
 				if p.NumRecords != nil {
 					n = fmt.Sprint(*p.NumRecords)
 					if *p.NumRecords > 0 {
-						avg = FormatBytes(p.AvgRowSize())
+						avg = units.Bytes(p.AvgRowSize())
 					}
 				}
 				fmt.Fprintf(tw, "\t%s\t%s", n, avg)
@@ -55,12 +57,12 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 	}
 	if x := r.Hudiscope; x != nil {
 		fmt.Fprintf(w, "hudiscope: %d file groups, %d slices; a snapshot read merges %d log files (%s) with the base files, base+log %s\n",
-			x.FileGroups, x.FileSlices, x.LogFiles, FormatBytes(x.LogBytes), FormatBytes(x.TotalBytesWithLogs))
+			x.FileGroups, x.FileSlices, x.LogFiles, units.Bytes(x.LogBytes), units.Bytes(x.TotalBytesWithLogs))
 		if x.MergedFileGroups > 0 {
 			fmt.Fprintf(w, "  %d file group(s) read across a pending compaction (previous slice's base + logs of both slices); the latest slices alone hold %d log files (%s)\n",
-				x.MergedFileGroups, x.LatestSliceLogFiles, FormatBytes(x.LatestSliceLogBytes))
+				x.MergedFileGroups, x.LatestSliceLogFiles, units.Bytes(x.LatestSliceLogBytes))
 		}
-		fmt.Fprintf(w, "small files: %s\nwriter small-file handling: %s\n\n", x.SmallShare(FormatBytes), x.WriterSmallFiles(FormatBytes))
+		fmt.Fprintf(w, "small files: %s\nwriter small-file handling: %s\n\n", x.SmallShare(units.Bytes), x.WriterSmallFiles(units.Bytes))
 	}
 	if c := r.TableCharacteristics; c != nil {
 		fmt.Fprintf(w, "Table characteristics (age %dd): %s\n", c.TableAgeDays, c.OverallStatus)
@@ -78,13 +80,13 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 func writeTableBlocks(w io.Writer, r *Result) {
 	ts := r.TableSizeStats
 	fmt.Fprintln(w, "Table-level file size distribution:")
-	fmt.Fprintf(w, "  numFiles=%d  totalBytes=%s\n", ts.Count, FormatBytes(r.TotalBytes))
-	fmt.Fprintf(w, "  min=%s  max=%s  mean=%s  median=%s\n", FormatBytes(ts.Min), FormatBytes(ts.Max), FormatBytes(ts.Mean), FormatBytes(ts.Median))
-	fmt.Fprintf(w, "  p50=%s  p90=%s  p95=%s  p99=%s\n", FormatBytes(ts.P50), FormatBytes(ts.P90), FormatBytes(ts.P95), FormatBytes(ts.P99))
+	fmt.Fprintf(w, "  numFiles=%d  totalBytes=%s\n", ts.Count, units.Bytes(r.TotalBytes))
+	fmt.Fprintf(w, "  min=%s  max=%s  mean=%s  median=%s\n", units.Bytes(ts.Min), units.Bytes(ts.Max), units.Bytes(ts.Mean), units.Bytes(ts.Median))
+	fmt.Fprintf(w, "  p50=%s  p90=%s  p95=%s  p99=%s\n", units.Bytes(ts.P50), units.Bytes(ts.P90), units.Bytes(ts.P95), units.Bytes(ts.P99))
 	if n := r.TotalRecords; n != nil {
 		avg := "-"
 		if *n > 0 {
-			avg = FormatBytes(r.TotalBytes / *n)
+			avg = units.Bytes(r.TotalBytes / *n)
 		}
 		fmt.Fprintf(w, "  numRecords=%d  avgRowSize=%s\n", *n, avg)
 	}

@@ -37,7 +37,7 @@ func TestSmallFileLimitZeroIsHandlingOff(t *testing.T) {
 	var text bytes.Buffer
 	WriteText(&text, r, opt)
 	if !strings.Contains(text.String(), "writer small-file handling: OFF (hoodie.parquet.small.file.limit=0, props (w.properties))") ||
-		!strings.Contains(text.String(), "100.0% of latest base files under 50.00 MB (the small-files threshold)") {
+		!strings.Contains(text.String(), "100.0% of latest base files under 50 MiB (the small-files threshold)") {
 		t.Errorf("text:\n%s", text.String())
 	}
 	if r := Analyze(Input{View: v}, DefaultOptions()); r.Hudiscope.SmallFileHandling != "on" {
@@ -46,7 +46,7 @@ func TestSmallFileLimitZeroIsHandlingOff(t *testing.T) {
 }
 
 // small% and the small-files detector measure against one bound, --small-files-threshold-bytes:
-// files between the threshold (50 MB) and the writer's limit (100 MB) are small to neither, and a
+// files between the threshold (50 MiB) and the writer's limit (100 MiB) are small to neither, and a
 // partition the detector flags (average under the threshold) always shows small files.
 func TestSmallShareAgreesWithDetector(t *testing.T) {
 	v := &filegroup.View{Partitions: []*filegroup.Partition{part("mid", 5, 60<<20), part("tiny", 5, 10<<20), part("big", 5, 200<<20)}}

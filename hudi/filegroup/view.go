@@ -189,8 +189,8 @@ func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline
 			if vs.firstActive == "" || timeline.CompareInstants(in.RequestedTime, vs.firstActive) < 0 {
 				vs.firstActive = in.RequestedTime
 			}
-			if in.Action == timeline.ActionReplaceCommit && in.Commit != nil {
-				for p, ids := range in.Commit.PartitionToReplaceFileIDs {
+			if in.Action == timeline.ActionReplaceCommit {
+				for p, ids := range in.ReplacedFileIDs {
 					for _, id := range ids {
 						vs.replaced[p+"/"+id] = true
 					}

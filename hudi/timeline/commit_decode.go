@@ -134,3 +134,47 @@ func num(v any) int64 {
 	}
 	return 0
 }
+
+// liteStat is the part of a write stat CommitMetadata.Totals reads.
+type liteStat struct {
+	FileID          string `avro:"fileId"`
+	Path            string `avro:"path"`
+	NumWrites       int64  `avro:"numWrites"`
+	NumDeletes      int64  `avro:"numDeletes"`
+	NumUpdateWrites int64  `avro:"numUpdateWrites"`
+	NumInserts      int64  `avro:"numInserts"`
+	TotalWriteBytes int64  `avro:"totalWriteBytes"`
+}
+
+// liteCommit is what a timeline row shows of commit metadata; the rest is skipped unread.
+type liteCommit struct {
+	OperationType             string                `avro:"operationType"`
+	PartitionToWriteStats     map[string][]liteStat `avro:"partitionToWriteStats"`
+	PartitionToReplaceFileIDs map[string][]string   `avro:"partitionToReplaceFileIds"`
+}
+
+// decodeCommitLite decodes only the fields of Totals, the operation and the replaced file ids:
+// Avro straight into typed structs, skipping extra metadata (which carries the schema text).
+// JSON content takes the full path.
+func decodeCommitLite(b []byte) (*CommitMetadata, error) {
+	if !avro.IsOCF(b) {
+		return decodeCommitMetadata(b)
+	}
+	var lc liteCommit
+	if err := avro.FirstRecordInto(b, &lc); err != nil {
+		return nil, err
+	}
+	cm := &CommitMetadata{OperationType: lc.OperationType, PartitionToReplaceFileIDs: lc.PartitionToReplaceFileIDs}
+	if lc.PartitionToWriteStats != nil {
+		cm.PartitionToWriteStats = make(map[string][]WriteStat, len(lc.PartitionToWriteStats))
+		for p, ls := range lc.PartitionToWriteStats {
+			ws := make([]WriteStat, len(ls))
+			for i, s := range ls {
+				ws[i] = WriteStat{FileID: s.FileID, Path: s.Path, NumWrites: s.NumWrites, NumDeletes: s.NumDeletes,
+					NumUpdateWrites: s.NumUpdateWrites, NumInserts: s.NumInserts, TotalWriteBytes: s.TotalWriteBytes}
+			}
+			cm.PartitionToWriteStats[p] = ws
+		}
+	}
+	return cm, nil
+}

@@ -22,6 +22,9 @@ type Reader struct {
 	Store    storage.Storage
 	Config   *tableconfig.Config
 	Problems *problem.Log
+	// Compact keeps only Totals, Operation and ReplacedFileIDs of decoded commits (Commit
+	// stays nil; Details decodes it again on demand).
+	Compact bool
 }
 
 // path names a table-relative path for messages, prefixed with the table root.
@@ -48,6 +51,8 @@ type Instant struct {
 	Operation  string `json:"operation"`
 
 	Totals CommitTotals `json:"-"`
+	// ReplacedFileIDs (partition → file ids) are a completed replacecommit's replaced groups.
+	ReplacedFileIDs map[string][]string `json:"-"`
 	// Files are this instant's timeline files (requested, inflight, completed), table-relative.
 	Files []storage.Entry `json:"-"`
 	// Commit holds decoded commit metadata for completed write instants.
@@ -63,7 +68,13 @@ type Instant struct {
 	Started time.Time `json:"-"`
 	// Ended is the completion time parsed in the table zone (zero if pending or not a date).
 	Ended time.Time `json:"-"`
+	// decoded: LoadCommits has read this instant's metadata (or it needs none).
+	decoded bool
 }
+
+// MetadataLoaded reports whether the instant's commit metadata (Totals, Operation, Commit)
+// has been read; see Reader.LoadCommits.
+func (i *Instant) MetadataLoaded() bool { return i.decoded || i.Archived || !needsDecode(i) }
 
 // Duration is completion minus request, when both are dates.
 // A savepoint has none: its file carries the requested time of the commit it pins.
@@ -232,6 +243,18 @@ func family(action string) string {
 // Active lists and reads the active timeline. Completed write instants have their commit
 // metadata decoded (in parallel); other contents are read on demand by Details.
 func (r *Reader) Active(ctx context.Context) (*Timeline, error) {
+	tl, err := r.ActiveNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.LoadCommits(ctx, tl.Instants)
+	return tl, nil
+}
+
+// ActiveNames lists the active timeline from file names. Only replacecommits are read (their
+// plan tells clustering apart, their metadata names replaced file groups); LoadCommits reads
+// the other instants' metadata when a consumer needs it.
+func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 	entries, err := storage.ListNames(ctx, r.Store, r.Config.TimelineDir)
 	if err != nil {
 		return nil, fmt.Errorf("list timeline %s: %w", r.path(r.Config.TimelineDir), err)
@@ -306,7 +329,13 @@ func (r *Reader) Active(ctx context.Context) (*Timeline, error) {
 		}
 		tl.Instants = append(tl.Instants, in)
 	}
-	r.decodeCommits(ctx, tl.Instants)
+	var replaces []*Instant
+	for _, in := range tl.Instants {
+		if in.Action == ActionReplaceCommit {
+			replaces = append(replaces, in)
+		}
+	}
+	r.LoadCommits(ctx, replaces)
 	tl.Sort(tl.Instants)
 	return tl, nil
 }
@@ -321,9 +350,15 @@ func stateRank(s State) int {
 	return 2
 }
 
-// decodeCommits reads completed write instants' metadata, and pending replacecommits' plans
-// (to tell clustering from insert_overwrite), with bounded parallelism.
-func (r *Reader) decodeCommits(ctx context.Context, instants []*Instant) {
+// needsDecode: completed writes have metadata; pending replacecommits and clusterings a plan
+// (to tell clustering from insert_overwrite).
+func needsDecode(in *Instant) bool {
+	return (in.State == Completed && IsWriteAction(in.Action)) || in.Action == ActionReplaceCommit || in.PlanAction == ActionClustering
+}
+
+// LoadCommits reads the metadata of those instants not read yet, with bounded parallelism,
+// and caches it on each instant. Not safe to run concurrently on the same instants.
+func (r *Reader) LoadCommits(ctx context.Context, instants []*Instant) {
 	work := make(chan *Instant)
 	var wg sync.WaitGroup
 	n := runtime.GOMAXPROCS(0) * 4
@@ -337,7 +372,8 @@ func (r *Reader) decodeCommits(ctx context.Context, instants []*Instant) {
 		}()
 	}
 	for _, in := range instants {
-		if (in.State == Completed && IsWriteAction(in.Action)) || in.Action == ActionReplaceCommit || in.PlanAction == ActionClustering {
+		if !in.decoded && !in.Archived && needsDecode(in) {
+			in.decoded = true
 			work <- in
 		}
 	}
@@ -369,19 +405,27 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant) {
 		r.Problems.Add(r.path(cf), err.Error())
 		return
 	}
-	cm, err := decodeCommitMetadata(b)
+	decode := decodeCommitMetadata
+	if r.Compact {
+		decode = decodeCommitLite
+	}
+	cm, err := decode(b)
 	if err != nil {
 		in.Err = fmt.Sprintf("decode %s: %v", r.path(cf), err)
 		r.Problems.Add(r.path(cf), err.Error())
 		return
 	}
 	setCommit(in, cm)
+	if r.Compact {
+		in.Commit = nil
+	}
 }
 
 func setCommit(in *Instant, cm *CommitMetadata) {
 	in.Commit = cm
 	in.Operation = cm.OperationType
 	in.Totals = cm.Totals()
+	in.ReplacedFileIDs = cm.PartitionToReplaceFileIDs
 	if cm.OperationType == "CLUSTER" && in.PlanAction == "" {
 		in.PlanAction = ActionClustering
 	}

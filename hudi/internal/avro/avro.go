@@ -76,6 +76,23 @@ func FirstRecord(b []byte) (any, error) {
 	return v, nil
 }
 
+// FirstRecordInto decodes a container file's first record into a struct (fields by their
+// `avro` tags; record fields the struct lacks are skipped).
+func FirstRecordInto(b []byte, v any) error {
+	f, err := firstBlock(b)
+	if err != nil {
+		return err
+	}
+	s, err := Schema(f.schema)
+	if err != nil {
+		return fmt.Errorf("avro schema: %w", err)
+	}
+	if _, err := s.Decode(f.block, v, avro.SkipUnknown()); err != nil {
+		return fmt.Errorf("avro datum: %w", err)
+	}
+	return nil
+}
+
 // schemaCache holds parsed writer schemas by their JSON text: archived timelines and log
 // blocks repeat the same schema thousands of times.
 var schemaCache sync.Map // string → *avro.Schema
