@@ -12,6 +12,9 @@ package eventlog
 //	hudiscope stream:     4.76 s = 230 MB/s, peak RSS 92 MB (whole test process)
 //	encoding/json decode: 67.6 s =  16 MB/s (bufio.Scanner + json.Unmarshal into a small struct)
 //	ratio 14.2x
+//
+// Parallel reader (GOMAXPROCS parsers), same command, machine at load ≈ 8:
+// 1.20 s = 914 MB/s (serial reader in the same conditions: 427 MB/s), peak RSS 93 MB.
 
 import (
 	"bufio"
