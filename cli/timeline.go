@@ -67,7 +67,7 @@ func writeTimelineText(w io.Writer, t *hudi.Table, instants []*timeline.Instant)
 			dur := report.Duration(in)
 			row(in.RequestedTime, dash(ct), action, string(in.State), dash(in.Operation), itoa(in.Totals.NumWrites),
 				itoa(in.Totals.NumInserts), itoa(in.Totals.NumUpdateWrites), itoa(in.Totals.NumDeletes),
-				itoa(in.Totals.TotalBytesWritten), itoa(in.Totals.Files), itoa(in.Totals.Partitions), fmt.Sprint(dur), "")
+				itoa(in.Totals.TotalBytesWritten), itoa(in.Totals.Files), itoa(in.Totals.Partitions), dur, "")
 		}
 	}}.write(w)
 	if err != nil {

@@ -64,6 +64,8 @@ func must(tb testing.TB, err error) {
 	}
 }
 
+// reportPeakHeap reports the process's heap reserve so far (it never shrinks): run one
+// sub-benchmark per process (-bench 'FilesJSON/1000c') to read it as that one's peak.
 func reportPeakHeap(b *testing.B) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)

@@ -34,8 +34,8 @@ type Options struct {
 	// LazyCommits builds the timeline from file names: commit metadata is read only for
 	// replacecommits (the file view needs them) until the caller runs Table.LoadCommits.
 	LazyCommits bool
-	Props    string
-	EventLog string
+	Props       string
+	EventLog    string
 	// HoodieConf are --hoodie-conf k=v writer properties; Engine picks the engine-effective
 	// defaults (spark, flink, java; default spark).
 	HoodieConf []string

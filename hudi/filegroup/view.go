@@ -170,19 +170,22 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 	return out, firstErr
 }
 
+// fgKey names a file group without building a string.
+type fgKey struct{ partition, fileID string }
+
 // viewState is what slicing needs from the timeline.
 type viewState struct {
 	committed          map[string]string // requested → completion time, completed write instants
 	firstActive        string            // oldest active completed write instant
-	pendingCompaction  map[string]string // partition/fileId → compaction instant
-	pendingClustering  map[string]string // partition/fileId → clustering instant
+	pendingCompaction  map[fgKey]string  // → compaction instant
+	pendingClustering  map[fgKey]string  // → clustering instant
 	compactionInstants map[string]bool
-	replaced           map[string]bool // partition/fileId
+	replaced           map[fgKey]bool
 }
 
 func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline) *viewState {
-	vs := &viewState{committed: map[string]string{}, pendingCompaction: map[string]string{},
-		pendingClustering: map[string]string{}, compactionInstants: map[string]bool{}, replaced: map[string]bool{}}
+	vs := &viewState{committed: map[string]string{}, pendingCompaction: map[fgKey]string{},
+		pendingClustering: map[fgKey]string{}, compactionInstants: map[string]bool{}, replaced: map[fgKey]bool{}}
 	for _, in := range tl.Instants {
 		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) {
 			vs.committed[in.RequestedTime] = in.CompletionTime
@@ -192,7 +195,7 @@ func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline
 			if in.Action == timeline.ActionReplaceCommit {
 				for p, ids := range in.ReplacedFileIDs {
 					for _, id := range ids {
-						vs.replaced[p+"/"+id] = true
+						vs.replaced[fgKey{p, id}] = true
 					}
 				}
 			}
@@ -209,7 +212,7 @@ func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline
 			d, _ := r.Details(ctx, in)
 			if d != nil && d.Compaction != nil {
 				for _, op := range d.Compaction.Operations {
-					vs.pendingCompaction[op.PartitionPath+"/"+op.FileID] = in.RequestedTime
+					vs.pendingCompaction[fgKey{op.PartitionPath, op.FileID}] = in.RequestedTime
 				}
 			}
 		case in.PlanAction == timeline.ActionClustering:
@@ -217,7 +220,7 @@ func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline
 			if d != nil && d.Replace != nil && d.Replace.ClusteringPlan != nil {
 				for _, g := range d.Replace.ClusteringPlan.InputGroups {
 					for _, s := range g.Slices {
-						vs.pendingClustering[s.PartitionPath+"/"+s.FileID] = in.RequestedTime
+						vs.pendingClustering[fgKey{s.PartitionPath, s.FileID}] = in.RequestedTime
 					}
 				}
 			}
@@ -300,7 +303,7 @@ func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, p
 		}
 		// Pending compactions open a new slice with no base file.
 		for id, g := range groups {
-			if inst, ok := vs.pendingCompaction[pp+"/"+id]; ok {
+			if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
 				g.slice(inst)
 			}
 		}
@@ -322,13 +325,13 @@ func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, p
 		for _, id := range ids {
 			g := groups[id]
 			g.sortSlices()
-			if inst, ok := vs.pendingClustering[pp+"/"+id]; ok {
+			if inst, ok := vs.pendingClustering[fgKey{pp, id}]; ok {
 				g.PendingClustering = inst
 			}
-			if inst, ok := vs.pendingCompaction[pp+"/"+id]; ok {
+			if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
 				g.PendingCompaction = inst
 			}
-			if vs.replaced[pp+"/"+id] {
+			if vs.replaced[fgKey{pp, id}] {
 				part.Replaced = append(part.Replaced, g)
 				continue
 			}

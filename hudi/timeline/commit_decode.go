@@ -162,7 +162,7 @@ func decodeCommitLite(b []byte) (*CommitMetadata, error) {
 	}
 	var lc liteCommit
 	if err := avro.FirstRecordInto(b, &lc); err != nil {
-		return nil, err
+		return decodeCommitMetadata(b) // a writer schema the typed structs do not fit
 	}
 	cm := &CommitMetadata{OperationType: lc.OperationType, PartitionToReplaceFileIDs: lc.PartitionToReplaceFileIDs}
 	if lc.PartitionToWriteStats != nil {
