@@ -418,30 +418,6 @@ func filesRecord(v any) (*mdtRecord, error) {
 	return r, nil
 }
 
-// deleteRecordListSchema is HoodieDeleteRecordList (log block content version 3): only the
-// keys matter here, the ordering-value union lists every wrapper a writer may use.
-const deleteRecordListSchema = `{"type":"record","name":"HoodieDeleteRecordList","namespace":"org.apache.hudi.avro.model",
-"fields":[{"name":"deleteRecordList","type":{"type":"array","items":{"type":"record","name":"HoodieDeleteRecord",
-"fields":[{"name":"recordKey","type":["null","string"],"default":null},
-{"name":"partitionPath","type":["null","string"],"default":null},
-{"name":"orderingVal","default":null,"type":["null",
-{"type":"record","name":"BooleanWrapper","fields":[{"name":"value","type":"boolean"}]},
-{"type":"record","name":"IntWrapper","fields":[{"name":"value","type":"int"}]},
-{"type":"record","name":"LongWrapper","fields":[{"name":"value","type":"long"}]},
-{"type":"record","name":"FloatWrapper","fields":[{"name":"value","type":"float"}]},
-{"type":"record","name":"DoubleWrapper","fields":[{"name":"value","type":"double"}]},
-{"type":"record","name":"BytesWrapper","fields":[{"name":"value","type":"bytes"}]},
-{"type":"record","name":"StringWrapper","fields":[{"name":"value","type":"string"}]},
-{"type":"record","name":"DateWrapper","fields":[{"name":"value","type":"int"}]},
-{"type":"record","name":"DecimalWrapper","fields":[{"name":"value","type":{"type":"bytes","logicalType":"decimal","precision":30,"scale":15}}]},
-{"type":"record","name":"TimeMicrosWrapper","fields":[{"name":"value","type":{"type":"long","logicalType":"time-micros"}}]},
-{"type":"record","name":"TimestampMicrosWrapper","fields":[{"name":"value","type":"long"}]},
-{"type":"record","name":"ArrayWrapper","fields":[{"name":"wrappedValues","default":null,"type":["null",{"type":"array","items":["null",
-"BooleanWrapper","IntWrapper","LongWrapper","FloatWrapper","DoubleWrapper","BytesWrapper","StringWrapper","DateWrapper",
-"DecimalWrapper","TimeMicrosWrapper","TimestampMicrosWrapper",
-{"type":"record","name":"LocalDateWrapper","fields":[{"name":"value","type":"int"}]}]}]}]}
-]}]}}}]}`
-
 // deleteBlockKeys returns the record keys of a DELETE block (content version 3: int32
 // version, int32 length, Avro HoodieDeleteRecordList).
 func deleteBlockKeys(content []byte) ([]string, error) {
@@ -455,7 +431,7 @@ func deleteBlockKeys(content []byte) ([]string, error) {
 	if n < 0 || 8+n > len(content) {
 		return nil, fmt.Errorf("length %d exceeds content", n)
 	}
-	s, err := avro.Schema(deleteRecordListSchema)
+	s, err := avro.Schema(logfile.DeleteRecordListSchema)
 	if err != nil {
 		return nil, err
 	}
