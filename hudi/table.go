@@ -47,6 +47,13 @@ func OpenStorage(ctx context.Context, st storage.Storage) (*Table, error) {
 		return nil, fmt.Errorf("%s: %w", st.Root(), err)
 	}
 	t := &Table{Store: st}
+	defer func() { // refused paths in the chosen properties file
+		if t.Config != nil {
+			for _, w := range t.Config.Warnings {
+				t.problems.Add(t.Config.Source, w)
+			}
+		}
+	}()
 	main := ".hoodie/hoodie.properties"
 	cfg, mainErr := tableconfig.Read(ctx, st, main)
 	if mainErr == nil && cfg.ChecksumOK {

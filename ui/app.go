@@ -513,16 +513,14 @@ func (a *App) tableName() string {
 	return strings.TrimSuffix(filepath.Base(a.opts.Location), filepath.Ext(a.opts.Location))
 }
 
-func (a *App) exportPath(what string) string {
-	name := fmt.Sprintf("hudiscope-%s-%s-%s.md", slug(a.tableName()), slug(what), a.opts.Now().Format("20060102-150405"))
-	return filepath.Join(a.opts.ExportDir, name)
+func (a *App) exportName(what string) string {
+	return fmt.Sprintf("hudiscope-%s-%s-%s.md", slug(a.tableName()), slug(what), a.opts.Now().Format("20060102-150405"))
 }
 
 func (a *App) exportPane() tea.Cmd {
 	p := a.view()
 	what, md := p.Export()
-	path := a.exportPath(what)
-	return a.writeCmd(slug(p.Title())+" pane", path, func() string { return md })
+	return a.writeCmd(slug(p.Title())+" pane", a.exportName(what), func() string { return md })
 }
 
 func (a *App) exportReport() tea.Cmd {
@@ -531,18 +529,18 @@ func (a *App) exportReport() tea.Cmd {
 		a.message, a.msgBad = "nothing loaded yet to report on", true
 		return nil
 	}
-	return a.writeCmd("report", a.exportPath("report"), func() string { return report.Markdown(context.Background(), s) })
+	return a.writeCmd("report", a.exportName("report"), func() string { return report.Markdown(context.Background(), s) })
 }
 
 // writeCmd writes an export, cut to report.ExportLimit unless FullExport.
-func (a *App) writeCmd(what, path string, content func() string) tea.Cmd {
-	full := a.opts.FullExport
+func (a *App) writeCmd(what, name string, content func() string) tea.Cmd {
+	full, dir, root := a.opts.FullExport, a.opts.ExportDir, a.opts.Location
 	return func() tea.Msg {
 		md, cut := content(), false
 		if !full {
 			md, cut = report.Fit(md, report.ExportLimit)
 		}
-		err := os.WriteFile(path, []byte(md), 0o644)
+		path, err := writeExport(dir, name, []byte(md), root)
 		return exportDoneMsg{what: what, path: path, err: err, cut: cut}
 	}
 }

@@ -145,7 +145,15 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 		isPartition := false
 		var files []storage.Entry
 		for _, e := range entries {
+			if e.Err != nil {
+				problems.Add(store.Root()+"/"+e.Path, e.Err.Error())
+				continue
+			}
 			if e.IsDir {
+				if isDataFileName(e.Name) {
+					problems.Add(store.Root()+"/"+e.Path, "is a directory where a data file is expected; skipped")
+					continue
+				}
 				if strings.HasPrefix(e.Name, ".") || (dir == "" && e.Name == ".hoodie") {
 					continue
 				}
@@ -168,6 +176,15 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 	walk("")
 	wg.Wait()
 	return out, firstErr
+}
+
+// isDataFileName reports whether name is a base or log file name.
+func isDataFileName(name string) bool {
+	if _, ok := ParseBaseFileName(name); ok {
+		return true
+	}
+	_, ok := ParseLogFileName(name)
+	return ok
 }
 
 // fgKey names a file group without building a string.

@@ -2,11 +2,14 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 )
 
 // Local reads a table from a directory on local disk.
@@ -28,7 +31,18 @@ func (l *Local) Root() string { return l.dir }
 
 func (l *Local) abs(p string) string { return filepath.Join(l.dir, filepath.FromSlash(p)) }
 
+// resolve is abs for a path that must stay under the root.
+func (l *Local) resolve(op, p string) (string, error) {
+	if why := Escapes(p); why != "" {
+		return "", fmt.Errorf("%s %s: refused: %s", op, p, why)
+	}
+	return l.abs(p), nil
+}
+
 func (l *Local) List(_ context.Context, dir string) ([]Entry, error) {
+	if _, err := l.resolve("list", dir); err != nil {
+		return nil, err
+	}
 	des, err := os.ReadDir(l.abs(dir))
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", l.abs(dir), err)
@@ -46,7 +60,13 @@ func (l *Local) List(_ context.Context, dir string) ([]Entry, error) {
 				continue
 			}
 		} else if info, err = de.Info(); err != nil {
-			continue // vanished between ReadDir and Info
+			if os.IsNotExist(err) {
+				continue // vanished between ReadDir and Info
+			}
+			// Listed but not describable (a name too long for the OS): keep it, with the error.
+			out = append(out, Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1,
+				Err: fmt.Errorf("stat %s: %w", filepath.Join(l.abs(dir), de.Name()), err)})
+			continue
 		}
 		out = append(out, Entry{Name: de.Name(), Path: Join(dir, de.Name()), Size: info.Size(),
 			ModTime: info.ModTime(), ModTimePrecision: PrecisionLocal, IsDir: de.IsDir()})
@@ -56,6 +76,9 @@ func (l *Local) List(_ context.Context, dir string) ([]Entry, error) {
 }
 
 func (l *Local) Stat(_ context.Context, p string) (Entry, error) {
+	if _, err := l.resolve("stat", p); err != nil {
+		return Entry{}, err
+	}
 	info, err := os.Stat(l.abs(p))
 	if err != nil {
 		return Entry{}, fmt.Errorf("stat %s: %w", l.abs(p), err)
@@ -70,29 +93,69 @@ type localFile struct {
 
 func (f localFile) Size() int64 { return f.size }
 
+// Open opens a regular file.
 func (l *Local) Open(_ context.Context, p string) (File, error) {
-	f, err := os.Open(l.abs(p)) // read-only open
+	a, err := l.resolve("open", p)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", l.abs(p), err)
+		return nil, err
 	}
-	st, err := f.Stat()
+	f, err := openRegular(a)
+	if err != nil && !errors.Is(err, ErrNotRegular) {
+		return nil, fmt.Errorf("open %s: %w", a, err)
+	}
+	return f, err
+}
+
+// openRegular checks the type before opening (a FIFO would block, a device never ends) and
+// again on the descriptor, opened non-blocking, in case it changed between.
+func openRegular(a string) (File, error) {
+	st, err := os.Stat(a) // follows links, as Hadoop's local file system does
 	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: a, Err: errors.Unwrap(err)}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular("open", a, st.Mode())
+	}
+	f, err := os.OpenFile(a, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err = f.Stat(); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("stat %s: %w", l.abs(p), err)
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular("open", a, st.Mode())
 	}
 	return localFile{f, st.Size()}, nil
 }
 
 func (l *Local) ReadFile(_ context.Context, p string) ([]byte, error) {
-	b, err := os.ReadFile(l.abs(p))
+	a, err := l.resolve("read", p)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", l.abs(p), err)
+		return nil, err
+	}
+	f, err := openRegular(a)
+	if err != nil {
+		if errors.Is(err, ErrNotRegular) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read %s: %w", a, err)
+	}
+	defer f.Close()
+	b, err := ReadAll(f)             // bounded by the size at open
+	if err != nil && err != io.EOF { // shrank while read: what is there
+		return nil, fmt.Errorf("read %s: %w", a, err)
 	}
 	return b, nil
 }
 
 // ListNames lists a directory without stat-ing its entries.
 func (l *Local) ListNames(_ context.Context, dir string) ([]Entry, error) {
+	if _, err := l.resolve("list", dir); err != nil {
+		return nil, err
+	}
 	des, err := os.ReadDir(l.abs(dir))
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", l.abs(dir), err)

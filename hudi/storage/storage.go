@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -30,6 +31,8 @@ type Entry struct {
 	// 1s (extended timestamp). 0: the backend does not say.
 	ModTimePrecision time.Duration
 	IsDir            bool
+	// Err is set when the entry was listed but could not be described (Size is then -1).
+	Err error
 }
 
 // Modification-time precisions the backends report.
@@ -147,4 +150,49 @@ func ListNames(ctx context.Context, s Storage, dir string) ([]Entry, error) {
 		return nl.ListNames(ctx, dir)
 	}
 	return s.List(ctx, dir)
+}
+
+// Escapes says why a root-relative path taken from table files could lead outside the root
+// (absolute, a volume, or ".." once cleaned); "" when it cannot.
+func Escapes(p string) string {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || filepath.IsAbs(p) || filepath.VolumeName(p) != "" {
+		return "absolute path"
+	}
+	if strings.ContainsRune(p, 0) {
+		return "NUL in path"
+	}
+	for _, el := range strings.Split(path.Clean(strings.ReplaceAll(p, `\`, "/")), "/") {
+		if el == ".." {
+			return "leads outside the table root (..)"
+		}
+	}
+	return ""
+}
+
+// kind names a non-regular file's type for errors.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a regular file"
+}
+
+// ErrNotRegular is returned (wrapped) when a file is expected and something else is there.
+var ErrNotRegular = errors.New("not a regular file")
+
+func notRegular(op, p string, m fs.FileMode) error {
+	return fmt.Errorf("%s %s: is %s, not a regular file: %w", op, p, kind(m), ErrNotRegular)
 }

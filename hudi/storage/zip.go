@@ -7,10 +7,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -27,7 +29,10 @@ type Zip struct {
 
 // OpenZip opens a zip archive as a table root.
 func OpenZip(p string) (*Zip, error) {
-	f, err := os.Open(p)
+	if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
+		return nil, notRegular("open", p, st.Mode())
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", p, err)
 	}
@@ -180,7 +185,13 @@ func (z *Zip) Open(ctx context.Context, p string) (File, error) {
 func (z *Zip) ReadFile(_ context.Context, p string) ([]byte, error) {
 	zf, ok := z.files[strings.Trim(p, "/")]
 	if !ok {
+		if e, ok := z.entries[strings.Trim(p, "/")]; ok && e.IsDir {
+			return nil, notRegular("read", z.path+"!/"+p, fs.ModeDir)
+		}
 		return nil, fmt.Errorf("read %s!/%s: %w", z.path, p, ErrNotExist)
+	}
+	if m := zf.Mode(); !m.IsRegular() {
+		return nil, notRegular("read", z.path+"!/"+p, m)
 	}
 	rc, err := zf.Open()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"hash/crc32"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -49,6 +50,8 @@ type Config struct {
 	ZoneSource string
 	// ChecksumOK is false when hoodie.table.checksum is missing or does not match.
 	ChecksumOK bool
+	// Warnings are problems with Source that did not stop the parse (a refused path).
+	Warnings []string
 }
 
 // Supported table versions: 4 (0.11) through 9 (1.1).
@@ -97,8 +100,8 @@ func Parse(data []byte, source string) (*Config, error) {
 		}
 	}
 	if c.LayoutVersion >= 2 {
-		c.TimelineDir = ".hoodie/" + orDefault(props["hoodie.timeline.path"], "timeline")
-		c.HistoryDir = c.TimelineDir + "/" + orDefault(props["hoodie.timeline.history.path"], "history")
+		c.TimelineDir = ".hoodie/" + c.confined("hoodie.timeline.path", "timeline")
+		c.HistoryDir = c.TimelineDir + "/" + c.confined("hoodie.timeline.history.path", "history")
 	} else {
 		c.TimelineDir = ".hoodie"
 	}
@@ -106,7 +109,7 @@ func Parse(data []byte, source string) (*Config, error) {
 	// for their LSM history, so for them only a pre-upgrade .hoodie/archived is read.
 	c.ArchiveDir = ".hoodie/archived"
 	if c.LayoutVersion < 2 {
-		c.ArchiveDir = ".hoodie/" + orDefault(props["hoodie.archivelog.folder"], "archived")
+		c.ArchiveDir = ".hoodie/" + c.confined("hoodie.archivelog.folder", "archived")
 	}
 	c.RecordKeys = splitList(props["hoodie.table.recordkey.fields"])
 	c.PartitionKeys = splitList(props["hoodie.table.partition.fields"])
@@ -148,6 +151,21 @@ func (c *Config) SortedKeys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// confined returns the relative path the property key names, or def when it is unset or
+// could lead outside the table root (absolute, or with ".." once cleaned); a refusal is a
+// warning.
+func (c *Config) confined(key, def string) string {
+	v := strings.TrimSpace(c.Props[key])
+	if v == "" {
+		return def
+	}
+	if why := storage.Escapes(v); why != "" {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s=%q refused: %s; using the default %q", key, v, why, def))
+		return def
+	}
+	return path.Clean(v)
 }
 
 func orDefault(v, def string) string {

@@ -267,12 +267,17 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 	precision := map[*Instant]time.Duration{}
 	wholeSeconds, evenSeconds, nDerived := true, true, 0
 	for _, e := range entries {
-		if e.IsDir {
-			continue
-		}
 		f, ok := ParseInstantFileName(e.Name)
 		if !ok {
 			continue
+		}
+		if e.Err != nil {
+			r.Problems.Add(r.path(e.Path), e.Err.Error())
+			continue
+		}
+		if e.IsDir {
+			// Still counted, so a completed instant does not read as inflight; reading it fails.
+			r.Problems.Add(r.path(e.Path), "is a directory where an instant file is expected")
 		}
 		k := key{f.RequestedTime, family(f.Action)}
 		in := byKey[k]

@@ -1,0 +1,112 @@
+//go:build linux
+
+package storage
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestLocalOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.commit")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for name, what := range map[string]string{"fifo": "named pipe", "zero.commit": "character device", "d": "directory"} {
+		done := make(chan error, 2)
+		go func() {
+			_, err := l.ReadFile(ctx, name)
+			done <- err
+			_, err = l.Open(ctx, name)
+			done <- err
+		}()
+		for range 2 {
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), what) || !strings.Contains(err.Error(), filepath.Join(dir, name)) {
+					t.Errorf("%s: got %v, want a named %q error", name, err, what)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s: read blocked", name)
+			}
+		}
+	}
+}
+
+func TestLocalRefusesEscape(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(filepath.Dir(root), "outside"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, p := range []string{"../outside", "a/../../outside", "/etc/passwd"} {
+		if _, err := l.ReadFile(ctx, p); err == nil || !strings.Contains(err.Error(), "refused") {
+			t.Errorf("ReadFile(%q) = %v, want refused", p, err)
+		}
+		if _, err := l.List(ctx, p); err == nil {
+			t.Errorf("List(%q) not refused", p)
+		}
+	}
+	for p, want := range map[string]bool{"timeline": false, "a/b/../c": false, "..": true, "x/../..": true, "/abs": true, `..\x`: true} {
+		if got := Escapes(p) != ""; got != want {
+			t.Errorf("Escapes(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// An entry List cannot describe (its full path is longer than the OS allows) is kept with
+// its error, not dropped.
+func TestLocalListKeepsInfoErrors(t *testing.T) {
+	root := t.TempDir()
+	deep := root
+	for len(deep) < 3900 {
+		deep = filepath.Join(deep, strings.Repeat("d", 200))
+	}
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Skip("cannot build a deep directory:", err)
+	}
+	fd, err := syscall.Open(deep, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer syscall.Close(fd)
+	long := strings.Repeat("f", 250)
+	f, err := syscall.Openat(fd, long, syscall.O_CREAT|syscall.O_WRONLY, 0o644)
+	if err != nil {
+		t.Skip(err)
+	}
+	syscall.Close(f)
+	l, err := OpenLocal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := filepath.Rel(root, deep)
+	es, err := l.List(context.Background(), filepath.ToSlash(rel))
+	if err != nil {
+		t.Skip("deep list failed:", err)
+	}
+	if len(es) != 1 || es[0].Err == nil || !strings.Contains(es[0].Err.Error(), long) {
+		t.Fatalf("got %+v, want the long name with its stat error", es)
+	}
+}
