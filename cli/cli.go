@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
 )
 
 // Exit codes shared by every command; documented in the README. The Java-compatible
@@ -83,18 +85,18 @@ func Main(args []string) (code int) {
 		return exitOK
 	}
 	if msg := unknownCommand(args); msg != "" {
-		fmt.Fprintln(os.Stderr, "hudiscope:", msg)
+		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", msg))
 		return exitUsage
 	}
 	cfgPath, err := configFileFor(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
 		return exitUsage
 	}
 	var cli CLI
 	parser, err := newParser(&cli, os.Stdout, os.Stderr, cfgPath)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
 		return exitUsage
 	}
 	defer func() {
@@ -108,7 +110,7 @@ func Main(args []string) (code int) {
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
 		return exitUsage
 	}
 	// ctrl+c and SIGTERM cancel the work in progress; the command then exits 130.
@@ -128,11 +130,11 @@ func Main(args []string) (code int) {
 		var ec exitCoder
 		if asExitCoder(err, &ec) {
 			if msg := ec.Error(); msg != "" {
-				fmt.Fprintln(os.Stderr, "hudiscope:", msg)
+				fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", msg))
 			}
 			return ec.ExitCode()
 		}
-		fmt.Fprintln(os.Stderr, "hudiscope:", err)
+		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
 		return exitError
 	}
 	return exitOK

@@ -100,7 +100,7 @@ func (c *LayoutCmd) Run(ctx context.Context) error {
 			if len(tables) == 1 {
 				return err
 			}
-			fmt.Fprintln(os.Stderr, "hudiscope:", err)
+			fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
 			failed = append(failed, config.Redact("", table))
 		}
 	}

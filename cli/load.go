@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -25,7 +26,7 @@ func load(ctx context.Context, opts model.Options, needed ...model.Step) (*model
 	}
 	for _, st := range s.Done {
 		if e := s.StepErrors[st]; e != nil {
-			fmt.Fprintf(os.Stderr, "hudiscope: %s: %v\n", st, e)
+			fmt.Fprintf(os.Stderr, "hudiscope: %s: %s\n", st, config.Redact("", fmt.Sprint(e)))
 		}
 	}
 	return s, nil
@@ -34,6 +35,6 @@ func load(ctx context.Context, opts model.Options, needed ...model.Step) (*model
 // reportProblems prints the damaged files the reader worked around.
 func reportProblems(s *model.Snapshot) {
 	for _, p := range s.Problems() {
-		fmt.Fprintln(os.Stderr, "hudiscope: warning:", p.String())
+		fmt.Fprintln(os.Stderr, "hudiscope: warning:", config.Redact("", p.String()))
 	}
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,6 +46,37 @@ const sparkSecrets = `"spark.hadoop.fs.s3a.secret.key":"SEKRET21","spark.hadoop.
 	`"hoodie.base.path":"s3a://AKIASEKRET28:SEKRET29@bucket/t",` +
 	`"hoodie.streamer.extra.args":"--hoodie-conf hoodie.aws.secret.key=SEKRET30",`
 
+// credentialForms are the 14 forms of docs/security.md (each secret contains SEKRET), placed
+// in the event log's Spark properties one per key and all together in a JVM-options value.
+var credentialForms = []string{
+	"ftp://user:SEKRET41@host/t",
+	"hdfs://user:SEKRET/42@nn:8020/t",
+	"https://user:SEKRET@43@host:443/p",
+	"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=SEKRET44/ab+c==;EndpointSuffix=core.windows.net",
+	"https://acct.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=SEKRET45%2Bx&se=2030",
+	"jdbc:oracle:thin:scott/SEKRET46@//db:1521/svc",
+	"basic.auth.user.info=user:SEKRET47",
+	"-Dssl.keystore.pwd=SEKRET48",
+	"storepass=SEKRET49 -storepass SEKRET49b",
+	`username="u" password="SEKRET 50";`,
+	`{"user":"u","password":"SEKRET51"}`,
+	"Authorization: Bearer SEKRET52.abc",
+	"digest:zkuser:SEKRET53",
+	"jdbc:hive2://ms:10000/db;user=hive;password=SEKRET54",
+}
+
+func credentialFormProps() string {
+	var b strings.Builder
+	for i, v := range credentialForms {
+		k, _ := json.Marshal(fmt.Sprintf("hoodie.form.%02d", i))
+		js, _ := json.Marshal(v)
+		b.WriteString(string(k) + ":" + string(js) + ",")
+	}
+	all, _ := json.Marshal("-Xmx4g " + strings.Join(credentialForms, " ") + " -XX:+UseG1GC")
+	b.WriteString(`"spark.driver.extraJavaOptions":` + string(all) + `,"hoodie.extra.java.opts":` + string(all) + ",")
+	return b.String()
+}
+
 // secretsWorld writes the cow-services writer properties plus credentialProps, and a copy of its
 // event log whose Spark and system properties carry credentials. It returns props and log paths.
 func secretsWorld(t *testing.T) (table, props, eventLog string) {
@@ -80,7 +113,7 @@ func secretsWorld(t *testing.T) (table, props, eventLog string) {
 	if bytes.Count(plain, []byte(sp)) != 1 {
 		t.Fatal("fixture event log: want one Spark Properties block")
 	}
-	plain = bytes.Replace(plain, []byte(sp), []byte(sp+sparkSecrets), 1)
+	plain = bytes.Replace(plain, []byte(sp), []byte(sp+sparkSecrets+credentialFormProps()), 1)
 	plain = bytes.Replace(plain, []byte(`"sun.java.command":"`), []byte(`"sun.java.command":"--hoodie-conf hoodie.aws.secret.key=SEKRET31 `), 1)
 	enc, _ := zstd.NewWriter(nil)
 	if err := os.WriteFile(first, enc.EncodeAll(plain, nil), 0o644); err != nil {
@@ -138,6 +171,9 @@ func TestSecretsRedactedEverywhere(t *testing.T) {
 		assertNoSecret(t, what+" stderr", stderr)
 		if args[0] == "report" || (args[0] == "eventlog" && args[len(args)-1] == "JSON") {
 			assertKeysRedacted(t, what, stdout)
+			if !strings.Contains(stdout, "hoodie.form.13") {
+				t.Errorf("%s does not show the credential-form properties", what)
+			}
 		}
 	}
 
@@ -180,4 +216,22 @@ func TestSecretsRedactedEverywhere(t *testing.T) {
 		all.Write(b)
 	}
 	assertKeysRedacted(t, "TUI exports", all.String())
+}
+
+// A History Server URL with user:password@ never shows the password (stderr, stdout, JSON).
+func TestSecretsHistoryServerURL(t *testing.T) {
+	table, _, _ := secretsWorld(t)
+	const shs = "shs://user:secret@127.0.0.1:1/app"
+	for _, args := range [][]string{
+		{"eventlog", shs, "--output", "JSON"},
+		{"eventlog", shs},
+		{"report", table, "--event-log", shs, "--format", "json"},
+	} {
+		stdout, stderr, _ := runCLI(t, args...)
+		for what, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
+			if strings.Contains(out, "secret") {
+				t.Errorf("%v %s shows the password: %.400s", args, what, out)
+			}
+		}
+	}
 }

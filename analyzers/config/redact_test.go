@@ -13,7 +13,7 @@ import (
 func TestRedactEmbeddedCredentials(t *testing.T) {
 	for _, c := range []struct{ key, in, want string }{
 		{"hoodie.datasource.hive_sync.jdbcurl", "jdbc:hive2://hive:pw1@ms:10000/db;user=hive;password=pw2",
-			"jdbc:hive2://" + Redacted + "@ms:10000/db;user=hive;password=" + Redacted},
+			"jdbc:hive2://hive:" + Redacted + "@ms:10000/db;user=hive;password=" + Redacted},
 		{"hoodie.streamer.extra.args", "--hoodie-conf hoodie.aws.secret.key=pw3 --hoodie-conf hoodie.table.name=t",
 			"--hoodie-conf hoodie.aws.secret.key=" + Redacted + " --hoodie-conf hoodie.table.name=t"},
 		{"spark.driver.extraJavaOptions", "-Dfs.s3a.access.key=AKIAX -Dx=1", "-Dfs.s3a.access.key=" + Redacted + " -Dx=1"},

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/source"
 )
 
@@ -62,6 +63,7 @@ func Analyze(ctx context.Context, path string, opt Options) (*Report, error) {
 	if display == "" {
 		display = path
 	}
+	display = config.Redact("", display) // shs://user:pw@… must not reach eventLogPath
 	var srcInfo SourceInfo
 	root := path
 	shs, isSHS, err := source.ParseSHS(path)

@@ -1,0 +1,65 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// credentialForm is one way a credential appears in a value; docs/security.md lists them.
+type credentialForm struct {
+	name, value, want, secret string
+}
+
+// CredentialForms are the 14 forms of docs/security.md; each secret contains "SEKRET".
+var credentialForms = []credentialForm{
+	{"uri-userinfo", "ftp://user:SEKRET01@host/t", "ftp://user:***@host/t", "SEKRET01"},
+	{"uri-userinfo-slash", "hdfs://user:SE/KRET02@nn:8020/t", "hdfs://user:***@nn:8020/t", "SE/KRET02"},
+	{"uri-userinfo-at", "https://user:SE@KRET03@host:443/p", "https://user:***@host:443/p", "KRET03"},
+	{"azure-accountkey", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=SEKRET04/ab+c==;EndpointSuffix=core.windows.net",
+		"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=***;EndpointSuffix=core.windows.net", "SEKRET04"},
+	{"sas-sig", "https://acct.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=SEKRET05%2Bx%3D&se=2030",
+		"https://acct.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=***&se=2030", "SEKRET05"},
+	{"oracle-thin", "jdbc:oracle:thin:scott/SEKRET06@//db:1521/svc", "jdbc:oracle:thin:scott/***@//db:1521/svc", "SEKRET06"},
+	{"basic-auth-user-info", "basic.auth.user.info=user:SEKRET07", "basic.auth.user.info=***", "SEKRET07"},
+	{"pwd-key", "-Dssl.keystore.pwd=SEKRET08", "-Dssl.keystore.pwd=***", "SEKRET08"},
+	{"storepass", "storepass=SEKRET09 -storepass SEKRET09b", "storepass=*** -storepass ***", "SEKRET09"},
+	{"quoted-password", `username="u" password="SEKRET 10";`, `username="u" password="***";`, "SEKRET"},
+	{"json-password", `{"user":"u","password":"SEKRET11\"x"}`, `{"user":"u","password":"***"}`, "SEKRET11"},
+	{"bearer", "Authorization: Bearer SEKRET12.abc-def", "Authorization: Bearer ***", "SEKRET12"},
+	{"zk-digest", "digest:zkuser:SEKRET13", "digest:zkuser:***", "SEKRET13"},
+	{"embedded-password", "jdbc:hive2://ms:10000/db;user=hive;password=SEKRET14", "jdbc:hive2://ms:10000/db;user=hive;password=***", "SEKRET14"},
+}
+
+// TestRedactCredentialForms: each form is redacted as a whole value, inside a longer
+// spark.driver.extraJavaOptions, and under its own secret key name when it has one.
+func TestRedactCredentialForms(t *testing.T) {
+	for _, f := range credentialForms {
+		t.Run(f.name, func(t *testing.T) {
+			if got := Redact("hoodie.some.value", f.value); got != f.want {
+				t.Errorf("Redact(%q) = %q, want %q", f.value, got, f.want)
+			}
+			long := "-Xmx4g -Da=1 " + f.value + " -XX:+UseG1GC"
+			got := Redact("spark.driver.extraJavaOptions", long)
+			if want := "-Xmx4g -Da=1 " + f.want + " -XX:+UseG1GC"; got != want {
+				t.Errorf("embedded: got %q, want %q", got, want)
+			}
+			if strings.Contains(got, "SEKRET") || strings.Contains(got, f.secret) {
+				t.Errorf("embedded leaks: %q", got)
+			}
+			if Redact("", got) != got {
+				t.Errorf("not idempotent: %q", got)
+			}
+		})
+	}
+	for _, k := range []string{"schema.registry.basic.auth.user.info", "hoodie.x.pwd", "ssl.truststore.storepass",
+		"fs.azure.account.AccountKey", "x.sig", "fs.azure.sas.token"} {
+		if got := Redact(k, "SEKRET"); got != Redacted {
+			t.Errorf("Redact(%q) = %q, want %s", k, got, Redacted)
+		}
+	}
+	for _, plain := range []string{"design=1", "s3a://bucket/t", "hdfs://nn:8020/a/b", "the digest is ok", "bearer", "x=\"y\""} {
+		if got := Redact("spark.x", plain); got != plain {
+			t.Errorf("Redact(%q) = %q, want unchanged", plain, got)
+		}
+	}
+}
