@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
@@ -64,7 +65,7 @@ func (c *CheckpointCmd) Run(ctx context.Context) error {
 
 func writeCheckpointText(w io.Writer, rs []*checkpoint.Report) error {
 	for _, line := range checkpoint.VerdictLines(rs) {
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, safetext.Terminal(line))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 
 	"github.com/hudiscope/hudiscope/hudi"
@@ -46,7 +47,7 @@ func (c *FilesCmd) Run(ctx context.Context) error {
 }
 
 func writeFilesText(w io.Writer, t *hudi.Table, view *filegroup.View) error {
-	fmt.Fprintf(w, "%s · %s · %s\n", t.Config.Name, t.Config.Type, view)
+	fmt.Fprintf(w, "%s · %s · %s\n", safetext.Terminal(t.Config.Name), t.Config.Type, view)
 	return columns{rows: func(row func(...string)) {
 		row("partition", "file id", "base file", "base bytes", "logs", "log bytes", "slices", "pending")
 		for _, p := range view.Partitions {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 	"os"
 	"sort"
@@ -94,7 +95,7 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 				return nil
 			}
 			for _, k := range records.SortedKeys(counts) {
-				fmt.Fprintf(w, "%s %d\n", k, counts[k])
+				fmt.Fprintf(w, "%s %d\n", safetext.Terminal(k), counts[k])
 			}
 			return nil
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 	"strings"
 	"time"
@@ -55,7 +56,7 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 
 func writeTimelineText(w io.Writer, t *hudi.Table, instants []*timeline.Instant) error {
 	c := t.Config
-	fmt.Fprintf(w, "%s · %s · table version %d · %d instants · times in %s\n", c.Name, c.Type, c.Version, len(instants), c.ZoneSource)
+	fmt.Fprintf(w, "%s · %s · table version %d · %d instants · times in %s\n", safetext.Terminal(c.Name), c.Type, c.Version, len(instants), c.ZoneSource)
 	err := columns{right: true, rows: func(row func(...string)) {
 		row("requested", "completed", "action", "state", "operation", "writes", "inserts", "updates", "deletes", "bytes", "files", "parts", "duration", "")
 		for _, in := range instants {

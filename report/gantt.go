@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"sort"
 	"strings"
 	"time"
@@ -112,5 +113,5 @@ func ganttSection(in *timeline.Instant) string {
 
 // mermaidText drops the characters Mermaid's gantt syntax reserves.
 func mermaidText(s string) string {
-	return strings.NewReplacer(":", " ", "#", " ", ";", " ", "\n", " ").Replace(s)
+	return strings.NewReplacer(":", " ", "#", " ", ";", " ", "\n", " ").Replace(safetext.Terminal(s))
 }

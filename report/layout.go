@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"strconv"
 	"strings"
 
@@ -214,7 +215,7 @@ func DetectorsMarkdown(r *layout.Result) string {
 func PartitionFilesMarkdown(p *filegroup.Partition, groups []*filegroup.FileGroup) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Partition `%s`: %d live file groups, %d replaced, %d uncommitted files.\n\n",
-		PartitionName(p.Path), len(p.FileGroups), len(p.Replaced), len(p.Uncommitted))
+		safetext.Terminal(PartitionName(p.Path)), len(p.FileGroups), len(p.Replaced), len(p.Uncommitted))
 	var rows [][]string
 	for _, g := range groups {
 		c := FileGroupCells(g)
@@ -259,12 +260,12 @@ func Pending(g *filegroup.FileGroup) string {
 // FileGroupMarkdown lists a file group's slices, oldest first, with their base and log files.
 func FileGroupMarkdown(g *filegroup.FileGroup) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "File group `%s` in partition `%s`: %d slice(s).", g.FileID, PartitionName(g.Partition), len(g.Slices))
+	fmt.Fprintf(&b, "File group `%s` in partition `%s`: %d slice(s).", safetext.Terminal(g.FileID), safetext.Terminal(PartitionName(g.Partition)), len(g.Slices))
 	if p := Pending(g); p != "" {
-		fmt.Fprintf(&b, " Pending: %s.", p)
+		fmt.Fprintf(&b, " Pending: %s.", Escape(p))
 	}
 	if s, merged := g.Merged(); merged {
-		fmt.Fprintf(&b, " A snapshot read merges the base file of slice %s with the logs of both slices (%d log files).", s.BaseInstant, len(s.Logs))
+		fmt.Fprintf(&b, " A snapshot read merges the base file of slice %s with the logs of both slices (%d log files).", Escape(s.BaseInstant), len(s.Logs))
 	}
 	b.WriteString("\n\n")
 	var rows [][]string

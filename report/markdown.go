@@ -6,6 +6,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"regexp"
 	"sort"
 	"strconv"
@@ -193,10 +194,10 @@ func KeyValues(pairs [][2]string) string {
 	return b.String()
 }
 
-// Escape makes text safe inside a Markdown table cell or list item.
+// Escape makes text safe inside a Markdown table cell or list item: pipes
+// are escaped and control and bidi characters shown as escapes (safetext).
 func Escape(s string) string {
-	r := strings.NewReplacer("|", `\|`, "\r", " ", "\n", " ", "\x1b", "")
-	return r.Replace(s)
+	return strings.ReplaceAll(safetext.Terminal(s), "|", `\|`)
 }
 
 // SortedKeys returns a map's keys in order.

@@ -77,7 +77,7 @@ func checkTables(t *testing.T, md string) {
 
 func TestTableEscapes(t *testing.T) {
 	got := Table([]string{"a", "b"}, "lr", [][]string{{"x|y", "1\n2"}})
-	want := "| a | b |\n|---|---:|\n| x\\|y | 1 2 |\n"
+	want := "| a | b |\n|---|---:|\n| x\\|y | 1\\n2 |\n"
 	if got != want {
 		t.Fatalf("got %q want %q", got, want)
 	}

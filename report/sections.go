@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"strings"
 
 	"github.com/hudiscope/hudiscope/model"
@@ -45,7 +46,7 @@ func incrementalSection(ctx context.Context, s *model.Snapshot) (string, bool) {
 	var b strings.Builder
 	for _, st := range starts {
 		fmt.Fprintf(&b, "- Hudi %s readers: begin.instanttime `%s` reads every write from `%s` on (%s).\n",
-			st.Reader.Line, st.Begin, st.ReadsFrom, st.Reader.Rule()+"; bounded by the "+st.Reason)
+			st.Reader.Line, safetext.Terminal(st.Begin), safetext.Terminal(st.ReadsFrom), st.Reader.Rule()+"; bounded by the "+st.Reason)
 	}
 	return b.String(), true
 }

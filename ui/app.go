@@ -6,6 +6,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"os"
 	"path/filepath"
 	"strings"
@@ -396,9 +397,9 @@ func jumpTarget(j jumpMsg) string {
 	case j.Instant != "":
 		return "instant " + j.Instant
 	case j.FileGroup != "":
-		return "file group " + j.FileGroup + " in partition " + report.PartitionName(j.Partition)
+		return "file group " + j.FileGroup + " in partition " + partLabel(j.Partition)
 	case j.Partition != "":
-		return "partition " + report.PartitionName(j.Partition)
+		return "partition " + partLabel(j.Partition)
 	case j.Check != "":
 		return "check " + j.Check
 	case j.Finding != "":
@@ -664,7 +665,7 @@ func (a *App) tabsView(w int) string {
 	if crumbs := p.Breadcrumb(); len(crumbs) > 0 && !a.help && a.probs == nil {
 		s := " " + st.TabActive.Render(fmt.Sprintf("%d %s", a.active+1, p.Title()))
 		for _, c := range crumbs {
-			s += g.Crumb + c
+			s += g.Crumb + safetext.Terminal(c) // crumbs are plain text
 		}
 		return clip(s+st.Dim.Render("   "+a.c.Keys.Back.Help().Key+": back"), w)
 	}

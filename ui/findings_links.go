@@ -235,7 +235,7 @@ func pathTarget(s *model.Snapshot, path string, stages []any) (jumpMsg, string, 
 			part = s.Layout.Rows[0].Partition // the largest, as the Overview names it
 		}
 		if part != "" {
-			return jumpMsg{Pane: "Layout", Partition: part}, "partition " + report.PartitionName(part), true
+			return jumpMsg{Pane: "Layout", Partition: part}, "partition " + partLabel(part), true
 		}
 	case strings.HasPrefix(path, "table."):
 		if in := serviceInstant(s.TimelineInstants(), path); in != nil {

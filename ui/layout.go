@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -470,7 +471,7 @@ func joinPath(dir, name string) string {
 func (l *LayoutPane) Breadcrumb() []string {
 	var out []string
 	if l.part != nil {
-		out = append(out, report.PartitionName(l.part.p.Path))
+		out = append(out, partLabel(l.part.p.Path))
 		if l.part.group != nil {
 			out = append(out, "group "+trunc(l.part.group.g.FileID, 13, l.c.Styles.G.Ellipsis))
 		}
@@ -642,7 +643,7 @@ func (l *LayoutPane) histograms(w, rows int) []string {
 	if sel == nil {
 		return table
 	}
-	part := block("file sizes ("+report.PartitionName(sel.Partition)+")", sel.Histogram)
+	part := block("file sizes ("+partLabel(sel.Partition)+")", sel.Histogram)
 	if rows >= 2*(n+1)+1 {
 		return append(append(table, ""), part...)
 	}
@@ -690,7 +691,7 @@ func (l *LayoutPane) partHead(width int) []string {
 	g := l.c.Styles.G
 	lp := l.part
 	ep := lp.ep
-	facts := []string{report.PartitionName(lp.p.Path), fmt.Sprintf("%d file groups", ep.FileGroups), fmt.Sprintf("%d slices", ep.FileSlices),
+	facts := []string{partLabel(lp.p.Path), fmt.Sprintf("%d file groups", ep.FileGroups), fmt.Sprintf("%d slices", ep.FileSlices),
 		"base " + humanBytes(ep.BaseBytes), "p50 " + humanBytes(ep.P50), fmt.Sprintf("logs read %d (%s)", ep.LogFiles, humanBytes(ep.LogBytes))}
 	var extra []string
 	if ep.PendingCompaction > 0 {
@@ -833,3 +834,6 @@ func fileLabel(f report.SliceFile, slice string) string {
 	}
 	return f.Name
 }
+
+// partLabel is a partition's display name, escaped for the terminal.
+func partLabel(p string) string { return safetext.Terminal(report.PartitionName(p)) }

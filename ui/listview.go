@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"sort"
 	"strings"
 
@@ -386,7 +387,7 @@ func (l *listView) rows(st *Styles, width int, focused bool) []string {
 			if j > 0 {
 				b.WriteByte(' ')
 			}
-			v := trunc(l.cell(i, ci), widths[j], g.Ellipsis)
+			v := trunc(safetext.Terminal(l.cell(i, ci)), widths[j], g.Ellipsis) // cells are data, never styled
 			if l.cols[ci].right {
 				b.WriteString(padLeft(v, widths[j]))
 			} else {

@@ -235,7 +235,7 @@ func (o *Overview) rows() []ovRow {
 			copyLabel: "size in bytes", copyValue: strconv.FormatInt(r.TotalBytes, 10)})
 		pv := itoa(r.NumPartitions)
 		if big != "" && r.NumPartitions > 1 {
-			pv += o.c.Styles.G.Sep + "largest " + report.PartitionName(big) + " (" + units.Bytes(r.Rows[0].TotalBytes) + ")"
+			pv += o.c.Styles.G.Sep + "largest " + partLabel(big) + " (" + units.Bytes(r.Rows[0].TotalBytes) + ")"
 		}
 		add(ovRow{label: "partitions", value: pv, jump: jumpMsg{Pane: "Layout", Partition: big},
 			copyLabel: "partition", copyValue: big})

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"math"
 	"strings"
 	"time"
@@ -620,7 +621,7 @@ func (t *Timeline) View(width, height int) string {
 			if j > 0 {
 				b.WriteByte(' ')
 			}
-			v := trunc(c.cell(g, r), c.width, g.Ellipsis)
+			v := trunc(safetext.Terminal(c.cell(g, r)), c.width, g.Ellipsis)
 			if c.right {
 				b.WriteString(padLeft(v, c.width))
 			} else {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"math"
 	"sort"
 	"strconv"
@@ -383,7 +384,7 @@ func partName(p string) string {
 	if p == "" {
 		return "(non-partitioned)"
 	}
-	return p
+	return safetext.Terminal(p)
 }
 
 func yesNo(b bool) string {

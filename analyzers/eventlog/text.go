@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 	"sort"
 	"strings"
@@ -25,6 +26,9 @@ func ms(v int64) string {
 	return (time.Duration(v) * time.Millisecond).String()
 }
 
+// st escapes data for the terminal.
+var st = safetext.Terminal
+
 // WriteText prints a short human summary: application, operations, phases,
 // the longest stages (at most topN, none shorter than minStageMillis), caveats and warnings.
 func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
@@ -33,7 +37,7 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 	o := a.Observed
 	x := r.Hudiscope
 	fmt.Fprintf(tw, "== Application ==\n")
-	fmt.Fprintf(tw, "  name\t%s\n  id\t%s\n  spark version\t%s\n", dash(a.Name), dash(a.ID), dash(a.SparkVersion))
+	fmt.Fprintf(tw, "  name\t%s\n  id\t%s\n  spark version\t%s\n", st(dash(a.Name)), st(dash(a.ID)), st(dash(a.SparkVersion)))
 	state := "complete"
 	if !x.Application.Complete {
 		state = "incomplete (no ApplicationEnd)"
@@ -46,7 +50,7 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 		ms(o.ExecutorRunTimeMillis), units.Bytes(o.ShuffleReadBytes), units.Bytes(o.ShuffleWriteBytes), units.Bytes(o.MemoryBytesSpilled), units.Bytes(o.DiskBytesSpilled))
 	fmt.Fprintf(tw, "  peak executors\t%d\n  events read\t%d\n", o.PeakConcurrentExecutors, o.EventsRead)
 	if x.Hudi.Detected {
-		fmt.Fprintf(tw, "  hudi\t%s descriptions; tables %s\n", x.Hudi.Encoding, strings.Join(x.Hudi.Tables, ", "))
+		fmt.Fprintf(tw, "  hudi\t%s descriptions; tables %s\n", x.Hudi.Encoding, st(strings.Join(x.Hudi.Tables, ", ")))
 	} else {
 		fmt.Fprintf(tw, "  hudi\tno Hudi job descriptions found\n")
 	}
@@ -57,7 +61,7 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 			if g.ShareOfStageWallClock >= 0 {
 				share = fmt.Sprintf("%.1f%%", 100*float64(g.ShareOfStageWallClock))
 			}
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", g.Label, g.StageCount, g.TaskCount, ms(g.StageWallClockMillis), share,
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", st(g.Label), g.StageCount, g.TaskCount, ms(g.StageWallClockMillis), share,
 				ms(g.ExecutorRunTimeMillis), units.Bytes(g.ShuffleBytes), units.Bytes(g.SpilledBytes))
 		}
 	}
@@ -97,17 +101,17 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 			name = name[:57] + "..."
 		}
 		fmt.Fprintf(tw, "  %d.%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.StageID, s.AttemptID, job, ms(s.Observed.DurationMillis),
-			s.Observed.NumTasksObserved, ms(s.Observed.TaskDurationMillis.P50), ms(s.Observed.TaskDurationMillis.Max), skew, s.Operation, ph, name)
+			s.Observed.NumTasksObserved, ms(s.Observed.TaskDurationMillis.P50), ms(s.Observed.TaskDurationMillis.Max), skew, st(s.Operation), st(ph), st(name))
 	}
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(tw, "\n== Warnings ==\n")
 		for _, s := range r.Warnings {
-			fmt.Fprintf(tw, "  - %s\n", s)
+			fmt.Fprintf(tw, "  - %s\n", st(s))
 		}
 	}
 	fmt.Fprintf(tw, "\n== Caveats ==\n")
 	for _, s := range r.Caveats {
-		fmt.Fprintf(tw, "  - %s\n", s)
+		fmt.Fprintf(tw, "  - %s\n", st(s))
 	}
 	return tw.Flush()
 }

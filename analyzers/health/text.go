@@ -2,6 +2,7 @@ package health
 
 import (
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ func WriteText(w io.Writer, r *Result, verbose bool) error {
 	if r.Hudiscope != nil && r.Hudiscope.ApplyAllDefaults {
 		assumed = "  (defaults assumed: unset writer properties judged by Hudi's defaults)"
 	}
-	fmt.Fprintf(w, "Table: %s  (%s)  overall: %s%s\n\n", r.BasePath, r.TableType, r.OverallStatus, assumed)
+	fmt.Fprintf(w, "Table: %s  (%s)  overall: %s%s\n\n", safetext.Terminal(r.BasePath), r.TableType, r.OverallStatus, assumed)
 	bands := map[string]Band{}
 	if r.Hudiscope != nil {
 		for _, b := range r.Hudiscope.Checks {
@@ -33,13 +34,13 @@ func WriteText(w io.Writer, r *Result, verbose bool) error {
 	}
 	tw.Flush()
 	for _, c := range r.Checks {
-		fmt.Fprintf(w, "\n[%s] %s — %s\n", c.Status, c.Name, c.Summary)
+		fmt.Fprintf(w, "\n[%s] %s — %s\n", c.Status, c.Name, safetext.Terminal(c.Summary))
 		for _, f := range c.Findings {
-			fmt.Fprintf(w, "  - %s\n", f)
+			fmt.Fprintf(w, "  - %s\n", safetext.Terminal(f))
 		}
 		if verbose {
 			for _, kv := range c.EffectiveConfigs {
-				fmt.Fprintf(w, "    %s = %s\n", kv.Key, kv.Value)
+				fmt.Fprintf(w, "    %s = %s\n", safetext.Terminal(kv.Key), safetext.Terminal(kv.Value))
 			}
 		}
 	}
@@ -52,17 +53,17 @@ func WriteText(w io.Writer, r *Result, verbose bool) error {
 				continue
 			}
 			seen[s.Key] = true
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Key, s.Value, s.Source)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", safetext.Terminal(s.Key), safetext.Terminal(s.Value), safetext.Terminal(s.Source))
 		}
 		tw.Flush()
 	}
 	if r.Hudiscope != nil {
 		for _, n := range r.Hudiscope.Notes {
-			fmt.Fprintf(w, "\nnote: %s\n", n)
+			fmt.Fprintf(w, "\nnote: %s\n", safetext.Terminal(n))
 		}
 	}
 	if len(r.Errors) > 0 {
-		fmt.Fprintf(w, "\nErrors:\n  %s\n", strings.Join(r.Errors, "\n  "))
+		fmt.Fprintf(w, "\nErrors:\n  %s\n", strings.Join(safeAll(r.Errors), "\n  "))
 	}
 	return nil
 }
@@ -87,4 +88,12 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+func safeAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = safetext.Terminal(s)
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -18,7 +19,7 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 	if r.MDTEnabled {
 		mdt = "on"
 	}
-	fmt.Fprintf(w, "Table: %s  (MDT=%s)\n\n", r.BasePath, mdt)
+	fmt.Fprintf(w, "Table: %s  (MDT=%s)\n\n", safetext.Terminal(r.BasePath), mdt)
 	if partitionStats && len(r.Rows) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		head := "partition\tfiles\ttotalBytes\tmin\tmax\tmean\tp50\tp95"
@@ -32,7 +33,7 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 		}
 		for _, p := range rows {
 			s := p.SizeStats
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", displayName(p.Partition), p.Files, units.Bytes(p.TotalBytes),
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", safetext.Terminal(displayName(p.Partition)), p.Files, units.Bytes(p.TotalBytes),
 				units.Bytes(s.Min), units.Bytes(s.Max), units.Bytes(s.Mean), units.Bytes(s.Median), units.Bytes(s.P95))
 			if opt.IncludeRowCounts {
 				n, avg := "-", "-"
@@ -69,7 +70,7 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 		for _, d := range c.Detectors {
 			fmt.Fprintf(w, "  %-16s %-9s %s\n", d.Name, d.Status, d.Summary)
 			for _, f := range d.Findings {
-				fmt.Fprintf(w, "    - %s\n", strings.TrimSpace(f))
+				fmt.Fprintf(w, "    - %s\n", safetext.Terminal(strings.TrimSpace(f)))
 			}
 		}
 	}
@@ -100,7 +101,7 @@ func writeTableBlocks(w io.Writer, r *Result) {
 		fmt.Fprintln(w, "Partition-size skew:")
 		fmt.Fprintf(w, "  CV (stdev/mean)        = %.3f\n", s.CV)
 		fmt.Fprintf(w, "  Gini coefficient       = %.3f  (0=equal, 1=one-partition-takes-all)\n", s.Gini)
-		fmt.Fprintf(w, "  largest partition share = %.1f%%  (%s)\n", 100*s.LargestPartitionShare, displayName(r.Rows[0].Partition))
+		fmt.Fprintf(w, "  largest partition share = %.1f%%  (%s)\n", 100*s.LargestPartitionShare, safetext.Terminal(displayName(r.Rows[0].Partition)))
 		fmt.Fprintf(w, "  top-%d partitions share  = %.1f%%\n", s.TopN, 100*s.TopNShare)
 		if len(s.Outliers) > 0 {
 			fmt.Fprintf(w, "  outliers (>mean+2σ): %d partition(s)\n", len(s.Outliers))
