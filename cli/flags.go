@@ -41,19 +41,14 @@ type TableFlags struct {
 func (f TableFlags) options(location string, steps []model.Step, logw io.Writer) model.Options {
 	return model.Options{Location: location, Steps: steps, Storage: f.storage(logw), Archived: f.Archived,
 		Props: f.Props, HoodieConf: f.HoodieConf, Engine: f.Engine, NoMDT: f.NoMDT,
-		ClusterDefaults: f.ClusterDefaults, Now: now, HudiVersion: f.readerRelease()}
+		ClusterDefaults: f.ClusterDefaults, Now: now, HudiVersion: f.HudiVersion, HudiLibDir: hudiLibDir()}
 }
 
-// readerRelease is --hudi-version, else the Hudi bundle installed on this node (EMR puts it
-// under /usr/lib/hudi; HUDISCOPE_HUDI_LIB names another directory), else "".
-func (f TableFlags) readerRelease() string {
-	if f.HudiVersion != "" {
-		return f.HudiVersion
+// hudiLibDir is where the installed Hudi bundle is looked for when --hudi-version is not
+// given: EMR's /usr/lib/hudi, or HUDISCOPE_HUDI_LIB.
+func hudiLibDir() string {
+	if dir := os.Getenv("HUDISCOPE_HUDI_LIB"); dir != "" {
+		return dir
 	}
-	dir := os.Getenv("HUDISCOPE_HUDI_LIB")
-	if dir == "" {
-		dir = checkpoint.DefaultHudiLibDir
-	}
-	v, _ := checkpoint.InstalledRelease(dir)
-	return v
+	return checkpoint.DefaultHudiLibDir
 }

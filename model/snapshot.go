@@ -48,6 +48,9 @@ type Options struct {
 	// HudiVersion is the Hudi release that reads the table (incremental-read verdicts follow
 	// its rules); "" judges for every release line that can read the table version.
 	HudiVersion string
+	// HudiLibDir is where the installed Hudi bundle names the reader when HudiVersion is
+	// "" (read only when a verdict needs it, never at start-up).
+	HudiLibDir string
 	// Now is the clock ages are measured against (savepoint age, file age); nil is time.Now.
 	Now func() time.Time
 
@@ -178,7 +181,11 @@ func (s *Snapshot) Readers() ([]checkpoint.Reader, error) {
 	if s.Table == nil {
 		return nil, errSkipped(StepProperties)
 	}
-	rds, err := checkpoint.ReadersFor(s.Options.HudiVersion, s.Table.Version())
+	release := s.Options.HudiVersion
+	if release == "" && s.Options.HudiLibDir != "" {
+		release, _ = checkpoint.InstalledRelease(s.Options.HudiLibDir)
+	}
+	rds, err := checkpoint.ReadersFor(release, s.Table.Version())
 	if err != nil {
 		return checkpoint.ReadersOf(s.Table.Version()), err
 	}

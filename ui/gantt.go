@@ -222,19 +222,7 @@ func (t *Timeline) ganttView(width, height int) []string {
 		kind := ganttKindOf(r.in)
 		used[kind] = true
 		var b strings.Builder
-		if sel {
-			b.WriteString(g.Cursor)
-		} else {
-			b.WriteByte(' ')
-		}
-		mark := " "
-		switch {
-		case r.late:
-			mark = g.Late
-		case r.in.Archived:
-			mark = g.Archived
-		}
-		b.WriteString(mark)
+		writeRowLead(&b, g, r, sel)
 		b.WriteString(padRight(r.in.RequestedTime, 17))
 		b.WriteByte(' ')
 		if withDur {
@@ -249,7 +237,7 @@ func (t *Timeline) ganttView(width, height int) []string {
 			continue
 		}
 		if r.late {
-			label = " " + st.Late.Render(mark) + label[1+len(mark):]
+			label = " " + st.Late.Render(g.Late) + label[1+len(g.Late):]
 		}
 		out = append(out, label+" "+ganttKinds[kind].style(st).Render(bar))
 	}

@@ -604,19 +604,7 @@ func (t *Timeline) View(width, height int) string {
 		r := t.row(i)
 		b.Reset()
 		sel := i == lv.cursor
-		if sel {
-			b.WriteString(g.Cursor)
-		} else {
-			b.WriteByte(' ')
-		}
-		mark := " "
-		switch {
-		case r.late:
-			mark = g.Late
-		case r.in.Archived:
-			mark = g.Archived
-		}
-		b.WriteString(mark)
+		writeRowLead(&b, g, r, sel)
 		for j, c := range cols {
 			if j > 0 {
 				b.WriteByte(' ')
@@ -632,7 +620,7 @@ func (t *Timeline) View(width, height int) string {
 		if sel {
 			line = st.Cursor.Render(padRight(line, width))
 		} else if r.late {
-			line = " " + st.Late.Render(mark) + line[1+len(mark):]
+			line = " " + st.Late.Render(g.Late) + line[1+len(g.Late):]
 		}
 		lines = append(lines, line)
 	}
@@ -895,4 +883,22 @@ func (t *Timeline) CopyValue() (string, string, bool) {
 		return "", "", false
 	}
 	return "instant", in.RequestedTime, true
+}
+
+// writeRowLead writes a timeline row's first two cells, shared by the table and the Gantt:
+// the cursor mark and the late/archived mark.
+func writeRowLead(b *strings.Builder, g Glyphs, r tlRow, sel bool) {
+	if sel {
+		b.WriteString(g.Cursor)
+	} else {
+		b.WriteByte(' ')
+	}
+	mark := " "
+	switch {
+	case r.late:
+		mark = g.Late
+	case r.in.Archived:
+		mark = g.Archived
+	}
+	b.WriteString(mark)
 }

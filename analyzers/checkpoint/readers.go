@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Reader is a line of Hudi releases whose incremental queries compare
@@ -149,6 +150,24 @@ var bundleRE = regexp.MustCompile(`^hudi-spark[0-9.]*-bundle(?:_[0-9.]+)?-(\d+\.
 // the Spark bundle under /usr/lib/hudi): from the bundle's pom.properties, else from its file
 // name. "" when there is none; source says which file told.
 func InstalledRelease(dir string) (release, source string) {
+	// Jars are opened to read their pom.properties: once per directory and process, since
+	// every verdict asks.
+	installedMu.Lock()
+	defer installedMu.Unlock()
+	if r, ok := installed[dir]; ok {
+		return r[0], r[1]
+	}
+	release, source = findInstalled(dir)
+	installed[dir] = [2]string{release, source}
+	return release, source
+}
+
+var (
+	installedMu sync.Mutex
+	installed   = map[string][2]string{}
+)
+
+func findInstalled(dir string) (release, source string) {
 	jars, _ := filepath.Glob(filepath.Join(dir, "hudi-spark*-bundle*.jar"))
 	sort.Strings(jars)
 	for _, j := range jars {

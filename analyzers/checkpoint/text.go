@@ -113,28 +113,21 @@ func VerdictLines(rs []*Report) []string {
 	if len(rs) == 1 {
 		return Lines(rs[0])
 	}
+	var names []string
 	same := true
-	for _, r := range rs[1:] {
-		if r.ReRead != rs[0].ReRead || len(r.Covered) != len(rs[0].Covered) {
-			same = false
-		}
+	for _, r := range rs {
+		names = append(names, r.Reader.Line)
+		same = same && r.ReRead == rs[0].ReRead && len(r.Covered) == len(rs[0].Covered)
 	}
-	var lines []string
-	for i := range rs {
-		var names []string
-		for _, r := range rs {
-			names = append(names, r.Reader.Line)
-		}
-		if same {
-			out := Lines(rs[0])
-			out[1] = fmt.Sprintf("Hudi %s readers agree on this value (the release that reads is not known; name it with --hudi-version).", strings.Join(names, " and "))
-			return out
-		}
-		if i == 0 {
-			lines = append(lines, fmt.Sprintf("The verdict depends on the Hudi release that reads (%s); name it with --hudi-version.", strings.Join(names, " or ")))
-		}
-		lines = append(lines, "", fmt.Sprintf("If read by Hudi %s:", rs[i].Reader.name()))
-		for _, l := range Lines(rs[i]) {
+	if same {
+		out := Lines(rs[0])
+		out[1] = fmt.Sprintf("Hudi %s readers agree on this value (the release that reads is not known; name it with --hudi-version).", strings.Join(names, " and "))
+		return out
+	}
+	lines := []string{fmt.Sprintf("The verdict depends on the Hudi release that reads (%s); name it with --hudi-version.", strings.Join(names, " or "))}
+	for _, r := range rs {
+		lines = append(lines, "", fmt.Sprintf("If read by Hudi %s:", r.Reader.name()))
+		for _, l := range Lines(r) {
 			lines = append(lines, "  "+l)
 		}
 	}
