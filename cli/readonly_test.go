@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"archive/zip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui"
 )
@@ -156,33 +155,7 @@ func drive(a *tea.Model, cmd tea.Cmd, depth int) {
 }
 
 func unzipTable(t *testing.T, zipPath, dst string) string {
-	zr, err := zip.OpenReader(zipPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	top := ""
-	for _, f := range zr.File {
-		p := filepath.Join(dst, filepath.FromSlash(f.Name))
-		if top == "" {
-			top = strings.SplitN(f.Name, "/", 2)[0]
-		}
-		if f.FileInfo().IsDir() {
-			os.MkdirAll(p, 0o755)
-			continue
-		}
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		rc, _ := f.Open()
-		w, err := os.Create(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(w, rc)
-		w.Close()
-		rc.Close()
-		os.Chtimes(p, f.Modified, f.Modified)
-	}
-	return filepath.Join(dst, top)
+	return testutil.UnzipTable(t, zipPath, dst)
 }
 
 func copyFile(t *testing.T, src, dst string) {

@@ -1,14 +1,13 @@
 package ui
 
 import (
-	"archive/zip"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
 // TestLayoutHostilePartition draws a partition named with terminal control sequences and a
@@ -45,35 +44,5 @@ func TestLayoutHostilePartition(t *testing.T) {
 }
 
 func unzipTo(t *testing.T, zipPath, dst string) string {
-	t.Helper()
-	zr, err := zip.OpenReader(zipPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	top := ""
-	for _, f := range zr.File {
-		if top == "" {
-			top = strings.SplitN(f.Name, "/", 2)[0]
-		}
-		p := filepath.Join(dst, filepath.FromSlash(f.Name))
-		if f.FileInfo().IsDir() {
-			os.MkdirAll(p, 0o755)
-			continue
-		}
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return filepath.Join(dst, top)
+	return testutil.UnzipTable(t, zipPath, dst)
 }
