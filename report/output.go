@@ -32,13 +32,19 @@ func WriteJSON(w io.Writer, v any) error {
 // jsonStream writes an indented JSON document piece by piece, byte for byte what WriteJSON
 // writes for the whole document, holding one element at a time.
 type jsonStream struct {
-	w    *bufio.Writer
-	buf  bytes.Buffer
-	encs []*json.Encoder // by depth
-	err  error
+	w   *bufio.Writer
+	buf bytes.Buffer
+	enc *json.Encoder // compact, into buf
+	out []byte        // indented, reused
+	err error
 }
 
-func newJSONStream(w io.Writer) *jsonStream { return &jsonStream{w: bufio.NewWriterSize(w, 64<<10)} }
+func newJSONStream(w io.Writer) *jsonStream {
+	j := &jsonStream{w: bufio.NewWriterSize(w, 64<<10)}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetEscapeHTML(false)
+	return j
+}
 
 func (j *jsonStream) raw(s string) {
 	if j.err == nil {
@@ -53,17 +59,13 @@ func (j *jsonStream) value(depth int, v any) {
 	if j.err != nil {
 		return
 	}
-	for len(j.encs) <= depth {
-		e := json.NewEncoder(&j.buf)
-		e.SetIndent(strings.Repeat("  ", len(j.encs)), "  ")
-		e.SetEscapeHTML(false)
-		j.encs = append(j.encs, e)
-	}
 	j.buf.Reset()
-	if j.err = j.encs[depth].Encode(v); j.err != nil {
+	if j.err = j.enc.Encode(v); j.err != nil {
 		return
 	}
-	_, j.err = j.w.Write(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")))
+	compact := bytes.TrimSuffix(j.buf.Bytes(), []byte("\n"))
+	j.out = appendIndented(j.out[:0], compact, strings.Repeat("  ", depth), "  ")
+	_, j.err = j.w.Write(j.out)
 }
 
 // key starts the member name of an object at depth (first says it opens the object).

@@ -143,7 +143,9 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 			return
 		}
 		isPartition := false
-		var files []storage.Entry
+		// Keep the files in entries' own backing array: a million-file table would otherwise
+		// copy every Entry once more while the slice grows.
+		files := entries[:0]
 		for _, e := range entries {
 			if e.Err != nil {
 				problems.Add(store.Root()+"/"+e.Path, e.Err.Error())

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"syscall"
 )
 
@@ -43,36 +42,7 @@ func (l *Local) List(_ context.Context, dir string) ([]Entry, error) {
 	if _, err := l.resolve("list", dir); err != nil {
 		return nil, err
 	}
-	des, err := os.ReadDir(l.abs(dir))
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", l.abs(dir), err)
-	}
-	out := make([]Entry, 0, len(des))
-	for _, de := range des {
-		var info fs.FileInfo
-		if de.Type()&fs.ModeSymlink != 0 {
-			// Follow links as Hadoop's local file system does. A link that cannot be followed
-			// (dangling, a loop) is listed as a directory so that reading it reports the error
-			// with its path instead of the entry silently disappearing.
-			info, err = os.Stat(filepath.Join(l.abs(dir), de.Name()))
-			if err != nil {
-				out = append(out, Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: true})
-				continue
-			}
-		} else if info, err = de.Info(); err != nil {
-			if os.IsNotExist(err) {
-				continue // vanished between ReadDir and Info
-			}
-			// Listed but not describable (a name too long for the OS): keep it, with the error.
-			out = append(out, Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1,
-				Err: fmt.Errorf("stat %s: %w", filepath.Join(l.abs(dir), de.Name()), err)})
-			continue
-		}
-		out = append(out, Entry{Name: de.Name(), Path: Join(dir, de.Name()), Size: info.Size(),
-			ModTime: info.ModTime(), ModTimePrecision: PrecisionLocal, IsDir: de.IsDir()})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
+	return readDirStat(l.abs(dir), dir)
 }
 
 func (l *Local) Stat(_ context.Context, p string) (Entry, error) {
