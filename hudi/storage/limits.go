@@ -40,20 +40,37 @@ func (o Options) NoProgressTimeout() time.Duration {
 	return o.Timeout
 }
 
-// TooLarge is the error for a file of size bytes (-1: unknown, more than the ceiling
-// arrived) over the ceiling max; name is the file as messages show it.
-func TooLarge(name string, size, max int64) error {
-	if size < 0 {
-		return fmt.Errorf("read %s: more than %s, the read ceiling (--max-read-size): %w", name, FormatSize(max), ErrTooLarge)
-	}
-	return fmt.Errorf("read %s: %s (%d bytes) is over the read ceiling of %s (--max-read-size): %w",
-		name, FormatSize(size), size, FormatSize(max), ErrTooLarge)
+// TooLargeError is a file over the read ceiling; errors.Is(err, ErrTooLarge) holds.
+type TooLargeError struct {
+	Name string // the file as messages show it
+	Size int64  // -1: unknown (more than Max arrived)
+	Max  int64
 }
 
-// NoProgress is the error for a remote call to name that made no progress for d.
-func NoProgress(op, name string, d time.Duration) error {
-	return fmt.Errorf("%s %s: no progress for %s (--timeout): %w", op, name, d, ErrNoProgress)
+func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("read %s: more than %s, the read ceiling (--max-read-size)", e.Name, FormatSize(e.Max))
+	}
+	return fmt.Sprintf("read %s: %s (%d bytes) is over the read ceiling of %s (--max-read-size)",
+		e.Name, FormatSize(e.Size), e.Size, FormatSize(e.Max))
 }
+
+func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// TooLarge is the error for a file of size bytes (-1: unknown) over the ceiling max.
+func TooLarge(name string, size, max int64) error {
+	return &TooLargeError{Name: name, Size: size, Max: max}
+}
+
+// NoProgressError is a remote call that made no progress for Timeout; errors.Is(err,
+// ErrNoProgress) holds. Backends wrap it with the operation and path.
+type NoProgressError struct{ Timeout time.Duration }
+
+func (e *NoProgressError) Error() string {
+	return fmt.Sprintf("no progress for %s (--timeout)", e.Timeout)
+}
+
+func (e *NoProgressError) Is(target error) bool { return target == ErrNoProgress }
 
 // ReadLimited reads r to its end but never more than max bytes: one byte more is
 // ErrTooLarge naming name. The buffer grows as bytes arrive (never from a length the source

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -33,8 +32,8 @@ type noProgressError struct {
 	retry bool // the call has attempts left for it
 }
 
-func (e *noProgressError) Error() string { return fmt.Sprintf("no progress for %s (--timeout)", e.d) }
-func (e *noProgressError) Unwrap() error { return storage.ErrNoProgress }
+func (e *noProgressError) Error() string { return e.Unwrap().Error() }
+func (e *noProgressError) Unwrap() error { return &storage.NoProgressError{Timeout: e.d} }
 
 // retryNoProgress classifies no-progress errors ahead of the SDK's own rules (which retry
 // any send error).
@@ -165,17 +164,14 @@ func cause(err error) (code, hint string) {
 		errors.As(err, &rh), errors.As(err, &alert):
 		return "TLS failed", clip(tlsCause(err))
 	case errors.As(err, &op):
-		if op.Op == "dial" {
-			return "connection failed", clip(op.Error())
-		}
 		return "connection failed", clip(op.Error())
-	case errors.As(err, &ue):
+	case errors.As(err, &ue): // its message repeats the URL: keep what is under it
 		return "request failed", clip(ue.Err.Error())
 	}
 	return "request failed", clip(err.Error())
 }
 
-// tlsCause is the innermost TLS/x509 message.
+// tlsCause is the TLS/x509 message without the URL around it.
 func tlsCause(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
