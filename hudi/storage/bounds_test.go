@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -231,4 +232,25 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// FuzzParseSize: --max-read-size values never panic; an accepted size is not negative and
+// its plain byte count parses back to itself.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"256MiB", "1g", "64KB", "0", "9223372036854775807", "8EiB", "1 TiB", "12XB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := storage.ParseSize(s)
+		if err != nil {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("ParseSize(%q) = %d", s, n)
+		}
+		if m, err := storage.ParseSize(strconv.FormatInt(n, 10)); err != nil || m != n {
+			t.Fatalf("round trip of %d: %d %v", n, m, err)
+		}
+		_ = storage.FormatSize(n)
+	})
 }
