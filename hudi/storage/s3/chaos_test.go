@@ -364,3 +364,26 @@ func allocated(f func()) uint64 {
 	runtime.ReadMemStats(&b)
 	return b.TotalAlloc - a.TotalAlloc
 }
+
+// TestChaosRangeIgnored: an endpoint that answers a ranged GET with the whole object is an
+// error, not the wrong bytes.
+func TestChaosRangeIgnored(t *testing.T) {
+	c := newChaos(t, func(c *chaos, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "10")
+		w.Header().Set("Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT")
+		if r.Method != http.MethodHead {
+			fmt.Fprint(w, "0123456789")
+		}
+	})
+	st := chaosStore(t, c.srv.URL, storage.Options{})
+	f, err := st.Open(context.Background(), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 4)
+	n, err := f.ReadAt(b, 6)
+	wantErr(t, err, nil, "read s3://bkt/tbl/x: asked for bytes 6-9, got 10 bytes without a Content-Range (the endpoint ignores Range)")
+	if n != 0 {
+		t.Errorf("read %d bytes %q", n, b[:n])
+	}
+}

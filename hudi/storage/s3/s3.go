@@ -478,6 +478,12 @@ func (f *object) ReadAt(b []byte, off int64) (int, error) {
 		return 0, s.wrap("read", f.p, err)
 	}
 	defer out.Body.Close()
+	if aws.ToString(out.ContentRange) == "" && aws.ToInt64(out.ContentLength) > want {
+		// A 200 with the whole object: the endpoint ignored Range, and its first bytes are
+		// not the ones asked for.
+		return 0, fmt.Errorf("read %s: asked for bytes %d-%d, got %d bytes without a Content-Range (the endpoint ignores Range)",
+			s.uri(f.p), off, off+want-1, aws.ToInt64(out.ContentLength))
+	}
 	n, err := io.ReadFull(out.Body, b[:want])
 	if err != nil {
 		return n, fmt.Errorf("read %s: %w", s.uri(f.p), err)
