@@ -165,11 +165,14 @@ var loadConfig = func(ctx context.Context, o Options) (aws.Config, error) {
 	}
 	// A caller's HTTPClient goes to the S3 client only (newClient): the SDK wants a buildable
 	// client here when AWS_CA_BUNDLE is set.
-	// deadlineClient (newClient) bounds every phase; the dialer and TLS limits only make the
-	// transport's own errors agree with it when --timeout is long.
+	// deadlineClient (newClient) bounds every phase of S3 calls; these transport limits bound
+	// the credential providers (STS, SSO, container endpoints), which share this client
+	// without the wrapper. The header limit is a second later so that for S3 calls the
+	// wrapper, which counts attempts, always fires first.
 	opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 		t.MaxIdleConnsPerHost = o.MaxConcurrency
 		t.TLSHandshakeTimeout = o.Timeout
+		t.ResponseHeaderTimeout = o.Timeout + time.Second
 	}).WithDialerOptions(func(d *net.Dialer) { d.Timeout = o.Timeout })))
 	if o.Credentials != nil {
 		opts = append(opts, config.WithCredentialsProvider(o.Credentials))
