@@ -61,7 +61,7 @@ type Storage interface {
 	Stat(ctx context.Context, p string) (Entry, error)
 	// Open opens a file for ranged reads.
 	Open(ctx context.Context, p string) (File, error)
-	// ReadFile reads a whole file.
+	// ReadFile reads a whole file, at most Options.MaxReadBytes (else ErrTooLarge).
 	ReadFile(ctx context.Context, p string) ([]byte, error)
 }
 
