@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 	"os"
+	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/storage"
@@ -11,17 +12,20 @@ import (
 
 // StorageFlags configure the remote-storage backends (tables and event logs alike).
 type StorageFlags struct {
-	S3Endpoint    string `name:"s3-endpoint" env:"HUDISCOPE_S3_ENDPOINT" help:"Endpoint URL of an S3-compatible store (MinIO, Ceph, LocalStack); implies path-style addressing."`
-	S3Region      string `name:"s3-region" env:"HUDISCOPE_S3_REGION" help:"Region of the bucket (default: discovered from the bucket)."`
-	HadoopConfDir string `name:"hadoop-conf-dir" help:"Directory with core-site.xml and hdfs-site.xml for hdfs:// (default: $HADOOP_CONF_DIR, then /etc/hadoop/conf)."`
-	HadoopUser    string `name:"hadoop-user" help:"HDFS user for simple authentication (default: $HADOOP_USER_NAME, then the OS user)."`
+	S3Endpoint    string           `name:"s3-endpoint" env:"HUDISCOPE_S3_ENDPOINT" help:"Endpoint URL of an S3-compatible store (MinIO, Ceph, LocalStack); implies path-style addressing."`
+	S3Region      string           `name:"s3-region" env:"HUDISCOPE_S3_REGION" help:"Region of the bucket (default: discovered from the bucket)."`
+	HadoopConfDir string           `name:"hadoop-conf-dir" help:"Directory with core-site.xml and hdfs-site.xml for hdfs:// (default: $HADOOP_CONF_DIR, then /etc/hadoop/conf)."`
+	HadoopUser    string           `name:"hadoop-user" help:"HDFS user for simple authentication (default: $HADOOP_USER_NAME, then the OS user)."`
+	MaxReadSize   storage.ByteSize `name:"max-read-size" default:"256MiB" placeholder:"SIZE" help:"Largest metadata file (instant, hoodie.properties, plan) read whole, and largest compressed zip member opened; larger ones are reported and skipped (bytes, or with a unit: 512MiB, 1GiB)."`
+	Timeout       time.Duration    `name:"timeout" default:"30s" help:"Give up on a remote call (S3, HDFS) that makes no progress for this long: connecting, waiting for an answer, or between bytes of a body."`
 }
 
 // storage returns the backend options; SDK logs go to logw (the TUI's --log-file) or nowhere,
 // never to the terminal.
 func (f StorageFlags) storage(logw io.Writer) storage.Options {
 	return storage.Options{S3Endpoint: f.S3Endpoint, S3Region: f.S3Region,
-		HadoopConfDir: f.HadoopConfDir, HadoopUser: f.HadoopUser, Log: logw}
+		HadoopConfDir: f.HadoopConfDir, HadoopUser: f.HadoopUser, Log: logw,
+		MaxReadBytes: int64(f.MaxReadSize), Timeout: f.Timeout}
 }
 
 // TableFlags are accepted by every command that reads a table, the explorer included, and

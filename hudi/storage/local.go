@@ -12,7 +12,10 @@ import (
 )
 
 // Local reads a table from a directory on local disk.
-type Local struct{ dir string }
+type Local struct {
+	dir     string
+	maxRead int64 // ReadFile ceiling (Options.MaxReadBytes)
+}
 
 // OpenLocal opens a local directory as a table root.
 func OpenLocal(dir string) (*Local, error) {
@@ -23,7 +26,7 @@ func OpenLocal(dir string) (*Local, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("open %s: not a directory or .zip archive", dir)
 	}
-	return &Local{dir: filepath.Clean(dir)}, nil
+	return &Local{dir: filepath.Clean(dir), maxRead: DefaultMaxReadBytes}, nil
 }
 
 func (l *Local) Root() string { return l.dir }
@@ -114,11 +117,16 @@ func (l *Local) ReadFile(_ context.Context, p string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", a, err)
 	}
 	defer f.Close()
-	b, err := ReadAll(f)             // bounded by the size at open
-	if err != nil && err != io.EOF { // shrank while read: what is there
+	// The size at open decides before anything is allocated (a sparse 2 GB instant costs
+	// no disk but would cost 2 GB of memory); the limited read covers a file still growing.
+	if f.Size() > l.maxRead {
+		return nil, TooLarge(a, f.Size(), l.maxRead)
+	}
+	b, err := ReadLimited(io.NewSectionReader(f, 0, 1<<62), a, f.Size(), l.maxRead)
+	if err != nil && !errors.Is(err, ErrTooLarge) {
 		return nil, fmt.Errorf("read %s: %w", a, err)
 	}
-	return b, nil
+	return b, err
 }
 
 // ListNames lists a directory without stat-ing its entries.

@@ -61,7 +61,7 @@ type Storage interface {
 	Stat(ctx context.Context, p string) (Entry, error)
 	// Open opens a file for ranged reads.
 	Open(ctx context.Context, p string) (File, error)
-	// ReadFile reads a whole file.
+	// ReadFile reads a whole file, at most Options.MaxReadBytes (else ErrTooLarge).
 	ReadFile(ctx context.Context, p string) ([]byte, error)
 }
 
@@ -84,6 +84,13 @@ type Options struct {
 	HTTPClient *http.Client
 	// MaxBackoff caps the delay between retries (0: the backend's default).
 	MaxBackoff time.Duration
+	// MaxReadBytes is the ceiling of one ReadFile (instants, properties, plans) and of a
+	// zip member decompressed for Open; over it is ErrTooLarge (0: DefaultMaxReadBytes).
+	MaxReadBytes int64
+	// Timeout is the no-progress deadline of remote calls: connecting, the first byte of
+	// an answer, and each wait for more of a body; past it is ErrNoProgress (0:
+	// DefaultTimeout).
+	Timeout time.Duration
 }
 
 // Open picks the backend for a table location: a registered URI scheme, a `.zip` archive or
@@ -97,9 +104,19 @@ func Open(location string, o Options) (Storage, error) {
 	}
 	loc := strings.TrimPrefix(location, "file:")
 	if strings.HasSuffix(strings.ToLower(loc), ".zip") {
-		return OpenZip(loc)
+		z, err := OpenZip(loc)
+		if err != nil {
+			return nil, err
+		}
+		z.maxRead = o.ReadLimit()
+		return z, nil
 	}
-	return OpenLocal(loc)
+	l, err := OpenLocal(loc)
+	if err != nil {
+		return nil, err
+	}
+	l.maxRead = o.ReadLimit()
+	return l, nil
 }
 
 // Opener opens a location of one URI scheme.
@@ -127,7 +144,8 @@ func Join(elem ...string) string {
 // IsNotExist reports whether err means the path is missing.
 func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
-// ReadAll reads a whole File; used by backends whose ReadFile is Open + read.
+// ReadAll reads a whole File; used by backends whose ReadFile is Open + read. The caller
+// checks f.Size() against its ceiling first.
 func ReadAll(f File) ([]byte, error) {
 	buf := make([]byte, f.Size())
 	n, err := f.ReadAt(buf, 0)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,11 +18,15 @@ import (
 )
 
 // Zip reads a table packed in a zip archive whose single top-level folder is the table
-// (the layout of the shared fixtures); `__MACOSX/` and `.DS_Store` are ignored. Members are
-// decompressed on open, which suits the small metadata files and fixtures it is meant for.
+// (the layout of the shared fixtures); `__MACOSX/` and `.DS_Store` are ignored. Stored
+// (uncompressed) members are read in place; compressed members are decompressed into memory
+// on open, which suits the small metadata files and fixtures it is meant for, and never past
+// the read ceiling whatever size the archive declares (a zip bomb is ErrTooLarge).
 type Zip struct {
 	path     string
 	f        *os.File
+	size     int64                // of the archive
+	maxRead  int64                // decompression ceiling (Options.MaxReadBytes)
 	entries  map[string]Entry     // by relative path
 	children map[string][]Entry   // dir → sorted children
 	files    map[string]*zip.File // by relative path
@@ -46,7 +51,7 @@ func OpenZip(p string) (*Zip, error) {
 		f.Close()
 		return nil, fmt.Errorf("read zip %s: %w", p, err)
 	}
-	z := &Zip{path: p, f: f, entries: map[string]Entry{}, children: map[string][]Entry{}, files: map[string]*zip.File{}}
+	z := &Zip{path: p, f: f, size: st.Size(), maxRead: DefaultMaxReadBytes, entries: map[string]Entry{}, children: map[string][]Entry{}, files: map[string]*zip.File{}}
 	prefix := zipPrefix(zr.File)
 	for _, zf := range zr.File {
 		name := strings.TrimPrefix(zf.Name, "./")
@@ -174,7 +179,24 @@ type memFile struct{ *bytes.Reader }
 
 func (memFile) Close() error { return nil }
 
+// sectionFile is a stored member read in place from the archive.
+type sectionFile struct{ *io.SectionReader }
+
+func (sectionFile) Close() error { return nil }
+
+// Open serves a stored member straight from the archive (no copy, any size) and decompresses
+// a compressed one into memory under the read ceiling, as ReadFile does: ranged readers of
+// a member bigger than --max-read-size need it raised (or the table unzipped).
 func (z *Zip) Open(ctx context.Context, p string) (File, error) {
+	zf, err := z.member("open", p)
+	if err != nil {
+		return nil, err
+	}
+	if zf.Method == zip.Store && zf.CompressedSize64 == zf.UncompressedSize64 {
+		if off, err := zf.DataOffset(); err == nil && off >= 0 && zf.CompressedSize64 <= uint64(z.size-off) {
+			return sectionFile{io.NewSectionReader(z.f, off, int64(zf.CompressedSize64))}, nil
+		}
+	}
 	b, err := z.ReadFile(ctx, p)
 	if err != nil {
 		return nil, err
@@ -182,27 +204,47 @@ func (z *Zip) Open(ctx context.Context, p string) (File, error) {
 	return memFile{bytes.NewReader(b)}, nil
 }
 
-func (z *Zip) ReadFile(_ context.Context, p string) ([]byte, error) {
+func (z *Zip) member(op, p string) (*zip.File, error) {
 	zf, ok := z.files[strings.Trim(p, "/")]
 	if !ok {
 		if e, ok := z.entries[strings.Trim(p, "/")]; ok && e.IsDir {
-			return nil, notRegular("read", z.path+"!/"+p, fs.ModeDir)
+			return nil, notRegular(op, z.path+"!/"+p, fs.ModeDir)
 		}
-		return nil, fmt.Errorf("read %s!/%s: %w", z.path, p, ErrNotExist)
+		return nil, fmt.Errorf("%s %s!/%s: %w", op, z.path, p, ErrNotExist)
 	}
 	if m := zf.Mode(); !m.IsRegular() {
-		return nil, notRegular("read", z.path+"!/"+p, m)
+		return nil, notRegular(op, z.path+"!/"+p, m)
+	}
+	return zf, nil
+}
+
+// ReadFile decompresses a member. The declared size only refuses early; the limited read
+// is what bounds memory, since a header can understate what its stream inflates to.
+func (z *Zip) ReadFile(_ context.Context, p string) ([]byte, error) {
+	zf, err := z.member("read", p)
+	if err != nil {
+		return nil, err
+	}
+	name := z.path + "!/" + strings.Trim(p, "/")
+	if zf.UncompressedSize64 > uint64(z.maxRead) {
+		return nil, TooLarge(name, int64(min(zf.UncompressedSize64, 1<<62)), z.maxRead)
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return nil, fmt.Errorf("read %s!/%s: %w", z.path, p, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return nil, fmt.Errorf("read %s!/%s: %w", z.path, p, err)
+	b, err := ReadLimited(rc, name, 0, z.maxRead)
+	switch {
+	case err == nil || errors.Is(err, ErrTooLarge):
+		return b, err
+	case errors.Is(err, zip.ErrFormat):
+		// Mid-stream, archive/zip means this only when a member inflates past its declared
+		// size, where it stops: say so, not just "not a valid zip file".
+		return nil, fmt.Errorf("read %s: inflates past its declared size of %d bytes (corrupt or hostile archive): %w",
+			name, zf.UncompressedSize64, err)
 	}
-	return b, nil
+	return nil, fmt.Errorf("read %s: %w", name, err)
 }
 
 // Close releases the archive.

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"os/user"
@@ -16,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/colinmarc/hdfs/v2"
 	"github.com/colinmarc/hdfs/v2/hadoopconf"
@@ -28,7 +30,7 @@ import (
 
 func init() {
 	storage.Register("hdfs", func(location string, o storage.Options) (storage.Storage, error) {
-		return Open(location, Options{ConfDir: o.HadoopConfDir, User: o.HadoopUser})
+		return Open(location, Options{ConfDir: o.HadoopConfDir, User: o.HadoopUser, Timeout: o.Timeout, MaxReadBytes: o.MaxReadBytes})
 	})
 }
 
@@ -40,6 +42,11 @@ type Options struct {
 	// User is the HDFS user for simple authentication (default: $HADOOP_USER_NAME, then the
 	// OS user).
 	User string
+	// Timeout is the no-progress deadline of every namenode and datanode connection:
+	// connecting, and each read or write on it (default storage.DefaultTimeout).
+	Timeout time.Duration
+	// MaxReadBytes caps ReadFile (default storage.DefaultMaxReadBytes).
+	MaxReadBytes int64
 }
 
 // Clients are cached by namenode addresses and user, so opening many tables on one cluster
@@ -124,6 +131,8 @@ func ParseLocation(location string) (host, dir string, err error) {
 func clientOptions(o Options, conf hadoopconf.HadoopConf, addrs []string) (hdfs.ClientOptions, error) {
 	co := hdfs.ClientOptionsFromConf(conf)
 	co.Addresses = addrs
+	dial := deadlineDialer(storage.Options{Timeout: o.Timeout}.NoProgressTimeout())
+	co.NamenodeDialFunc, co.DatanodeDialFunc = dial, dial
 	if co.KerberosClient == nil && co.KerberosServicePrincipleName != "" {
 		kc, err := kerberosClient()
 		if err != nil {
@@ -167,9 +176,10 @@ func kerberosClient() (*krb.Client, error) {
 
 // Store reads one table root on HDFS.
 type Store struct {
-	client *hdfs.Client
-	uri    string // hdfs://authority
-	root   string // absolute path
+	client  *hdfs.Client
+	uri     string // hdfs://authority
+	root    string // absolute path
+	maxRead int64
 }
 
 // Open connects to the namenode(s) for location.
@@ -186,7 +196,7 @@ func Open(location string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", location, err)
 	}
-	key := strings.Join(addrs, ",") + "|" + o.User
+	key := strings.Join(addrs, ",") + "|" + o.User + "|" + storage.Options{Timeout: o.Timeout}.NoProgressTimeout().String()
 	mu.Lock()
 	c := clients[key]
 	mu.Unlock()
@@ -202,7 +212,7 @@ func Open(location string, o Options) (*Store, error) {
 		clients[key] = c
 		mu.Unlock()
 	}
-	return &Store{client: c, uri: "hdfs://" + host, root: dir}, nil
+	return &Store{client: c, uri: "hdfs://" + host, root: dir, maxRead: storage.Options{MaxReadBytes: o.MaxReadBytes}.ReadLimit()}, nil
 }
 
 func (s *Store) abs(p string) string { return path.Join(s.root, p) }
@@ -259,10 +269,71 @@ func (s *Store) Open(_ context.Context, p string) (storage.File, error) {
 	return file{r, r.Stat().Size()}, nil
 }
 
+// ReadFile reads a whole file, refused from its size when over the read ceiling and read
+// with a limit in case it grows meanwhile.
 func (s *Store) ReadFile(_ context.Context, p string) ([]byte, error) {
-	b, err := s.client.ReadFile(s.abs(p))
+	r, err := s.client.Open(s.abs(p))
 	if err != nil {
 		return nil, s.wrap("read", p, err)
 	}
-	return b, nil
+	defer r.Close()
+	name := s.uri + s.abs(p)
+	if r.Stat().IsDir() {
+		return nil, fmt.Errorf("read %s: is a directory, not a regular file: %w", name, storage.ErrNotRegular)
+	}
+	if size := r.Stat().Size(); size > s.maxRead {
+		return nil, storage.TooLarge(name, size, s.maxRead)
+	}
+	b, err := storage.ReadLimited(r, name, r.Stat().Size(), s.maxRead)
+	if err != nil && !errors.Is(err, storage.ErrTooLarge) {
+		return nil, s.wrap("read", p, err)
+	}
+	return b, err
+}
+
+// deadlineDialer dials with a timeout and returns connections on which every read and
+// write must make progress within d. The client has no deadlines of its own (a silent
+// namenode would hold a call forever), and its namenode calls are synchronous, so a read
+// deadline armed per Read bounds exactly the wait for an answer.
+func deadlineDialer(d time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{Timeout: d}).DialContext(ctx, network, addr)
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				return nil, fmt.Errorf("connect %s: %w", addr, noProgress(d))
+			}
+			return nil, err
+		}
+		return &deadlineConn{Conn: c, d: d}, nil
+	}
+}
+
+func noProgress(d time.Duration) error { return &storage.NoProgressError{Timeout: d} }
+
+type deadlineConn struct {
+	net.Conn
+	d time.Duration
+}
+
+func (c *deadlineConn) Read(b []byte) (int, error) {
+	c.Conn.SetReadDeadline(time.Now().Add(c.d))
+	n, err := c.Conn.Read(b)
+	return n, c.check(err)
+}
+
+func (c *deadlineConn) Write(b []byte) (int, error) {
+	c.Conn.SetWriteDeadline(time.Now().Add(c.d))
+	n, err := c.Conn.Write(b)
+	return n, c.check(err)
+}
+
+// check closes the connection after a timeout: a late answer must not be taken for the
+// next call's (the client reuses the connection and retries only on a standby namenode).
+func (c *deadlineConn) check(err error) error {
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		c.Conn.Close()
+		return noProgress(c.d)
+	}
+	return err
 }

@@ -7,12 +7,12 @@
 package s3
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -61,11 +61,18 @@ type Options struct {
 	// HTTPClient and Credentials replace the defaults (tests, custom transports).
 	HTTPClient  aws.HTTPClient
 	Credentials aws.CredentialsProvider
+	// Timeout is the no-progress deadline of each attempt: connecting, the response
+	// headers, and each wait for more of a body (default storage.DefaultTimeout). A call
+	// gives up after maxTimeoutAttempts attempts that time out.
+	Timeout time.Duration
+	// MaxReadBytes caps ReadFile (default storage.DefaultMaxReadBytes).
+	MaxReadBytes int64
 }
 
 // FromStorage maps the backend-neutral storage options onto this backend's.
 func FromStorage(so storage.Options) Options {
-	o := Options{Endpoint: so.S3Endpoint, Region: so.S3Region, MaxBackoff: so.MaxBackoff}
+	o := Options{Endpoint: so.S3Endpoint, Region: so.S3Region, MaxBackoff: so.MaxBackoff,
+		Timeout: so.Timeout, MaxReadBytes: so.MaxReadBytes}
 	if so.Log != nil && so.Log != io.Discard {
 		o.Logger = logging.NewStandardLogger(so.Log)
 	}
@@ -88,6 +95,8 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = logging.Nop{}
 	}
+	o.Timeout = storage.Options{Timeout: o.Timeout}.NoProgressTimeout()
+	o.MaxReadBytes = storage.Options{MaxReadBytes: o.MaxReadBytes}.ReadLimit()
 	if o.Endpoint != "" {
 		o.PathStyle = true
 	}
@@ -104,6 +113,7 @@ type clientKey struct {
 	logger           logging.Logger
 	attempts         int
 	backoff          time.Duration
+	timeout          time.Duration
 }
 
 var (
@@ -131,10 +141,11 @@ func ParseLocation(location string) (bucket, prefix string, err error) {
 
 // Store reads one table root in a bucket.
 type Store struct {
-	client *awss3.Client
-	bucket string
-	prefix string
-	sem    chan struct{}
+	client  *awss3.Client
+	bucket  string
+	prefix  string
+	sem     chan struct{}
+	maxRead int64
 }
 
 var loadConfig = func(ctx context.Context, o Options) (aws.Config, error) {
@@ -148,14 +159,21 @@ var loadConfig = func(ctx context.Context, o Options) (aws.Config, error) {
 				so.MaxAttempts = o.MaxAttempts
 				so.MaxBackoff = o.MaxBackoff
 				so.RateLimiter = ratelimit.None // a reader must outlast long throttling bursts
+				so.Retryables = append([]retry.IsErrorRetryable{retryNoProgress}, so.Retryables...)
 			})
 		}),
 	}
 	// A caller's HTTPClient goes to the S3 client only (newClient): the SDK wants a buildable
 	// client here when AWS_CA_BUNDLE is set.
+	// deadlineClient (newClient) bounds every phase of S3 calls; these transport limits bound
+	// the credential providers (STS, SSO, container endpoints), which share this client
+	// without the wrapper. The header limit is a second later so that for S3 calls the
+	// wrapper, which counts attempts, always fires first.
 	opts = append(opts, config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 		t.MaxIdleConnsPerHost = o.MaxConcurrency
-	})))
+		t.TLSHandshakeTimeout = o.Timeout
+		t.ResponseHeaderTimeout = o.Timeout + time.Second
+	}).WithDialerOptions(func(d *net.Dialer) { d.Timeout = o.Timeout })))
 	if o.Credentials != nil {
 		opts = append(opts, config.WithCredentialsProvider(o.Credentials))
 	}
@@ -179,7 +197,7 @@ func Open(location string, o Options) (*Store, error) {
 		return nil, err
 	}
 	o = o.withDefaults()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), max(30*time.Second, maxTimeoutAttempts*o.Timeout))
 	defer cancel()
 	cfg, err := loadConfig(ctx, o)
 	if err != nil {
@@ -195,7 +213,8 @@ func Open(location string, o Options) (*Store, error) {
 	if region == "" {
 		region = "us-east-1"
 	}
-	return &Store{client: client(cfg, o, region), bucket: bucket, prefix: prefix, sem: make(chan struct{}, o.MaxConcurrency)}, nil
+	return &Store{client: client(cfg, o, region), bucket: bucket, prefix: prefix, sem: make(chan struct{}, o.MaxConcurrency),
+		maxRead: o.MaxReadBytes}, nil
 }
 
 func newClient(cfg aws.Config, o Options, region string) *awss3.Client {
@@ -208,6 +227,7 @@ func newClient(cfg aws.Config, o Options, region string) *awss3.Client {
 		if o.HTTPClient != nil {
 			so.HTTPClient = o.HTTPClient
 		}
+		so.HTTPClient = &deadlineClient{base: so.HTTPClient, timeout: o.Timeout}
 		so.Logger = o.Logger
 		so.ClientLogMode = 0
 		so.DisableLogOutputChecksumValidationSkipped = true
@@ -218,7 +238,7 @@ func newClient(cfg aws.Config, o Options, region string) *awss3.Client {
 
 func client(cfg aws.Config, o Options, region string) *awss3.Client {
 	k := clientKey{endpoint: o.Endpoint, region: region, pathStyle: o.PathStyle, httpClient: o.HTTPClient,
-		credentials: o.Credentials, logger: o.Logger, attempts: o.MaxAttempts, backoff: o.MaxBackoff}
+		credentials: o.Credentials, logger: o.Logger, attempts: o.MaxAttempts, backoff: o.MaxBackoff, timeout: o.Timeout}
 	clientsMu.Lock()
 	defer clientsMu.Unlock()
 	if c := clients[k]; c != nil {
@@ -237,7 +257,7 @@ func bucketRegion(ctx context.Context, cfg aws.Config, o Options, bucket string)
 		probeRegion = "us-east-1"
 	}
 	c := newClient(cfg, o, probeRegion)
-	_, err := c.HeadBucket(ctx, &awss3.HeadBucketInput{Bucket: aws.String(bucket)}, func(so *awss3.Options) {
+	_, err := c.HeadBucket(withBudget(ctx), &awss3.HeadBucketInput{Bucket: aws.String(bucket)}, func(so *awss3.Options) {
 		so.Credentials = aws.AnonymousCredentials{}
 		so.Retryer = retry.AddWithMaxAttempts(so.Retryer, 2)
 	})
@@ -287,13 +307,18 @@ func (s *Store) List(ctx context.Context, dir string) ([]storage.Entry, error) {
 		prefix += "/"
 	}
 	var out []storage.Entry
-	pager := awss3.NewListObjectsV2Paginator(s.client, &awss3.ListObjectsV2Input{
-		Bucket: aws.String(s.bucket), Prefix: aws.String(prefix), Delimiter: aws.String("/")})
-	for pager.HasMorePages() {
+	in := &awss3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(prefix), Delimiter: aws.String("/")}
+	// The SDK's paginator follows whatever token it is given: a server that repeats one
+	// would be listed forever.
+	seen := map[string]bool{}
+	for pages := 1; ; pages++ {
+		if pages > maxListPages {
+			return nil, fmt.Errorf("list %s/: more than %d pages (%d entries): %w", s.uri(dir), maxListPages, len(out), ErrListingLoop)
+		}
 		if err := s.acquire(ctx); err != nil {
 			return nil, err
 		}
-		page, err := pager.NextPage(ctx)
+		page, err := s.client.ListObjectsV2(withBudget(ctx), in)
 		s.release()
 		if err != nil {
 			return nil, s.wrap("list", dir, err)
@@ -313,6 +338,19 @@ func (s *Store) List(ctx context.Context, dir string) ([]storage.Entry, error) {
 			out = append(out, storage.Entry{Name: name, Path: storage.Join(dir, name), Size: aws.ToInt64(obj.Size),
 				ModTime: aws.ToTime(obj.LastModified), ModTimePrecision: storage.PrecisionS3})
 		}
+		if !aws.ToBool(page.IsTruncated) {
+			break
+		}
+		tok := aws.ToString(page.NextContinuationToken)
+		switch {
+		case tok == "":
+			return nil, fmt.Errorf("list %s/: page %d is truncated but has no continuation token: %w", s.uri(dir), pages, ErrListingLoop)
+		case seen[tok]:
+			return nil, fmt.Errorf("list %s/: the server repeated continuation token %q at page %d (%d entries so far): %w",
+				s.uri(dir), clip(tok), pages, len(out), ErrListingLoop)
+		}
+		seen[tok] = true
+		in.ContinuationToken = aws.String(tok)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("list %s: %w", s.uri(dir)+"/", fs.ErrNotExist)
@@ -339,7 +377,7 @@ func (s *Store) Stat(ctx context.Context, p string) (storage.Entry, error) {
 			lc <- listResult{err: err}
 			return
 		}
-		lo, err := s.client.ListObjectsV2(ctx, &awss3.ListObjectsV2Input{Bucket: aws.String(s.bucket),
+		lo, err := s.client.ListObjectsV2(withBudget(ctx), &awss3.ListObjectsV2Input{Bucket: aws.String(s.bucket),
 			Prefix: aws.String(s.key(p) + "/"), MaxKeys: aws.Int32(1)})
 		s.release()
 		if err != nil {
@@ -367,7 +405,7 @@ func (s *Store) head(ctx context.Context, p string) (storage.Entry, error) {
 	if err := s.acquire(ctx); err != nil {
 		return storage.Entry{}, err
 	}
-	head, err := s.client.HeadObject(ctx, &awss3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(p))})
+	head, err := s.client.HeadObject(withBudget(ctx), &awss3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(p))})
 	s.release()
 	if err != nil {
 		return storage.Entry{}, s.wrap("stat", p, err)
@@ -384,25 +422,27 @@ func (s *Store) Open(ctx context.Context, p string) (storage.File, error) {
 	return &object{s: s, ctx: ctx, p: p, size: e.Size}, nil
 }
 
-// ReadFile reads a whole object with one GET.
+// ReadFile reads a whole object with one GET, never more than the read ceiling: an
+// announced length over it is refused before the body is read, and the body is read with a
+// limit, into a buffer that grows as bytes arrive (a length is only a claim).
 func (s *Store) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	if err := s.acquire(ctx); err != nil {
 		return nil, err
 	}
 	defer s.release()
-	out, err := s.client.GetObject(ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(p))})
+	out, err := s.client.GetObject(withBudget(ctx), &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(p))})
 	if err != nil {
 		return nil, s.wrap("read", p, err)
 	}
 	defer out.Body.Close()
-	var buf bytes.Buffer
-	if n := aws.ToInt64(out.ContentLength); n > 0 {
-		buf.Grow(int(n))
+	if n := aws.ToInt64(out.ContentLength); n > s.maxRead {
+		return nil, storage.TooLarge(s.uri(p), n, s.maxRead)
 	}
-	if _, err := io.Copy(&buf, out.Body); err != nil {
+	b, err := storage.ReadLimited(out.Body, s.uri(p), 0, s.maxRead)
+	if err != nil && !errors.Is(err, storage.ErrTooLarge) {
 		return nil, fmt.Errorf("read %s: %w", s.uri(p), err)
 	}
-	return buf.Bytes(), nil
+	return b, err
 }
 
 type object struct {
@@ -435,12 +475,18 @@ func (f *object) ReadAt(b []byte, off int64) (int, error) {
 		return 0, err
 	}
 	defer s.release()
-	out, err := s.client.GetObject(f.ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(f.p)),
+	out, err := s.client.GetObject(withBudget(f.ctx), &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.key(f.p)),
 		Range: aws.String(fmt.Sprintf("bytes=%d-%d", off, off+want-1))})
 	if err != nil {
 		return 0, s.wrap("read", f.p, err)
 	}
 	defer out.Body.Close()
+	if aws.ToString(out.ContentRange) == "" && aws.ToInt64(out.ContentLength) > want {
+		// A 200 with the whole object: the endpoint ignored Range, and its first bytes are
+		// not the ones asked for.
+		return 0, fmt.Errorf("read %s: asked for bytes %d-%d, got %d bytes without a Content-Range (the endpoint ignores Range)",
+			s.uri(f.p), off, off+want-1, aws.ToInt64(out.ContentLength))
+	}
 	n, err := io.ReadFull(out.Body, b[:want])
 	if err != nil {
 		return n, fmt.Errorf("read %s: %w", s.uri(f.p), err)
@@ -450,6 +496,13 @@ func (f *object) ReadAt(b []byte, off int64) (int, error) {
 	}
 	return n, nil
 }
+
+// ErrListingLoop is returned (wrapped) when a listing does not end: the server repeats a
+// continuation token, truncates without one, or pages past maxListPages.
+var ErrListingLoop = errors.New("listing does not end")
+
+// maxListPages bounds one directory listing (1,000 keys a page: 10 million entries).
+const maxListPages = 10000
 
 // Error is an S3 failure naming the object.
 type Error struct {
@@ -489,19 +542,37 @@ func (s *Store) wrap(op, p string, err error) error {
 	}
 	var api smithy.APIError
 	var re *awshttp.ResponseError
+	var de *smithy.DeserializationError
+	var np *noProgressError
 	switch {
-	case errors.As(err, &api):
-		e.Code = api.ErrorCode()
-	case errors.As(err, &re):
+	case errors.As(err, &np):
+		e.Code = np.Error()
+	case errors.As(err, &de):
+		// A 200 whose body is not the XML it should be: the status ("OK") says nothing.
+		what := "response"
+		if op == "list" {
+			what = "listing response"
+		}
+		e.Code = "malformed " + what
+		if errors.As(err, &re) && re.Response != nil && re.Response.Request != nil {
+			e.Code += " from " + clip(re.Response.Request.URL.Host)
+		}
+		e.Hint = clip(de.Err.Error())
+	case errors.As(err, &api) && api.ErrorCode() != "":
+		e.Code = clip(api.ErrorCode())
+	case errors.As(err, &re) && re.HTTPStatusCode() != 0: // 0: nothing came back, see cause
 		e.Code = http.StatusText(re.HTTPStatusCode())
+		if e.Code == "" {
+			e.Code = fmt.Sprintf("HTTP %d", re.HTTPStatusCode())
+		}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		e.Code = "timeout"
-	default:
-		e.Code = "request failed"
+		e.Code = "canceled"
 		e.Hint = err.Error()
-	}
-	if errors.As(err, &re) && e.Code == "" {
-		e.Code = http.StatusText(re.HTTPStatusCode())
+		if errors.Is(err, context.DeadlineExceeded) {
+			e.Code = "timeout"
+		}
+	default:
+		e.Code, e.Hint = cause(err)
 	}
 	switch e.Code {
 	case "NotFound":
