@@ -1,0 +1,299 @@
+//go:build !race
+
+// The race detector multiplies memory use, so the memory-ceiling tests run without it.
+
+package cli
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// bombRSSCeiling is the issue's promise: no hostile input takes hudiscope past 512 MB.
+const bombRSSCeiling = 512 << 20
+
+const incrZip = "../testdata/fixtures/incr-1.2.0/table.zip"
+
+// latestCommit is the last completed commit of the incr-1.2.0 fixture (hand-checked with
+// `unzip -l`): the file the timeline, files and report commands all decode.
+const latestCommit = ".hoodie/timeline/20261129155632267_20261129155639090.commit"
+
+// runBomb runs hudiscope and checks the peak RSS, the exit code and that stderr names want
+// (unless want is empty).
+// A watchdog kills the child past twice the ceiling or after a minute, so a regression fails
+// the test instead of taking the machine's memory.
+func runBomb(t *testing.T, wantExit int, want string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1")
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	killed := make(chan string, 1)
+	go func() {
+		deadline := time.Now().Add(time.Minute)
+		statm := fmt.Sprintf("/proc/%d/statm", cmd.Process.Pid)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			var size, resident int64
+			if b, err := os.ReadFile(statm); err == nil {
+				fmt.Sscan(string(b), &size, &resident)
+			}
+			if rss := resident * int64(os.Getpagesize()); rss > 2*bombRSSCeiling {
+				cmd.Process.Kill()
+				killed <- fmt.Sprintf("killed at %d MB RSS", rss>>20)
+				return
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				killed <- "killed after a minute"
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	select {
+	case why := <-killed:
+		t.Fatalf("%s: %s", strings.Join(args, " "), why)
+	default:
+	}
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = int64(ru.Maxrss) * 1024 // KiB on Linux
+	}
+	stderr := errb.String()
+	t.Logf("%s: exit %d, peak RSS %d MB", strings.Join(args, " "), code, rss>>20)
+	if rss > bombRSSCeiling {
+		t.Errorf("peak RSS %d MB, want ≤ %d MB", rss>>20, bombRSSCeiling>>20)
+	}
+	if code != wantExit {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, wantExit, stderr)
+	}
+	if want != "" && !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not name %q:\n%s", want, stderr)
+	}
+}
+
+// deflateBomb returns a raw deflate stream that inflates to n MiB of zeros from about a
+// kilobyte per MiB: one sync-flushed, non-final chunk repeated, then an empty final block.
+func deflateBomb(t *testing.T, n int) []byte {
+	t.Helper()
+	var chunk bytes.Buffer
+	fw, _ := flate.NewWriter(&chunk, flate.BestCompression)
+	fw.Write(make([]byte, 1<<20))
+	fw.Flush()
+	var out bytes.Buffer
+	for range n {
+		out.Write(chunk.Bytes())
+	}
+	var final bytes.Buffer
+	fw, _ = flate.NewWriter(&final, flate.BestCompression)
+	fw.Close()
+	out.Write(final.Bytes())
+	return out.Bytes()
+}
+
+// zstdBomb returns concatenated zstd frames that decode to n × 16 MiB of zeros.
+func zstdBomb(t *testing.T, n int) []byte {
+	t.Helper()
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := enc.EncodeAll(make([]byte, 16<<20), nil)
+	return bytes.Repeat(frame, n)
+}
+
+// avroLong is Avro's zig-zag varint.
+func avroLong(v int64) []byte {
+	return binary.AppendUvarint(nil, uint64((v<<1)^(v>>63)))
+}
+
+func avroString(s string) []byte { return append(avroLong(int64(len(s))), s...) }
+
+// ocfWith returns an Avro object container file with one block of codec-compressed data.
+func ocfWith(codec string, data []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("Obj\x01")
+	b.Write(avroLong(2))
+	b.Write(avroString("avro.schema"))
+	b.Write(avroString(`{"type":"record","name":"HoodieCommitMetadata","namespace":"org.apache.hudi.avro.model","fields":[{"name":"operationType","type":["null","string"],"default":null}]}`))
+	b.Write(avroString("avro.codec"))
+	b.Write(avroString(codec))
+	b.Write(avroLong(0))
+	sync := bytes.Repeat([]byte{0x5a}, 16)
+	b.Write(sync)
+	b.Write(avroLong(1))
+	b.Write(avroLong(int64(len(data))))
+	b.Write(data)
+	b.Write(sync)
+	return b.Bytes()
+}
+
+func writeFile(t *testing.T, p string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An Avro instant whose zstd block inflates to 6.4 GB (the issue's 200 KB bomb): a warning
+// naming the instant, the rest of the timeline shown, memory bounded.
+func TestBombZstdInstant(t *testing.T) {
+	dir := unzipTable(t, incrZip, t.TempDir())
+	writeFile(t, filepath.Join(dir, latestCommit), ocfWith("zstandard", zstdBomb(t, 400)))
+	runBomb(t, 0, filepath.Base(latestCommit), "timeline", dir)
+	runBomb(t, 0, filepath.Base(latestCommit), "timeline", "--json", dir)
+}
+
+// The same with deflate and a snappy block whose length header claims 4 GB.
+func TestBombDeflateAndSnappyInstant(t *testing.T) {
+	dir := unzipTable(t, incrZip, t.TempDir())
+	writeFile(t, filepath.Join(dir, latestCommit), ocfWith("deflate", deflateBomb(t, 4096)))
+	runBomb(t, 0, filepath.Base(latestCommit), "timeline", dir)
+	// Snappy: a varint uncompressed length of 4 GiB, a few literal bytes, and the CRC.
+	snappyLie := append(binary.AppendUvarint(nil, 4<<30), 0x00, 'x', 0, 0, 0, 0)
+	writeFile(t, filepath.Join(dir, latestCommit), ocfWith("snappy", snappyLie))
+	runBomb(t, 0, filepath.Base(latestCommit), "timeline", dir)
+}
+
+// A 4 MB zip whose newest instant inflates to 4 GiB (the issue's 9.75 GB zip bomb).
+func TestBombZipEntry(t *testing.T) {
+	src, err := zip.OpenReader(incrZip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	out := filepath.Join(t.TempDir(), "bomb.zip")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	bomb := deflateBomb(t, 4096)
+	target := "incr/" + latestCommit
+	for _, e := range src.File {
+		if e.Name != target {
+			if err := zw.Copy(e); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		// The header tells the truth about the size: the ceiling must hold regardless.
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: e.Name, Method: zip.Deflate,
+			CompressedSize64: uint64(len(bomb)), UncompressedSize64: 4 << 30, Modified: e.Modified})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(bomb)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	runBomb(t, 0, filepath.Base(latestCommit), "timeline", out)
+	// The file view decodes replace commits and plans only: this commit is never inflated.
+	runBomb(t, 0, "", "files", "--json", out)
+}
+
+// A 2 GB instant file and a 2 GB hoodie.properties (sparse: no disk used). The instant is a
+// warning and the rest loads; the table cannot be read without its properties: exit 1.
+func TestBombGiantMetadataFiles(t *testing.T) {
+	dir := unzipTable(t, incrZip, t.TempDir())
+	if err := os.Truncate(filepath.Join(dir, latestCommit), 2<<30); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	runBomb(t, 0, filepath.Base(latestCommit), "timeline", dir)
+
+	dir = unzipTable(t, incrZip, t.TempDir())
+	if err := os.Truncate(filepath.Join(dir, ".hoodie/hoodie.properties"), 2<<30); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	runBomb(t, 1, "hoodie.properties", "timeline", dir)
+}
+
+// A metadata-table log file holding one 3 GB block (sparse), four times over: the listing
+// must not hold them in memory at once, nor one of them whole.
+func TestBombMetadataLogBlock(t *testing.T) {
+	dir := unzipTable(t, incrZip, t.TempDir())
+	files := filepath.Join(dir, ".hoodie/metadata/files")
+	real := filepath.Join(files, ".files-0000-0_20261129155632267.log.1_2-65-93")
+	b, err := os.ReadFile(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Keep the real block's magic, version, type and header; then claim 3 GB of content.
+	hdrEnd := 22 + 4
+	for i, n := 0, int(binary.BigEndian.Uint32(b[22:26])); i < n; i++ {
+		vl := int(binary.BigEndian.Uint32(b[hdrEnd+4 : hdrEnd+8]))
+		hdrEnd += 8 + vl
+	}
+	const content = 3 << 30
+	blockLen := int64(hdrEnd-14) + 8 + content + 4 + 8 // after magic+length: … content len, content, footer count, trailer
+	var head bytes.Buffer
+	head.Write(b[:6])
+	binary.Write(&head, binary.BigEndian, blockLen)
+	head.Write(b[14:hdrEnd])
+	binary.Write(&head, binary.BigEndian, int64(content))
+	for _, name := range []string{".files-0000-0_20261129155610512.log.1_2-21-29",
+		".files-0000-0_20261129155626253.log.1_2-43-61", ".files-0000-0_20261129155632267.log.1_2-65-93"} {
+		p := filepath.Join(files, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write(head.Bytes())
+		var tail bytes.Buffer
+		binary.Write(&tail, binary.BigEndian, int32(0))
+		binary.Write(&tail, binary.BigEndian, blockLen+6)
+		if _, err := f.WriteAt(tail.Bytes(), int64(head.Len())+content); err != nil {
+			t.Skip("no sparse files here:", err)
+		}
+		f.Close()
+	}
+	runBomb(t, 0, ".files-0000-0_", "files", dir)
+}
+
+// /dev/zero behind an instant's name: a named error, never an endless read.
+func TestBombDevZeroInstant(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip(err)
+	}
+	dir := unzipTable(t, incrZip, t.TempDir())
+	p := filepath.Join(dir, latestCommit)
+	os.Remove(p)
+	if err := os.Symlink("/dev/zero", p); err != nil {
+		t.Skip(err)
+	}
+	runBomb(t, 0, filepath.Base(latestCommit), "timeline", dir)
+}
