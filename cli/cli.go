@@ -116,6 +116,7 @@ func Main(args []string) (code int) {
 	// ctrl+c and SIGTERM cancel the work in progress; the command then exits 130.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx = withSHSLimits(ctx, kctx)
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	run := func(binds ...any) error {
 		panicForTest(kctx.Command())
