@@ -75,6 +75,14 @@ func newParser(cli *CLI, stdout, stderr io.Writer, configPath string) (*kong.Kon
 
 // Main runs hudiscope with args (without the program name) and returns the exit code.
 func Main(args []string) (code int) {
+	// ctrl+c and SIGTERM cancel the work in progress; the command then exits 130 after its
+	// deferred cleanups (a History Server download's temporary file) ran. Caught from the
+	// start: one arriving while the command line is parsed must not end the process with the
+	// Go runtime's default. A second signal is not caught, so it ends a process that does
+	// not stop.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
 	args = helpWords(javaStyleFlags(args))
 	if len(args) == 0 {
 		printShortUsage(os.Stderr)
@@ -113,9 +121,7 @@ func Main(args []string) (code int) {
 		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
 		return exitUsage
 	}
-	// ctrl+c and SIGTERM cancel the work in progress; the command then exits 130.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx = withSHSLimits(ctx, kctx)
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	run := func(binds ...any) error {
 		panicForTest(kctx.Command())

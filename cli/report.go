@@ -36,8 +36,10 @@ func (c *ReportCmd) Run(ctx context.Context) error {
 	opts := c.options(c.Table, nil, nil)
 	opts.EventLog = c.EventLog
 	// The inputs named on the command line must be read: a report without them is not the one
-	// asked for.
-	needed := []model.Step{model.StepConfig}
+	// asked for. So must the timeline: without it no instant, file or layout section loads,
+	// which is the README's "the table could not be read" (exit 1), not a damaged part of it
+	// (a warning).
+	needed := []model.Step{model.StepTimeline, model.StepConfig}
 	if c.EventLog != "" {
 		needed = append(needed, model.StepEventLog)
 	}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -589,7 +590,7 @@ func (e *EventLogPane) caveatSummary(width, height int) string {
 func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 	st := e.c.Styles
 	g := st.G
-	out := []string{" " + st.ColHead.Render("stage "+report.StageID(s)) + "  " + trunc(s.Name, width-14, g.Ellipsis)}
+	out := []string{" " + st.ColHead.Render("stage "+report.StageID(s)) + "  " + trunc(safetext.Terminal(s.Name), width-14, g.Ellipsis)}
 	if in, how := e.stageInstant(e.stageAt); in != "" {
 		out = append(out, clip(" instant "+in+" ("+how+"; "+e.km.Instant.Help().Key+" shows it on the Timeline)", width))
 	}
@@ -634,7 +635,7 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 	// the table); the numbers as a table from the stage's data, in units.
 	text := func(m [2]string) {
 		label := padRight(m[0], 22)
-		for i, w := range wrap(asciiText(g, m[1]), width-26) {
+		for i, w := range wrap(asciiText(g, safetext.Terminal(m[1])), width-26) {
 			if i == 0 {
 				out = append(out, "  "+label+" "+w)
 			} else {
@@ -744,7 +745,7 @@ func (e *EventLogPane) caveatLines(width int) []string {
 	}
 	bullets := func(items []string) {
 		for _, it := range items {
-			for i, w := range wrap(asciiText(g, it), width-5) {
+			for i, w := range wrap(asciiText(g, safetext.Terminal(it)), width-5) {
 				p := "   "
 				if i == 0 {
 					p = " - "

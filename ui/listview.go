@@ -463,6 +463,11 @@ func newPager() *pager { return &pager{vp: viewport.New()} }
 
 // set replaces the text and the view's size, keeping the scroll position where it fits.
 func (p *pager) set(lines []string, width, height int) {
+	for i, l := range lines {
+		if sl := safeLine(l); sl != l {
+			lines[i] = clip(sl, width)
+		}
+	}
 	p.lines = lines
 	p.vp.SetWidth(max(1, width))
 	p.vp.SetHeight(max(1, height))

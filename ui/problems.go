@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -142,8 +143,9 @@ func (v *problemsView) CopyValue() (string, string, bool) {
 func (v *problemsView) blocks(width int) [][]string {
 	out := make([][]string, len(v.items))
 	for i, p := range v.items {
-		bl := wrap(p.shown, width-4)
-		for _, l := range wrap(p.msg, width-5) {
+		// File names and messages are data (a planted name, a server's text): escaped.
+		bl := wrap(safetext.Terminal(p.shown), width-4)
+		for _, l := range wrap(safetext.Terminal(p.msg), width-5) {
 			bl = append(bl, "  "+l)
 		}
 		out[i] = bl

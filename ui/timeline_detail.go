@@ -499,7 +499,7 @@ func (d *instantDetail) status() string {
 func (d *instantDetail) head(c *Common, width, height int) (lines []string, done bool) {
 	st := c.Styles
 	for _, kv := range d.info {
-		for i, l := range wrap(kv[0]+": "+kv[1], width-3) {
+		for i, l := range wrap(kv[0]+": "+safetext.Terminal(kv[1]), width-3) {
 			if i == 0 {
 				l = st.Dim.Render(kv[0]+":") + strings.TrimPrefix(l, kv[0]+":")
 				lines = append(lines, " "+l)
@@ -509,13 +509,13 @@ func (d *instantDetail) head(c *Common, width, height int) (lines []string, done
 		}
 	}
 	for _, n := range d.notes {
-		lines = append(lines, clip(" "+st.Warn.Render(st.G.Warn+" "+n), width))
+		lines = append(lines, clip(" "+st.Warn.Render(st.G.Warn+" "+safetext.Terminal(n)), width))
 	}
 	switch {
 	case d.loading:
 		return append(lines, "", " reading the instant's plan and metadata..."), true
 	case d.err != nil:
-		return append(lines, "", " "+st.Bad.Render("could not read details: "+d.err.Error())), true
+		return append(lines, "", " "+st.Bad.Render("could not read details: "+safetext.Terminal(d.err.Error()))), true
 	}
 	t := d.cur()
 	if t == nil {
@@ -626,6 +626,7 @@ func joinCells(cells []string, widths []int, right, mid []bool, g Glyphs) string
 		if i > 0 {
 			b.WriteByte(' ')
 		}
+		c = safeLine(c) // cells are data; a styled cell keeps its styles
 		if i < len(mid) && mid[i] && cellWidth(c) > widths[i] && widths[i] > 4 {
 			keep := widths[i] - 1
 			c = ansi.Truncate(c, keep-keep/3, "") + g.Ellipsis + ansi.TruncateLeft(c, cellWidth(c)-keep/3, "")

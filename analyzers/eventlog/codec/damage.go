@@ -1,5 +1,5 @@
 // Package codec decodes the byte streams Spark writes for event logs: plain
-// text, gzip, Spark's LZ4Block framing (lz4-java), snappy-java streams, zstd
+// text, gzip, Spark's LZ4Block framing (lz4-java), the lz4 tool's LZ4 frames, snappy-java streams, zstd
 // (many concatenated frames) and compress-lzf. Every decoder keeps going past
 // recoverable damage and stops cleanly at a truncated end, recording what it
 // saw as Damage so callers can use everything readable and say where the

@@ -136,6 +136,7 @@ func FuzzOpen(f *testing.F) {
 	f.Add(lz4BlockStream(seedLines), "a.lz4")
 	f.Add(snappyJavaStream(seedLines), "a.snappy")
 	f.Add(seedLines, "a")
+	f.Add(lz4FrameStream(seedLines), "a.lz4")
 	f.Fuzz(func(t *testing.T, b []byte, name string) {
 		r, _, _ := Open(bytes.NewReader(b), name)
 		if z, ok := r.(*ZstdReader); ok {

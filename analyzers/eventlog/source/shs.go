@@ -3,13 +3,20 @@ package source
 import (
 	"archive/zip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 )
 
 // SHS names an application on a Spark History Server.
@@ -69,53 +76,189 @@ func (d *Download) Close() error {
 	}
 	name := d.file.Name()
 	err := d.file.Close()
-	os.Remove(name)
+	if rerr := os.Remove(name); rerr != nil && err == nil && !errors.Is(rerr, fs.ErrNotExist) {
+		err = rerr
+	}
 	d.file = nil
 	return err
 }
 
-// Fetch downloads the application's event logs. client nil means http.DefaultClient.
-func (s SHS) Fetch(ctx context.Context, client *http.Client) (*Download, error) {
-	if client == nil {
-		client = http.DefaultClient
+// Defaults for Limits' zero fields.
+const (
+	DefaultSHSTimeout  = 30 * time.Second
+	DefaultSHSMaxBytes = int64(4) << 30
+)
+
+// Limits bound a History Server download. A server that accepts the connection and then
+// says nothing, or stops in the middle of the zip, must not hang the command forever; one
+// that streams without end must not fill the disk.
+type Limits struct {
+	// Timeout is how long the download may make no progress: connecting, waiting for the
+	// response headers, or between two reads of the body. 0 means DefaultSHSTimeout.
+	Timeout time.Duration
+	// MaxBytes caps the size of the downloaded zip. 0 means DefaultSHSMaxBytes.
+	MaxBytes int64
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultSHSTimeout
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.LogsURL(), nil)
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultSHSMaxBytes
+	}
+	return l
+}
+
+type limitsKey struct{}
+
+// WithLimits returns ctx carrying the limits Fetch applies. The CLI sets them from its
+// flags; the context carries them through model.Load and eventlog.Analyze, which need not
+// know about History Servers.
+func WithLimits(ctx context.Context, l Limits) context.Context {
+	return context.WithValue(ctx, limitsKey{}, l)
+}
+
+// LimitsFrom returns the limits in ctx, defaults filled in.
+func LimitsFrom(ctx context.Context) Limits {
+	l, _ := ctx.Value(limitsKey{}).(Limits)
+	return l.withDefaults()
+}
+
+// Errors a download can end with, for callers that want to tell them apart.
+var (
+	// ErrStalled: no progress for Limits.Timeout.
+	ErrStalled = errors.New("history server stopped answering")
+	// ErrTooLarge: the zip is larger than Limits.MaxBytes.
+	ErrTooLarge = errors.New("history server download exceeds the size cap")
+)
+
+// shsClient has connect and TLS deadlines; the no-progress watchdog in Fetch covers the
+// rest (headers, body), for any client.
+func shsClient(timeout time.Duration) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}).DialContext
+	t.TLSHandshakeTimeout = timeout
+	return &http.Client{Transport: t}
+}
+
+// watchdog cancels a download that makes no progress for d.
+type watchdog struct {
+	t *time.Timer
+	d time.Duration
+}
+
+func (w *watchdog) kick() { w.t.Reset(w.d) }
+
+// progressReader kicks the watchdog on every read that returned bytes and stops at max+1
+// bytes so an endless body is cut off.
+type progressReader struct {
+	r   io.Reader
+	w   *watchdog
+	n   int64
+	max int64
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	if p.n > p.max {
+		return 0, ErrTooLarge
+	}
+	if rest := p.max + 1 - p.n; int64(len(b)) > rest {
+		b = b[:rest]
+	}
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if n > 0 {
+		p.w.kick()
+	}
+	if p.n > p.max {
+		return n, ErrTooLarge
+	}
+	return n, err
+}
+
+// Fetch downloads the application's event logs into a temporary file, which Download.Close
+// removes; on every error (interruption included) it is removed before Fetch returns.
+// client nil means a client with connect deadlines. Limits come from ctx (WithLimits).
+func (s SHS) Fetch(ctx context.Context, client *http.Client) (_ *Download, err error) {
+	lim := LimitsFrom(ctx)
+	if client == nil {
+		client = shsClient(lim.Timeout)
+	}
+	logsURL := s.LogsURL()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	wd := &watchdog{d: lim.Timeout, t: time.AfterFunc(lim.Timeout, func() { cancel(ErrStalled) })}
+	defer wd.t.Stop()
+	// A stall or an interruption surfaces as some transport error; name the cause instead.
+	named := func(what string, err error) error {
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, ErrStalled):
+			return fmt.Errorf("history server %s: %s: no data for %s: %w", logsURL, what, lim.Timeout, ErrStalled)
+		case cause != nil && errors.Is(ctx.Err(), context.Canceled):
+			return fmt.Errorf("history server %s: %s: %w", logsURL, what, cause)
+		case errors.Is(err, ErrTooLarge):
+			return fmt.Errorf("history server %s: %w (%s)", logsURL, ErrTooLarge, sizeLimit(lim.MaxBytes))
+		}
+		return fmt.Errorf("history server %s: %s: %w", logsURL, what, err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, logsURL, nil)
 	if err != nil {
 		return nil, err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("history server: %w", err)
+		return nil, named("GET", err)
 	}
 	defer resp.Body.Close()
+	wd.kick()
 	if resp.StatusCode != http.StatusOK {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return nil, fmt.Errorf("history server: GET %s: %s: %s", s.LogsURL(), resp.Status, strings.TrimSpace(string(msg)))
+		// The body is the server's text: it may echo a credential or carry terminal escapes.
+		body := safetext.Terminal(config.Redact("", strings.TrimSpace(string(msg))))
+		return nil, fmt.Errorf("history server: GET %s: %s: %s", logsURL, resp.Status, body)
+	}
+	if resp.ContentLength > lim.MaxBytes {
+		return nil, named("", ErrTooLarge)
 	}
 	f, err := os.CreateTemp("", "hudiscope-shs-*.zip")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("history server %s: temporary file: %w", logsURL, err)
 	}
 	d := &Download{file: f}
-	n, err := io.Copy(f, resp.Body)
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
+	n, err := io.Copy(f, &progressReader{r: resp.Body, w: wd, max: lim.MaxBytes})
 	d.Bytes = n
 	if err != nil {
-		d.Close()
-		return nil, fmt.Errorf("history server: reading zip: %w", err)
+		return nil, named("reading zip", err)
 	}
+	wd.t.Stop()
 	zr, err := zip.NewReader(f, n)
 	if err != nil {
-		d.Close()
-		return nil, fmt.Errorf("history server: %s is not a zip: %w", s.LogsURL(), err)
+		return nil, fmt.Errorf("history server: %s is not a zip: %w", logsURL, err)
 	}
 	d.Opener = FSOpener(zr)
 	root, notes, err := pickRoot(d.Opener)
 	if err != nil {
-		d.Close()
-		return nil, fmt.Errorf("history server %s: %w", s.LogsURL(), err)
+		return nil, fmt.Errorf("history server %s: %w", logsURL, err)
 	}
 	d.Root, d.Notes = root, notes
 	return d, nil
+}
+
+// sizeLimit names the cap in a message.
+func sizeLimit(n int64) string {
+	if n%(1<<30) == 0 {
+		return fmt.Sprintf("cap %d GiB", n>>30)
+	}
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("cap %d MiB", n>>20)
+	}
+	return fmt.Sprintf("cap %d bytes", n)
 }
 
 // pickRoot chooses what to read in the zip: its single entry, or the last

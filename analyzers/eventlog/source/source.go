@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Entry is one directory entry or stat result.
@@ -37,8 +38,52 @@ type Opener interface {
 // Local reads from the local file system.
 type Local struct{}
 
-// Open implements Opener.
-func (Local) Open(p string) (io.ReadCloser, error) { return os.Open(p) }
+// Open implements Opener. Only regular files are opened: a FIFO would block the open
+// until a writer appears (no ctrl+c could end it) and a device never ends. The type is
+// checked before opening and again on the descriptor, opened non-blocking, in case the
+// path changed between.
+func (Local) Open(p string) (io.ReadCloser, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular(p, st.Mode())
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = notRegular(p, st.Mode())
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// ErrNotRegular is returned (wrapped) for an event log path that is neither a regular file
+// nor a directory.
+var ErrNotRegular = errors.New("not a regular file")
+
+func notRegular(p string, m fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case m.IsDir():
+		what = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case m&fs.ModeDevice != 0:
+		what = "a block device"
+	}
+	return fmt.Errorf("%s is %s; an event log must be a regular file or a directory of them (copy a stream to a file first): %w", p, what, ErrNotRegular)
+}
 
 // Join implements Opener.
 func (Local) Join(dir, name string) string { return filepath.Join(dir, name) }
@@ -48,6 +93,9 @@ func (Local) Stat(p string) (Entry, error) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return Entry{}, err
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return Entry{}, notRegular(p, fi.Mode())
 	}
 	return Entry{Name: fi.Name(), Size: fi.Size(), IsDir: fi.IsDir()}, nil
 }
