@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -201,5 +202,24 @@ func TestHugeDeclaredLengths(t *testing.T) {
 	_, err = ContentJSON(lying)
 	if want := "avro container: block of 1099511627776 bytes: length 1099511627776 exceeds the 3 bytes left: unexpected EOF"; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
+	}
+}
+
+// Distinct schemas past maxCachedSchemas are parsed but not kept.
+func TestSchemaCacheBounded(t *testing.T) {
+	before := schemaCacheCount.Load()
+	for i := range maxCachedSchemas + 50 {
+		s := `{"type":"record","name":"r` + strconv.Itoa(i) + `","fields":[]}`
+		if _, err := Schema(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	schemaCache.Range(func(any, any) bool { n++; return true })
+	if n != maxCachedSchemas || schemaCacheCount.Load() != maxCachedSchemas {
+		t.Errorf("cache holds %d (count %d, %d before), want %d", n, schemaCacheCount.Load(), before, maxCachedSchemas)
+	}
+	if _, err := Schema(`{"type":"record","name":"late","fields":[]}`); err != nil {
+		t.Errorf("a schema past the cache bound: %v", err)
 	}
 }
