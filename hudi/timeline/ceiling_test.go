@@ -140,3 +140,49 @@ func TestArchivedRangedSameAsWhole(t *testing.T) {
 		t.Errorf("ranged:\n%s\nwhole:\n%s\nproblems %v vs %v", ranged, whole, rp, wp)
 	}
 }
+
+// refuseStore stands in for the storage's read ceiling: ReadFile of one path fails the way a
+// too-large file will.
+type refuseStore struct {
+	storage.Storage
+	path string
+}
+
+func (s refuseStore) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if p == s.path {
+		return nil, fmt.Errorf("read %s/%s: 300 MiB, more than the 256 MiB read ceiling", s.Root(), p)
+	}
+	return s.Storage.ReadFile(ctx, p)
+}
+
+// An instant file the storage refuses to read is a problem naming it; the rest loads.
+func TestRefusedInstantIsAProblem(t *testing.T) {
+	files := synth.Table("refuse", 1, 1)
+	const req, done = "20260103000000000", "20260103000005000"
+	big := ".hoodie/timeline/" + req + "_" + done + ".commit"
+	files[big] = []byte(`{"operationType":"UPSERT"}`)
+	st, err := storage.OpenLocal(writeFiles(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reader(t, st)
+	r.Store = refuseStore{st, big}
+	ctx := context.Background()
+	tl, err := r.Active(ctx)
+	if err != nil {
+		t.Fatalf("Active: %v", err)
+	}
+	r.LoadCommits(ctx, tl.Instants)
+	ops := map[string]string{}
+	for _, in := range tl.Instants {
+		ops[in.RequestedTime] = in.Operation + "|" + in.Err
+	}
+	wantErr := "read " + st.Root() + "/" + big + ": 300 MiB, more than the 256 MiB read ceiling"
+	if len(ops) != 2 || ops[synth.Requested] != "INSERT|" || ops[req] != "|"+wantErr {
+		t.Errorf("instants = %v", ops)
+	}
+	ps := r.Problems.List()
+	if len(ps) != 1 || ps[0].File != st.Root()+"/"+big || ps[0].Err != wantErr {
+		t.Errorf("problems = %v", ps)
+	}
+}
