@@ -197,3 +197,22 @@ func TestReadContentLengthUnchecked(t *testing.T) {
 		t.Errorf("3 GiB content: %v", err)
 	}
 }
+
+// Walk hands blocks over in file order, the same as ReadBlocks, and stops when told.
+func TestWalkMatchesReadBlocksAndStops(t *testing.T) {
+	f, next := bigBlockFile()
+	var offs []int64
+	logfile.Walk(f, f.Size(), func(b logfile.Block) bool {
+		offs = append(offs, b.Offset)
+		return true
+	})
+	all := logfile.ReadBlocks(f, f.Size())
+	if len(offs) != 2 || offs[0] != 0 || offs[1] != next || len(all) != 2 || all[1].Offset != next {
+		t.Errorf("walk %v, read %d blocks", offs, len(all))
+	}
+	calls := 0
+	logfile.Walk(f, f.Size(), func(logfile.Block) bool { calls++; return false })
+	if calls != 1 {
+		t.Errorf("%d calls after stopping at the first", calls)
+	}
+}

@@ -88,25 +88,39 @@ func (b *Block) IsRollback() bool {
 // the walk resumes at the next magic, as Hudi's own reader does.
 func ReadBlocks(r io.ReaderAt, size int64) []Block {
 	var blocks []Block
+	Walk(r, size, func(b Block) bool {
+		blocks = append(blocks, b)
+		return true
+	})
+	return blocks
+}
+
+// Walk is ReadBlocks one block at a time: fn gets each block in file order and returns false
+// to stop. Only the current block's header is held, so a reader of a file of many blocks
+// with big headers holds one header, not all of them.
+func Walk(r io.ReaderAt, size int64, fn func(Block) bool) {
 	off := int64(0)
-	for off < size {
+	for n := 1; off < size; n++ {
 		b, next, err := readBlockAt(r, size, off)
 		if err == nil {
 			if b.TooLarge {
 				b.Problem = fmt.Sprintf("block %d at byte %d: %s exceeds the %s block ceiling; skipped",
-					len(blocks)+1, off, humanBytes(b.Length), humanBytes(MaxBlockBytes))
+					n, off, humanBytes(b.Length), humanBytes(MaxBlockBytes))
 			}
-			blocks = append(blocks, b)
+			if !fn(b) {
+				return
+			}
 			off = next
 			continue
 		}
 		// Corrupt: find the next magic after this offset.
 		resume := findMagic(r, size, off+1)
-		blocks = append(blocks, Block{Offset: off, Length: resume - off, Type: BlockCorrupt, Corrupt: true,
-			Problem: fmt.Sprintf("corrupt block at byte %d: %v", off, err)})
+		if !fn(Block{Offset: off, Length: resume - off, Type: BlockCorrupt, Corrupt: true,
+			Problem: fmt.Sprintf("corrupt block at byte %d: %v", off, err)}) {
+			return
+		}
 		off = resume
 	}
-	return blocks
 }
 
 func readBlockAt(r io.ReaderAt, size, off int64) (Block, int64, error) {

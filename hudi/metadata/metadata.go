@@ -241,64 +241,38 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 			}
 		}
 	}
-	type parsedLog struct {
-		path   string
-		src    *source
-		blocks []logfile.Block
-	}
-	parsed := make([]parsedLog, len(logs))
+	// Two walks over each log's blocks — rollbacks first, then merging — so only one block's
+	// header is held at a time, however many blocks the logs have.
+	logSrcs := srcs[len(baseIDs):]
 	rolledBack := map[string]bool{}
-	for i, l := range logs {
-		src := srcs[len(baseIDs)+i]
-		parsed[i] = parsedLog{l.e.Path, src, logfile.ReadBlocks(src.r, src.size)}
-		for _, blk := range parsed[i].blocks {
+	for _, src := range logSrcs {
+		logfile.Walk(src.r, src.size, func(blk logfile.Block) bool {
 			if blk.IsRollback() {
 				rolledBack[blk.TargetInstant()] = true
 			}
-		}
+			return true
+		})
 	}
-	for _, pl := range parsed {
-		r := pl.src.r
-		for _, blk := range pl.blocks {
-			if blk.Corrupt {
-				problems.Add(mdtPath(pl.path), blk.Problem)
-				continue
-			}
-			if blk.Type != logfile.BlockHFileData && blk.Type != logfile.BlockDelete {
-				continue
-			}
-			inst := blk.InstantTime()
-			if !mi.isCompleted(inst) || rolledBack[inst] || pending[inst] {
-				continue
-			}
-			if latest != "" && len(inst) <= 17 && timeline.CompareInstants(inst, latest) > 0 {
-				continue
-			}
-			content, err := blk.ReadContent(r)
-			if err != nil {
-				return nil, fmt.Errorf("%s: block at %d: %w", mdtPath(pl.path), blk.Offset, err)
-			}
-			if blk.Type == logfile.BlockDelete {
-				if strings.Trim(inst, "0") == "" && len(content) >= 4 && content[3] < 3 {
-					// Every MDT file group starts with an empty DELETE block written at the MDT's
-					// all-zero init instant; 0.x wrote it JVM-serialised (content version 2), which
-					// we do not decode — it deletes nothing.
-					continue
+	for i, src := range logSrcs {
+		path := logs[i].e.Path
+		var err error
+		logfile.Walk(src.r, src.size, func(blk logfile.Block) bool {
+			err = mergeLogBlock(blk, src.r, func(inst string) bool {
+				if !mi.isCompleted(inst) || rolledBack[inst] || pending[inst] {
+					return false
 				}
-				keys, err := deleteBlockKeys(content)
-				if err != nil {
-					return nil, fmt.Errorf("%s: delete block at %d: %w", mdtPath(pl.path), blk.Offset, err)
-				}
-				for _, k := range keys {
-					delete(records, k)
-				}
-				continue
+				return latest == "" || len(inst) > 17 || timeline.CompareInstants(inst, latest) <= 0
+			}, records, apply)
+			if errors.Is(err, errSkipped) {
+				problems.Add(mdtPath(path), blk.Problem)
+				err = nil
 			}
-			if err := scanFilesHFile(bytes.NewReader(content), int64(len(content)), blk.Header[logfile.HeaderSchema], apply); err != nil {
-				return nil, fmt.Errorf("%s: HFILE_DATA block at %d: %w", mdtPath(pl.path), blk.Offset, err)
-			}
+			return err == nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", mdtPath(path), err)
 		}
-		pl.src.close()
+		src.close()
 	}
 
 	all := records[mdtAllPartitionsKey]
@@ -327,6 +301,48 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 		out[part] = entries
 	}
 	return out, nil
+}
+
+// errSkipped marks a corrupt or over-ceiling block: a problem, not a failed listing.
+var errSkipped = errors.New("block skipped")
+
+// mergeLogBlock applies one log block: HFILE_DATA records are merged, DELETE keys removed;
+// other types, and blocks of instants that do not count, are ignored.
+func mergeLogBlock(blk logfile.Block, r io.ReaderAt, counts func(string) bool, records map[string]*mdtRecord, apply func(string, *mdtRecord)) error {
+	if blk.Corrupt {
+		return errSkipped
+	}
+	if blk.Type != logfile.BlockHFileData && blk.Type != logfile.BlockDelete {
+		return nil
+	}
+	inst := blk.InstantTime()
+	if !counts(inst) {
+		return nil
+	}
+	content, err := blk.ReadContent(r)
+	if err != nil {
+		return fmt.Errorf("block at %d: %w", blk.Offset, err)
+	}
+	if blk.Type == logfile.BlockDelete {
+		if strings.Trim(inst, "0") == "" && len(content) >= 4 && content[3] < 3 {
+			// Every MDT file group starts with an empty DELETE block written at the MDT's
+			// all-zero init instant; 0.x wrote it JVM-serialised (content version 2), which
+			// we do not decode — it deletes nothing.
+			return nil
+		}
+		keys, err := deleteBlockKeys(content)
+		if err != nil {
+			return fmt.Errorf("delete block at %d: %w", blk.Offset, err)
+		}
+		for _, k := range keys {
+			delete(records, k)
+		}
+		return nil
+	}
+	if err := scanFilesHFile(bytes.NewReader(content), int64(len(content)), blk.Header[logfile.HeaderSchema], apply); err != nil {
+		return fmt.Errorf("HFILE_DATA block at %d: %w", blk.Offset, err)
+	}
+	return nil
 }
 
 // Limits on what the listing holds at once. Package variables so tests can force either path.

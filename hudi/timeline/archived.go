@@ -119,18 +119,18 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 			r.Problems.Add(r.path(f.path), err.Error())
 			continue
 		}
-		for _, blk := range logfile.ReadBlocks(br, size) {
+		logfile.Walk(br, size, func(blk logfile.Block) bool { // one block's header held at a time
 			if blk.Corrupt {
 				r.Problems.Add(r.path(f.path), blk.Problem)
-				continue
+				return true
 			}
 			if blk.Type != logfile.BlockAvroData {
-				continue
+				return true
 			}
 			content, err := blk.ReadContent(br)
 			if err != nil {
 				r.Problems.Add(r.path(f.path), err.Error())
-				continue
+				return true
 			}
 			recs, err := logfile.AvroRecords(content)
 			if err != nil {
@@ -156,7 +156,8 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 				byKey[k] = in
 				out = append(out, in)
 			}
-		}
+			return true
+		})
 		closeFile()
 	}
 	for _, in := range out {
