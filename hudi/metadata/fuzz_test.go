@@ -21,23 +21,18 @@ func FuzzMDTLog(f *testing.F) {
 	f.Cleanup(func() { logfile.MaxBlockBytes = oldBlock })
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := bytes.NewReader(b)
-		n := 0
-		apply := func(string, *mdtRecord) { n++ }
-		for _, blk := range logfile.ReadBlocks(r, r.Size()) {
-			if blk.Corrupt {
-				continue
-			}
-			content, err := blk.ReadContent(r)
-			if err != nil {
-				continue
-			}
-			switch blk.Type {
-			case logfile.BlockHFileData:
-				_ = scanFilesHFile(bytes.NewReader(content), int64(len(content)), blk.Header[logfile.HeaderSchema], apply)
-			case logfile.BlockDelete:
-				_, _ = deleteBlockKeys(content)
+		records := map[string]*mdtRecord{}
+		apply := func(k string, rec *mdtRecord) {
+			if cur := records[k]; cur != nil {
+				cur.merge(rec)
+			} else {
+				records[k] = rec
 			}
 		}
+		logfile.Walk(r, r.Size(), func(blk logfile.Block) bool {
+			_ = mergeLogBlock(blk, r, func(string) bool { return true }, records, apply)
+			return true
+		})
 	})
 }
 
