@@ -5,6 +5,7 @@ package logfile
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -39,9 +40,35 @@ type Block struct {
 	Header        map[int]string
 	ContentOffset int64
 	ContentLength int64
-	// Corrupt blocks are gaps a reader could not frame; Problem says why.
-	Corrupt bool
-	Problem string
+	// Corrupt blocks are gaps a reader could not frame, or blocks over MaxBlockBytes (then
+	// TooLarge, and Type is the block's own); Problem says why. Readers skip them.
+	Corrupt  bool
+	TooLarge bool
+	Problem  string
+}
+
+// Ceilings on what one block may make a reader hold. Lengths in a log file are the writer's
+// claim: a block over MaxBlockBytes is framed and skipped, never read, and headers over
+// MaxHeaderBytes make a block corrupt. Package variables so tests and tools can lower them.
+var (
+	MaxBlockBytes  int64 = 256 << 20
+	MaxHeaderBytes int64 = 16 << 20
+)
+
+// ErrTooLarge marks a block over MaxBlockBytes.
+var ErrTooLarge = errors.New("over the block ceiling")
+
+// humanBytes prints a byte count in binary units, for messages.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // InstantTime is the INSTANT_TIME header.
@@ -61,21 +88,39 @@ func (b *Block) IsRollback() bool {
 // the walk resumes at the next magic, as Hudi's own reader does.
 func ReadBlocks(r io.ReaderAt, size int64) []Block {
 	var blocks []Block
+	Walk(r, size, func(b Block) bool {
+		blocks = append(blocks, b)
+		return true
+	})
+	return blocks
+}
+
+// Walk is ReadBlocks one block at a time: fn gets each block in file order and returns false
+// to stop. Only the current block's header is held, so a reader of a file of many blocks
+// with big headers holds one header, not all of them.
+func Walk(r io.ReaderAt, size int64, fn func(Block) bool) {
 	off := int64(0)
-	for off < size {
+	for n := 1; off < size; n++ {
 		b, next, err := readBlockAt(r, size, off)
 		if err == nil {
-			blocks = append(blocks, b)
+			if b.TooLarge {
+				b.Problem = fmt.Sprintf("block %d at byte %d: %s exceeds the %s block ceiling; skipped",
+					n, off, humanBytes(b.Length), humanBytes(MaxBlockBytes))
+			}
+			if !fn(b) {
+				return
+			}
 			off = next
 			continue
 		}
 		// Corrupt: find the next magic after this offset.
 		resume := findMagic(r, size, off+1)
-		blocks = append(blocks, Block{Offset: off, Length: resume - off, Type: BlockCorrupt, Corrupt: true,
-			Problem: fmt.Sprintf("corrupt block at byte %d: %v", off, err)})
+		if !fn(Block{Offset: off, Length: resume - off, Type: BlockCorrupt, Corrupt: true,
+			Problem: fmt.Sprintf("corrupt block at byte %d: %v", off, err)}) {
+			return
+		}
 		off = resume
 	}
-	return blocks
 }
 
 func readBlockAt(r io.ReaderAt, size, off int64) (Block, int64, error) {
@@ -103,6 +148,12 @@ func readBlockAt(r io.ReaderAt, size, off int64) (Block, int64, error) {
 	}
 	b := Block{Offset: off, Length: 14 + l, FormatVersion: int(binary.BigEndian.Uint32(head[14:18])),
 		Type: int(binary.BigEndian.Uint32(head[18:22])), Header: map[int]string{}}
+	if b.Length > MaxBlockBytes {
+		// Framed (length and trailer agree), so the next block is found; its header and content
+		// are not read.
+		b.Corrupt, b.TooLarge = true, true
+		return b, end, nil
+	}
 	pos := off + 22
 	if b.FormatVersion == 0 {
 		// Ancient format: no type/header/footer; nothing more to read.
@@ -158,6 +209,10 @@ func readKV(r io.ReaderAt, pos, end int64) (map[int]string, int64, error) {
 		if vl < 0 || pos+read+vl > end {
 			return nil, 0, fmt.Errorf("header value length %d exceeds block", vl)
 		}
+		if read+vl > MaxHeaderBytes {
+			return nil, 0, fmt.Errorf("header of more than %s exceeds the %s header ceiling",
+				humanBytes(read+vl), humanBytes(MaxHeaderBytes))
+		}
 		v := make([]byte, vl)
 		if _, err := r.ReadAt(v, pos+read); err != nil {
 			return nil, 0, err
@@ -184,11 +239,34 @@ func findMagic(r io.ReaderAt, size, from int64) int64 {
 	return size
 }
 
-// ReadContent reads a block's content bytes.
+// ReadContent reads a block's content bytes. The length is checked against MaxBlockBytes and,
+// when r knows its size (storage files, bytes.Reader), against it before allocating; otherwise
+// the buffer grows only as bytes arrive.
 func (b *Block) ReadContent(r io.ReaderAt) ([]byte, error) {
-	buf := make([]byte, b.ContentLength)
-	if _, err := r.ReadAt(buf, b.ContentOffset); err != nil && err != io.EOF {
+	if b.TooLarge || b.ContentLength > MaxBlockBytes {
+		return nil, fmt.Errorf("block at byte %d: %s exceeds the %s block ceiling: %w",
+			b.Offset, humanBytes(max(b.Length, b.ContentLength)), humanBytes(MaxBlockBytes), ErrTooLarge)
+	}
+	if b.ContentLength < 0 || b.ContentOffset < 0 {
+		return nil, fmt.Errorf("block at byte %d: content of %d bytes at %d", b.Offset, b.ContentLength, b.ContentOffset)
+	}
+	if s, ok := r.(interface{ Size() int64 }); ok {
+		if end := b.ContentOffset + b.ContentLength; end > s.Size() {
+			return nil, fmt.Errorf("block at byte %d: content ends at byte %d, past the end of the file (%d bytes)",
+				b.Offset, end, s.Size())
+		}
+		buf := make([]byte, b.ContentLength)
+		if _, err := r.ReadAt(buf, b.ContentOffset); err != nil && err != io.EOF {
+			return nil, err
+		}
+		return buf, nil
+	}
+	buf, err := io.ReadAll(io.NewSectionReader(r, b.ContentOffset, b.ContentLength))
+	if err != nil {
 		return nil, err
+	}
+	if int64(len(buf)) != b.ContentLength {
+		return nil, fmt.Errorf("block at byte %d: content truncated at %d of %d bytes", b.Offset, len(buf), b.ContentLength)
 	}
 	return buf, nil
 }

@@ -110,11 +110,26 @@ func TestReadLogBlocksDamage(t *testing.T) {
 func FuzzReadLogBlocks(f *testing.F) {
 	f.Add([]byte("#HUDI#\x00\x00\x00\x00\x00\x00\x00\x5b"))
 	f.Add(append([]byte("xx#HUDI#"), make([]byte, 40)...))
+	// Well-formed blocks; with the ceilings lowered below, the second is over the block ceiling
+	// and the first's header over the header ceiling.
+	f.Add(append(block(logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "1"}, []byte("c")),
+		block(logfile.BlockHFileData, nil, make([]byte, 300))...))
+	oldBlock, oldHeader := logfile.MaxBlockBytes, logfile.MaxHeaderBytes
+	logfile.MaxBlockBytes, logfile.MaxHeaderBytes = 256, 32
+	f.Cleanup(func() { logfile.MaxBlockBytes, logfile.MaxHeaderBytes = oldBlock, oldHeader })
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := bytes.NewReader(b)
 		for _, bl := range logfile.ReadBlocks(r, int64(len(b))) {
 			if bl.Length <= 0 || bl.Offset+bl.Length > int64(len(b)) {
 				t.Fatalf("block %+v out of range (%d bytes)", bl, len(b))
+			}
+			if bl.TooLarge {
+				if !bl.Corrupt || bl.Length <= logfile.MaxBlockBytes {
+					t.Fatalf("too-large block %+v", bl)
+				}
+				if _, err := bl.ReadContent(r); err == nil {
+					t.Fatalf("content of a too-large block read")
+				}
 			}
 			if !bl.Corrupt {
 				c, err := bl.ReadContent(r)

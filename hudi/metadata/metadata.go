@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -184,37 +185,31 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 		return filegroup.CompareLogFiles(logs[a].name, logs[b].name) < 0
 	})
 
-	// Read the base files and logs concurrently (one GET each on object stores).
-	type blob struct {
-		data []byte
-		err  error
-	}
+	// Read the base files and logs. Files read whole (one GET each on object stores) are read
+	// concurrently and held until merged, so they are chosen in merge order while their sizes
+	// fit ReadBudget; any other file is read in ranges (an HFile block, a log block at a
+	// time), so memory never grows with the files' total size.
 	baseIDs := make([]string, 0, len(bases))
 	for id := range bases {
 		baseIDs = append(baseIDs, id)
 	}
 	sort.Strings(baseIDs)
-	paths := make([]string, 0, len(baseIDs)+len(logs))
+	entries := make([]storage.Entry, 0, len(baseIDs)+len(logs))
 	for _, id := range baseIDs {
-		paths = append(paths, bases[id].Path)
+		entries = append(entries, bases[id])
 	}
 	for _, l := range logs {
-		paths = append(paths, l.e.Path)
+		entries = append(entries, l.e)
 	}
-	blobs := make([]blob, len(paths))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 16)
-	for i, p := range paths {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			b, err := mdt.ReadFile(ctx, p)
-			blobs[i] = blob{b, err}
-		}()
+	srcs, err := openAll(ctx, mdt, entries)
+	defer func() {
+		for _, s := range srcs {
+			s.close()
+		}
+	}()
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
 
 	records := map[string]*mdtRecord{}
 	apply := func(key string, r *mdtRecord) {
@@ -227,13 +222,10 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 		records[key] = nr
 	}
 	for i, id := range baseIDs {
-		b := blobs[i]
-		if b.err != nil {
-			return nil, b.err
-		}
-		if err := scanFilesHFile(b.data, "", apply); err != nil {
+		if err := scanFilesHFile(srcs[i].r, srcs[i].size, "", apply); err != nil {
 			return nil, fmt.Errorf("%s: %w", mdtPath(bases[id].Path), err)
 		}
+		srcs[i].close() // merged: let a whole read's bytes go
 	}
 
 	// Which data-table instants may contribute: not pending on the data timeline, and not
@@ -249,66 +241,38 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 			}
 		}
 	}
-	type parsedLog struct {
-		path   string
-		data   []byte
-		blocks []logfile.Block
-	}
-	parsed := make([]parsedLog, len(logs))
+	// Two walks over each log's blocks — rollbacks first, then merging — so only one block's
+	// header is held at a time, however many blocks the logs have.
+	logSrcs := srcs[len(baseIDs):]
 	rolledBack := map[string]bool{}
-	for i, l := range logs {
-		b := blobs[len(baseIDs)+i]
-		if b.err != nil {
-			return nil, b.err
-		}
-		parsed[i] = parsedLog{l.e.Path, b.data, logfile.ReadBlocks(bytes.NewReader(b.data), int64(len(b.data)))}
-		for _, blk := range parsed[i].blocks {
+	for _, src := range logSrcs {
+		logfile.Walk(src.r, src.size, func(blk logfile.Block) bool {
 			if blk.IsRollback() {
 				rolledBack[blk.TargetInstant()] = true
 			}
-		}
+			return true
+		})
 	}
-	for _, pl := range parsed {
-		r := bytes.NewReader(pl.data)
-		for _, blk := range pl.blocks {
-			if blk.Corrupt {
-				problems.Add(mdtPath(pl.path), blk.Problem)
-				continue
-			}
-			if blk.Type != logfile.BlockHFileData && blk.Type != logfile.BlockDelete {
-				continue
-			}
-			inst := blk.InstantTime()
-			if !mi.isCompleted(inst) || rolledBack[inst] || pending[inst] {
-				continue
-			}
-			if latest != "" && len(inst) <= 17 && timeline.CompareInstants(inst, latest) > 0 {
-				continue
-			}
-			content, err := blk.ReadContent(r)
-			if err != nil {
-				return nil, fmt.Errorf("%s: block at %d: %w", mdtPath(pl.path), blk.Offset, err)
-			}
-			if blk.Type == logfile.BlockDelete {
-				if strings.Trim(inst, "0") == "" && len(content) >= 4 && content[3] < 3 {
-					// Every MDT file group starts with an empty DELETE block written at the MDT's
-					// all-zero init instant; 0.x wrote it JVM-serialised (content version 2), which
-					// we do not decode — it deletes nothing.
-					continue
+	for i, src := range logSrcs {
+		path := logs[i].e.Path
+		var err error
+		logfile.Walk(src.r, src.size, func(blk logfile.Block) bool {
+			err = mergeLogBlock(blk, src.r, func(inst string) bool {
+				if !mi.isCompleted(inst) || rolledBack[inst] || pending[inst] {
+					return false
 				}
-				keys, err := deleteBlockKeys(content)
-				if err != nil {
-					return nil, fmt.Errorf("%s: delete block at %d: %w", mdtPath(pl.path), blk.Offset, err)
-				}
-				for _, k := range keys {
-					delete(records, k)
-				}
-				continue
+				return latest == "" || len(inst) > 17 || timeline.CompareInstants(inst, latest) <= 0
+			}, records, apply)
+			if errors.Is(err, errSkipped) {
+				problems.Add(mdtPath(path), blk.Problem)
+				err = nil
 			}
-			if err := scanFilesHFile(content, blk.Header[logfile.HeaderSchema], apply); err != nil {
-				return nil, fmt.Errorf("%s: HFILE_DATA block at %d: %w", mdtPath(pl.path), blk.Offset, err)
-			}
+			return err == nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", mdtPath(path), err)
 		}
+		src.close()
 	}
 
 	all := records[mdtAllPartitionsKey]
@@ -339,10 +303,124 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 	return out, nil
 }
 
+// errSkipped marks a corrupt or over-ceiling block: a problem, not a failed listing.
+var errSkipped = errors.New("block skipped")
+
+// mergeLogBlock applies one log block: HFILE_DATA records are merged, DELETE keys removed;
+// other types, and blocks of instants that do not count, are ignored.
+func mergeLogBlock(blk logfile.Block, r io.ReaderAt, counts func(string) bool, records map[string]*mdtRecord, apply func(string, *mdtRecord)) error {
+	if blk.Corrupt {
+		return errSkipped
+	}
+	if blk.Type != logfile.BlockHFileData && blk.Type != logfile.BlockDelete {
+		return nil
+	}
+	inst := blk.InstantTime()
+	if !counts(inst) {
+		return nil
+	}
+	content, err := blk.ReadContent(r)
+	if err != nil {
+		return fmt.Errorf("block at %d: %w", blk.Offset, err)
+	}
+	if blk.Type == logfile.BlockDelete {
+		if strings.Trim(inst, "0") == "" && len(content) >= 4 && content[3] < 3 {
+			// Every MDT file group starts with an empty DELETE block written at the MDT's
+			// all-zero init instant; 0.x wrote it JVM-serialised (content version 2), which
+			// we do not decode — it deletes nothing.
+			return nil
+		}
+		keys, err := deleteBlockKeys(content)
+		if err != nil {
+			return fmt.Errorf("delete block at %d: %w", blk.Offset, err)
+		}
+		for _, k := range keys {
+			delete(records, k)
+		}
+		return nil
+	}
+	if err := scanFilesHFile(bytes.NewReader(content), int64(len(content)), blk.Header[logfile.HeaderSchema], apply); err != nil {
+		return fmt.Errorf("HFILE_DATA block at %d: %w", blk.Offset, err)
+	}
+	return nil
+}
+
+// Limits on what the listing holds at once. Package variables so tests can force either path.
+var (
+	// ReadBudget bounds the total bytes of the files read whole and held until merged.
+	ReadBudget int64 = 512 << 20
+	// WholeReadMax is the largest file read whole; larger ones are read in ranges.
+	WholeReadMax int64 = 64 << 20
+)
+
+// source is one metadata-table file to merge: its bytes in memory or an open ranged reader.
+type source struct {
+	r    io.ReaderAt
+	size int64
+	file storage.File // when opened for ranged reads
+}
+
+// close drops a whole read's bytes or closes the file; safe to call twice.
+func (s *source) close() {
+	if s.file != nil {
+		s.file.Close()
+		s.file = nil
+	}
+	s.r = nil
+}
+
+// openAll makes a source of each entry, in order. Files are read whole, up to 16 at once,
+// while the listed sizes fit ReadBudget and each is at most WholeReadMax; every other file
+// is opened for ranged reads. The returned sources are set even on error, for closing.
+func openAll(ctx context.Context, store storage.Storage, entries []storage.Entry) ([]*source, error) {
+	srcs := make([]*source, len(entries))
+	for i := range srcs {
+		srcs[i] = &source{}
+	}
+	errs := make([]error, len(entries))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	budget := ReadBudget
+	for i, e := range entries {
+		whole := e.Size >= 0 && e.Size <= WholeReadMax && e.Size <= budget
+		if whole {
+			budget -= e.Size
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if whole {
+				b, err := store.ReadFile(ctx, e.Path)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				srcs[i].r, srcs[i].size = bytes.NewReader(b), int64(len(b))
+				return
+			}
+			f, err := store.Open(ctx, e.Path)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			srcs[i].r, srcs[i].size, srcs[i].file = f, f.Size(), f
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return srcs, err
+		}
+	}
+	return srcs, nil
+}
+
 // scanFilesHFile decodes every `files` record of one HFile (a base file or an HFILE_DATA
 // block) and hands it to apply in file order. schema overrides the file-info schema.
-func scanFilesHFile(data []byte, schema string, apply func(string, *mdtRecord)) error {
-	h, err := hfile.Open(bytes.NewReader(data), int64(len(data)))
+func scanFilesHFile(r io.ReaderAt, size int64, schema string, apply func(string, *mdtRecord)) error {
+	h, err := hfile.Open(r, size)
 	if err != nil {
 		return err
 	}

@@ -232,15 +232,26 @@ func fmtOffset(d time.Duration) string {
 	return fmt.Sprintf("%s%d:%02d", sign, h, m)
 }
 
-// Read reads and parses the properties file at p (relative to the storage root).
+// MaxPropertiesBytes is the largest hoodie.properties read. Real ones are a few KB (tens with
+// a wide table's create schema); a bigger file is not one, and holding it parsed would cost
+// memory for nothing.
+var MaxPropertiesBytes = 16 << 20
+
+// Read reads and parses the properties file at p (relative to the storage root). A file the
+// storage refuses as too large (or over MaxPropertiesBytes) is an error naming it: without
+// its properties the table cannot be read.
 func Read(ctx context.Context, st storage.Storage, p string) (*Config, error) {
 	b, err := st.ReadFile(ctx, p)
 	if err != nil {
-		return nil, err
+		return nil, err // names the file: every backend's errors do
 	}
 	source := st.Root() + "/" + p
 	if len(b) == 0 {
 		return nil, fmt.Errorf("%s: empty file", source)
+	}
+	if len(b) > MaxPropertiesBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d MiB a properties file may be (not a hoodie.properties)",
+			source, len(b), MaxPropertiesBytes>>20)
 	}
 	return Parse(b, source)
 }

@@ -66,6 +66,27 @@ func (r *Reader) LoadArchived(ctx context.Context, tl *Timeline) error {
 	return nil
 }
 
+// archiveWholeMax is the largest archive log read with one request; a larger one is read a
+// block at a time, so memory follows the largest block (bounded by logfile.MaxBlockBytes),
+// not the file.
+var archiveWholeMax int64 = 64 << 20
+
+// openArchive opens an archive log of the listed size for block reads.
+func (r *Reader) openArchive(ctx context.Context, p string, listed int64) (io.ReaderAt, int64, func(), error) {
+	if listed >= 0 && listed <= archiveWholeMax {
+		b, err := r.Store.ReadFile(ctx, p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return bytes.NewReader(b), int64(len(b)), func() {}, nil
+	}
+	f, err := r.Store.Open(ctx, p)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return f, f.Size(), func() { f.Close() }, nil
+}
+
 var archiveFileRe = regexp.MustCompile(`^\.commits_\.archive\.(\d+)(?:_.*)?$`)
 
 // readArchiveLogs reads `.hoodie/archived/.commits_.archive.<N>_<token>` files, newest first.
@@ -80,36 +101,36 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 	type af struct {
 		n    int
 		path string
+		size int64
 	}
 	var files []af
 	for _, e := range entries {
 		if m := archiveFileRe.FindStringSubmatch(e.Name); m != nil && !e.IsDir {
 			n, _ := strconv.Atoi(m[1])
-			files = append(files, af{n, e.Path})
+			files = append(files, af{n, e.Path, e.Size})
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].n > files[j].n })
 	byKey := map[string]*Instant{}
 	var out []*Instant
 	for _, f := range files {
-		b, err := r.Store.ReadFile(ctx, f.path)
+		br, size, closeFile, err := r.openArchive(ctx, f.path, f.size)
 		if err != nil {
 			r.Problems.Add(r.path(f.path), err.Error())
 			continue
 		}
-		br := bytes.NewReader(b)
-		for _, blk := range logfile.ReadBlocks(br, int64(len(b))) {
+		logfile.Walk(br, size, func(blk logfile.Block) bool { // one block's header held at a time
 			if blk.Corrupt {
 				r.Problems.Add(r.path(f.path), blk.Problem)
-				continue
+				return true
 			}
 			if blk.Type != logfile.BlockAvroData {
-				continue
+				return true
 			}
 			content, err := blk.ReadContent(br)
 			if err != nil {
 				r.Problems.Add(r.path(f.path), err.Error())
-				continue
+				return true
 			}
 			recs, err := logfile.AvroRecords(content)
 			if err != nil {
@@ -135,7 +156,9 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 				byKey[k] = in
 				out = append(out, in)
 			}
-		}
+			return true
+		})
+		closeFile()
 	}
 	for _, in := range out {
 		if in.State == Completed && IsWriteAction(in.Action) && in.Content != nil {

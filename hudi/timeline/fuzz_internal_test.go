@@ -62,6 +62,11 @@ func FuzzDecodeCommitMetadata(f *testing.F) {
 	f.Add(ocfSeed(fuzzCommitSchema, datum))
 	f.Add(ocfSeed(`{"type":"record","name":"R","fields":[{"name":"operationType","type":"string"}]}`, avroStr("INSERT")[1:]))
 	f.Add(ocfSeed(`"string"`, []byte{2, 'x'}))
+	f.Add(zstdBombOCF()[:4096]) // a truncated bomb: the zstd path, cut short
+	// A 1 MiB decoding ceiling keeps a mutated bomb cheap per exec.
+	old := avro.MaxBlockBytes
+	avro.MaxBlockBytes = 1 << 20
+	f.Cleanup(func() { avro.MaxBlockBytes = old })
 	f.Fuzz(func(t *testing.T, b []byte) {
 		cm, err := decodeCommitMetadata(b)
 		if err == nil && cm == nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/twmb/avro"
 )
@@ -94,8 +95,15 @@ func FirstRecordInto(b []byte, v any) error {
 }
 
 // schemaCache holds parsed writer schemas by their JSON text: archived timelines and log
-// blocks repeat the same schema thousands of times.
-var schemaCache sync.Map // string → *avro.Schema
+// blocks repeat the same schema thousands of times. A table has a handful of schemas; past
+// maxCachedSchemas (hostile input naming a new schema in every block) new ones are parsed
+// but not kept, so the cache cannot grow with the input.
+var (
+	schemaCache      sync.Map // string → *avro.Schema
+	schemaCacheCount atomic.Int64
+)
+
+const maxCachedSchemas = 1024
 
 // Schema parses a writer schema, or returns the one parsed before from the same text.
 func Schema(text string) (*avro.Schema, error) {
@@ -106,7 +114,11 @@ func Schema(text string) (*avro.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	schemaCache.Store(text, s)
+	if schemaCacheCount.Load() < maxCachedSchemas {
+		if _, loaded := schemaCache.LoadOrStore(text, s); !loaded {
+			schemaCacheCount.Add(1)
+		}
+	}
 	return s, nil
 }
 

@@ -75,39 +75,116 @@ func readOCF(b []byte) (*ocfFile, error) {
 		return nil, fmt.Errorf("block count: %w", err)
 	}
 	size, err := r.long()
-	if err != nil || size < 0 {
-		return nil, fmt.Errorf("block size: %v", err)
+	if err != nil {
+		return nil, fmt.Errorf("block size: %w", err)
 	}
-	raw, err := r.fixed(int(size))
+	raw, err := r.fixedLong(size)
 	if err != nil {
 		return nil, fmt.Errorf("block of %d bytes: %w", size, err)
 	}
 	if s, err := r.fixed(16); err != nil || !bytes.Equal(s, sync) {
 		return nil, errors.New("block sync marker does not match the header")
 	}
-	switch f.codec {
+	if f.block, err = decompress(f.codec, raw, MaxBlockBytes); err != nil {
+		return nil, fmt.Errorf("%s block: %w", f.codec, err)
+	}
+	return f, nil
+}
+
+// MaxBlockBytes is the most one container block may decompress to. Only an instant file's
+// first block is ever decoded, so it is also the ceiling on a file's decoded bytes. A block
+// over it is an error wrapping ErrTooLarge, never an allocation of what the file claims.
+var MaxBlockBytes int64 = 256 << 20
+
+// ErrTooLarge marks content that would decode to more than a ceiling allows.
+var ErrTooLarge = errors.New("over the decoding ceiling")
+
+func tooLarge(what string, n, limit int64) error {
+	if n < 0 {
+		return fmt.Errorf("%s decompresses to more than %s: %w", what, humanBytes(limit), ErrTooLarge)
+	}
+	return fmt.Errorf("%s decompresses to %s, more than %s: %w", what, humanBytes(n), humanBytes(limit), ErrTooLarge)
+}
+
+// humanBytes prints a byte count in binary units, for messages.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// decompress decodes one block with a codec Avro names, never producing more than limit bytes.
+func decompress(codec string, raw []byte, limit int64) ([]byte, error) {
+	switch codec {
 	case "", "null":
-		f.block = raw
+		return raw, nil
 	case "deflate":
-		f.block, err = io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), 256<<20))
+		return decodeBounded("block", limit, func() (io.ReadCloser, error) {
+			return flate.NewReader(bytes.NewReader(raw)), nil
+		})
 	case "snappy":
 		if len(raw) < 4 {
 			return nil, errors.New("snappy block too short")
 		}
-		f.block, err = snappy.Decode(nil, raw[:len(raw)-4])
-	case "zstandard":
-		var d *zstd.Decoder
-		if d, err = zstd.NewReader(nil); err == nil {
-			f.block, err = d.DecodeAll(raw, nil)
-			d.Close()
+		raw = raw[:len(raw)-4] // big-endian CRC32 of the decoded bytes follows
+		// The length in the snappy header is the writer's claim: check it before allocating.
+		n, err := snappy.DecodedLen(raw)
+		if err != nil {
+			return nil, err
 		}
-	default:
-		return nil, fmt.Errorf("unsupported codec %q", f.codec)
+		if int64(n) > limit {
+			return nil, tooLarge("block", int64(n), limit)
+		}
+		// Snappy's densest op (a 3-byte copy of 64 bytes) expands under 22 times; a claim beyond
+		// that is a lie that would still cost an allocation of its size.
+		if int64(n) > 32*int64(len(raw))+64 {
+			return nil, fmt.Errorf("snappy header claims %s from %s: corrupt", humanBytes(int64(n)), humanBytes(int64(len(raw))))
+		}
+		return snappy.Decode(nil, raw)
+	case "zstandard":
+		return decodeBounded("block", limit, func() (io.ReadCloser, error) {
+			d, err := zstd.NewReader(bytes.NewReader(raw), zstd.WithDecoderConcurrency(1),
+				zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxMemory(uint64(limit)+1))
+			if err != nil {
+				return nil, err
+			}
+			return d.IOReadCloser(), nil
+		})
 	}
+	return nil, fmt.Errorf("unsupported codec %q", codec)
+}
+
+// decodeBounded decodes a stream twice: first only counting (memory: the codec's window), then,
+// when the count is within limit, into a buffer of exactly that size. A bomb thus costs CPU up
+// to limit bytes of output but never the memory; an honest block costs one extra decode.
+func decodeBounded(what string, limit int64, open func() (io.ReadCloser, error)) ([]byte, error) {
+	r, err := open()
 	if err != nil {
-		return nil, fmt.Errorf("%s block: %w", f.codec, err)
+		return nil, err
 	}
-	return f, nil
+	n, err := io.Copy(io.Discard, io.LimitReader(r, limit+1))
+	r.Close()
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, tooLarge(what, -1, limit)
+	}
+	if r, err = open(); err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	out := make([]byte, n)
+	if _, err := io.ReadFull(r, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // avroBytes reads Avro binary primitives from a byte slice.
@@ -129,6 +206,18 @@ func (r *avroBytes) bytes() ([]byte, error) {
 	n, err := r.long()
 	if err != nil {
 		return nil, err
+	}
+	return r.fixedLong(n)
+}
+
+// fixedLong checks a length read from the input against the bytes left before using it, so
+// a hostile length is an error, never an allocation or a slice panic.
+func (r *avroBytes) fixedLong(n int64) ([]byte, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("negative length %d", n)
+	}
+	if left := int64(len(r.b) - r.pos); n > left {
+		return nil, fmt.Errorf("length %d exceeds the %d bytes left: %w", n, left, io.ErrUnexpectedEOF)
 	}
 	return r.fixed(int(n))
 }
