@@ -84,3 +84,24 @@ func hasString(v any, s string) bool {
 	}
 	return false
 }
+
+// A partition that is a symbolic link to a directory (a common way to move a partition to
+// another disk) is listed through the link, as Hadoop's local file system does, not dropped.
+func TestSymlinkedPartitionListed(t *testing.T) {
+	dir := unzipTable(t, "../testdata/fixtures/cow-services-1.2.0/table.zip", t.TempDir())
+	moved := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Rename(filepath.Join(dir, "2024-01-02"), moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(moved, filepath.Join(dir, "2024-01-02")); err != nil {
+		t.Skip(err)
+	}
+	out, stderr, code := runCLI(t, "files", "--no-mdt", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "3 partitions, 5 file groups") ||
+		!strings.Contains(out, "2fa2d8aa-edfb-4b82-aa6c-8c4006577d99-0_0-1448-5607_20261129162134323.parquet") {
+		t.Fatalf("the linked partition's file group is missing:\n%s", out)
+	}
+}
