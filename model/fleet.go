@@ -59,8 +59,10 @@ type Discovery struct {
 	Entries int64         // directory entries listed
 	// Stopped says why the walk ended early (the entry limit); "" when it looked everywhere.
 	Stopped string
-	// Errors name directories that could not be listed.
+	// Errors name directories (or catalog databases) that could not be listed.
 	Errors []string
+	// Skipped name catalog tables left out because they are not Hudi tables.
+	Skipped []string
 }
 
 // IsTable reports whether location is itself a Hudi table (.hoodie with hoodie.properties).
