@@ -34,7 +34,7 @@ func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
 var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
-	"health", "incremental", "version", "completion", "man", "config"}
+	"health", "fleet", "incremental", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
 func helpWords(args []string) []string {

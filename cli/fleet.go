@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/hudi/catalog"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
+)
+
+// FleetFlags choose and bound the tables of a fleet; shared by `fleet` and the explorer.
+type FleetFlags struct {
+	Glue         string `name:"glue" placeholder:"DB[,DB…]" help:"Read the tables of these AWS Glue databases ('*' for every database) instead of walking a location; tables whose location holds no Hudi table are skipped."`
+	GlueEndpoint string `name:"glue-endpoint" placeholder:"URL" help:"Endpoint URL of a Glue-compatible API (tests, emulators)."`
+	GlueRegion   string `name:"glue-region" help:"Region of the Glue catalog (default: the SDK's, then us-east-1)."`
+	HMS          string `name:"hms" placeholder:"thrift://HOST:9083" help:"Hive Metastore URI (not supported: no maintained Go Thrift client for HMS exists)."`
+	Depth        int    `name:"depth" default:"4" help:"Directory levels below the location to look for tables."`
+	MaxEntries   int    `name:"max-entries" default:"200000" help:"Stop discovery after listing this many entries (and say so)."`
+	Parallel     int    `name:"parallel" default:"8" help:"Tables read at once."`
+	// A fleet has no per-table writer properties: without Hudi's defaults every check would
+	// be SKIPPED and the health column empty.
+	ApplyAllDefaults bool `name:"apply-all-defaults" default:"true" negatable:"" help:"Health: judge unsupplied writer properties by Hudi's (engine-effective) defaults (default on for a fleet; --no-apply-all-defaults skips them)."`
+}
+
+// base is the load options every row shares.
+func (f FleetFlags) base(t TableFlags, logw io.Writer) model.Options {
+	o := t.options("", nil, logw)
+	o.Health.ApplyAllDefaults = f.ApplyAllDefaults
+	return o
+}
+
+// errHMS is the answer to --hms: said plainly rather than half-supported.
+var errHMS = errors.New("--hms: Hive Metastore is not supported (there is no maintained Go Thrift client for HMS); " +
+	"sync the tables to Glue, or walk their storage location instead (hudiscope fleet s3://bucket/warehouse/)")
+
+// FleetCmd lists every Hudi table under a location or in the Glue catalog, one row each.
+type FleetCmd struct {
+	Location string `arg:"" optional:"" help:"Location to walk for tables: directory, s3://, s3a:// or hdfs:// URI (or --glue)."`
+	FleetFlags
+	OutputFlags
+	TableFlags
+}
+
+func (c *FleetCmd) examples() []string {
+	return []string{
+		`hudiscope fleet s3://bucket/warehouse/ -o md > triage.md`,
+		`hudiscope fleet --glue sales,marketing -o json`,
+		`hudiscope fleet --glue '*' --depth 2`,
+	}
+}
+
+func (c *FleetCmd) Run(ctx context.Context) error {
+	format, err := c.format("text", "text", "json", "md")
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
+	if err := c.FleetFlags.validate(c.Location); err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
+	base := c.FleetFlags.base(c.TableFlags, nil)
+	d, rows, err := c.FleetFlags.run(ctx, c.Location, base, nil)
+	if err != nil {
+		return err
+	}
+	doc := report.NewFleetDocument(d, rows)
+	for i := range doc.Rows { // locations and messages may carry credentials in a URI's user part
+		r := &doc.Rows[i]
+		r.Location, r.Error = config.Redact("", r.Location), config.Redact("", r.Error)
+	}
+	return c.writeOutput(func(w io.Writer) error {
+		switch format {
+		case "json":
+			return report.WriteJSON(w, doc)
+		case "md":
+			_, err := io.WriteString(w, report.FleetMarkdown(doc))
+			return err
+		}
+		return report.WriteFleetText(w, doc)
+	})
+}
+
+func (f FleetFlags) validate(location string) error {
+	switch {
+	case f.HMS != "":
+		return errHMS
+	case location != "" && f.Glue != "":
+		return fmt.Errorf("give either a location or --glue, not both")
+	case location == "" && f.Glue == "":
+		return fmt.Errorf("give a location to walk or --glue DATABASE")
+	case f.Depth < 1:
+		return fmt.Errorf("--depth must be at least 1")
+	}
+	return nil
+}
+
+// databases splits --glue.
+func (f FleetFlags) databases() []string {
+	var out []string
+	for _, d := range strings.Split(f.Glue, ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// targets starts discovery (a walk or the catalog) and streams what it finds on the returned
+// channel, closed when it is done; wait returns the discovery and its error.
+func (f FleetFlags) targets(ctx context.Context, location string, base model.Options) (<-chan model.FleetTarget, func() (*model.Discovery, error)) {
+	ch := make(chan model.FleetTarget, 64)
+	var d *model.Discovery
+	var err error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(ch)
+		send := func(t model.FleetTarget) {
+			select {
+			case ch <- t:
+			case <-ctx.Done():
+			}
+		}
+		if f.Glue != "" {
+			var g *catalog.Glue
+			g, err = catalog.OpenGlue(ctx, catalog.Options{Endpoint: f.GlueEndpoint, Region: f.GlueRegion,
+				Timeout: base.Storage.NoProgressTimeout(), Log: base.Storage.Log})
+			if err != nil {
+				return
+			}
+			d, err = model.GlueTargets(ctx, g, f.databases(), base.Storage, f.Parallel, send)
+			return
+		}
+		d, err = model.Discover(ctx, location, model.DiscoverOptions{Depth: f.Depth, MaxEntries: f.MaxEntries, Storage: base.Storage}, send)
+	}()
+	return ch, func() (*model.Discovery, error) { wg.Wait(); return d, err }
+}
+
+// run discovers and reads the fleet; row (if non-nil) sees each row as it is read.
+func (f FleetFlags) run(ctx context.Context, location string, base model.Options, row func(int, model.FleetRow)) (*model.Discovery, []model.FleetRow, error) {
+	ch, wait := f.targets(ctx, location, base)
+	var rows []model.FleetRow
+	model.LoadFleet(ctx, base, ch, f.Parallel, func(i int, r model.FleetRow) {
+		rows = append(rows, r)
+		if row != nil {
+			row(i, r)
+		}
+	})
+	d, err := wait()
+	if err != nil {
+		return d, rows, err
+	}
+	return d, rows, nil
+}
