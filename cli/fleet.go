@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/catalog"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui"
 )
 
 // FleetFlags choose and bound the tables of a fleet; shared by `fleet` and the explorer.
@@ -23,15 +25,14 @@ type FleetFlags struct {
 	Depth        int    `name:"depth" default:"4" help:"Directory levels below the location to look for tables."`
 	MaxEntries   int    `name:"max-entries" default:"200000" help:"Stop discovery after listing this many entries (and say so)."`
 	Parallel     int    `name:"parallel" default:"8" help:"Tables read at once."`
-	// A fleet has no per-table writer properties: without Hudi's defaults every check would
-	// be SKIPPED and the health column empty.
-	ApplyAllDefaults bool `name:"apply-all-defaults" default:"true" negatable:"" help:"Health: judge unsupplied writer properties by Hudi's (engine-effective) defaults (default on for a fleet; --no-apply-all-defaults skips them)."`
 }
 
-// base is the load options every row shares.
-func (f FleetFlags) base(t TableFlags, logw io.Writer) model.Options {
+// base is the load options every row shares. A fleet has no per-table writer properties:
+// without Hudi's defaults every check would be SKIPPED and the health column empty, so the
+// Fleet view always applies them and `fleet` does unless --no-apply-all-defaults.
+func (f FleetFlags) base(t TableFlags, applyAll bool, logw io.Writer) model.Options {
 	o := t.options("", nil, logw)
-	o.Health.ApplyAllDefaults = f.ApplyAllDefaults
+	o.Health.ApplyAllDefaults = applyAll
 	return o
 }
 
@@ -43,6 +44,7 @@ var errHMS = errors.New("--hms: Hive Metastore is not supported (there is no mai
 type FleetCmd struct {
 	Location string `arg:"" optional:"" help:"Location to walk for tables: directory, s3://, s3a:// or hdfs:// URI (or --glue)."`
 	FleetFlags
+	ApplyAllDefaults bool `name:"apply-all-defaults" default:"true" negatable:"" help:"Health: judge unsupplied writer properties by Hudi's (engine-effective) defaults (default on for a fleet; --no-apply-all-defaults skips them)."`
 	OutputFlags
 	TableFlags
 }
@@ -63,7 +65,7 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 	if err := c.FleetFlags.validate(c.Location); err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
-	base := c.FleetFlags.base(c.TableFlags, nil)
+	base := c.FleetFlags.base(c.TableFlags, c.ApplyAllDefaults, nil)
 	d, rows, err := c.FleetFlags.run(ctx, c.Location, base, nil)
 	if err != nil {
 		return err
@@ -157,4 +159,46 @@ func (f FleetFlags) run(ctx context.Context, location string, base model.Options
 		return d, rows, err
 	}
 	return d, rows, nil
+}
+
+func isZip(location string) bool { return strings.HasSuffix(strings.ToLower(location), ".zip") }
+
+// runFleet is the explorer on a location that is not a table (or --glue): the Fleet view,
+// whose Enter opens a table in the usual panes with the explorer's own flags.
+func (c *OpenCmd) runFleet(opts model.Options) error {
+	if err := c.FleetFlags.validate(c.Table); err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
+	base := c.FleetFlags.base(c.TableFlags, true, opts.Storage.Log)
+	source := c.Table
+	if c.Glue != "" {
+		source = "glue:" + strings.Join(c.databases(), ",")
+	}
+	f := ui.NewFleet(ui.FleetOptions{
+		Source: source,
+		Color:  colorEnabled(os.LookupEnv),
+		ASCII:  c.ASCII,
+		Mouse:  c.Mouse && !c.NoMouse,
+		Run: func(ctx context.Context, row func(int, model.FleetRow)) (*model.Discovery, error) {
+			d, _, err := c.FleetFlags.run(ctx, c.Table, base, row)
+			return d, err
+		},
+		Open: func(r model.FleetRow) ui.Options {
+			o := opts
+			o.Location = r.Location
+			return ui.Options{Location: r.Location, ExportDir: c.ExportDir, Color: colorEnabled(os.LookupEnv), ASCII: c.ASCII,
+				Mouse: c.Mouse && !c.NoMouse, FullExport: c.FullExport,
+				Load: func(ctx context.Context, progress func(model.Progress)) { _, _ = model.Load(ctx, o, progress) }}
+		},
+	})
+	// Stderr stays off the screen, as in the explorer.
+	stderr := os.Stderr
+	if f, ok := opts.Storage.Log.(*os.File); ok {
+		os.Stderr = f
+	} else if devnull, err := os.Open(os.DevNull); err == nil {
+		os.Stderr = devnull
+		defer devnull.Close()
+	}
+	defer func() { os.Stderr = stderr }()
+	return runTUI(f)
 }
