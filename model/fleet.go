@@ -219,8 +219,8 @@ type FleetRow struct {
 	Partitions    int    `json:"partitions"`
 	FileGroups    int    `json:"fileGroups"`
 	ListingSource string `json:"listingSource"`
-	// LastCommit is the latest completed write (commit, deltacommit, replacecommit); its age
-	// is measured from its completion time.
+	// LastCommit is the latest completed write (commit, deltacommit, replacecommit) by
+	// requested time; its age is measured from its completion time.
 	LastCommit           string         `json:"lastCommit"`
 	LastCommitAgeSeconds *int64         `json:"lastCommitAgeSeconds"`
 	Pending              []FleetPending `json:"pending"`
@@ -297,8 +297,10 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 		pend := map[string]*FleetPending{}
 		for _, i := range tl.Instants {
 			if i.IsCompleted() {
+				// Latest by requested time: before table version 8 completion times are derived
+				// from file modification times, which a copy to another store rewrites.
 				if timeline.IsWriteAction(i.Action) && i.Action != timeline.ActionCompaction && i.Action != timeline.ActionLogCompaction &&
-					(last == nil || timeline.CompareInstants(completion(i), completion(last)) > 0) {
+					(last == nil || timeline.CompareInstants(i.RequestedTime, last.RequestedTime) > 0) {
 					last = i
 				}
 				continue
