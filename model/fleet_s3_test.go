@@ -130,4 +130,3 @@ func stable(r FleetRow) string {
 }
 
 func itoaTest(n int) string { return strconv.Itoa(n) }
-
