@@ -86,7 +86,9 @@ func fleetSession(t *testing.T, location, exportDir string) int {
 			return d, err
 		},
 		// Load nil: the session feeds the table's progress itself, as tuiSession does.
-		Open: func(r model.FleetRow) ui.Options { return ui.Options{Location: r.Location, ExportDir: exportDir, Now: now} },
+		Open: func(r model.FleetRow) ui.Options {
+			return ui.Options{Location: r.Location, ExportDir: exportDir, Now: now}
+		},
 	})
 	var a tea.Model = fl
 	a, _ = a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
