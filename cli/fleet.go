@@ -185,7 +185,7 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 		},
 		Open: func(r model.FleetRow) ui.Options {
 			o := opts
-			o.Location = r.Location
+			o.Location, o.Catalog = r.Location, r.Catalog
 			return ui.Options{Location: r.Location, ExportDir: c.ExportDir, Color: colorEnabled(os.LookupEnv), ASCII: c.ASCII,
 				Mouse: c.Mouse && !c.NoMouse, FullExport: c.FullExport,
 				Load: func(ctx context.Context, progress func(model.Progress)) { _, _ = model.Load(ctx, o, progress) }}

@@ -237,6 +237,8 @@ type FleetRow struct {
 	// name steps that failed on a table that did open.
 	Error      string            `json:"error,omitempty"`
 	StepErrors map[string]string `json:"stepErrors,omitempty"`
+	// Catalog is the target's catalog view, so opening the row judges meta-sync too.
+	Catalog *health.Catalog `json:"-"`
 }
 
 // FleetOptions are a fleet row's load options: base's flags (storage, props, engine) with the
@@ -251,7 +253,7 @@ func FleetOptions(base Options, t FleetTarget) Options {
 // LoadFleetRow reads one target and makes its row.
 func LoadFleetRow(ctx context.Context, base Options, t FleetTarget) (FleetRow, *Snapshot) {
 	if t.Err != "" {
-		return FleetRow{Name: t.Name, Location: t.Location, Error: t.Err}, nil
+		return FleetRow{Name: t.Name, Location: t.Location, Error: t.Err, Catalog: t.Catalog}, nil
 	}
 	o := FleetOptions(base, t)
 	s, err := Load(ctx, o, nil)
@@ -260,7 +262,7 @@ func LoadFleetRow(ctx context.Context, base Options, t FleetTarget) (FleetRow, *
 
 // RowFromSnapshot makes the fleet row of a loaded table; err is Load's.
 func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) FleetRow {
-	r := FleetRow{Name: t.Name, Location: t.Location}
+	r := FleetRow{Name: t.Name, Location: t.Location, Catalog: t.Catalog}
 	if err != nil || s == nil || s.Table == nil {
 		if err == nil {
 			err = errors.New("the table could not be opened")
