@@ -103,6 +103,15 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 		return nil, err
 	}
 	d := &Discovery{Root: st.Root()}
+	if strings.HasSuffix(strings.ToLower(location), ".zip") {
+		// A zip holds one table (its single top-level folder): a fleet of one.
+		t := FleetTarget{Name: baseName(location), Location: location}
+		d.Tables = []FleetTarget{t}
+		if found != nil {
+			found(t)
+		}
+		return d, nil
+	}
 	if _, err := st.List(ctx, ""); err != nil {
 		return d, fmt.Errorf("list %s: %w", st.Root(), err)
 	}

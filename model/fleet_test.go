@@ -127,6 +127,11 @@ func TestDiscoverDepthAndLimit(t *testing.T) {
 	if !strings.HasPrefix(d.Stopped, "stopped after listing ") || len(d.Tables) != 0 {
 		t.Errorf("limit: stopped %q, %d tables", d.Stopped, len(d.Tables))
 	}
+	// A zip is a fleet of one.
+	z := "../testdata/fixtures/incr-1.2.0/table.zip"
+	if d, err := Discover(ctx, z, DiscoverOptions{}, nil); err != nil || len(d.Tables) != 1 || d.Tables[0].Location != z {
+		t.Errorf("zip: %+v %v", d, err)
+	}
 	if _, err := Discover(ctx, filepath.Join(root, "missing"), DiscoverOptions{}, nil); err == nil {
 		t.Error("missing root: no error")
 	}
