@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -129,7 +130,16 @@ func syncRank(s string) string {
 	return "2" + s
 }
 
+// cell is one cell, with credentials in names and messages redacted (hdfs://user:pw@…).
 func (f *Fleet) cell(i, c int) string {
+	v := f.rawCell(i, c)
+	if c == 0 || c == 9 {
+		v = config.Redact("", v)
+	}
+	return v
+}
+
+func (f *Fleet) rawCell(i, c int) string {
 	r := f.rows[i]
 	if r.Error != "" {
 		switch c {
