@@ -74,9 +74,12 @@ func IsTable(ctx context.Context, location string, so storage.Options) (bool, er
 	return hasProperties(ctx, st, ""), nil
 }
 
+// hasProperties probes with Open, one request on S3 (a HEAD), where Stat also LISTs to find
+// directories.
 func hasProperties(ctx context.Context, st storage.Storage, dir string) bool {
 	for _, f := range []string{"hoodie.properties", "hoodie.properties.backup"} {
-		if _, err := st.Stat(ctx, storage.Join(dir, ".hoodie", f)); err == nil {
+		if fh, err := st.Open(ctx, storage.Join(dir, ".hoodie", f)); err == nil {
+			fh.Close()
 			return true
 		}
 	}
@@ -153,7 +156,13 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 		}
 		n := entries.Add(int64(len(es)))
 		for _, e := range es {
-			if e.IsDir && e.Name == ".hoodie" && hasProperties(ctx, st, dir) {
+			if !e.IsDir || e.Name != ".hoodie" {
+				continue
+			}
+			sem <- struct{}{} // the properties probe counts against the same bound
+			ok := hasProperties(ctx, st, dir)
+			<-sem
+			if ok {
 				emit(dir)
 				return
 			}

@@ -130,3 +130,29 @@ func stable(r FleetRow) string {
 }
 
 func itoaTest(n int) string { return strconv.Itoa(n) }
+
+// TestDiscoverBoundedOnS3: discovery never has more listings (and properties probes) in
+// flight than its bound, and does run them in parallel.
+func TestDiscoverBoundedOnS3(t *testing.T) {
+	corpus := testutil.FleetCorpus(t, "..")
+	if len(corpus) > 12 {
+		corpus = corpus[:12]
+	}
+	local := t.TempDir()
+	rels := testutil.ExtractFleet(t, corpus, local)
+	fake := s3fake.New(t, "lake", s3fake.Faults{})
+	fake.PutDir(t, local, "w")
+	fake.SetFaults(s3fake.Faults{Latency: 20 * time.Millisecond})
+	fake.ResetMaxInFlight()
+	d, err := Discover(context.Background(), "s3://lake/w", DiscoverOptions{Concurrency: 3, Storage: fake.Options()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tables) != len(rels) {
+		t.Errorf("found %d of %d tables", len(d.Tables), len(rels))
+	}
+	if m := fake.MaxInFlight(); m > 3 || m < 2 {
+		t.Errorf("%d requests in flight at most, want 2..3 (bound 3)", m)
+	}
+	t.Logf("%d tables, at most %d requests in flight", len(d.Tables), fake.MaxInFlight())
+}

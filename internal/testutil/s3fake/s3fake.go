@@ -120,6 +120,22 @@ type roundTripper struct {
 	n         int
 	counts    map[string]int
 	throttled int
+	inFlight  int
+	maxFlight int
+}
+
+// MaxInFlight is the most requests the fake served at once since the last ResetMaxInFlight.
+func (f *Fake) MaxInFlight() int {
+	f.rt.mu.Lock()
+	defer f.rt.mu.Unlock()
+	return f.rt.maxFlight
+}
+
+// ResetMaxInFlight starts a new MaxInFlight measurement.
+func (f *Fake) ResetMaxInFlight() {
+	f.rt.mu.Lock()
+	f.rt.maxFlight = f.rt.inFlight
+	f.rt.mu.Unlock()
 }
 
 func (r *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -136,7 +152,14 @@ func (r *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if throttle {
 		r.throttled++
 	}
+	r.inFlight++
+	r.maxFlight = max(r.maxFlight, r.inFlight)
 	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.inFlight--
+		r.mu.Unlock()
+	}()
 	if f.Latency > 0 {
 		time.Sleep(f.Latency)
 	}
