@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,7 +20,8 @@ type FleetFlags struct {
 	Glue         string `name:"glue" placeholder:"DB[,DB…]" help:"Read the tables of these AWS Glue databases ('*' for every database) instead of walking a location; tables whose location holds no Hudi table are skipped."`
 	GlueEndpoint string `name:"glue-endpoint" placeholder:"URL" help:"Endpoint URL of a Glue-compatible API (tests, emulators)."`
 	GlueRegion   string `name:"glue-region" help:"Region of the Glue catalog (default: the SDK's, then us-east-1)."`
-	HMS          string `name:"hms" placeholder:"thrift://HOST:9083" help:"Hive Metastore URI (not supported: no maintained Go Thrift client for HMS exists)."`
+	HMS          string `name:"hms" placeholder:"thrift://HOST:9083" help:"Read the tables of a Hive Metastore (Thrift, no SASL/Kerberos) instead of walking a location; --hms-db picks the databases."`
+	HMSDB        string `name:"hms-db" placeholder:"DB[,DB…]" default:"*" help:"Databases to read with --hms ('*': every database)."`
 	Depth        int    `name:"depth" default:"4" help:"Directory levels below the location to look for tables."`
 	MaxEntries   int    `name:"max-entries" default:"200000" help:"Stop discovery after listing this many entries (and say so)."`
 	Parallel     int    `name:"parallel" default:"8" help:"Tables read at once."`
@@ -36,13 +36,9 @@ func (f FleetFlags) base(t TableFlags, applyAll bool, logw io.Writer) model.Opti
 	return o
 }
 
-// errHMS is the answer to --hms: said plainly rather than half-supported.
-var errHMS = errors.New("--hms: Hive Metastore is not supported (there is no maintained Go Thrift client for HMS); " +
-	"sync the tables to Glue, or walk their storage location instead (hudiscope fleet s3://bucket/warehouse/)")
-
-// FleetCmd lists every Hudi table under a location or in the Glue catalog, one row each.
+// FleetCmd lists every Hudi table under a location or in a catalog (Glue, HMS), one row each.
 type FleetCmd struct {
-	Location string `arg:"" optional:"" help:"Location to walk for tables: directory, s3://, s3a:// or hdfs:// URI (or --glue)."`
+	Location string `arg:"" optional:"" help:"Location to walk for tables: directory, s3://, s3a:// or hdfs:// URI (or --glue, --hms)."`
 	FleetFlags
 	ApplyAllDefaults bool `name:"apply-all-defaults" default:"true" negatable:"" help:"Health: judge unsupplied writer properties by Hudi's (engine-effective) defaults (default on for a fleet; --no-apply-all-defaults skips them)."`
 	OutputFlags
@@ -53,7 +49,7 @@ func (c *FleetCmd) examples() []string {
 	return []string{
 		`hudiscope fleet s3://bucket/warehouse/ -o md > triage.md`,
 		`hudiscope fleet --glue sales,marketing -o json`,
-		`hudiscope fleet --glue '*' --depth 2`,
+		`hudiscope fleet --hms thrift://metastore:9083 --hms-db sales -o md`,
 	}
 }
 
@@ -89,22 +85,26 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 
 func (f FleetFlags) validate(location string) error {
 	switch {
-	case f.HMS != "":
-		return errHMS
-	case location != "" && f.Glue != "":
-		return fmt.Errorf("give either a location or --glue, not both")
-	case location == "" && f.Glue == "":
-		return fmt.Errorf("give a location to walk or --glue DATABASE")
+	case f.HMS != "" && f.Glue != "":
+		return fmt.Errorf("give either --glue or --hms, not both")
+	case location != "" && (f.Glue != "" || f.HMS != ""):
+		return fmt.Errorf("give either a location or a catalog (--glue, --hms), not both")
+	case location == "" && f.Glue == "" && f.HMS == "":
+		return fmt.Errorf("give a location to walk, --glue DATABASE or --hms thrift://HOST:PORT")
 	case f.Depth < 1:
 		return fmt.Errorf("--depth must be at least 1")
 	}
 	return nil
 }
 
-// databases splits --glue.
+// databases splits --glue (or --hms-db).
 func (f FleetFlags) databases() []string {
+	list := f.Glue
+	if f.HMS != "" {
+		list = f.HMSDB
+	}
 	var out []string
-	for _, d := range strings.Split(f.Glue, ",") {
+	for _, d := range strings.Split(list, ",") {
 		if d = strings.TrimSpace(d); d != "" {
 			out = append(out, d)
 		}
@@ -136,7 +136,16 @@ func (f FleetFlags) targets(ctx context.Context, location string, base model.Opt
 			if err != nil {
 				return
 			}
-			d, err = model.GlueTargets(ctx, g, f.databases(), base.Storage, f.Parallel, send)
+			d, err = model.CatalogTargets(ctx, g, "glue", f.databases(), base.Storage, f.Parallel, send)
+			return
+		}
+		if f.HMS != "" {
+			var h *catalog.HMS
+			if h, err = catalog.OpenHMS(ctx, f.HMS, base.Storage.NoProgressTimeout()); err != nil {
+				return
+			}
+			defer h.Close()
+			d, err = model.CatalogTargets(ctx, h, "hms", f.databases(), base.Storage, f.Parallel, send)
 			return
 		}
 		d, err = model.Discover(ctx, location, model.DiscoverOptions{Depth: f.Depth, MaxEntries: f.MaxEntries, Storage: base.Storage}, send)
@@ -171,8 +180,11 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 	}
 	base := c.FleetFlags.base(c.TableFlags, true, opts.Storage.Log)
 	source := c.Table
-	if c.Glue != "" {
+	switch {
+	case c.Glue != "":
 		source = "glue:" + strings.Join(c.databases(), ",")
+	case c.HMS != "":
+		source = "hms:" + strings.Join(c.databases(), ",")
 	}
 	f := ui.NewFleet(ui.FleetOptions{
 		Source: source,

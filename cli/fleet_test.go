@@ -10,6 +10,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/hudiscope/hudiscope/internal/testutil/gluefake"
+	"github.com/hudiscope/hudiscope/internal/testutil/hmsfake"
 	"github.com/hudiscope/hudiscope/report"
 )
 
@@ -79,14 +80,17 @@ func TestFleetCommandUsage(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"fleet", "--hms", "thrift://metastore:9083"}, "Hive Metastore is not supported"},
-		{[]string{"fleet"}, "give a location to walk or --glue DATABASE"},
-		{[]string{"fleet", ".", "--glue", "db"}, "either a location or --glue, not both"},
+		{[]string{"fleet"}, "give a location to walk, --glue DATABASE or --hms thrift://HOST:PORT"},
+		{[]string{"fleet", ".", "--glue", "db"}, "either a location or a catalog (--glue, --hms), not both"},
+		{[]string{"fleet", "--glue", "db", "--hms", "thrift://h:9083"}, "either --glue or --hms, not both"},
 	} {
 		_, stderr, code := runCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.msg) {
 			t.Errorf("%v: exit %d %q", c.args, code, stderr)
 		}
+	}
+	if _, stderr, code := runCLI(t, "fleet", "--hms", "thrift://127.0.0.1:1", "--timeout", "2s"); code != exitError || !strings.Contains(stderr, "hive metastore 127.0.0.1:1: connect") {
+		t.Errorf("unreachable metastore: exit %d %q", code, stderr)
 	}
 	_, stderr, code := runCLI(t, "fleet", filepath.Join(t.TempDir(), "missing"))
 	if code != exitError || !strings.Contains(stderr, "missing") {
@@ -180,5 +184,44 @@ func TestFleetJSONFieldsDocumented(t *testing.T) {
 	}
 	if len(paths) < 20 {
 		t.Errorf("only %d paths seen", len(paths))
+	}
+}
+
+// TestFleetCommandHMS: the Hive Metastore path end to end against an in-process Thrift
+// metastore (get_all_databases, get_all_tables, get_table, get_partitions only).
+func TestFleetCommandHMS(t *testing.T) {
+	root := fleetDir(t)
+	cow := filepath.Join(root, "warehouse", "cow-services-1.2.0", "cow_services")
+	mor := filepath.Join(root, "warehouse", "mor-services-1.2.0", "mor_services")
+	hoodie := "org.apache.hudi.hadoop.HoodieParquetInputFormat"
+	f := hmsfake.New(t, map[string][]hmsfake.Table{"sales": {
+		{Name: "cow", Location: cow, InputFormat: hoodie, PartitionKeys: []string{"dt"},
+			Parameters: map[string]string{"last_commit_time_sync": "20261129162031337"},
+			Partitions: []hmsfake.Partition{{Values: []string{"2023-12-31"}, Location: cow + "/2023-12-31"},
+				{Values: []string{"2024-01-01"}, Location: cow + "/2024-01-01"}, {Values: []string{"2024-01-02"}, Location: cow + "/2024-01-02"}}},
+		{Name: "mor", Location: mor, InputFormat: hoodie, Parameters: map[string]string{"last_commit_time_sync": "20261129163127401"}},
+		{Name: "txt", Location: filepath.Join(root, "warehouse", "empty"), InputFormat: "org.apache.hadoop.mapred.TextInputFormat"},
+	}, "default": nil})
+	doc := fleetJSON(t, "fleet", "--hms", f.URI, "-o", "json", "--cluster-defaults", "-")
+	if doc.Source != "hms:*" || len(doc.Rows) != 2 || doc.Rows[0].Name != "sales.cow" || doc.Rows[1].Name != "sales.mor" {
+		t.Fatalf("source %s rows %+v", doc.Source, doc.Rows)
+	}
+	if r := doc.Rows[0]; r.MetaSync != "UNHEALTHY" || !strings.HasPrefix(r.MetaSyncSummary, "Catalog sales.cow: sync 2 completed write(s) behind (") ||
+		!strings.HasSuffix(r.MetaSyncSummary, "; 1 partition(s) missing from the catalog; 1 partition(s) the table dropped are still in the catalog") {
+		t.Errorf("lagging: %s %q", r.MetaSync, r.MetaSyncSummary)
+	}
+	if r := doc.Rows[1]; r.MetaSync != "HEALTHY" {
+		t.Errorf("mor: %s %q", r.MetaSync, r.MetaSyncSummary)
+	}
+	if len(doc.Skipped) != 1 || !strings.HasPrefix(doc.Skipped[0], "sales.txt: not a Hudi table") {
+		t.Errorf("skipped %q", doc.Skipped)
+	}
+	for op := range f.Ops() {
+		if !strings.HasPrefix(op, "get_") {
+			t.Errorf("the fleet called %s", op)
+		}
+	}
+	if doc := fleetJSON(t, "fleet", "--hms", f.URI, "--hms-db", "default", "-o", "json"); len(doc.Rows) != 0 || doc.Source != "hms:default" {
+		t.Errorf("--hms-db default: %d rows from %s", len(doc.Rows), doc.Source)
 	}
 }

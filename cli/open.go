@@ -17,7 +17,7 @@ import (
 
 // OpenCmd starts the interactive explorer (the default command).
 type OpenCmd struct {
-	Table     string `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI; a location holding many tables opens the Fleet view (or --glue)."`
+	Table     string `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI; a location holding many tables opens the Fleet view (or --glue, --hms)."`
 	EventLog  string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
 	ExportDir string `name:"export-dir" help:"Directory for Markdown exports (e, E)." default:"." type:"existingdir"`
 	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`

@@ -20,7 +20,7 @@ Commands:
   eventlog    a Spark event log by Hudi operation and phase
   report      the full report as Markdown or JSON
   incremental the rows an incremental read from a begin value returns (--count)
-  fleet       every table under a location or in Glue (--glue DB), one triage row each
+  fleet       every table under a location or in a catalog (--glue, --hms), one row each
   version, completion, man, config
 
 TABLE is a directory, a .zip, or an s3://, s3a:// or hdfs:// URI; a location that is not a

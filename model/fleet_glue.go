@@ -12,18 +12,18 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
-// GlueTargets lists the tables of the named Glue databases ("*" alone: every database) and
+// CatalogTargets lists the tables of the named catalog databases ("*" alone: every database) and
 // keeps those whose location holds a Hudi table, with the catalog's parameters and partitions
 // for the meta-sync check. A table the catalog marks as Hudi (Hudi's input format, provider
 // hudi, a last_commit_time_sync parameter) whose location is missing or holds no table is a
 // failure row; any other table without .hoodie is skipped and named in Skipped. At most
 // concurrency (0: DefaultFleetConcurrency) tables are checked at once; found is called as each
-// is kept, one at a time.
-func GlueTargets(ctx context.Context, g *catalog.Glue, dbs []string, so storage.Options, concurrency int, found func(FleetTarget)) (*Discovery, error) {
+// is kept, one at a time. source names the catalog in Discovery.Root ("glue", "hms").
+func CatalogTargets(ctx context.Context, g catalog.Reader, source string, dbs []string, so storage.Options, concurrency int, found func(FleetTarget)) (*Discovery, error) {
 	if concurrency <= 0 {
 		concurrency = DefaultFleetConcurrency
 	}
-	d := &Discovery{Root: "glue:" + strings.Join(dbs, ",")}
+	d := &Discovery{Root: source + ":" + strings.Join(dbs, ",")}
 	if len(dbs) == 1 && dbs[0] == "*" {
 		all, err := g.Databases(ctx)
 		if err != nil {
@@ -59,7 +59,7 @@ func GlueTargets(ctx context.Context, g *catalog.Glue, dbs []string, so storage.
 			go func(tab catalog.Table) {
 				defer wg.Done()
 				defer func() { <-sem }()
-				t, skip := glueTarget(ctx, g, tab, so)
+				t, skip := catalogTarget(ctx, g, tab, so)
 				if skip != "" {
 					mu.Lock()
 					d.Skipped = append(d.Skipped, tab.FullName()+": "+skip)
@@ -77,8 +77,8 @@ func GlueTargets(ctx context.Context, g *catalog.Glue, dbs []string, so storage.
 	return d, ctx.Err()
 }
 
-// glueTarget checks one catalog table's location; skip says why a non-Hudi table is left out.
-func glueTarget(ctx context.Context, g *catalog.Glue, tab catalog.Table, so storage.Options) (t FleetTarget, skip string) {
+// catalogTarget checks one catalog table's location; skip says why a non-Hudi table is left out.
+func catalogTarget(ctx context.Context, g catalog.Reader, tab catalog.Table, so storage.Options) (t FleetTarget, skip string) {
 	t = FleetTarget{Name: tab.FullName(), Location: tab.Location}
 	if tab.Location == "" {
 		if tab.LooksHudi() {

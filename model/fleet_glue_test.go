@@ -71,7 +71,7 @@ func TestGlueFleetMetaSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := GlueTargets(ctx, g, []string{"*"}, storage.Options{}, 0, nil)
+	d, err := CatalogTargets(ctx, g, "glue", []string{"*"}, storage.Options{}, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

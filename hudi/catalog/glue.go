@@ -1,10 +1,8 @@
-// Package catalog reads table definitions from a metastore (the AWS Glue Data Catalog) so the
-// fleet can find Hudi tables by name and compare what the catalog says with the table. It is
-// read-only by construction: the Glue client is held behind an interface with the three read
-// calls it needs (GetDatabases, GetTables, GetPartitions) and nothing else.
-//
-// Hive Metastore (thrift://) is not supported: there is no maintained Go Thrift client for
-// HMS (the generated clients in the wild are unmaintained forks of Hive 1.x/2.x IDL).
+// Package catalog reads table definitions from a metastore (the AWS Glue Data Catalog, a Hive
+// Metastore) so the fleet can find Hudi tables by name and compare what the catalog says with
+// the table. It is read-only by construction: each client is held behind an interface with
+// only the read calls it needs (Glue: GetDatabases, GetTables, GetPartitions; HMS:
+// get_all_databases, get_all_tables, get_table, get_partitions) and nothing else.
 package catalog
 
 import (
