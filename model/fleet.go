@@ -13,6 +13,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/analyzers/health"
+	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
@@ -232,13 +233,14 @@ type FleetRow struct {
 	Location     string `json:"location"`
 	TableType    string `json:"tableType"`
 	TableVersion int    `json:"tableVersion"`
-	// SizeBytes are the bytes of every file slice of the live file groups.
+	// SizeBytes are the bytes of the latest base file of every live file group (the
+	// Overview's size); Partitions every partition of the file view.
 	SizeBytes     int64  `json:"sizeBytes"`
 	Partitions    int    `json:"partitions"`
 	FileGroups    int    `json:"fileGroups"`
 	ListingSource string `json:"listingSource"`
-	// LastCommit is the latest completed write (commit, deltacommit, replacecommit) by
-	// requested time; its age is measured from its completion time.
+	// LastCommit is the completed write that completed last (the Overview's last commit); its
+	// age is measured from its completion time.
 	LastCommit           string         `json:"lastCommit"`
 	LastCommitAgeSeconds *int64         `json:"lastCommitAgeSeconds"`
 	Pending              []FleetPending `json:"pending"`
@@ -298,15 +300,14 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 		}
 	}
 	if v := s.View; v != nil {
-		r.ListingSource = v.Source
+		// The Overview's figures (from the layout analysis): bytes of the latest base file of
+		// every live file group, and every partition of the view.
+		r.ListingSource, r.Partitions = v.Source, len(v.Partitions)
 		for _, p := range v.Partitions {
-			if len(p.FileGroups) > 0 {
-				r.Partitions++
-			}
 			for _, g := range p.FileGroups {
 				r.FileGroups++
-				for _, sl := range g.Slices {
-					r.SizeBytes += sl.Size()
+				if b := layout.LatestBase(g); b != nil {
+					r.SizeBytes += b.Size
 				}
 			}
 		}
@@ -317,10 +318,9 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 		pend := map[string]*FleetPending{}
 		for _, i := range tl.Instants {
 			if i.IsCompleted() {
-				// Latest by requested time: before table version 8 completion times are derived
-				// from file modification times, which a copy to another store rewrites.
-				if timeline.IsWriteAction(i.Action) && i.Action != timeline.ActionCompaction && i.Action != timeline.ActionLogCompaction &&
-					(last == nil || timeline.CompareInstants(i.RequestedTime, last.RequestedTime) > 0) {
+				// The Overview's rule: the completed write that completed last (before table
+				// version 8 completion times are derived from file modification times).
+				if timeline.IsWriteAction(i.Action) && (last == nil || timeline.CompareInstants(i.CompletionTime, last.CompletionTime) > 0) {
 					last = i
 				}
 				continue

@@ -118,9 +118,13 @@ func TestFleetOnS3(t *testing.T) {
 	}
 }
 
-// stable are the row figures that do not depend on where the files live (S3 keeps second
-// mtimes, so derived completion times, and with them ages, may differ).
+// stable are the row figures that do not depend on where the files live: before table version
+// 8 completion times are derived from modification times, which the copy to S3 rewrote, so the
+// last commit (the one that completed last) and ages may differ there.
 func stable(r FleetRow) string {
+	if r.TableVersion < 8 {
+		r.LastCommit = ""
+	}
 	var p []string
 	for _, x := range r.Pending {
 		p = append(p, x.Action+"@"+x.Oldest)

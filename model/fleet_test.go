@@ -84,7 +84,7 @@ func TestFleetRowFigures(t *testing.T) {
 	if r.Error != "" || r.TableType != "MERGE_ON_READ" || r.TableVersion != 9 {
 		t.Fatalf("%+v", r)
 	}
-	want := FleetRow{Name: "m", Location: dir, TableType: "MERGE_ON_READ", TableVersion: 9, SizeBytes: 33043, Partitions: 1,
+	want := FleetRow{Name: "m", Location: dir, TableType: "MERGE_ON_READ", TableVersion: 9, SizeBytes: 10638, Partitions: 1,
 		FileGroups: 1, ListingSource: "metadata table", LastCommit: "20261130200226754", Pending: []FleetPending{},
 		Health: "SKIPPED", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 5}}
 	if r.LastCommitAgeSeconds == nil {
@@ -134,5 +134,26 @@ func TestDiscoverDepthAndLimit(t *testing.T) {
 	}
 	if _, err := Discover(ctx, filepath.Join(root, "missing"), DiscoverOptions{}, nil); err == nil {
 		t.Error("missing root: no error")
+	}
+}
+
+// TestFleetRowMatchesOverview: a row's size, partitions and file groups are the figures the
+// explorer's Overview shows, from the full load's layout analysis.
+func TestFleetRowMatchesOverview(t *testing.T) {
+	for _, fx := range []string{"cow-services-1.2.0", "mor-services-1.2.0", "mor-compaction-1.0.2", "cow-v4-0.11.1"} {
+		z := "../testdata/fixtures/" + fx + "/table.zip"
+		ft := FleetTarget{Name: fx, Location: z}
+		row, _ := LoadFleetRow(context.Background(), fleetBase(), ft)
+		full, err := Load(context.Background(), Options{Location: z, ClusterDefaults: "-", Now: timeNowForTest}, nil)
+		if err != nil || full.Layout == nil || row.Error != "" {
+			t.Fatalf("%s: %v %s", fx, err, row.Error)
+		}
+		if row.SizeBytes != full.Layout.TotalBytes || row.Partitions != full.Layout.NumPartitions || row.FileGroups != full.View.NumFileGroups() {
+			t.Errorf("%s: fleet size %d partitions %d groups %d; overview %d %d %d", fx, row.SizeBytes, row.Partitions, row.FileGroups,
+				full.Layout.TotalBytes, full.Layout.NumPartitions, full.View.NumFileGroups())
+		}
+		if row.Health != full.RunHealth(false).OverallStatus {
+			t.Errorf("%s: health %s, the table's own %s", fx, row.Health, full.Health.OverallStatus)
+		}
 	}
 }
