@@ -17,7 +17,7 @@ import (
 
 // OpenCmd starts the interactive explorer (the default command).
 type OpenCmd struct {
-	Table     string `arg:"" help:"Table path: directory, .zip, s3:// or s3a:// URI."`
+	Table     string `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI; a location holding many tables opens the Fleet view (or --glue, --hms)."`
 	EventLog  string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
 	ExportDir string `name:"export-dir" help:"Directory for Markdown exports (e, E)." default:"." type:"existingdir"`
 	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
@@ -29,13 +29,14 @@ type OpenCmd struct {
 	// The Health pane's d toggles it without reloading.
 	ApplyAllDefaults bool `name:"apply-all-defaults" help:"Health: judge unsupplied properties by Hudi's (engine-effective) defaults instead of skipping (d toggles it in the Health pane)."`
 	TableFlags
+	FleetFlags
 }
 
 func (c *OpenCmd) examples() []string {
 	return []string{
-		`hudiscope s3://bucket/warehouse/orders`,
 		`hudiscope --props writer.properties --event-log hdfs:///var/log/spark/apps/application_1700000000000_0042 s3://bucket/warehouse/orders`,
 		`hudiscope --mouse --ascii table.zip   # clickable tabs and rows, ASCII-only drawing`,
+		`hudiscope s3://bucket/warehouse/      # not a table: the Fleet view (or --glue DB)`,
 	}
 }
 
@@ -62,7 +63,13 @@ func (c *OpenCmd) Run() error {
 	// Validate before the TUI starts: a bad path is a plain error and exit code 1.
 	ctx := context.Background()
 	// (The reader's warnings are left to the explorer's problems badge.)
+	if c.Table == "" || c.Glue != "" || c.HMS != "" {
+		return c.runFleet(opts)
+	}
 	if _, err := model.Load(ctx, model.Options{Location: c.Table, Steps: []model.Step{model.StepProperties}, Storage: opts.Storage}, nil); err != nil {
+		if errors.Is(err, hudi.ErrNotHudiTable) && !isZip(c.Table) {
+			return c.runFleet(opts)
+		}
 		if errors.Is(err, hudi.ErrNotHudiTable) {
 			return fmt.Errorf("%s: not a Hudi table (no .hoodie directory)", c.Table)
 		}

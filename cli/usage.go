@@ -20,9 +20,11 @@ Commands:
   eventlog    a Spark event log by Hudi operation and phase
   report      the full report as Markdown or JSON
   incremental the rows an incremental read from a begin value returns (--count)
+  fleet       every table under a location or in a catalog (--glue, --hms), one row each
   version, completion, man, config
 
-TABLE is a directory, a .zip, or an s3://, s3a:// or hdfs:// URI.
+TABLE is a directory, a .zip, or an s3://, s3a:// or hdfs:// URI; a location that is not a
+table opens the Fleet view of every table below it.
 
 Example:
   hudiscope s3://bucket/warehouse/orders --props writer.properties
@@ -34,7 +36,7 @@ func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
 var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
-	"health", "incremental", "version", "completion", "man", "config"}
+	"health", "fleet", "incremental", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
 func helpWords(args []string) []string {

@@ -60,6 +60,9 @@ type Options struct {
 	TuneLayout func(*layout.Options)
 	// Health selects checks and default handling; its Config is filled from the config step.
 	Health health.Options
+	// Catalog is what a metastore says about the table (fleet --glue); the meta-sync health
+	// check compares it with the table. nil: not known to a catalog.
+	Catalog *health.Catalog
 	// EventLogTune adjusts the event-log analyzer's options (progress, task percentiles).
 	EventLogTune func(*eventlog.Options)
 }

@@ -191,6 +191,7 @@ func analyzeHealth(ctx context.Context, s *Snapshot) error {
 	// metadata-table read); the health command alone does not list the table.
 	in := HealthInputWithView(ctx, s.Table, s.Timeline, s.View)
 	in.Now = s.Options.now()
+	addCatalog(&in, s)
 	s.HealthIn = &in
 	s.Health = s.RunHealth(s.Options.Health.ApplyAllDefaults)
 	return nil

@@ -50,6 +50,9 @@ type Options struct {
 	Panes func(c *Common) []Pane
 	// Start is the title of the pane shown first ("": the first, the Overview).
 	Start string
+	// Leave, when set, is returned on esc with nothing left to close: a parent view (the
+	// fleet) takes the explorer away (and may show it again).
+	Leave tea.Cmd
 }
 
 // ProgressMsg is one load event.
@@ -342,8 +345,11 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Report):
 		return a.exportReport()
 	case key.Matches(msg, k.Back):
-		if !p.Back() && a.probs != nil {
+		backed := p.Back()
+		if !backed && a.probs != nil {
 			a.probs = nil
+		} else if !backed && a.opts.Leave != nil {
+			return a.opts.Leave
 		}
 	case key.Matches(msg, k.Copy):
 		return a.copyFocused()

@@ -213,8 +213,12 @@ type Input struct {
 	LastClean    *timeline.CleanMetadata
 	LastCleanErr error
 	MDT          *MDT
-	Now          time.Time
-	Zone         *time.Location
+	// Catalog is the metastore's view of the table (nil: not known to a catalog); Partitions
+	// are the table's partitions with live file groups (nil: not listed). meta-sync reads both.
+	Catalog    *Catalog
+	Partitions []string
+	Now        time.Time
+	Zone       *time.Location
 }
 
 // Options select checks and the configuration they judge against.
@@ -239,14 +243,14 @@ func ParseChecks(s string) ([]string, error) {
 		if c == "all" {
 			return nil, nil
 		}
-		found := false
+		found := c == MetaSync
 		for _, n := range CheckNames {
 			if n == c {
 				found = true
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("unknown check %q; available checks: %s", c, strings.Join(CheckNames, ", "))
+			return nil, fmt.Errorf("unknown check %q; available checks: %s", c, strings.Join(append(CheckNames[:len(CheckNames):len(CheckNames)], MetaSync), ", "))
 		}
 		out = append(out, c)
 	}
@@ -284,9 +288,13 @@ func Run(in Input, opt Options) *Result {
 	}
 	funcs := map[string]func() (Check, Band, error){
 		"compaction": c.compaction, "cleaner": c.cleaner, "savepoint": c.savepoint, "archival": c.archival,
-		"record-index": c.recordIndex, "mdt-sync": c.mdtSync, "mdt-compaction": c.mdtCompaction,
+		"record-index": c.recordIndex, "mdt-sync": c.mdtSync, "mdt-compaction": c.mdtCompaction, MetaSync: c.metaSync,
 	}
-	for _, name := range CheckNames {
+	names := CheckNames
+	if in.Catalog != nil || want[MetaSync] {
+		names = append(names[:len(names):len(names)], MetaSync)
+	}
+	for _, name := range names {
 		if len(want) > 0 && !want[name] {
 			continue
 		}
