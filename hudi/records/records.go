@@ -37,6 +37,8 @@ const (
 type Options struct {
 	// Columns are projected beside the three meta columns; nil projects the meta columns only.
 	Columns []string
+	// AllColumns reads every column of the records (Columns is then ignored).
+	AllColumns bool
 	// OrderingFields decide merges under EventTime (the table's precombine/ordering fields).
 	OrderingFields []string
 	Mode           MergeMode
@@ -74,8 +76,10 @@ type Record struct {
 	Partition  string
 	CommitTime string
 	Values     map[string]any
-	ordering   []any
-	deleted    bool
+	// Fields are the record's columns in its file's schema order (shared between records).
+	Fields   []string
+	ordering []any
+	deleted  bool
 }
 
 // Result is what one slice read produced.
@@ -111,7 +115,7 @@ func ReadSlice(ctx context.Context, store storage.Storage, s *filegroup.FileSlic
 		if len(s.Logs) == 0 {
 			keep = o.CommitTimes // a log could update a pruned record: prune only without logs
 		}
-		n, err := readBase(ctx, store, s.Base.Path, cols, o.OrderingFields, keep, put)
+		n, err := readBase(ctx, store, s.Base.Path, cols, o.AllColumns, o.OrderingFields, keep, put)
 		res.SkippedRowGroups = n
 		if err != nil {
 			return nil, err
