@@ -96,6 +96,12 @@ type Result struct {
 // (naming the file and block) and the rest of the slice is still read; an error means the
 // base file could not be read at all.
 func ReadSlice(ctx context.Context, store storage.Storage, s *filegroup.FileSlice, o Options, problems *problem.Log) (*Result, error) {
+	return readSliceWith(ctx, store, s, o, problems, nil)
+}
+
+// readSliceWith is ReadSlice, also calling onDelete (when set) with each record a delete
+// removed from the result.
+func readSliceWith(ctx context.Context, store storage.Storage, s *filegroup.FileSlice, o Options, problems *problem.Log, onDelete func(Record)) (*Result, error) {
 	res := &Result{}
 	cols := projection(o)
 	byKey := map[string]int{}
@@ -133,6 +139,9 @@ func ReadSlice(ctx context.Context, store storage.Storage, s *filegroup.FileSlic
 		}
 	}
 	for _, r := range recs {
+		if r.deleted && onDelete != nil {
+			onDelete(r)
+		}
 		if r.deleted || o.CommitTimes != nil && !o.CommitTimes[r.CommitTime] {
 			continue
 		}
