@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/records"
 )
 
 // snapshot: counts, time travel, the three row formats and the refusals, end to end.
@@ -63,5 +68,36 @@ func TestIncrementalRowsCommand(t *testing.T) {
 	want := "_hoodie_commit_time,_hoodie_commit_seqno,_hoodie_record_key,_hoodie_partition_path,_hoodie_file_name,id,name,ts\n"
 	if !strings.HasPrefix(stdout, want) || strings.Count(stdout, "\n") != 4 {
 		t.Errorf("stdout %q", stdout)
+	}
+}
+
+// Logical types print the same way in text, CSV and JSON: decimals exact (a JSON number),
+// dates as days, timestamps in UTC at their precision, binary as base64, nested as JSON.
+func TestRowValueRendering(t *testing.T) {
+	ts := time.Date(2024, 1, 2, 3, 4, 5, 123456000, time.FixedZone("x", 3600))
+	r := records.Record{Fields: []string{"dec", "day", "ts", "bin", "nested", "nan", "nil"}, Values: map[string]any{
+		"dec": records.Decimal("-123.45"), "day": records.Date{Time: time.Date(2022, 1, 8, 0, 0, 0, 0, time.UTC)}, "ts": ts,
+		"bin": []byte{1, 2, 3}, "nested": map[string]any{"t": ts, "l": []any{records.Decimal("1.50"), nil}}, "nan": math.NaN(), "nil": nil,
+	}}
+	var text, js, csvOut bytes.Buffer
+	for f, w := range map[string]*bytes.Buffer{"text": &text, "json": &js, "csv": &csvOut} {
+		rw := newRowWriter(w, f, nil)
+		if err := rw.write(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := rw.flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantJSON := `{"dec":-123.45,"day":"2022-01-08","ts":"2024-01-02T02:04:05.123456Z","bin":"AQID","nested":{"l":[1.50,null],"t":"2024-01-02T02:04:05.123456Z"},"nan":"NaN","nil":null}` + "\n"
+	if js.String() != wantJSON {
+		t.Errorf("json\n%s\nwant\n%s", js.String(), wantJSON)
+	}
+	wantCSV := "dec,day,ts,bin,nested,nan,nil\n-123.45,2022-01-08,2024-01-02T02:04:05.123456Z,AQID,\"{\"\"l\"\":[1.50,null],\"\"t\"\":\"\"2024-01-02T02:04:05.123456Z\"\"}\",NaN,null\n"
+	if csvOut.String() != wantCSV {
+		t.Errorf("csv\n%s\nwant\n%s", csvOut.String(), wantCSV)
+	}
+	if !strings.Contains(text.String(), "-123.45  2022-01-08  2024-01-02T02:04:05.123456Z  AQID  {\"l\":[1.50,null]") {
+		t.Errorf("text\n%s", text.String())
 	}
 }
