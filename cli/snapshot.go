@@ -188,6 +188,9 @@ func writeCount(w io.Writer, f string, total int, by string, counts map[string]i
 }
 
 func warnScan(st records.Stats) {
+	for _, n := range st.Notes {
+		fmt.Fprintln(os.Stderr, "hudiscope: note:", safetext.Terminal(n))
+	}
 	for _, p := range st.Problems {
 		fmt.Fprintln(os.Stderr, "hudiscope: warning:", safetext.Terminal(p.String()))
 	}

@@ -69,6 +69,59 @@ func ModeFor(cfg *tableconfig.Config) MergeMode {
 	return EventTime
 }
 
+// Payload classes and merge strategies whose merge this reader reproduces.
+var (
+	knownPayloads = map[string]MergeMode{
+		"org.apache.hudi.common.model.OverwriteWithLatestAvroPayload": CommitTimeOrdering,
+		"org.apache.hudi.common.model.DefaultHoodieRecordPayload":     EventTime,
+		"org.apache.hudi.common.model.EventTimeAvroPayload":           EventTime,
+	}
+	// hoodie.record.merge.strategy.id values (HoodieRecordMerger): event-time, commit-time and
+	// payload-based (the payload class decides).
+	knownStrategies = map[string]bool{
+		"eeb8d96f-b1e4-49fd-bbf8-28ac514178e5": true,
+		"ce9acb64-bde0-424c-9b91-f6ebba25356d": true,
+		"00000000-0000-0000-0000-000000000000": true,
+	}
+)
+
+// MergeNote says, for a table whose log records must be merged, when its payload class,
+// record merger or merge mode is one this reader does not reproduce: rows merged from log
+// files then follow ModeFor's ordering and may differ from Hudi's. "" when the merge is known.
+func MergeNote(cfg *tableconfig.Config) string {
+	payload := cfg.Props["hoodie.compaction.payload.class"]
+	if payload == "" {
+		payload = cfg.Props["hoodie.table.payload.class"]
+	}
+	how := "keeps the later write"
+	if ModeFor(cfg) == EventTime {
+		how = "keeps the greater " + strings.Join(cfg.OrderingFields, ",")
+	}
+	mode := strings.ToUpper(cfg.Props["hoodie.record.merge.mode"])
+	strategy := cfg.Props["hoodie.record.merge.strategy.id"]
+	if strategy == "" {
+		strategy = cfg.Props["hoodie.compaction.record.merger.strategy"]
+	}
+	switch {
+	case mode != "" && mode != string(EventTime) && mode != string(CommitTimeOrdering) && mode != "CUSTOM":
+		return fmt.Sprintf("unknown record merge mode %s (hoodie.record.merge.mode): log records are merged as hudiscope's default (%s), which may differ from Hudi's", mode, how)
+	case mode == "CUSTOM" && (strategy == "" || !knownStrategies[strategy] || payload != "" && knownPayloads[payload] == ""):
+		return fmt.Sprintf("custom record merger (hoodie.record.merge.mode=CUSTOM, strategy %s, payload %s): its merge is not reproduced; log records are merged as hudiscope's default (%s), which may differ from Hudi's", orNone(strategy), orNone(payload), how)
+	case strategy != "" && !knownStrategies[strategy]:
+		return fmt.Sprintf("unknown record merger strategy %s: its merge is not reproduced; log records are merged as hudiscope's default (%s), which may differ from Hudi's", strategy, how)
+	case payload != "" && knownPayloads[payload] == "":
+		return fmt.Sprintf("payload class %s is not one hudiscope reproduces (it may combine or drop records its own way); log records are merged as hudiscope's default (%s), which may differ from Hudi's", payload, how)
+	}
+	return ""
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
 // Record is one record: its key, partition, commit time and projected values (meta columns
 // included).
 type Record struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 )
 
 // A corrupt base file fails its slice naming the file; a corrupt log block is recorded with
@@ -56,5 +57,32 @@ func TestEventTimeOrdering(t *testing.T) {
 	}
 	if !(Options{Mode: CommitTimeOrdering}).wins(Record{ordering: []any{int64(1)}}, older) {
 		t.Error("commit-time ordering: the later write lost")
+	}
+}
+
+// A payload class, record merger or merge mode this reader does not reproduce is named in a
+// note; the merges it does reproduce give none.
+func TestMergeNote(t *testing.T) {
+	cases := []struct {
+		props, want string
+	}{
+		{"hoodie.record.merge.mode=EVENT_TIME_ORDERING\nhoodie.table.ordering.fields=ts", ""},
+		{"hoodie.compaction.payload.class=org.apache.hudi.common.model.OverwriteWithLatestAvroPayload\nhoodie.compaction.record.merger.strategy=eeb8d96f-b1e4-49fd-bbf8-28ac514178e5", ""},
+		{"hoodie.compaction.payload.class=org.apache.hudi.common.model.AWSDmsAvroPayload\nhoodie.table.precombine.field=ts",
+			"payload class org.apache.hudi.common.model.AWSDmsAvroPayload is not one hudiscope reproduces (it may combine or drop records its own way); log records are merged as hudiscope's default (keeps the greater ts), which may differ from Hudi's"},
+		{"hoodie.record.merge.mode=CUSTOM\nhoodie.record.merge.strategy.id=1234",
+			"custom record merger (hoodie.record.merge.mode=CUSTOM, strategy 1234, payload none): its merge is not reproduced; log records are merged as hudiscope's default (keeps the later write), which may differ from Hudi's"},
+		{"hoodie.record.merge.mode=SOMETHING_NEW", "unknown record merge mode SOMETHING_NEW (hoodie.record.merge.mode)"},
+		{"hoodie.compaction.record.merger.strategy=abcd", "unknown record merger strategy abcd"},
+	}
+	for _, c := range cases {
+		cfg, err := tableconfig.Parse([]byte("hoodie.table.name=t\nhoodie.table.version=8\nhoodie.table.type=MERGE_ON_READ\n"+c.props+"\n"), "hoodie.properties")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := MergeNote(cfg)
+		if c.want == "" && got != "" || c.want != "" && !strings.HasPrefix(got, c.want) {
+			t.Errorf("%q: note %q, want %q", c.props, got, c.want)
+		}
 	}
 }
