@@ -101,3 +101,45 @@ func TestRowValueRendering(t *testing.T) {
 		t.Errorf("text\n%s", text.String())
 	}
 }
+
+// The --count document and the change rows write only fields docs/json.md documents.
+func TestRowCommandsJSONDocumented(t *testing.T) {
+	sections := jsonDocSections(t)
+	check := func(section string, doc map[string]any, dynamic ...string) {
+		t.Helper()
+		dyn := map[string]bool{}
+		for _, d := range dynamic {
+			dyn[d] = true
+		}
+		paths := map[string]bool{}
+		collectJSONPaths(doc, "", dyn, paths)
+		if len(paths) < 2 {
+			t.Errorf("%s: only %v", section, paths)
+		}
+		for p := range paths {
+			if !sections[section][p] {
+				t.Errorf("%s writes %q, not documented in docs/json.md section %q", section, p, section)
+			}
+		}
+	}
+	for _, cmd := range []string{"snapshot", "incremental"} {
+		args := []string{cmd, fixture("incr-1.2.0"), "--count", "--by", "commit", "-o", "json"}
+		if cmd == "incremental" {
+			args = append(args, "--begin", "000", "--hudi-version", "1.2.0")
+		}
+		stdout, stderr, code := runCLI(t, args...)
+		var doc map[string]any
+		if code != 0 || json.Unmarshal([]byte(stdout), &doc) != nil || doc["count"] != float64(4) {
+			t.Fatalf("%s: exit %d %s %s", cmd, code, stdout, stderr)
+		}
+		check("snapshot", doc) // incremental's section refers to snapshot's count document
+	}
+	stdout, _, _ := runCLI(t, "changes", fixture("cdc-1.2.0"), "--begin", "earliest", "-o", "json")
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(line), &doc); err != nil {
+			t.Fatal(err)
+		}
+		check("changes", doc, "before", "after")
+	}
+}
