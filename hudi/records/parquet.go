@@ -146,6 +146,11 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 			fields = append(fields, c)
 		}
 	}
+	topLeaf := make([]bool, col) // column index → a top-level leaf
+	for _, c := range leafCol {
+		topLeaf[c] = true
+	}
+	byCol := make([]parquet.Value, col)
 	buf := make([]parquet.Row, 64)
 	for i, g := range pf.RowGroups() {
 		*rg = i
@@ -160,6 +165,12 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 		for {
 			n, rerr := rows.ReadRows(buf)
 			for _, row := range buf[:n] {
+				clear(byCol)
+				for _, v := range row { // one pass: a top-level leaf has one value per row
+					if c := v.Column(); c >= 0 && c < len(byCol) && topLeaf[c] {
+						byCol[c] = v
+					}
+				}
 				rec := Record{Values: make(map[string]any, len(fields)), Fields: fields}
 				var nested map[string]any
 				for _, name := range fields {
@@ -168,7 +179,7 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 					case nd == nil:
 						rec.Values[name] = nil
 					case nd.Leaf() && !nd.Repeated():
-						rec.Values[name] = parquetLeaf(leafValue(row, leafCol[name]), nd.Type())
+						rec.Values[name] = parquetLeaf(byCol[leafCol[name]], nd.Type())
 					default:
 						if nested == nil {
 							nested = map[string]any{}
@@ -184,7 +195,7 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 				for _, m := range []string{CommitTime, RecordKey, PartitionPath} {
 					if _, ok := rec.Values[m]; !ok {
 						if c, ok := leafCol[m]; ok {
-							rec.Values[m] = parquetLeaf(leafValue(row, c), top[indexOf(top, m)].Type())
+							rec.Values[m] = parquetLeaf(byCol[c], top[indexOf(top, m)].Type())
 						}
 					}
 				}
@@ -216,16 +227,6 @@ func countLeaves(n parquet.Node) int {
 		c += countLeaves(f)
 	}
 	return c
-}
-
-// leafValue is a flat column's value in a row.
-func leafValue(row parquet.Row, col int) parquet.Value {
-	for _, v := range row {
-		if v.Column() == col {
-			return v
-		}
-	}
-	return parquet.Value{}
 }
 
 func indexOf(fs []parquet.Field, name string) int {
