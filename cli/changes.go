@@ -43,7 +43,9 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := load(ctx, c.options(c.Table, []model.Step{model.StepTimeline}, nil), model.StepTimeline)
+	opts := c.options(c.Table, []model.Step{model.StepTimeline}, nil)
+	opts.Archived = c.Begin != "earliest" // a begin older than the active timeline is refused, as Hudi does
+	s, err := load(ctx, opts, model.StepTimeline)
 	if err != nil {
 		return err
 	}

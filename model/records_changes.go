@@ -76,6 +76,12 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 			return records.Stats{}, ErrRowsUnknown{fmt.Sprintf("--begin %q is neither 'earliest' nor an instant time", q.Begin)}
 		}
 	}
+	if q.Begin != "earliest" {
+		// HoodieCDCExtractor: the start must be on the active timeline.
+		if a := archivedWrites(tl); len(a) > 0 && timeline.CompareInstants(a[len(a)-1].RequestedTime, q.Begin) > 0 {
+			return records.Stats{}, ErrRowsUnknown{fmt.Sprintf("Hudi refuses this CDC read: the start instant time %s has to be in the active timeline (writes up to %s are archived); use --begin earliest for the active timeline's changes", q.Begin, a[len(a)-1].RequestedTime)}
+		}
+	}
 	var writes []*timeline.Instant
 	var problems problem.Log
 	for _, in := range tl.Instants {
@@ -119,11 +125,12 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 	return records.Stats{Slices: len(writes), Problems: problems.List()}, err
 }
 
-// dataChange is Hudi's WriteOperationType.isDataChange: the operations whose rows a CDC read
-// returns (upsert_prepped and the other *_prepped forms are not among them in Hudi either).
+// dataChange is Hudi's WriteOperationType.isDataChange (yieldChanges in newer releases, which
+// counts the *_prepped forms too): the operations whose rows a CDC read returns.
 func dataChange(op string) bool {
 	switch strings.ToLower(op) {
-	case "insert", "upsert", "delete", "bulk_insert", "delete_partition", "insert_overwrite", "insert_overwrite_table", "bootstrap":
+	case "insert", "upsert", "delete", "bulk_insert", "delete_partition", "insert_overwrite", "insert_overwrite_table", "bootstrap",
+		"insert_prepped", "upsert_prepped", "delete_prepped", "bulk_insert_prepped":
 		return true
 	}
 	return false

@@ -148,7 +148,7 @@ func statChanges(ctx context.Context, store storage.Storage, lister *partitionLi
 	name := path.Base(ws.Path)
 	if _, ok := filegroup.ParseBaseFileName(name); ok {
 		switch {
-		case strings.EqualFold(w.Commit.OperationType, "delete") && ws.NumWrites == 0 && ws.NumDeletes != 0:
+		case isDelete(w.Commit.OperationType) && ws.NumWrites == 0 && ws.NumDeletes != 0:
 			slice := lister.baseSlice(ctx, part, ws.FileID, ws.PrevCommit)
 			if slice == nil {
 				problems.Add(where, fmt.Sprintf("the previous base file (instant %s) of file group %s is gone: its deletes are not read", ws.PrevCommit, ws.FileID))
@@ -164,7 +164,7 @@ func statChanges(ctx context.Context, store storage.Storage, lister *partitionLi
 					return err
 				}
 			}
-		case ws.NumUpdateWrites == 0 && ws.NumDeletes == 0 && ws.NumWrites == ws.NumInserts:
+		case ws.NumUpdateWrites == 0 && ws.NumWrites == ws.NumInserts:
 			recs, err := readImages(ctx, store, &filegroup.FileSlice{Base: &filegroup.BaseFile{Path: ws.Path, Name: name}}, o, problems)
 			if err != nil {
 				problems.Add(where, err.Error())
@@ -181,6 +181,11 @@ func statChanges(ctx context.Context, store storage.Storage, lister *partitionLi
 		return nil
 	}
 	return logFileChanges(ctx, store, w, part, ws, o, problems, emit)
+}
+
+func isDelete(op string) bool {
+	op = strings.ToLower(op)
+	return op == "delete" || op == "delete_prepped"
 }
 
 // logFileChanges compares a MOR log file's records with the slice it was written on (Hudi's
