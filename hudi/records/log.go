@@ -162,7 +162,9 @@ func deleteRecords(content []byte, ordering []string) ([]Record, bool, error) {
 		rec, _ := item.(map[string]any)
 		r := Record{Key: str(rec["recordKey"]), Partition: str(rec["partitionPath"]), deleted: true}
 		if w, ok := rec["orderingVal"].(map[string]any); ok && len(ordering) > 0 {
-			if ov, ok := w["value"]; ok {
+			// Hudi writes an int 0 (DEFAULT_ORDERING_VALUE) when a delete has no ordering value:
+			// such a delete wins whatever the record's ordering value (natural order).
+			if ov, ok := w["value"]; ok && ov != int32(0) {
 				r.ordering = []any{ov}
 			}
 		}

@@ -221,6 +221,11 @@ func (o Options) wins(incoming, existing Record) bool {
 	if o.Mode != EventTime || incoming.deleted && incoming.ordering == nil {
 		return true
 	}
+	// A delete whose ordering value is of another type than the record's wins (Hudi's
+	// doProcessNextDeletedRecord keeps the record only for the same class and a greater value).
+	if incoming.deleted && len(existing.ordering) > 0 && fmt.Sprintf("%T", incoming.ordering[0]) != fmt.Sprintf("%T", existing.ordering[0]) {
+		return true
+	}
 	return compareOrdering(incoming.ordering, existing.ordering) >= 0
 }
 

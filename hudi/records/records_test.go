@@ -86,3 +86,23 @@ func TestMergeNote(t *testing.T) {
 		}
 	}
 }
+
+// Deletes as Hudi's file group reader applies them: an ordering value of int 0 (no ordering
+// value) or of another type than the record's always deletes; a smaller one of the same type
+// loses to the record.
+func TestDeleteOrdering(t *testing.T) {
+	o := Options{Mode: EventTime, OrderingFields: []string{"ts"}}
+	rec := Record{ordering: []any{int64(5)}}
+	if !o.wins(Record{deleted: true}, rec) {
+		t.Error("a delete without ordering value lost")
+	}
+	if !o.wins(Record{deleted: true, ordering: []any{int32(3)}}, rec) {
+		t.Error("a delete with an int ordering value lost to a long one")
+	}
+	if o.wins(Record{deleted: true, ordering: []any{int64(3)}}, rec) {
+		t.Error("an older delete (3 < 5) won")
+	}
+	if !o.wins(Record{deleted: true, ordering: []any{int64(5)}}, rec) {
+		t.Error("a delete with an equal ordering value lost")
+	}
+}
