@@ -53,7 +53,9 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 	if c.By != "" && !c.Count {
 		return codeError{exitUsage, "--by needs --count"}
 	}
-	s, err := load(ctx, c.options(c.Table, []model.Step{model.StepFiles}, nil), model.StepTimeline, model.StepFiles)
+	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
+	opts.Archived = c.AsOf != "" // an --as-of before the active timeline is judged against the archived writes
+	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
 	if err != nil {
 		return err
 	}
