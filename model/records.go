@@ -116,6 +116,22 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 		}
 		return nil, nil, ErrRowsUnknown{why}
 	}
+	// TimelineUtils.validateTimestampAsOf: the newest clean's earliest retained commit bounds
+	// time travel (older slices may be deleted).
+	for i := len(tl.Instants) - 1; i >= 0; i-- {
+		in := tl.Instants[i]
+		if in.Action != timeline.ActionClean || in.State != timeline.Completed {
+			continue
+		}
+		d, err := t.Details(ctx, in)
+		if err != nil || d.Clean == nil {
+			break
+		}
+		if ect := d.Clean.EarliestCommitToRetain; ect != "" && timeline.CompareInstants(ect, asOf) > 0 {
+			return nil, nil, ErrRowsUnknown{fmt.Sprintf("Hudi refuses time travel to %s: the cleaner (clean %s) retains commits from %s on, so the files of that state may be deleted (Cleaner cleaned up the timestamp of interest)", asOf, in.RequestedTime, ect)}
+		}
+		break
+	}
 	src := hudi.ListingAuto
 	if noMDT {
 		src = hudi.ListingStorage

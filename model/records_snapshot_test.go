@@ -209,6 +209,15 @@ func TestSnapshotAsOfRefusals(t *testing.T) {
 	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "archived") {
 		t.Errorf("cow-services as of 2020: %v", err)
 	}
+	// ... and one inside the active timeline but before the cleaner's earliest retained commit.
+	_, _, err = snapshotCounts(t, cs, SnapshotQuery{AsOf: "20261129161819211"})
+	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "retains commits from 20261129161947920 on") {
+		t.Errorf("cow-services as of its third write: %v", err)
+	}
+	got, _, err = snapshotCounts(t, cs, SnapshotQuery{AsOf: "20261129161947920"})
+	if err != nil || total(got) == 0 {
+		t.Errorf("cow-services as of the earliest retained commit: %v rows, %v", got, err)
+	}
 }
 
 // Every column's values equal the rows Spark returned: cdc-1.2.0's latest_state (a full
