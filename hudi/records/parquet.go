@@ -28,6 +28,9 @@ func readBase(ctx context.Context, store storage.Storage, path string, cols []st
 			err = fmt.Errorf("parquet %s row group %d: %v", path, rg, r)
 		}
 	}()
+	if err := checkFooter(f, f.Size()); err != nil {
+		return 0, fmt.Errorf("parquet %s: corrupt footer: %w", path, err)
+	}
 	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return 0, fmt.Errorf("parquet %s: %w", path, err)

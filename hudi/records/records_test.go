@@ -1,7 +1,9 @@
 package records
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,5 +106,27 @@ func TestDeleteOrdering(t *testing.T) {
 	}
 	if !o.wins(Record{deleted: true, ordering: []any{int64(5)}}, rec) {
 		t.Error("a delete with an equal ordering value lost")
+	}
+}
+
+// A footer claiming a list or string longer than the footer itself is refused before
+// parquet-go would allocate it (a 0x7fffffff-long list took the process down).
+func TestCheckFooterRefusesImpossibleLengths(t *testing.T) {
+	footer := []byte{0x19, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07} // field 1: list of 2^31-1 structs, no elements
+	file := append([]byte("PAR1"), footer...)
+	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
+	file = append(file, "PAR1"...)
+	err := checkFooter(bytes.NewReader(file), int64(len(file)))
+	if err == nil || !strings.Contains(err.Error(), "list of 2147483647 exceeds") {
+		t.Errorf("err = %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f_0-1-1_001.parquet"), file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := storage.Open(dir, storage.Options{})
+	_, err = ReadSlice(context.Background(), st, &filegroup.FileSlice{Base: &filegroup.BaseFile{Path: "f_0-1-1_001.parquet"}}, Options{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "f_0-1-1_001.parquet: corrupt footer") {
+		t.Errorf("ReadSlice err = %v", err)
 	}
 }
