@@ -526,9 +526,17 @@ class Gen:
     def cdc(self):
         name = "cdc"
         path = self.table_path(name)
-        opts = self.base_opts(name)
+        # variants: "" (COW, DATA_BEFORE_AFTER), op_key_only, data_before (COW), mor (MERGE_ON_READ,
+        # DATA_BEFORE_AFTER) -- the other supplemental logging modes and the MOR log-file case
+        variant = self.a.variant
+        opts = self.base_opts(name, table_type="MERGE_ON_READ" if variant == "mor" else "COPY_ON_WRITE")
         opts["hoodie.table.cdc.enabled"] = "true"
-        opts["hoodie.table.cdc.supplemental.logging.mode"] = "data_before_after" if not self.is1x else "DATA_BEFORE_AFTER"
+        mode = variant.upper() if variant in ("op_key_only", "data_before") else "DATA_BEFORE_AFTER"
+        if not self.is1x:
+            mode = {"OP_KEY_ONLY": "op_key", "DATA_BEFORE": "data_before", "DATA_BEFORE_AFTER": "data_before_after"}[mode]
+        opts["hoodie.table.cdc.supplemental.logging.mode"] = mode
+        if variant == "mor":
+            opts["hoodie.compact.inline"] = "false"
         self.write(path, [(1, "a", 1), (2, "b", 1)], opts, op="insert")
         self.write(path, [(1, "a2", 2), (3, "c", 2)], opts)
         self.write(path, [(2, "b", 3)], opts, op="delete")
@@ -545,6 +553,10 @@ class Gen:
                 res[mode] = {"query": q % (name, mode), "error": exc_text(e)}
         # error text of a CDC query on the non-CDC incr table (generated earlier in the same run.sh)
         incr_path = os.path.join(self.work, "incr-" + self.release, "incr")
+        if not os.path.exists(incr_path):
+            # run alone (a variant, or without incr-<release> first): a one-write non-CDC table
+            incr_path = self.table_path("incr")
+            self.write(incr_path, [(1, "a", 1)], self.base_opts("incr"), op="insert")
         if os.path.exists(incr_path):
             self.register("incr", incr_path)
             try:

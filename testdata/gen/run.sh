@@ -53,6 +53,9 @@ B012=$(jar org.apache.hudi hudi-spark3.3-bundle_2.12 $HUDI_012 || true)
 FIXTURES="
 incr-$HUDI_1X|incr||$HUDI_1X|$B1|none|
 cdc-$HUDI_1X|cdc||$HUDI_1X|$B1|none|
+cdc-opkey-$HUDI_1X|cdc|op_key_only|$HUDI_1X|$B1|zstd|
+cdc-before-$HUDI_1X|cdc|data_before|$HUDI_1X|$B1|zstd|
+cdc-mor-$HUDI_1X|cdc|mor|$HUDI_1X|$B1|zstd|
 cow-services-$HUDI_1X|cow-services||$HUDI_1X|$B1|zstd|rolling
 mor-services-$HUDI_1X|mor-services||$HUDI_1X|$B1|lz4|
 incr-$HUDI_1X-lz4|incr||$HUDI_1X|$B1|lz4|
