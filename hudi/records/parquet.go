@@ -125,7 +125,8 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 		want[c] = true
 	}
 	var fields []string
-	leafCol := map[string]int{} // top-level leaf → column index
+	leafCol := map[string]int{}  // top-level leaf → column index
+	firstCol := map[string]int{} // top-level field → its first leaf column
 	col := 0
 	nodes := map[string]parquet.Node{}
 	for _, f := range top {
@@ -136,6 +137,7 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 		if f.Leaf() {
 			leafCol[f.Name()] = col
 		}
+		firstCol[f.Name()] = col
 		col += countLeaves(f)
 	}
 	if _, ok := leafCol[CommitTime]; !ok {
@@ -154,6 +156,7 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 		topLeaf[c] = true
 	}
 	byCol := make([]parquet.Value, col)
+	perCol := make([][]parquet.Value, col) // every value of each column in the row (nested fields)
 	buf := make([]parquet.Row, 64)
 	for i, g := range pf.RowGroups() {
 		*rg = i
@@ -169,13 +172,21 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 			n, rerr := rows.ReadRows(buf)
 			for _, row := range buf[:n] {
 				clear(byCol)
+				for c := range perCol {
+					perCol[c] = perCol[c][:0]
+				}
 				for _, v := range row { // one pass: a top-level leaf has one value per row
-					if c := v.Column(); c >= 0 && c < len(byCol) && topLeaf[c] {
+					c := v.Column()
+					if c < 0 || c >= len(byCol) {
+						continue
+					}
+					if topLeaf[c] {
 						byCol[c] = v
+					} else {
+						perCol[c] = append(perCol[c], v)
 					}
 				}
 				rec := Record{Values: make(map[string]any, len(fields)), Fields: fields}
-				var nested map[string]any
 				for _, name := range fields {
 					nd := nodes[name]
 					switch {
@@ -184,14 +195,13 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 					case nd.Leaf() && !nd.Repeated():
 						rec.Values[name] = parquetLeaf(byCol[leafCol[name]], nd.Type())
 					default:
-						if nested == nil {
-							nested = map[string]any{}
-							if err := sch.Reconstruct(&nested, row); err != nil {
-								rows.Close()
-								return skipped, fmt.Errorf("parquet %s row group %d: %w", path, i, err)
-							}
+						fc := firstCol[name]
+						v, err := assemble(nd, 0, 0, perCol[fc:fc+countLeaves(nd)])
+						if err != nil {
+							rows.Close()
+							return skipped, fmt.Errorf("parquet %s row group %d column %s: %w", path, i, name, err)
 						}
-						rec.Values[name] = nestedValue(nd, nested[name])
+						rec.Values[name] = v
 					}
 				}
 				// The meta columns are always read, projected or not.

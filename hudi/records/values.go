@@ -173,69 +173,6 @@ func uuidString(b []byte) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// nestedValue fixes the values parquet-go reconstructs for a nested field (node n): dates and
-// timestamps arrive as raw integers and decimals as float64, which are converted here (a
-// nested decimal of more than 15 significant digits may have lost precision in that float).
-func nestedValue(n parquet.Node, v any) any {
-	if v == nil {
-		return nil
-	}
-	if n.Leaf() {
-		t := n.Type()
-		if lt := t.LogicalType(); lt != nil && lt.Value != nil {
-			switch l := lt.Value.(type) {
-			case *format.DecimalType:
-				if f, ok := v.(float64); ok {
-					return Decimal(strconv.FormatFloat(f, 'f', int(l.Scale), 64))
-				}
-			case *format.DateType:
-				if d, ok := v.(int32); ok {
-					return Date{time.Unix(int64(d)*86400, 0).UTC()}
-				}
-			case *format.TimestampType:
-				if x, ok := v.(int64); ok {
-					return timestampValue(parquet.Int64Value(x), l.Unit.Value)
-				}
-			}
-		}
-		return v
-	}
-	switch {
-	case isListNode(n):
-		elem := listElement(n)
-		items, ok := v.([]any)
-		if !ok || elem == nil {
-			return v
-		}
-		out := make([]any, len(items))
-		for i, x := range items {
-			out[i] = nestedValue(elem, x)
-		}
-		return out
-	case isMapNode(n):
-		m, ok := v.(map[string]any)
-		val := mapValueNode(n)
-		if !ok || val == nil {
-			return v
-		}
-		out := make(map[string]any, len(m))
-		for k, x := range m {
-			out[k] = nestedValue(val, x)
-		}
-		return out
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return v
-	}
-	for _, f := range n.Fields() {
-		if x, ok := m[f.Name()]; ok {
-			m[f.Name()] = nestedValue(f, x)
-		}
-	}
-	return m
-}
-
 func isListNode(n parquet.Node) bool {
 	if lt := n.Type().LogicalType(); lt != nil {
 		if _, ok := lt.Value.(*format.ListType); ok {
@@ -254,32 +191,6 @@ func isMapNode(n parquet.Node) bool {
 	}
 	ct := n.Type().ConvertedType()
 	return ct != nil && (*ct == deprecated.Map || *ct == deprecated.MapKeyValue)
-}
-
-// listElement is a LIST's element node (3-level form: list.element; 2-level: the repeated child).
-func listElement(n parquet.Node) parquet.Node {
-	fs := n.Fields()
-	if len(fs) != 1 {
-		return nil
-	}
-	rep := fs[0]
-	if rep.Leaf() || len(rep.Fields()) != 1 {
-		return rep
-	}
-	return rep.Fields()[0]
-}
-
-func mapValueNode(n parquet.Node) parquet.Node {
-	fs := n.Fields()
-	if len(fs) != 1 {
-		return nil
-	}
-	for _, f := range fs[0].Fields() {
-		if f.Name() == "value" {
-			return f
-		}
-	}
-	return nil
 }
 
 // Avro: decimals keep the schema's scale and dates become Date; timestamps decode to time.Time.
