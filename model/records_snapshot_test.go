@@ -25,7 +25,7 @@ type fixtureTable struct {
 	view *filegroup.View
 }
 
-func openFixture(t *testing.T, fx string) fixtureTable {
+func openFixture(t testing.TB, fx string) fixtureTable {
 	t.Helper()
 	ctx := context.Background()
 	zip := filepath.Join("..", "testdata", "fixtures", fx, "table.zip")
@@ -271,4 +271,22 @@ func rowKey(cols []string, vals map[string]any) string {
 		fmt.Fprintf(&b, "%s=%v;", c, vals[c])
 	}
 	return b.String()
+}
+
+// BenchmarkSnapshotScan reads every column of index-bloom-1.2.0 (104 slices, 1,250 rows) and
+// reports rows per second (go test -run XXX -bench SnapshotScan ./model/).
+func BenchmarkSnapshotScan(b *testing.B) {
+	f := openFixture(b, "index-bloom-1.2.0")
+	rows := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, err := SnapshotRows(context.Background(), f.t, f.tl, f.view, true, SnapshotQuery{RowColumns: RowColumns{All: true}}, func(records.Record) error {
+			rows++
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 }
