@@ -74,6 +74,7 @@ mor-compaction-$HUDI_1X|mor-compaction||$HUDI_1X|$B1|zstd|
 mor-compaction-$HUDI_10|mor-compaction||$HUDI_10|$B10|zstd|
 mor-compaction-$HUDI_0X|mor-compaction||$HUDI_0X|$B0|zstd|
 incr-$HUDI_0X|incr||$HUDI_0X|$B0|none|
+cdc-$HUDI_0X|cdc||$HUDI_0X|$B0|zstd|
 cow-services-$HUDI_0X|cow-services||$HUDI_0X|$B0|snappy|
 incr-$HUDI_012|incr||$HUDI_012|$B012|none|
 cow-services-$HUDI_012|cow-services||$HUDI_012|$B012|zstd|
