@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -73,6 +74,11 @@ func SnapshotRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, vie
 	if q.AsOf != "" {
 		var err error
 		if tl, view, err = asOfRequested(ctx, t, tl, q.AsOf, noMDT); err != nil {
+			var empty errBeforeFirstWrite
+			if errors.As(err, &empty) {
+				// Spark returns no rows here; the note says why.
+				return records.Stats{Notes: []string{empty.why}}, nil
+			}
 			return records.Stats{}, err
 		}
 	}
@@ -111,10 +117,9 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 		}
 		if len(archivedWrites(tl)) > 0 {
 			why += "; older writes are archived and their files may have been cleaned, so Hudi refuses such a read (Please ensure sufficient commits are retained)"
-		} else {
-			why += ": the table had no rows then"
+			return nil, nil, ErrRowsUnknown{why}
 		}
-		return nil, nil, ErrRowsUnknown{why}
+		return nil, nil, errBeforeFirstWrite{why + ": the table had no rows then"}
 	}
 	// TimelineUtils.validateTimestampAsOf: the newest clean's earliest retained commit bounds
 	// time travel (older slices may be deleted).
@@ -142,6 +147,12 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 	}
 	return out, t.BuildView(ctx, out, parts, filegroup.SourceStorage), nil
 }
+
+// errBeforeFirstWrite: a time-travel value older than every write of a table that archived
+// none; the read returns no rows (as Spark's does) and why is a note.
+type errBeforeFirstWrite struct{ why string }
+
+func (e errBeforeFirstWrite) Error() string { return e.why }
 
 // isCommitAction: the instants Hudi's getCommitsTimeline holds, clustering excluded (a pending
 // clustering does not stop time travel).

@@ -186,15 +186,16 @@ func TestSnapshotAsOfAgreesWithSparkPointInTimeProbes(t *testing.T) {
 	t.Logf("%d time-travel reads agree with Spark", checked)
 }
 
-// --as-of before the first write, an unparsable value, and a value at or after an incomplete
-// write are refused with a message that says why.
+// --as-of before the first write reads nothing and says why; an unparsable value, a value
+// before archived writes or the cleaner's retention are refused with a message that says why.
 func TestSnapshotAsOfRefusals(t *testing.T) {
 	f := openFixture(t, "incr-1.2.0")
-	_, _, err := snapshotCounts(t, f, SnapshotQuery{AsOf: "20200101000000000"})
-	var unknown ErrRowsUnknown
-	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "before the first write") || !strings.Contains(err.Error(), "20261129155610512") || !strings.Contains(err.Error(), "no rows then") {
-		t.Errorf("as of 2020: %v", err)
+	// Before the first write of a table that archived none: no rows (as Spark), and a note.
+	none, st, err := snapshotCounts(t, f, SnapshotQuery{AsOf: "20200101000000000"})
+	if err != nil || len(none) != 0 || len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "before the first write on the active timeline (requested at 20261129155610512): the table had no rows then") {
+		t.Errorf("as of 2020: %v rows, notes %q, %v", none, st.Notes, err)
 	}
+	var unknown ErrRowsUnknown
 	_, _, err = snapshotCounts(t, f, SnapshotQuery{AsOf: "yesterday"})
 	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "not an instant time") {
 		t.Errorf("as of yesterday: %v", err)
@@ -289,4 +290,55 @@ func BenchmarkSnapshotScan(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// Time travel equals Spark's `as.of.instant` reads (oracle/timetravel_probes*.json, made by
+// testdata/gen/probe_timetravel.py): for every write, as of its requested time ±1 ms and its
+// completion time (−1 ms), the rows per commit time, or a refusal where Spark failed.
+func TestSnapshotAsOfAgreesWithSparkTimeTravel(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "fixtures", "*", "oracle", "timetravel_probes*.json"))
+	if len(files) == 0 {
+		t.Skip("no time-travel oracles")
+	}
+	agree := 0
+	for _, file := range files {
+		fx := filepath.Base(filepath.Dir(filepath.Dir(file)))
+		var pf struct {
+			Reader string `json:"reader"`
+			Probes []struct {
+				ID     string          `json:"id"`
+				Kind   string          `json:"kind"`
+				AsOf   string          `json:"as_of"`
+				Counts map[string]int  `json:"rows_per_commit_time"`
+				Error  json.RawMessage `json:"error"`
+			} `json:"probes"`
+		}
+		b, _ := os.ReadFile(file)
+		if err := json.Unmarshal(b, &pf); err != nil {
+			t.Fatal(err)
+		}
+		f := openFixture(t, fx)
+		for _, p := range pf.Probes {
+			got, _, err := snapshotCounts(t, f, SnapshotQuery{AsOf: p.AsOf})
+			sparkFailed := len(p.Error) > 0 && string(p.Error) != "null"
+			switch {
+			case sparkFailed && err == nil:
+				t.Errorf("%s %s %s as of %s: %v rows, Spark failed: %s", fx, p.ID, p.Kind, p.AsOf, got, p.Error)
+			case !sparkFailed && err != nil:
+				t.Errorf("%s %s %s as of %s: %v, Spark %v", fx, p.ID, p.Kind, p.AsOf, err, p.Counts)
+			case !sparkFailed && !reflect.DeepEqual(got, orEmpty(p.Counts)):
+				t.Errorf("%s %s %s as of %s (Hudi %s): %v, Spark %v", fx, p.ID, p.Kind, p.AsOf, pf.Reader, got, p.Counts)
+			default:
+				agree++
+			}
+		}
+	}
+	t.Logf("%d time-travel reads agree with Spark's as.of.instant", agree)
+}
+
+func orEmpty(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
 }
