@@ -527,16 +527,21 @@ class Gen:
         name = "cdc"
         path = self.table_path(name)
         # variants: "" (COW, DATA_BEFORE_AFTER), op_key_only, data_before (COW), mor (MERGE_ON_READ,
-        # DATA_BEFORE_AFTER) -- the other supplemental logging modes and the MOR log-file case
-        variant = "ops" if self.a.scenario == "cdc-ops" else self.a.variant
-        opts = self.base_opts(name, table_type="MERGE_ON_READ" if variant == "mor" else "COPY_ON_WRITE")
+        # DATA_BEFORE_AFTER), mor_logs (MOR, small-file limit 0: updates in log files) -- the other
+        # supplemental logging modes and the MOR log-file case
+        variant = {"cdc-ops": "ops", "cdc-morlog": "mor_logs"}.get(self.a.scenario, self.a.variant)
+        opts = self.base_opts(name, table_type="MERGE_ON_READ" if variant in ("mor", "mor_logs") else "COPY_ON_WRITE")
         opts["hoodie.table.cdc.enabled"] = "true"
         mode = variant.upper() if variant in ("op_key_only", "data_before") else "DATA_BEFORE_AFTER"
         if not self.is1x:
             mode = {"OP_KEY_ONLY": "op_key", "DATA_BEFORE": "data_before", "DATA_BEFORE_AFTER": "data_before_after"}[mode]
         opts["hoodie.table.cdc.supplemental.logging.mode"] = mode
-        if variant == "mor":
+        if variant in ("mor", "mor_logs"):
             opts["hoodie.compact.inline"] = "false"
+        if variant == "mor_logs":
+            # every insert opens a new file group, so updates land in log files (Hudi's LOG_FILE case)
+            opts["hoodie.parquet.small.file.limit"] = "0"
+            opts["hoodie.index.type"] = "BLOOM"
         if variant == "ops":
             # a replaced file group (insert_overwrite) and a delete that empties a file group
             self.write(path, [(1, "a", 1), (2, "b", 1)], opts, op="insert")
@@ -812,7 +817,7 @@ def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--refresh-timeline":
         return refresh_timeline(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index", "types", "cdc-ops"])
+    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index", "types", "cdc-ops", "cdc-morlog"])
     ap.add_argument("--variant", default="")
     ap.add_argument("--fixture", required=True)
     ap.add_argument("--hudi-release", required=True)
@@ -824,7 +829,7 @@ def main():
     a = ap.parse_args()
     g = Gen(a)
     {"incr": g.incr, "cdc": g.cdc, "cow-services": g.cow_services,
-     "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant, "types": g.types, "cdc-ops": g.cdc}[a.scenario]()
+     "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant, "types": g.types, "cdc-ops": g.cdc, "cdc-morlog": g.cdc}[a.scenario]()
 
 
 if __name__ == "__main__":

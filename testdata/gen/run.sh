@@ -56,6 +56,7 @@ cdc-$HUDI_1X|cdc||$HUDI_1X|$B1|none|
 cdc-opkey-$HUDI_1X|cdc|op_key_only|$HUDI_1X|$B1|zstd|
 cdc-before-$HUDI_1X|cdc|data_before|$HUDI_1X|$B1|zstd|
 cdc-mor-$HUDI_1X|cdc|mor|$HUDI_1X|$B1|zstd|
+cdc-morlog-$HUDI_1X|cdc-morlog||$HUDI_1X|$B1|zstd|
 cdc-ops-$HUDI_1X|cdc-ops||$HUDI_1X|$B1|zstd|
 types-$HUDI_1X|types||$HUDI_1X|$B1|zstd|
 cow-services-$HUDI_1X|cow-services||$HUDI_1X|$B1|zstd|rolling
