@@ -68,7 +68,7 @@ func readLogs(ctx context.Context, store storage.Storage, logs []filegroup.LogFi
 			if b.Type == logfile.BlockDelete {
 				lb.records, lb.undecodedDeletes, err = deleteRecords(content, o.OrderingFields)
 			} else {
-				lb.records, err = dataRecords(b.Header[logfile.HeaderSchema], content, cols, o.OrderingFields)
+				lb.records, err = dataRecords(b.Header[logfile.HeaderSchema], content, cols, o.AllColumns, o.OrderingFields)
 			}
 			if err != nil {
 				problems.Add(where, fmt.Sprintf("block at byte %d (instant %s): %v", b.Offset, lb.instant, err))
@@ -93,10 +93,17 @@ func readLogs(ctx context.Context, store storage.Storage, logs []filegroup.LogFi
 }
 
 // dataRecords decodes an Avro data block with its writer schema (the SCHEMA header).
-func dataRecords(schema string, content []byte, cols, ordering []string) ([]Record, error) {
-	s, err := avro.Schema(schema)
+func dataRecords(schema string, content []byte, cols []string, all bool, ordering []string) ([]Record, error) {
+	s, err := dataSchema(schema)
 	if err != nil {
 		return nil, fmt.Errorf("avro schema: %w", err)
+	}
+	fields := cols
+	if all {
+		fields = nil
+		for _, f := range s.Root().Fields {
+			fields = append(fields, f.Name)
+		}
 	}
 	datums, err := logfile.AvroRecords(content)
 	out := make([]Record, 0, len(datums))
@@ -109,13 +116,16 @@ func dataRecords(schema string, content []byte, cols, ordering []string) ([]Reco
 		if !ok {
 			return out, fmt.Errorf("record %d is %T, not a record", i, v)
 		}
-		rec := Record{Values: make(map[string]any, len(cols))}
-		for _, c := range cols {
-			rec.Values[c] = m[c]
+		rec := Record{Values: make(map[string]any, len(fields)), Fields: fields}
+		for _, c := range fields {
+			rec.Values[c] = avroValue(m[c])
 		}
-		rec.CommitTime = str(m[CommitTime])
-		rec.Key = str(m[RecordKey])
-		rec.Partition = str(m[PartitionPath])
+		for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
+			if _, ok := rec.Values[c]; !ok {
+				rec.Values[c] = m[c]
+			}
+		}
+		finish(&rec, nil)
 		for _, f := range ordering {
 			rec.ordering = append(rec.ordering, m[f])
 		}
@@ -152,7 +162,9 @@ func deleteRecords(content []byte, ordering []string) ([]Record, bool, error) {
 		rec, _ := item.(map[string]any)
 		r := Record{Key: str(rec["recordKey"]), Partition: str(rec["partitionPath"]), deleted: true}
 		if w, ok := rec["orderingVal"].(map[string]any); ok && len(ordering) > 0 {
-			if ov, ok := w["value"]; ok {
+			// Hudi writes an int 0 (DEFAULT_ORDERING_VALUE) when a delete has no ordering value:
+			// such a delete wins whatever the record's ordering value (natural order).
+			if ov, ok := w["value"]; ok && ov != int32(0) {
 				r.ordering = []any{ov}
 			}
 		}

@@ -37,6 +37,8 @@ const (
 type Options struct {
 	// Columns are projected beside the three meta columns; nil projects the meta columns only.
 	Columns []string
+	// AllColumns reads every column of the records (Columns is then ignored).
+	AllColumns bool
 	// OrderingFields decide merges under EventTime (the table's precombine/ordering fields).
 	OrderingFields []string
 	Mode           MergeMode
@@ -67,6 +69,59 @@ func ModeFor(cfg *tableconfig.Config) MergeMode {
 	return EventTime
 }
 
+// Payload classes and merge strategies whose merge this reader reproduces.
+var (
+	knownPayloads = map[string]MergeMode{
+		"org.apache.hudi.common.model.OverwriteWithLatestAvroPayload": CommitTimeOrdering,
+		"org.apache.hudi.common.model.DefaultHoodieRecordPayload":     EventTime,
+		"org.apache.hudi.common.model.EventTimeAvroPayload":           EventTime,
+	}
+	// hoodie.record.merge.strategy.id values (HoodieRecordMerger): event-time, commit-time and
+	// payload-based (the payload class decides).
+	knownStrategies = map[string]bool{
+		"eeb8d96f-b1e4-49fd-bbf8-28ac514178e5": true,
+		"ce9acb64-bde0-424c-9b91-f6ebba25356d": true,
+		"00000000-0000-0000-0000-000000000000": true,
+	}
+)
+
+// MergeNote says, for a table whose log records must be merged, when its payload class,
+// record merger or merge mode is one this reader does not reproduce: rows merged from log
+// files then follow ModeFor's ordering and may differ from Hudi's. "" when the merge is known.
+func MergeNote(cfg *tableconfig.Config) string {
+	payload := cfg.Props["hoodie.compaction.payload.class"]
+	if payload == "" {
+		payload = cfg.Props["hoodie.table.payload.class"]
+	}
+	how := "keeps the later write"
+	if ModeFor(cfg) == EventTime {
+		how = "keeps the greater " + strings.Join(cfg.OrderingFields, ",")
+	}
+	mode := strings.ToUpper(cfg.Props["hoodie.record.merge.mode"])
+	strategy := cfg.Props["hoodie.record.merge.strategy.id"]
+	if strategy == "" {
+		strategy = cfg.Props["hoodie.compaction.record.merger.strategy"]
+	}
+	switch {
+	case mode != "" && mode != string(EventTime) && mode != string(CommitTimeOrdering) && mode != "CUSTOM":
+		return fmt.Sprintf("unknown record merge mode %s (hoodie.record.merge.mode): log records are merged as hudiscope's default (%s), which may differ from Hudi's", mode, how)
+	case mode == "CUSTOM" && (strategy == "" || !knownStrategies[strategy] || payload != "" && knownPayloads[payload] == ""):
+		return fmt.Sprintf("custom record merger (hoodie.record.merge.mode=CUSTOM, strategy %s, payload %s): its merge is not reproduced; log records are merged as hudiscope's default (%s), which may differ from Hudi's", orNone(strategy), orNone(payload), how)
+	case strategy != "" && !knownStrategies[strategy]:
+		return fmt.Sprintf("unknown record merger strategy %s: its merge is not reproduced; log records are merged as hudiscope's default (%s), which may differ from Hudi's", strategy, how)
+	case payload != "" && knownPayloads[payload] == "":
+		return fmt.Sprintf("payload class %s is not one hudiscope reproduces (it may combine or drop records its own way); log records are merged as hudiscope's default (%s), which may differ from Hudi's", payload, how)
+	}
+	return ""
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
 // Record is one record: its key, partition, commit time and projected values (meta columns
 // included).
 type Record struct {
@@ -74,8 +129,10 @@ type Record struct {
 	Partition  string
 	CommitTime string
 	Values     map[string]any
-	ordering   []any
-	deleted    bool
+	// Fields are the record's columns in its file's schema order (shared between records).
+	Fields   []string
+	ordering []any
+	deleted  bool
 }
 
 // Result is what one slice read produced.
@@ -92,6 +149,12 @@ type Result struct {
 // (naming the file and block) and the rest of the slice is still read; an error means the
 // base file could not be read at all.
 func ReadSlice(ctx context.Context, store storage.Storage, s *filegroup.FileSlice, o Options, problems *problem.Log) (*Result, error) {
+	return readSliceWith(ctx, store, s, o, problems, nil)
+}
+
+// readSliceWith is ReadSlice, also calling onDelete (when set) with each record a delete
+// removed from the result.
+func readSliceWith(ctx context.Context, store storage.Storage, s *filegroup.FileSlice, o Options, problems *problem.Log, onDelete func(Record)) (*Result, error) {
 	res := &Result{}
 	cols := projection(o)
 	byKey := map[string]int{}
@@ -111,7 +174,7 @@ func ReadSlice(ctx context.Context, store storage.Storage, s *filegroup.FileSlic
 		if len(s.Logs) == 0 {
 			keep = o.CommitTimes // a log could update a pruned record: prune only without logs
 		}
-		n, err := readBase(ctx, store, s.Base.Path, cols, o.OrderingFields, keep, put)
+		n, err := readBase(ctx, store, s.Base.Path, cols, o.AllColumns, o.OrderingFields, keep, put)
 		res.SkippedRowGroups = n
 		if err != nil {
 			return nil, err
@@ -129,6 +192,9 @@ func ReadSlice(ctx context.Context, store storage.Storage, s *filegroup.FileSlic
 		}
 	}
 	for _, r := range recs {
+		if r.deleted && onDelete != nil {
+			onDelete(r)
+		}
 		if r.deleted || o.CommitTimes != nil && !o.CommitTimes[r.CommitTime] {
 			continue
 		}
@@ -153,6 +219,11 @@ func projection(o Options) []string {
 // wins says whether incoming (a later write) replaces existing.
 func (o Options) wins(incoming, existing Record) bool {
 	if o.Mode != EventTime || incoming.deleted && incoming.ordering == nil {
+		return true
+	}
+	// A delete whose ordering value is of another type than the record's wins (Hudi's
+	// doProcessNextDeletedRecord keeps the record only for the same class and a greater value).
+	if incoming.deleted && len(existing.ordering) > 0 && fmt.Sprintf("%T", incoming.ordering[0]) != fmt.Sprintf("%T", existing.ordering[0]) {
 		return true
 	}
 	return compareOrdering(incoming.ordering, existing.ordering) >= 0

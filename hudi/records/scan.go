@@ -17,6 +17,8 @@ type Stats struct {
 	UndecodedDeletes int
 	// Problems are the bad files and blocks met; the other slices were still read.
 	Problems []problem.Problem
+	// Notes qualify the result (a merge this reader does not reproduce).
+	Notes []string
 }
 
 // Committed returns the test a log block's instant must pass: completed on tl, or older
@@ -45,6 +47,11 @@ func Scan(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *fileg
 	var problems problem.Log
 	if o.Committed == nil {
 		o.Committed = Committed(tl)
+	}
+	if t.IsMOR() {
+		if n := MergeNote(t.Config); n != "" {
+			st.Notes = append(st.Notes, n)
+		}
 	}
 	for _, p := range view.Partitions {
 		for _, g := range p.FileGroups {

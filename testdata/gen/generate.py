@@ -25,7 +25,7 @@ import zipfile
 
 from pyspark.sql import SparkSession, Row
 from pyspark.sql import functions as F
-from pyspark.sql.types import StructType, StructField, IntegerType, LongType, StringType
+from pyspark.sql.types import StructType, StructField, IntegerType, LongType, StringType, DecimalType, DateType, TimestampType, ArrayType, MapType, BinaryType, DoubleType
 
 SCHEMA = StructType([
     StructField("id", IntegerType(), False),
@@ -526,12 +526,32 @@ class Gen:
     def cdc(self):
         name = "cdc"
         path = self.table_path(name)
-        opts = self.base_opts(name)
+        # variants: "" (COW, DATA_BEFORE_AFTER), op_key_only, data_before (COW), mor (MERGE_ON_READ,
+        # DATA_BEFORE_AFTER), mor_logs (MOR, small-file limit 0: updates in log files) -- the other
+        # supplemental logging modes and the MOR log-file case
+        variant = {"cdc-ops": "ops", "cdc-morlog": "mor_logs"}.get(self.a.scenario, self.a.variant)
+        opts = self.base_opts(name, table_type="MERGE_ON_READ" if variant in ("mor", "mor_logs") else "COPY_ON_WRITE")
         opts["hoodie.table.cdc.enabled"] = "true"
-        opts["hoodie.table.cdc.supplemental.logging.mode"] = "data_before_after" if not self.is1x else "DATA_BEFORE_AFTER"
-        self.write(path, [(1, "a", 1), (2, "b", 1)], opts, op="insert")
-        self.write(path, [(1, "a2", 2), (3, "c", 2)], opts)
-        self.write(path, [(2, "b", 3)], opts, op="delete")
+        mode = variant.upper() if variant in ("op_key_only", "data_before") else "DATA_BEFORE_AFTER"
+        if not self.is1x:
+            mode = {"OP_KEY_ONLY": "op_key", "DATA_BEFORE": "data_before", "DATA_BEFORE_AFTER": "data_before_after"}[mode]
+        opts["hoodie.table.cdc.supplemental.logging.mode"] = mode
+        if variant in ("mor", "mor_logs"):
+            opts["hoodie.compact.inline"] = "false"
+        if variant == "mor_logs":
+            # every insert opens a new file group, so updates land in log files (Hudi's LOG_FILE case)
+            opts["hoodie.parquet.small.file.limit"] = "0"
+            opts["hoodie.index.type"] = "BLOOM"
+        if variant == "ops":
+            # a replaced file group (insert_overwrite) and a delete that empties a file group
+            self.write(path, [(1, "a", 1), (2, "b", 1)], opts, op="insert")
+            self.write(path, [(1, "a2", 2)], opts)
+            self.write(path, [(3, "c", 2)], opts, op="insert_overwrite")
+            self.write(path, [(3, "c", 3)], opts, op="delete")
+        else:
+            self.write(path, [(1, "a", 1), (2, "b", 1)], opts, op="insert")
+            self.write(path, [(1, "a2", 2), (3, "c", 2)], opts)
+            self.write(path, [(2, "b", 3)], opts, op="delete")
         self.register(name, path)
         res = {}
         q = "SELECT * FROM hudi_table_changes('%s', '%s', 'earliest')"
@@ -545,6 +565,10 @@ class Gen:
                 res[mode] = {"query": q % (name, mode), "error": exc_text(e)}
         # error text of a CDC query on the non-CDC incr table (generated earlier in the same run.sh)
         incr_path = os.path.join(self.work, "incr-" + self.release, "incr")
+        if not os.path.exists(incr_path):
+            # run alone (a variant, or without incr-<release> first): a one-write non-CDC table
+            incr_path = self.table_path("incr")
+            self.write(incr_path, [(1, "a", 1)], self.base_opts("incr"), op="insert")
         if os.path.exists(incr_path):
             self.register("incr", incr_path)
             try:
@@ -702,6 +726,46 @@ class Gen:
         summary["write_log"] = events
         self.finish(name, path, summary, opts)
 
+    def types(self):
+        """MOR table with logical and nested types: base file (Parquet) and log file (Avro) values."""
+        name = "types"
+        path = self.table_path(name)
+        opts = self.base_opts(name, table_type="MERGE_ON_READ")
+        opts.update({"hoodie.compact.inline": "false", "hoodie.index.type": "BLOOM"})
+        schema = StructType([
+            StructField("id", IntegerType(), False), StructField("name", StringType(), True),
+            StructField("ts", LongType(), False),
+            StructField("price", DecimalType(10, 2), True), StructField("big", DecimalType(30, 6), True),
+            StructField("d", DateType(), True), StructField("t", TimestampType(), True),
+            StructField("x", DoubleType(), True), StructField("bin", BinaryType(), True),
+            StructField("tags", ArrayType(StringType()), True),
+            StructField("attrs", MapType(StringType(), IntegerType()), True),
+            StructField("addr", StructType([StructField("city", StringType(), True), StructField("zip", IntegerType(), True),
+                                            StructField("since", DateType(), True)]), True),
+        ])
+        import decimal
+        D = decimal.Decimal
+        t0 = datetime.datetime(2024, 1, 2, 3, 4, 5, 123456)
+        rows1 = [
+            (1, "a", 1, D("12.34"), D("123456789012345678901234.500000"), datetime.date(2024, 1, 2), t0, 1.5, b"\x01\x02",
+             ["x", "y"], {"k": 1}, ("Paris", 75001, datetime.date(2020, 2, 29))),
+            (2, "b", 1, D("-0.05"), None, None, None, None, None, [], {}, None),
+        ]
+        self.write(path, rows1, opts, op="insert", schema=schema)
+        rows2 = [(1, "a2", 2, D("99999999.99"), D("-0.000001"), datetime.date(1969, 12, 31), datetime.datetime(1970, 1, 1, 0, 0, 0, 1),
+                  -2.25, b"\xff", ["z"], {"k": 2, "m": 3}, ("Lyon", None, None))]
+        self.write(path, rows2, opts, schema=schema)  # an update: a log file (Avro data block)
+        res = {"schema": json.loads(self.spark.read.format("hudi").load(path).schema.json())}
+        df = self.spark.read.format("hudi").load(path)
+        res["snapshot"] = {"row_count": df.count(), **df_json(df, ["id"])}
+        # Spark's own JSON of every row (to_json: decimals exact, dates and timestamps as strings)
+        js = df.select(F.col("id"), F.to_json(F.struct(*[F.col(c) for c in df.columns])).alias("json")).orderBy("id").collect()
+        res["snapshot_json"] = [r["json"] for r in js]
+        dump(os.path.join(self.oracle, "types.json"), res)
+        summary = self.common_oracles(name, path)
+        summary["write_log"] = ["dc1 insert ids 1,2 (base file)", "dc2 update id 1 (log file)"]
+        self.finish(name, path, summary, opts)
+
     def index_variant(self):
         variant = self.a.variant
         name = "idx_" + variant
@@ -753,7 +817,7 @@ def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--refresh-timeline":
         return refresh_timeline(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index"])
+    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index", "types", "cdc-ops", "cdc-morlog"])
     ap.add_argument("--variant", default="")
     ap.add_argument("--fixture", required=True)
     ap.add_argument("--hudi-release", required=True)
@@ -765,7 +829,7 @@ def main():
     a = ap.parse_args()
     g = Gen(a)
     {"incr": g.incr, "cdc": g.cdc, "cow-services": g.cow_services,
-     "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant}[a.scenario]()
+     "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant, "types": g.types, "cdc-ops": g.cdc, "cdc-morlog": g.cdc}[a.scenario]()
 
 
 if __name__ == "__main__":

@@ -53,6 +53,12 @@ B012=$(jar org.apache.hudi hudi-spark3.3-bundle_2.12 $HUDI_012 || true)
 FIXTURES="
 incr-$HUDI_1X|incr||$HUDI_1X|$B1|none|
 cdc-$HUDI_1X|cdc||$HUDI_1X|$B1|none|
+cdc-opkey-$HUDI_1X|cdc|op_key_only|$HUDI_1X|$B1|zstd|
+cdc-before-$HUDI_1X|cdc|data_before|$HUDI_1X|$B1|zstd|
+cdc-mor-$HUDI_1X|cdc|mor|$HUDI_1X|$B1|zstd|
+cdc-morlog-$HUDI_1X|cdc-morlog||$HUDI_1X|$B1|zstd|
+cdc-ops-$HUDI_1X|cdc-ops||$HUDI_1X|$B1|zstd|
+types-$HUDI_1X|types||$HUDI_1X|$B1|zstd|
 cow-services-$HUDI_1X|cow-services||$HUDI_1X|$B1|zstd|rolling
 mor-services-$HUDI_1X|mor-services||$HUDI_1X|$B1|lz4|
 incr-$HUDI_1X-lz4|incr||$HUDI_1X|$B1|lz4|
@@ -69,6 +75,7 @@ mor-compaction-$HUDI_1X|mor-compaction||$HUDI_1X|$B1|zstd|
 mor-compaction-$HUDI_10|mor-compaction||$HUDI_10|$B10|zstd|
 mor-compaction-$HUDI_0X|mor-compaction||$HUDI_0X|$B0|zstd|
 incr-$HUDI_0X|incr||$HUDI_0X|$B0|none|
+cdc-$HUDI_0X|cdc||$HUDI_0X|$B0|zstd|
 cow-services-$HUDI_0X|cow-services||$HUDI_0X|$B0|snappy|
 incr-$HUDI_012|incr||$HUDI_012|$B012|none|
 cow-services-$HUDI_012|cow-services||$HUDI_012|$B012|zstd|

@@ -1,0 +1,425 @@
+package cli
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/records"
+	"github.com/hudiscope/hudiscope/internal/safetext"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
+)
+
+// SnapshotCmd prints or counts the rows a snapshot query returns, optionally as of an instant.
+type SnapshotCmd struct {
+	Table   string   `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
+	AsOf    string   `name:"as-of" placeholder:"T" help:"Time travel (as.of.instant): the table as of instant time T, compared with requested (instant) times as Hudi does."`
+	Count   bool     `name:"count" help:"Print the number of rows only."`
+	By      string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
+	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
+	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
+	OutputFlags
+	TableFlags
+}
+
+func (c *SnapshotCmd) Help() string {
+	return `Reads the table's records as a snapshot query does: the latest file slice of every file group, base file merged with its log files (one slice in memory at a time). --as-of reads the table as it was at an instant (Hudi's time travel). -o text prints an aligned table, json one JSON object per line (JSON Lines), csv a header and rows; values keep their logical types (decimals exact, dates as YYYY-MM-DD, timestamps in UTC, nested values as JSON).`
+}
+
+func (c *SnapshotCmd) examples() []string {
+	return []string{
+		`hudiscope snapshot table.zip --count`,
+		`hudiscope snapshot table.zip --as-of 20261129155610512 --count --by commit`,
+		`hudiscope snapshot s3://bucket/orders --columns id,ts --limit 10 -o csv`,
+	}
+}
+
+func (c *SnapshotCmd) Run(ctx context.Context) error {
+	f, err := c.rowFormat()
+	if err != nil {
+		return err
+	}
+	if c.By != "" && !c.Count {
+		return codeError{exitUsage, "--by needs --count"}
+	}
+	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
+	opts.Archived = c.AsOf != "" // an --as-of before the active timeline is judged against the archived writes
+	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
+	if err != nil {
+		return err
+	}
+	defer reportProblems(s)
+	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: model.RowColumns{Columns: c.Columns, All: !c.Count}}
+	return c.writeOutput(func(w io.Writer) error {
+		return writeRows(w, f, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}, func(fn func(records.Record) error) (records.Stats, error) {
+			return s.SnapshotRows(ctx, q, fn)
+		})
+	})
+}
+
+// rowFormat is the output format of the row commands: text (default), json (JSON Lines) or csv.
+func (o OutputFlags) rowFormat() (string, error) {
+	f, err := o.format("text", "text", "json", "csv")
+	if err != nil {
+		return "", codeError{exitUsage, err.Error()}
+	}
+	return f, nil
+}
+
+// rowOutput says how a row command prints what it read.
+type rowOutput struct {
+	Count   bool
+	By      string // with Count: commit or partition
+	Limit   int
+	Columns []string // the projection asked for (nil: every column)
+}
+
+var errLimit = errors.New("row limit reached")
+
+// writeRows runs read and prints its rows (or their count) in format f; problems met while
+// reading go to stderr. An ErrRowsUnknown from the read is a usage-level answer (exit 2).
+func writeRows(w io.Writer, f string, out rowOutput, read func(func(records.Record) error) (records.Stats, error)) error {
+	if out.Count {
+		counts := map[string]int{}
+		total := 0
+		st, err := read(func(r records.Record) error {
+			total++
+			switch out.By {
+			case "commit":
+				counts[r.CommitTime]++
+			case "partition":
+				counts[r.Partition]++
+			}
+			return nil
+		})
+		if err != nil {
+			return rowsError(err)
+		}
+		warnScan(st)
+		return writeCount(w, f, total, out.By, counts)
+	}
+	rw := newRowWriter(w, f, out.Columns)
+	n := 0
+	st, err := read(func(r records.Record) error {
+		if out.Limit > 0 && n >= out.Limit {
+			return errLimit
+		}
+		n++
+		return rw.write(r)
+	})
+	if err != nil && !errors.Is(err, errLimit) {
+		rw.flush()
+		return rowsError(err)
+	}
+	warnScan(st)
+	return rw.flush()
+}
+
+func rowsError(err error) error {
+	var unknown model.ErrRowsUnknown
+	if errors.As(err, &unknown) {
+		return codeError{exitUsage, unknown.Why}
+	}
+	return err
+}
+
+// countDoc is the JSON form of --count.
+type countDoc struct {
+	SchemaVersion string       `json:"schemaVersion"`
+	Count         int          `json:"count"`
+	By            string       `json:"by,omitempty"`
+	Groups        []countGroup `json:"groups,omitempty"`
+}
+
+type countGroup struct {
+	Key   string `json:"key"`
+	Count int    `json:"count"`
+}
+
+func writeCount(w io.Writer, f string, total int, by string, counts map[string]int) error {
+	keys := records.SortedKeys(counts)
+	switch f {
+	case "json":
+		doc := countDoc{SchemaVersion: report.SchemaVersion, Count: total, By: by}
+		for _, k := range keys {
+			doc.Groups = append(doc.Groups, countGroup{k, counts[k]})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	case "csv":
+		cw := csv.NewWriter(w)
+		if by == "" {
+			_ = cw.Write([]string{"count"})
+			_ = cw.Write([]string{strconv.Itoa(total)})
+		} else {
+			_ = cw.Write([]string{by, "count"})
+			for _, k := range keys {
+				_ = cw.Write([]string{k, strconv.Itoa(counts[k])})
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	if by == "" {
+		_, err := fmt.Fprintln(w, total)
+		return err
+	}
+	for _, k := range keys {
+		label := k
+		if label == "" && by == "partition" {
+			label = `""` // the non-partitioned table's one partition
+		}
+		if _, err := fmt.Fprintf(w, "%s %d\n", safetext.Terminal(label), counts[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func warnScan(st records.Stats) {
+	for _, n := range st.Notes {
+		fmt.Fprintln(os.Stderr, "hudiscope: note:", safetext.Terminal(n))
+	}
+	for _, p := range st.Problems {
+		fmt.Fprintln(os.Stderr, "hudiscope: warning:", safetext.Terminal(p.String()))
+	}
+	if st.FailedSlices > 0 {
+		fmt.Fprintf(os.Stderr, "hudiscope: warning: %d of %d file slice(s) could not be read; their rows are missing\n", st.FailedSlices, st.Slices)
+	}
+	if st.UndecodedDeletes > 0 {
+		fmt.Fprintf(os.Stderr, "hudiscope: warning: %d delete block(s) in a Java-serialised form (Hudi 0.x) were not applied; the records they delete are counted\n", st.UndecodedDeletes)
+	}
+}
+
+// rowWriter prints records as an aligned text table, JSON Lines or CSV. The text and CSV
+// columns are fixed by the first record (later columns a schema evolution added print in
+// JSON only); text is aligned in blocks of 100 rows so output streams.
+type rowWriter struct {
+	f       string
+	w       io.Writer
+	asked   []string
+	cols    []string
+	tw      *tabwriter.Writer
+	cw      *csv.Writer
+	pending int
+}
+
+func newRowWriter(w io.Writer, f string, asked []string) *rowWriter {
+	rw := &rowWriter{f: f, w: w, asked: asked}
+	switch f {
+	case "csv":
+		rw.cw = csv.NewWriter(w)
+	case "text":
+		rw.tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	}
+	return rw
+}
+
+// columnsOf is the record's columns: the meta columns and the asked ones, or all of them.
+func columnsOf(r records.Record, asked []string) []string {
+	if len(asked) == 0 && len(r.Fields) > 0 {
+		return r.Fields
+	}
+	cols := []string{records.CommitTime, records.RecordKey, records.PartitionPath}
+	for _, c := range asked {
+		if !containsString(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (rw *rowWriter) write(r records.Record) error {
+	if rw.cols == nil {
+		rw.cols = columnsOf(r, rw.asked)
+		switch rw.f {
+		case "csv":
+			if err := rw.cw.Write(rw.cols); err != nil {
+				return err
+			}
+		case "text":
+			rw.header()
+		}
+	}
+	switch rw.f {
+	case "json":
+		cols := rw.cols
+		if len(rw.asked) == 0 && len(r.Fields) > 0 {
+			cols = r.Fields
+		}
+		row := make(orderedRow, 0, len(cols))
+		for _, c := range cols {
+			row = append(row, [2]any{c, jsonValue(r.Values[c])})
+		}
+		b, err := row.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(rw.w, "%s\n", b)
+		return err
+	case "csv":
+		rec := make([]string, len(rw.cols))
+		for i, c := range rw.cols {
+			rec[i] = textValue(r.Values[c])
+		}
+		return rw.cw.Write(rec)
+	}
+	cells := make([]string, len(rw.cols))
+	for i, c := range rw.cols {
+		cells[i] = safetext.Terminal(textValue(r.Values[c]))
+	}
+	if _, err := fmt.Fprintln(rw.tw, strings.Join(cells, "\t")); err != nil {
+		return err
+	}
+	rw.pending++
+	if rw.pending >= 100 {
+		rw.pending = 0
+		return rw.tw.Flush()
+	}
+	return nil
+}
+
+func (rw *rowWriter) header() {
+	cells := make([]string, len(rw.cols))
+	for i, c := range rw.cols {
+		cells[i] = safetext.Terminal(c)
+	}
+	fmt.Fprintln(rw.tw, strings.Join(cells, "\t"))
+}
+
+func (rw *rowWriter) flush() error {
+	switch rw.f {
+	case "csv":
+		rw.cw.Flush()
+		return rw.cw.Error()
+	case "text":
+		return rw.tw.Flush()
+	}
+	return nil
+}
+
+// textValue renders a value for text and CSV: strings as they are, null as "null", logical
+// types in their usual notation, nested values as compact JSON.
+func textValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return x
+	case []byte:
+		return base64.StdEncoding.EncodeToString(x)
+	case time.Time:
+		return formatTimestamp(x)
+	case records.Date:
+		return x.String()
+	case records.Decimal:
+		return string(x)
+	case fmt.Stringer:
+		return x.String()
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case map[string]any, []any:
+		b, err := json.Marshal(jsonValue(x))
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+// formatTimestamp prints a timestamp in UTC with the precision it has (up to nanoseconds).
+func formatTimestamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
+}
+
+// jsonValue makes a value JSON-encodable with its logical meaning: timestamps as strings,
+// NaN and infinities (no JSON number) as strings, nested values recursively.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case time.Time:
+		return formatTimestamp(x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	case float32:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return strconv.FormatFloat(float64(x), 'g', -1, 32)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// orderedRow encodes as a JSON object keeping the projection's column order.
+type orderedRow [][2]any
+
+func (r orderedRow) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, kv := range r {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := marshalNoEscape(kv[0])
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshalNoEscape(kv[1])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping (docs/json.md's format rule).
+func marshalNoEscape(v any) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/records"
+)
+
+// snapshot: counts, time travel, the three row formats and the refusals, end to end.
+func TestSnapshotCommand(t *testing.T) {
+	tbl := fixture("incr-1.2.0")
+	cases := []struct {
+		args       []string
+		code       int
+		out, err   string
+		outNotHave string
+	}{
+		{args: []string{"snapshot", tbl, "--count"}, out: "4\n"},
+		{args: []string{"snapshot", tbl, "--count", "--by", "commit"}, out: "20261129155610512 1\n20261129155626253 2\n20261129155632267 1\n"},
+		{args: []string{"snapshot", tbl, "--as-of", "20261129155626253", "--count", "--by", "commit"}, out: "20261129155610512 2\n20261129155626253 2\n"},
+		{args: []string{"snapshot", tbl, "--count", "--by", "partition"}, out: "\"\" 4\n"},
+		{args: []string{"snapshot", tbl, "--count", "-o", "json"}, out: "\"count\": 4"},
+		{args: []string{"snapshot", tbl, "--columns", "name", "-o", "csv"}, out: "_hoodie_commit_time,_hoodie_record_key,_hoodie_partition_path,name\n20261129155626253,1,,a2\n"},
+		{args: []string{"snapshot", tbl, "--limit", "1", "-o", "json"}, out: `{"_hoodie_commit_time":"20261129155626253","_hoodie_commit_seqno":"20261129155626253_0_0","_hoodie_record_key":"1",`},
+		{args: []string{"snapshot", tbl, "--limit", "1"}, out: "_hoodie_commit_time  _hoodie_commit_seqno", outNotHave: "b3"},
+		{args: []string{"snapshot", tbl, "--as-of", "20200101000000000", "--count"}, out: "0\n", err: "note: --as-of 20200101000000000 is before the first write on the active timeline (requested at 20261129155610512): the table had no rows then"},
+		{args: []string{"snapshot", fixture("cow-services-0.15.0"), "--as-of", "20200101000000000", "--count"}, code: exitUsage, err: "older writes are archived"},
+		{args: []string{"snapshot", tbl, "--by", "commit"}, code: exitUsage, err: "--by needs --count"},
+		{args: []string{"snapshot", tbl, "-o", "md"}, code: exitUsage, err: "--output must be one of text, json, csv"},
+	}
+	for _, c := range cases {
+		stdout, stderr, code := runCLI(t, c.args...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d (stderr %s)", c.args[2:], code, c.code, stderr)
+		}
+		if c.out != "" && !strings.Contains(stdout, c.out) {
+			t.Errorf("%v: stdout %q, want it to contain %q", c.args[2:], stdout, c.out)
+		}
+		if c.outNotHave != "" && strings.Contains(stdout, c.outNotHave) {
+			t.Errorf("%v: stdout %q has %q (limit ignored?)", c.args[2:], stdout, c.outNotHave)
+		}
+		if c.err != "" && !strings.Contains(stderr, c.err) {
+			t.Errorf("%v: stderr %q, want %q", c.args[2:], stderr, c.err)
+		}
+	}
+	// JSON Lines: one object per row, all columns, numbers as numbers.
+	stdout, _, _ := runCLI(t, "snapshot", tbl, "-o", "json")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d JSON lines, want 4: %s", len(lines), stdout)
+	}
+	var row map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &row); err != nil || row["id"] != float64(1) || row["name"] != "a2" || len(row) != 8 {
+		t.Errorf("first row %v (%v)", row, err)
+	}
+}
+
+// incremental prints rows through the same writer (every column by default).
+func TestIncrementalRowsCommand(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "incremental", fixture("incr-1.2.0"), "--begin", "20261129155625814", "-o", "csv", "--hudi-version", "1.2.0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "_hoodie_commit_time,_hoodie_commit_seqno,_hoodie_record_key,_hoodie_partition_path,_hoodie_file_name,id,name,ts\n"
+	if !strings.HasPrefix(stdout, want) || strings.Count(stdout, "\n") != 4 {
+		t.Errorf("stdout %q", stdout)
+	}
+}
+
+// Logical types print the same way in text, CSV and JSON: decimals exact (a JSON number),
+// dates as days, timestamps in UTC at their precision, binary as base64, nested as JSON.
+func TestRowValueRendering(t *testing.T) {
+	ts := time.Date(2024, 1, 2, 3, 4, 5, 123456000, time.FixedZone("x", 3600))
+	r := records.Record{Fields: []string{"dec", "day", "ts", "bin", "nested", "nan", "nil"}, Values: map[string]any{
+		"dec": records.Decimal("-123.45"), "day": records.Date{Time: time.Date(2022, 1, 8, 0, 0, 0, 0, time.UTC)}, "ts": ts,
+		"bin": []byte{1, 2, 3}, "nested": map[string]any{"t": ts, "l": []any{records.Decimal("1.50"), nil}}, "nan": math.NaN(), "nil": nil,
+	}}
+	var text, js, csvOut bytes.Buffer
+	for f, w := range map[string]*bytes.Buffer{"text": &text, "json": &js, "csv": &csvOut} {
+		rw := newRowWriter(w, f, nil)
+		if err := rw.write(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := rw.flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantJSON := `{"dec":-123.45,"day":"2022-01-08","ts":"2024-01-02T02:04:05.123456Z","bin":"AQID","nested":{"l":[1.50,null],"t":"2024-01-02T02:04:05.123456Z"},"nan":"NaN","nil":null}` + "\n"
+	if js.String() != wantJSON {
+		t.Errorf("json\n%s\nwant\n%s", js.String(), wantJSON)
+	}
+	wantCSV := "dec,day,ts,bin,nested,nan,nil\n-123.45,2022-01-08,2024-01-02T02:04:05.123456Z,AQID,\"{\"\"l\"\":[1.50,null],\"\"t\"\":\"\"2024-01-02T02:04:05.123456Z\"\"}\",NaN,null\n"
+	if csvOut.String() != wantCSV {
+		t.Errorf("csv\n%s\nwant\n%s", csvOut.String(), wantCSV)
+	}
+	if !strings.Contains(text.String(), "-123.45  2022-01-08  2024-01-02T02:04:05.123456Z  AQID  {\"l\":[1.50,null]") {
+		t.Errorf("text\n%s", text.String())
+	}
+}
+
+// The --count document and the change rows write only fields docs/json.md documents.
+func TestRowCommandsJSONDocumented(t *testing.T) {
+	sections := jsonDocSections(t)
+	check := func(section string, doc map[string]any, dynamic ...string) {
+		t.Helper()
+		dyn := map[string]bool{}
+		for _, d := range dynamic {
+			dyn[d] = true
+		}
+		paths := map[string]bool{}
+		collectJSONPaths(doc, "", dyn, paths)
+		if len(paths) < 2 {
+			t.Errorf("%s: only %v", section, paths)
+		}
+		for p := range paths {
+			if !sections[section][p] {
+				t.Errorf("%s writes %q, not documented in docs/json.md section %q", section, p, section)
+			}
+		}
+	}
+	for _, cmd := range []string{"snapshot", "incremental"} {
+		args := []string{cmd, fixture("incr-1.2.0"), "--count", "--by", "commit", "-o", "json"}
+		if cmd == "incremental" {
+			args = append(args, "--begin", "000", "--hudi-version", "1.2.0")
+		}
+		stdout, stderr, code := runCLI(t, args...)
+		var doc map[string]any
+		if code != 0 || json.Unmarshal([]byte(stdout), &doc) != nil || doc["count"] != float64(4) {
+			t.Fatalf("%s: exit %d %s %s", cmd, code, stdout, stderr)
+		}
+		check("snapshot", doc) // incremental's section refers to snapshot's count document
+	}
+	stdout, _, _ := runCLI(t, "changes", fixture("cdc-1.2.0"), "--begin", "earliest", "-o", "json")
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(line), &doc); err != nil {
+			t.Fatal(err)
+		}
+		check("changes", doc, "before", "after")
+	}
+}

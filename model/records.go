@@ -1,0 +1,303 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/records"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+)
+
+// Record-level reads: the rows a snapshot, time-travel or incremental query returns, read file
+// slice by file slice (hudi/records holds one slice's records in memory at a time; rows reach
+// the caller's function as each slice is done, so memory is bounded by the largest slice).
+
+// RowColumns says which columns a read returns.
+type RowColumns struct {
+	// Columns are returned beside the three meta columns; nil with All unset returns the meta
+	// columns only (what counting needs).
+	Columns []string
+	// All returns every column of the table.
+	All bool
+}
+
+func (c RowColumns) options(t *hudi.Table) records.Options {
+	return records.Options{Columns: c.Columns, AllColumns: c.All && len(c.Columns) == 0, OrderingFields: t.Config.OrderingFields, Mode: records.ModeFor(t.Config)}
+}
+
+// SnapshotQuery is a snapshot read, optionally as of an instant (Hudi's time travel,
+// `as.of.instant`).
+type SnapshotQuery struct {
+	// AsOf is an instant time (yyyyMMddHHmmss[SSS]); "" reads the latest snapshot.
+	AsOf string
+	RowColumns
+}
+
+// IncrementalQuery is one incremental read: its options and the reading release line.
+type IncrementalQuery struct {
+	Begin, End string
+	Fallback   *bool // nil: option unset
+	Reader     checkpoint.Reader
+	NoMDT      bool
+	RowColumns
+}
+
+// ErrRowsUnknown marks reads whose result the reader line does not define well enough to
+// reproduce, and time-travel values Hudi refuses.
+type ErrRowsUnknown struct{ Why string }
+
+func (e ErrRowsUnknown) Error() string { return e.Why }
+
+// SnapshotRows calls fn for every row of the snapshot (as of q.AsOf when set).
+func (s *Snapshot) SnapshotRows(ctx context.Context, q SnapshotQuery, fn func(records.Record) error) (records.Stats, error) {
+	if s.Table == nil || s.Timeline == nil || s.View == nil {
+		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
+	}
+	return SnapshotRows(ctx, s.Table, s.Timeline, s.View, s.Options.NoMDT, q, fn)
+}
+
+// SnapshotRows reads the snapshot of t (as of q.AsOf when set), one file slice at a time.
+//
+// Time travel follows Hudi's file index, the same in 0.x and 1.x (BaseHoodieTableFileIndex,
+// TimelineUtils.validateTimestampAsOf): the value is compared with **requested** (instant)
+// times, also on 1.x tables whose timeline is ordered by completion time. The read takes each
+// file group's latest slice whose base instant is at or before it, skips log blocks of later
+// instants, and is refused when an incomplete write (other than clustering) was requested at
+// or before it.
+func SnapshotRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, noMDT bool, q SnapshotQuery, fn func(records.Record) error) (records.Stats, error) {
+	if q.AsOf != "" {
+		var err error
+		if tl, view, err = asOfRequested(ctx, t, tl, q.AsOf, noMDT); err != nil {
+			var empty errBeforeFirstWrite
+			if errors.As(err, &empty) {
+				// Spark returns no rows here; the note says why.
+				return records.Stats{Notes: []string{empty.why}}, nil
+			}
+			return records.Stats{}, err
+		}
+	}
+	return records.Scan(ctx, t, tl, view, q.options(t), fn)
+}
+
+// asOfRequested is the timeline and file view a time-travel read as of asOf sees.
+func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, asOf string, noMDT bool) (*timeline.Timeline, *filegroup.View, error) {
+	if _, ok := timeline.ParseInstantTime(asOf, time.UTC); !ok {
+		return nil, nil, ErrRowsUnknown{fmt.Sprintf("--as-of %q is not an instant time (yyyyMMddHHmmss or yyyyMMddHHmmssSSS)", asOf)}
+	}
+	var first *timeline.Instant
+	out := &timeline.Timeline{Archived: tl.Archived, ByRequested: tl.ByRequested}
+	for _, in := range tl.Instants {
+		if timeline.CompareInstants(in.RequestedTime, asOf) > 0 {
+			continue
+		}
+		if in.State != timeline.Completed && isCommitAction(in) {
+			return nil, nil, ErrRowsUnknown{fmt.Sprintf("Hudi refuses time travel to %s: the %s requested at %s has not completed (Time travel's timestamp must be earlier than the first incomplete commit timestamp)", asOf, in.Action, in.RequestedTime)}
+		}
+		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) && (first == nil || timeline.CompareInstants(in.RequestedTime, first.RequestedTime) < 0) {
+			first = in
+		}
+		out.Instants = append(out.Instants, in)
+	}
+	if first == nil {
+		earliest := ""
+		for _, in := range tl.Instants {
+			if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) && (earliest == "" || timeline.CompareInstants(in.RequestedTime, earliest) < 0) {
+				earliest = in.RequestedTime
+			}
+		}
+		why := fmt.Sprintf("--as-of %s is before the first write on the active timeline", asOf)
+		if earliest != "" {
+			why += fmt.Sprintf(" (requested at %s)", earliest)
+		}
+		if len(archivedWrites(tl)) > 0 {
+			why += "; older writes are archived and their files may have been cleaned, so Hudi refuses such a read (Please ensure sufficient commits are retained)"
+			return nil, nil, ErrRowsUnknown{why}
+		}
+		return nil, nil, errBeforeFirstWrite{why + ": the table had no rows then"}
+	}
+	// TimelineUtils.validateTimestampAsOf: the newest clean's earliest retained commit bounds
+	// time travel (older slices may be deleted).
+	for i := len(tl.Instants) - 1; i >= 0; i-- {
+		in := tl.Instants[i]
+		if in.Action != timeline.ActionClean || in.State != timeline.Completed {
+			continue
+		}
+		d, err := t.Details(ctx, in)
+		if err != nil || d.Clean == nil {
+			break
+		}
+		if ect := d.Clean.EarliestCommitToRetain; ect != "" && timeline.CompareInstants(ect, asOf) > 0 {
+			return nil, nil, ErrRowsUnknown{fmt.Sprintf("Hudi refuses time travel to %s: the cleaner (clean %s) retains commits from %s on, so the files of that state may be deleted (Cleaner cleaned up the timestamp of interest)", asOf, in.RequestedTime, ect)}
+		}
+		break
+	}
+	src := hudi.ListingAuto
+	if noMDT {
+		src = hudi.ListingStorage
+	}
+	parts, err := t.ListPartitions(ctx, tl, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, t.BuildView(ctx, out, parts, filegroup.SourceStorage), nil
+}
+
+// errBeforeFirstWrite: a time-travel value older than every write of a table that archived
+// none; the read returns no rows (as Spark's does) and why is a note.
+type errBeforeFirstWrite struct{ why string }
+
+func (e errBeforeFirstWrite) Error() string { return e.why }
+
+// isCommitAction: the instants Hudi's getCommitsTimeline holds, clustering excluded (a pending
+// clustering does not stop time travel).
+func isCommitAction(in *timeline.Instant) bool {
+	switch in.Action {
+	case timeline.ActionCommit, timeline.ActionDeltaCommit:
+		return true
+	case timeline.ActionReplaceCommit:
+		return in.PlanAction != timeline.ActionClustering
+	}
+	return false
+}
+
+// IncrementalRows calls fn for every row the incremental read q returns.
+func (s *Snapshot) IncrementalRows(ctx context.Context, q IncrementalQuery, fn func(records.Record) error) (records.Stats, error) {
+	if s.Table == nil || s.Timeline == nil || s.View == nil {
+		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
+	}
+	return IncrementalRows(ctx, s.Table, s.Timeline, s.View, q, fn)
+}
+
+// IncrementalRows calls fn for every record the incremental read q returns: the latest
+// version (as of q.End) of each record whose latest write is among the returned writes.
+func IncrementalRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, q IncrementalQuery, fn func(records.Record) error) (records.Stats, error) {
+	commits, err := incrementalCommits(ctx, t, tl, q)
+	if err != nil {
+		return records.Stats{}, err
+	}
+	if q.End != "" {
+		src := hudi.ListingAuto
+		if q.NoMDT {
+			src = hudi.ListingStorage
+		}
+		parts, err := t.ListPartitions(ctx, tl, src)
+		if err != nil {
+			return records.Stats{}, err
+		}
+		tl = asOfReader(tl, q.End, q.Reader)
+		view = t.BuildView(ctx, tl, parts, filegroup.SourceStorage)
+	}
+	o := q.options(t)
+	o.CommitTimes = commits
+	if commits != nil && len(commits) == 0 {
+		return records.Stats{}, nil
+	}
+	return records.Scan(ctx, t, tl, view, o, fn)
+}
+
+// CountRows counts rows by commit time (the --count --by commit answer, and the tests').
+func CountRows(read func(fn func(records.Record) error) (records.Stats, error)) (map[string]int, records.Stats, error) {
+	out := map[string]int{}
+	st, err := read(func(r records.Record) error {
+		out[r.CommitTime]++
+		return nil
+	})
+	return out, st, err
+}
+
+// incrementalCommits returns the commit times whose records the read returns (nil: every
+// record, a full table scan).
+func incrementalCommits(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q IncrementalQuery) (map[string]bool, error) {
+	r := checkpoint.Check(ctx, t, tl, q.Begin, q.Reader)
+	out := map[string]bool{}
+	add := func(w *timeline.Instant) {
+		key := w.RequestedTime
+		if q.Reader.CompletionOrdered() {
+			key = w.CompletionTime
+		}
+		if q.End == "" || timeline.CompareInstants(key, q.End) <= 0 {
+			out[w.RequestedTime] = true
+		}
+	}
+	for _, w := range r.Covered {
+		add(w)
+	}
+	archived := archivedWrites(tl)
+	if r.InActiveTimeline || len(archived) == 0 {
+		return out, nil
+	}
+	// Measured with Spark (docs/incremental-semantics.md), before the active timeline:
+	switch {
+	case q.Reader.Line == "0.x":
+		// 0.x returns the active writes only; with the fallback on, a begin older than every
+		// archived write scans the whole table.
+		if q.Fallback != nil && *q.Fallback && q.End == "" && timeline.CompareInstants(q.Begin, archived[0].RequestedTime) < 0 {
+			return nil, nil
+		}
+	case !t.IsMOR():
+		// 1.x copy-on-write applies its rule to archived writes too.
+		all := true
+		for _, w := range archived {
+			if returns(q.Reader, w, q.Begin) {
+				add(w)
+			} else {
+				all = false
+			}
+		}
+		if all && q.End == "" {
+			return nil, nil // older than every write: the whole table
+		}
+	case q.Reader.Line == "1.0.x":
+		return nil, ErrRowsUnknown{"Hudi 1.0.x's incremental read of a merge-on-read table from before the active timeline depends on the fallback setting and may miss active writes; its result is not reproduced"}
+	}
+	// 1.1+ merge-on-read: the latest records of the active writes.
+	return out, nil
+}
+
+// returns applies the reader's rule to one write (checkpoint.Check does so for active ones).
+func returns(rd checkpoint.Reader, w *timeline.Instant, begin string) bool {
+	key := w.RequestedTime
+	if rd.CompletionOrdered() {
+		key = w.CompletionTime
+	}
+	c := timeline.CompareInstants(key, begin)
+	return c > 0 || rd.Inclusive && c == 0
+}
+
+// archivedWrites are the completed archived writes that return records, oldest first.
+func archivedWrites(tl *timeline.Timeline) []*timeline.Instant {
+	var out []*timeline.Instant
+	for _, in := range tl.Archived {
+		if in.State != timeline.Completed || !timeline.IsWriteAction(in.Action) {
+			continue
+		}
+		switch in.PlanAction {
+		case timeline.ActionClustering, timeline.ActionCompaction, timeline.ActionLogCompaction:
+			continue
+		}
+		out = append(out, in)
+	}
+	sort.Slice(out, func(a, b int) bool { return timeline.CompareInstants(out[a].RequestedTime, out[b].RequestedTime) < 0 })
+	return out
+}
+
+// asOfReader is the timeline as of end: instants the reader sees completed by then.
+func asOfReader(tl *timeline.Timeline, end string, rd checkpoint.Reader) *timeline.Timeline {
+	out := &timeline.Timeline{Archived: tl.Archived, ByRequested: tl.ByRequested}
+	for _, in := range tl.Instants {
+		key := in.RequestedTime
+		if rd.CompletionOrdered() && in.State == timeline.Completed {
+			key = in.CompletionTime
+		}
+		if timeline.CompareInstants(key, end) <= 0 {
+			out.Instants = append(out.Instants, in)
+		}
+	}
+	return out
+}
