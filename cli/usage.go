@@ -20,6 +20,8 @@ Commands:
   eventlog    a Spark event log by Hudi operation and phase
   report      the full report as Markdown or JSON
   incremental the rows an incremental read from a begin value returns (--count)
+  snapshot    the rows a snapshot read returns, or as of a time (--as-of, --count)
+  changes     the CDC rows (op, ts_ms, before, after) between two times
   fleet       every table under a location or in a catalog (--glue, --hms), one row each
   version, completion, man, config
 
@@ -36,7 +38,7 @@ func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
 var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
-	"health", "fleet", "incremental", "version", "completion", "man", "config"}
+	"health", "fleet", "incremental", "snapshot", "changes", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
 func helpWords(args []string) []string {
