@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
+	"github.com/hudiscope/hudiscope/hudi/internal/parquetsafe"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/parquet-go/parquet-go"
@@ -335,15 +336,25 @@ func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
 	return out, nil
 }
 
-func (r *Reader) readLSMFile(ctx context.Context, p string) ([]lsmRow, error) {
+// lsmLimits bound one LSM history file: its pages are checked before any is read, and all
+// its rows together may hold no more than the storage read ceiling (every row is kept).
+var lsmLimits = parquetsafe.Limits{Pages: true, MaxTotal: storage.DefaultMaxReadBytes}
+
+func (r *Reader) readLSMFile(ctx context.Context, p string) (rows []lsmRow, err error) {
 	f, err := r.Store.Open(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	defer func() {
+		// parquet-go panics on some damaged pages; one file must not end the run.
+		if v := recover(); v != nil {
+			err = fmt.Errorf("parquet: %v", v)
+		}
+	}()
+	pf, err := parquetsafe.Open(f, f.Size(), "parquet", lsmLimits)
 	if err != nil {
-		return nil, fmt.Errorf("parquet: %w", err)
+		return nil, err
 	}
 	pr := parquet.NewGenericReader[lsmRow](pf)
 	defer pr.Close()
