@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/andybalholm/brotli"
@@ -38,10 +39,14 @@ func (p place) String() string {
 // more than they declare. dataEnd is where the footer starts.
 func checkPages(r io.ReaderAt, pf *parquet.File, dataEnd int64, name string, lim Limits) error {
 	md := pf.Metadata()
+	win := &window{r: r}
 	var total int64
 	for i, rg := range md.RowGroups {
 		for j, cc := range rg.Columns {
 			m := cc.MetaData
+			if lim.Columns != nil && (len(m.PathInSchema) == 0 || !slices.Contains(lim.Columns, m.PathInSchema[0])) {
+				continue
+			}
 			// parquet-go decodes every row group's chunk with the codec of the first row
 			// group's (column.go), so that is the one whose inflation matters.
 			codec := md.RowGroups[0].Columns[min(j, len(md.RowGroups[0].Columns)-1)].MetaData.Codec
@@ -60,7 +65,7 @@ func checkPages(r io.ReaderAt, pf *parquet.File, dataEnd int64, name string, lim
 				if off == m.DataPageOffset {
 					dataAligned = true
 				}
-				h, hn, err := pageHeader(r, off, end)
+				h, hn, err := pageHeader(win, off, end)
 				if err != nil {
 					return fmt.Errorf("%s: header at %d: %w", at, off, err)
 				}
@@ -87,13 +92,42 @@ func checkPages(r io.ReaderAt, pf *parquet.File, dataEnd int64, name string, lim
 	return nil
 }
 
-// pageHeader reads and decodes the page header at off (before end): a window is read and
-// walked first, so parquet-go's decoder is never handed a length the bytes do not back.
-func pageHeader(r io.ReaderAt, off, end int64) (*format.PageHeader, int, error) {
-	for w := int64(64 << 10); ; w *= 8 {
+// window reads a column chunk forward in 64 KiB blocks, so walking many small pages reads
+// each byte about once instead of a fresh block per page.
+type window struct {
+	r     io.ReaderAt
+	start int64 // file offset of buf[0]
+	buf   []byte
+}
+
+// at returns the n bytes at off, reading a block from off when they are not buffered.
+func (w *window) at(off int64, n int) ([]byte, error) {
+	if off >= w.start && off+int64(n) <= w.start+int64(len(w.buf)) {
+		return w.buf[off-w.start : off-w.start+int64(n)], nil
+	}
+	if size := max(n, 64<<10); cap(w.buf) >= size {
+		w.buf = w.buf[:size]
+	} else {
+		w.buf = make([]byte, size)
+	}
+	k, err := w.r.ReadAt(w.buf, off)
+	w.start, w.buf = off, w.buf[:k]
+	if k < n {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return w.buf[:n], nil
+}
+
+// pageHeader reads and decodes the page header at off (before end): its bytes are walked
+// first, so parquet-go's decoder is never handed a length the bytes do not back.
+func pageHeader(win *window, off, end int64) (*format.PageHeader, int, error) {
+	for w := int64(256); ; w *= 8 {
 		w = min(w, end-off, maxPageHeader)
-		buf := make([]byte, w)
-		if _, err := r.ReadAt(buf, off); err != nil && !(err == io.EOF) {
+		buf, err := win.at(off, int(w))
+		if err != nil {
 			return nil, 0, err
 		}
 		n, _, err := walkStruct(buf, reflect.TypeFor[format.PageHeader]())

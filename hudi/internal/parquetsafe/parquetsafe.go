@@ -41,6 +41,9 @@ type Limits struct {
 	// streaming, before returning. Needed by readers that read pages; a footer-only reader
 	// (row counts) leaves it off.
 	Pages bool
+	// Columns, when set, limits the page walk to these top-level columns: the ones the
+	// caller reads (parquet-go reads no other chunk's pages).
+	Columns []string
 }
 
 // Defaults.

@@ -285,6 +285,20 @@ func inflationBombs(t *testing.T, b []byte) {
 	}
 }
 
+// Columns limits the walk to the columns a reader reads: a bomb in another is not its concern.
+func TestColumnsLimitWalk(t *testing.T) {
+	b := validFile(t, 100, &parquet.Uncompressed)
+	bad := rewriteFirstPage(t, b, 0, func(h *format.PageHeader, body []byte) []byte {
+		h.UncompressedPageSize = 1<<31 - 1
+		return body
+	})
+	if _, err := Open(bytes.NewReader(bad), int64(len(bad)), "t.parquet", Limits{Pages: true, Columns: []string{"rows"}}); err != nil {
+		t.Fatalf("walk of column rows only: %v", err)
+	}
+	alloc, err := open(bad, Limits{Pages: true, Columns: []string{"key"}})
+	wantErr(t, err, alloc, ErrTooLarge, "column key page 0: uncompressed_page_size 2147483647")
+}
+
 func TestMaxTotal(t *testing.T) {
 	b := validFile(t, 5000, &parquet.Snappy)
 	alloc, err := open(b, Limits{Pages: true, MaxTotal: 10 << 10})
