@@ -336,9 +336,10 @@ func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
 	return out, nil
 }
 
-// lsmLimits bound one LSM history file: its pages are checked before any is read, and all
-// its rows together may hold no more than the storage read ceiling (every row is kept).
-var lsmLimits = parquetsafe.Limits{Pages: true, MaxTotal: storage.DefaultMaxReadBytes}
+// lsmLimits bound one LSM history file: its pages are checked before any is read, and, as
+// every row is kept, all its pages may hold no more than the storage read ceiling in bytes
+// and 4 Mi values (about 800 Ki instants of five columns; a real file holds thousands).
+var lsmLimits = parquetsafe.Limits{Pages: true, MaxTotal: storage.DefaultMaxReadBytes, MaxValues: 4 << 20}
 
 func (r *Reader) readLSMFile(ctx context.Context, p string) (rows []lsmRow, err error) {
 	f, err := r.Store.Open(ctx, p)

@@ -1,6 +1,7 @@
 package parquetsafe
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -40,7 +41,7 @@ func (p place) String() string {
 func checkPages(r io.ReaderAt, pf *parquet.File, dataEnd int64, name string, lim Limits) error {
 	md := pf.Metadata()
 	win := &window{r: r}
-	var total int64
+	var total, values int64
 	for i, rg := range md.RowGroups {
 		for j, cc := range rg.Columns {
 			m := cc.MetaData
@@ -76,6 +77,12 @@ func checkPages(r io.ReaderAt, pf *parquet.File, dataEnd int64, name string, lim
 				total += int64(h.UncompressedPageSize)
 				if lim.MaxTotal > 0 && total > lim.MaxTotal {
 					return fmt.Errorf("%s: pages declare %d uncompressed bytes in all, over the ceiling of %d: %w", at, total, lim.MaxTotal, ErrTooLarge)
+				}
+				if !h.DictionaryPageHeader.Valid {
+					values += int64(max(h.DataPageHeader.V.NumValues, h.DataPageHeaderV2.V.NumValues))
+				}
+				if lim.MaxValues > 0 && values > lim.MaxValues {
+					return fmt.Errorf("%s: pages declare %d values in all, over the ceiling of %d: %w", at, values, lim.MaxValues, ErrTooLarge)
 				}
 				if err := checkInflate(r, body, h, codec, lim); err != nil {
 					return fmt.Errorf("%s: %w", at, err)
@@ -187,7 +194,9 @@ func checkHeader(h *format.PageHeader, left int64, lim Limits, at place) error {
 // checkInflate proves a compressed page inflates to at most its uncompressed_page_size:
 // parquet-go sizes its output from that value but keeps growing past it (gzip, brotli,
 // zstd), allocates what snappy's own length prefix says, and doubles its lz4 buffer without
-// end on any decoding error.
+// end on any decoding error. zstd's DecodeAll also allocates each frame's declared content
+// size up front; the streaming decoder used here refuses a frame whose content differs from
+// that size, so a page that passes declares no more than it holds.
 func checkInflate(r io.ReaderAt, body int64, h *format.PageHeader, codec format.CompressionCodec, lim Limits) error {
 	src := io.NewSectionReader(r, body, int64(h.CompressedPageSize))
 	if v := h.DataPageHeaderV2; v.Valid {
@@ -198,6 +207,8 @@ func checkInflate(r io.ReaderAt, body int64, h *format.PageHeader, codec format.
 		src = io.NewSectionReader(r, body+levels, int64(h.CompressedPageSize)-levels)
 	}
 	limit := int64(h.UncompressedPageSize)
+	// Decoders read in small pieces; on S3 each ReadAt is a request.
+	buffered := bufio.NewReaderSize(src, 256<<10)
 	var z io.Reader
 	switch codec {
 	case format.Uncompressed:
@@ -214,13 +225,13 @@ func checkInflate(r io.ReaderAt, body int64, h *format.PageHeader, codec format.
 		}
 		return nil
 	case format.Gzip:
-		g, err := gzip.NewReader(src)
+		g, err := gzip.NewReader(buffered)
 		if err != nil {
 			return fmt.Errorf("gzip page: %w: %w", err, ErrCorrupt)
 		}
 		z = g
 	case format.Zstd:
-		d, err := zstd.NewReader(src, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		d, err := zstd.NewReader(buffered, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 			zstd.WithDecoderMaxWindow(uint64(max(lim.MaxPage, zstd.MinWindowSize))))
 		if err != nil {
 			return fmt.Errorf("zstd page: %w: %w", err, ErrCorrupt)
@@ -228,7 +239,7 @@ func checkInflate(r io.ReaderAt, body int64, h *format.PageHeader, codec format.
 		defer d.Close()
 		z = d
 	case format.Brotli:
-		z = brotli.NewReader(src)
+		z = brotli.NewReader(buffered)
 	case format.Lz4Raw:
 		// A raw lz4 block has no stream form: decode into exactly the declared size.
 		in := make([]byte, src.Size())

@@ -37,6 +37,10 @@ type Limits struct {
 	// MaxTotal, when set, bounds the sum of the file's uncompressed page sizes: what
 	// reading every row may cost.
 	MaxTotal int64
+	// MaxValues, when set, bounds the sum of the walked data pages' num_values: what a
+	// reader that keeps every value may hold. Runs of nulls cost a few bytes on disk and
+	// in the pages but a parquet.Value (or a row) each once read, so MaxTotal cannot bound it.
+	MaxValues int64
 	// Pages walks every column chunk's page headers and inflates compressed pages once,
 	// streaming, before returning. Needed by readers that read pages; a footer-only reader
 	// (row counts) leaves it off.

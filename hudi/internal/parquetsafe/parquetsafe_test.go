@@ -327,3 +327,66 @@ func unguardedAlloc(t *testing.T, b []byte) uint64 {
 	runtime.ReadMemStats(&m1)
 	return m1.TotalAlloc - m0.TotalAlloc
 }
+
+func TestMaxValues(t *testing.T) {
+	b := validFile(t, 5000, &parquet.Snappy)
+	if _, err := Open(bytes.NewReader(b), int64(len(b)), "t.parquet", Limits{Pages: true, MaxValues: 10000}); err != nil {
+		t.Fatalf("5000 rows × 2 columns within 10000 values: %v", err)
+	}
+	alloc, err := open(b, Limits{Pages: true, MaxValues: 9999})
+	wantErr(t, err, alloc, ErrTooLarge, "values in all, over the ceiling of 9999")
+}
+
+// zstdFCSLie re-frames data's zstd encoding with a frame header claiming fcs bytes of content:
+// klauspost's DecodeAll (parquet-go's zstd path) allocates the claimed size up front.
+func zstdFCSLie(t *testing.T, data []byte, fcs uint64, single bool) []byte {
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(false))
+	f := enc.EncodeAll(data, nil)
+	fhd := f[4]
+	n := 5
+	if fhd&0x20 == 0 {
+		n++ // window descriptor
+	}
+	n += []int{0, 1, 2, 4}[fhd&3]
+	switch fhd >> 6 {
+	case 0:
+		if fhd&0x20 != 0 {
+			n++
+		}
+	case 1:
+		n += 2
+	case 2:
+		n += 4
+	case 3:
+		n += 8
+	}
+	out := append([]byte{}, f[:4]...)
+	if single {
+		out = append(out, 0xe0) // 8-byte content size, single segment, no checksum, no dictionary
+	} else {
+		out = append(out, 0xc0, 0x00) // 8-byte content size, a 1 KiB window
+	}
+	out = binary.LittleEndian.AppendUint64(out, fcs)
+	return append(out, f[n:]...)
+}
+
+func TestZstdContentSizeLie(t *testing.T) {
+	for _, single := range []bool{true, false} {
+		t.Run(fmt.Sprint("single segment ", single), func(t *testing.T) { zstdContentSizeLie(t, single) })
+	}
+}
+
+func zstdContentSizeLie(t *testing.T, single bool) {
+	b := validFile(t, 100, &parquet.Uncompressed)
+	body := zstdFCSLie(t, []byte("hello hello hello"), 60<<30, single)
+	f := rewriteFirstPage(t, b, 0, func(h *format.PageHeader, _ []byte) []byte {
+		h.CompressedPageSize, h.UncompressedPageSize = int32(len(body)), 17
+		if v := &h.DataPageHeaderV2; v.Valid {
+			v.V.IsCompressed = thrift.Null[bool]{V: true, Valid: true}
+			v.V.RepetitionLevelsByteLength, v.V.DefinitionLevelsByteLength = 0, 0
+		}
+		return body
+	})
+	alloc, err := open(setCodec(t, f, format.Zstd), Limits{Pages: true})
+	wantErr(t, err, alloc, ErrCorrupt, "zstd page")
+}
