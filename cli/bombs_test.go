@@ -23,6 +23,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -368,4 +369,74 @@ func TestBombBaseFileFooters(t *testing.T) {
 		f.Close()
 	}
 	runBomb(t, 0, "", "layout", "--include-row-counts", dir)
+}
+
+// An LSM archived-timeline file that tells the truth: one instant whose metadata is 200 MiB
+// of zeros, zstd-compressed to a few KB, in one page declaring its real size (with the
+// default 256 MiB page ceiling it was read: 444 MB RSS). The LSM page ceiling, 64 MiB,
+// refuses it unread: a warning naming the file. Built by
+// rewriting a one-value file's page, streaming, so this process stays small (a child's peak
+// RSS counts its parent's from before exec).
+func TestBombLSMHonestBigPage(t *testing.T) {
+	dir := unzipTable(t, "../testdata/fixtures/cow-services-1.2.0/table.zip", t.TempDir())
+	const name = "20261129161724115_20261129161736306_0.parquet" // listed in manifest_12
+	type lsmRow struct {
+		Metadata []byte `parquet:"metadata,optional,plain"`
+	}
+	var small bytes.Buffer
+	w := parquet.NewGenericWriter[lsmRow](&small, parquet.DataPageVersion(1), parquet.DataPageStatistics(false))
+	if _, err := w.Write([]lsmRow{{Metadata: []byte("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b := small.Bytes()
+	var proto thrift.CompactProtocol
+	fl := int(binary.LittleEndian.Uint32(b[len(b)-8:]))
+	var md format.FileMetaData
+	if err := thrift.Unmarshal(&proto, b[len(b)-8-fl:len(b)-8], &md); err != nil {
+		t.Fatal(err)
+	}
+	m := &md.RowGroups[0].Columns[0].MetaData
+	pr := proto.NewReaderFromBytes(b[m.DataPageOffset:])
+	var h format.PageHeader
+	if err := thrift.NewDecoder(pr).Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	body := b[m.DataPageOffset+int64(pr.BytesRead()):][:h.CompressedPageSize]
+	// body is levels, then the value's 4-byte length and "x": keep the levels, claim 200 MiB.
+	const big = 200 << 20
+	var z bytes.Buffer
+	enc, err := zstd.NewWriter(&z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc.Write(body[:len(body)-5])
+	enc.Write(binary.LittleEndian.AppendUint32(nil, big))
+	zeros := make([]byte, 1<<20)
+	for range big >> 20 {
+		enc.Write(zeros)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h.UncompressedPageSize, h.CompressedPageSize, h.CRC = int32(len(body)-1+big), int32(z.Len()), 0
+	hb, err := thrift.Marshal(&proto, &h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append(bytes.Clone(b[:m.DataPageOffset]), hb...)
+	out = append(out, z.Bytes()...)
+	m.Codec, m.TotalCompressedSize, m.TotalUncompressedSize = format.Zstd, int64(len(hb)+z.Len()), int64(len(hb))+int64(h.UncompressedPageSize)
+	fb, err := thrift.Marshal(&proto, &md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, fb...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(fb)))
+	out = append(out, "PAR1"...)
+	t.Logf("%d-byte file, one page of %d bytes", len(out), h.UncompressedPageSize)
+	writeFile(t, filepath.Join(dir, ".hoodie/timeline/history", name), out)
+	runBomb(t, 0, name, "timeline", "--archived", dir)
 }

@@ -338,8 +338,10 @@ func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
 
 // lsmLimits bound one LSM history file: its pages are checked before any is read, and, as
 // every row is kept, all its pages may hold no more than the storage read ceiling in bytes
-// and 4 Mi values (about 800 Ki instants of five columns; a real file holds thousands).
-var lsmLimits = parquetsafe.Limits{Pages: true, MaxTotal: storage.DefaultMaxReadBytes, MaxValues: 4 << 20}
+// and 4 Mi values (about 800 Ki instants of five columns; a real file holds thousands). One
+// page may hold 64 MiB: a page is inflated, decoded and copied into rows, about three times
+// its size at once (an honest 200 MiB page took 444 MB RSS; TestBombLSMHonestBigPage).
+var lsmLimits = parquetsafe.Limits{Pages: true, MaxPage: 64 << 20, MaxTotal: storage.DefaultMaxReadBytes, MaxValues: 4 << 20}
 
 func (r *Reader) readLSMFile(ctx context.Context, p string) (rows []lsmRow, err error) {
 	f, err := r.Store.Open(ctx, p)
