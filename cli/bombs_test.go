@@ -22,6 +22,9 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // bombRSSCeiling is the issue's promise: no hostile input takes hudiscope past 512 MB.
@@ -296,4 +299,144 @@ func TestBombDevZeroInstant(t *testing.T) {
 		t.Skip(err)
 	}
 	runBomb(t, 0, filepath.Base(latestCommit), "timeline", dir)
+}
+
+// zstdPages is a parquet-go codec that writes every page as the same zstd bomb, labelled
+// ZSTD: a well-formed file whose pages each declare their real small size and inflate to GBs.
+type zstdPages struct{ bomb []byte }
+
+func (zstdPages) String() string                            { return "ZSTD" }
+func (zstdPages) CompressionCodec() format.CompressionCodec { return format.Zstd }
+func (c zstdPages) Encode(dst, _ []byte) ([]byte, error)    { return append(dst[:0], c.bomb...), nil }
+func (zstdPages) Decode(_, _ []byte) ([]byte, error)        { return nil, errors.New("write only") }
+
+// A 1.x LSM archived-timeline file whose pages inflate to 4 GiB each (about 400 KB on
+// disk): the file is a warning naming it, the other archived files and the active timeline
+// still show, memory bounded.
+func TestBombLSMArchivedParquet(t *testing.T) {
+	dir := unzipTable(t, "../testdata/fixtures/cow-services-1.2.0/table.zip", t.TempDir())
+	const name = "20261129161724115_20261129161736306_0.parquet" // listed in manifest_12
+	type lsmRow struct {
+		InstantTime    string `parquet:"instantTime,optional"`
+		CompletionTime string `parquet:"completionTime,optional"`
+		Action         string `parquet:"action,optional"`
+		Metadata       []byte `parquet:"metadata,optional"`
+		Plan           []byte `parquet:"plan,optional"`
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[lsmRow](&buf, parquet.Compression(zstdPages{zstdBomb(t, 256)}))
+	if _, err := w.Write([]lsmRow{{InstantTime: "20261129161724115", CompletionTime: "20261129161736306",
+		Action: "commit", Metadata: []byte("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, ".hoodie/timeline/history", name), buf.Bytes())
+	runBomb(t, 0, name, "timeline", "--archived", dir)
+}
+
+// Base files whose footers lie: an 11-byte FileMetaData declaring 2^31 schema elements, and a
+// 3 GB sparse file whose footer length claims all of it. Row counts read only footers; the
+// files' counts are unknown, the layout still shows, memory bounded.
+func TestBombBaseFileFooters(t *testing.T) {
+	dir := unzipTable(t, incrZip, t.TempDir())
+	bases, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
+	if err != nil || len(bases) != 3 {
+		t.Fatalf("base files %v: %v", bases, err)
+	}
+	footer := []byte{0x15, 0x02, 0x19, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07, 0x00, 0x00}
+	listBomb := append([]byte("PAR1"), footer...)
+	listBomb = binary.LittleEndian.AppendUint32(listBomb, uint32(len(footer)))
+	listBomb = append(listBomb, "PAR1"...)
+	for _, b := range bases {
+		writeFile(t, b, listBomb)
+	}
+	runBomb(t, 0, "", "layout", "--include-row-counts", dir)
+	runBomb(t, 0, "", "layout", "--include-row-counts", "--json", dir)
+
+	const size = 3 << 30
+	for _, b := range bases {
+		f, err := os.Create(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte("PAR1"))
+		tail := binary.LittleEndian.AppendUint32(nil, size-12)
+		if _, err := f.WriteAt(append(tail, "PAR1"...), size-8); err != nil {
+			t.Skip("no sparse files here:", err)
+		}
+		f.Close()
+	}
+	runBomb(t, 0, "", "layout", "--include-row-counts", dir)
+}
+
+// An LSM archived-timeline file that tells the truth: one instant whose metadata is 200 MiB
+// of zeros, zstd-compressed to a few KB, in one page declaring its real size (with the
+// default 256 MiB page ceiling it was read: 444 MB RSS). The LSM page ceiling, 64 MiB,
+// refuses it unread: a warning naming the file. Built by
+// rewriting a one-value file's page, streaming, so this process stays small (a child's peak
+// RSS counts its parent's from before exec).
+func TestBombLSMHonestBigPage(t *testing.T) {
+	dir := unzipTable(t, "../testdata/fixtures/cow-services-1.2.0/table.zip", t.TempDir())
+	const name = "20261129161724115_20261129161736306_0.parquet" // listed in manifest_12
+	type lsmRow struct {
+		Metadata []byte `parquet:"metadata,optional,plain"`
+	}
+	var small bytes.Buffer
+	w := parquet.NewGenericWriter[lsmRow](&small, parquet.DataPageVersion(1), parquet.DataPageStatistics(false))
+	if _, err := w.Write([]lsmRow{{Metadata: []byte("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b := small.Bytes()
+	var proto thrift.CompactProtocol
+	fl := int(binary.LittleEndian.Uint32(b[len(b)-8:]))
+	var md format.FileMetaData
+	if err := thrift.Unmarshal(&proto, b[len(b)-8-fl:len(b)-8], &md); err != nil {
+		t.Fatal(err)
+	}
+	m := &md.RowGroups[0].Columns[0].MetaData
+	pr := proto.NewReaderFromBytes(b[m.DataPageOffset:])
+	var h format.PageHeader
+	if err := thrift.NewDecoder(pr).Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	body := b[m.DataPageOffset+int64(pr.BytesRead()):][:h.CompressedPageSize]
+	// body is levels, then the value's 4-byte length and "x": keep the levels, claim 200 MiB.
+	const big = 200 << 20
+	var z bytes.Buffer
+	enc, err := zstd.NewWriter(&z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc.Write(body[:len(body)-5])
+	enc.Write(binary.LittleEndian.AppendUint32(nil, big))
+	zeros := make([]byte, 1<<20)
+	for range big >> 20 {
+		enc.Write(zeros)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h.UncompressedPageSize, h.CompressedPageSize, h.CRC = int32(len(body)-1+big), int32(z.Len()), 0
+	hb, err := thrift.Marshal(&proto, &h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append(bytes.Clone(b[:m.DataPageOffset]), hb...)
+	out = append(out, z.Bytes()...)
+	m.Codec, m.TotalCompressedSize, m.TotalUncompressedSize = format.Zstd, int64(len(hb)+z.Len()), int64(len(hb))+int64(h.UncompressedPageSize)
+	fb, err := thrift.Marshal(&proto, &md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, fb...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(fb)))
+	out = append(out, "PAR1"...)
+	t.Logf("%d-byte file, one page of %d bytes", len(out), h.UncompressedPageSize)
+	writeFile(t, filepath.Join(dir, ".hoodie/timeline/history", name), out)
+	runBomb(t, 0, name, "timeline", "--archived", dir)
 }

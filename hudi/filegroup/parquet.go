@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/parquet-go/parquet-go"
-
+	"github.com/hudiscope/hudiscope/hudi/internal/parquetsafe"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
@@ -17,6 +16,11 @@ type RowCount struct {
 	Rows int64
 	Err  error
 }
+
+// footerLimits bound one footer read. Eight run at once, so their ceilings are well below the
+// defaults: 8 × (4 MiB footer + 32 MiB decoded) stays far under the 512 MB the tool promises.
+// Only the footer is read, so pages are not walked.
+var footerLimits = parquetsafe.Limits{MaxFooter: 4 << 20, MaxMetadata: 32 << 20}
 
 // parquetRowCount reads a Parquet file's row count from its footer (the sum of its row groups'
 // num_rows, as parquet-mr's getRecordCount). Only the footer is parsed; page indexes and bloom
@@ -36,9 +40,9 @@ func parquetRowCount(ctx context.Context, store storage.Storage, p string) (n in
 			n, err = 0, fmt.Errorf("parquet footer %s: %v", p, r)
 		}
 	}()
-	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := parquetsafe.Open(f, f.Size(), "parquet footer "+p, footerLimits)
 	if err != nil {
-		return 0, fmt.Errorf("parquet footer %s: %w", p, err)
+		return 0, err
 	}
 	return pf.NumRows(), nil
 }

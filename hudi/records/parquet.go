@@ -8,6 +8,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/hudiscope/hudiscope/hudi/internal/parquetsafe"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
@@ -28,12 +29,10 @@ func readBase(ctx context.Context, store storage.Storage, path string, cols []st
 			err = fmt.Errorf("parquet %s row group %d: %v", path, rg, r)
 		}
 	}()
-	if err := checkFooter(f, f.Size()); err != nil {
-		return 0, fmt.Errorf("parquet %s: corrupt footer: %w", path, err)
-	}
-	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	// Pages are checked before parquet-go sizes buffers from their headers (docs/security.md).
+	pf, err := parquetsafe.Open(f, f.Size(), "parquet "+path, parquetsafe.Limits{Pages: true, Columns: cols})
 	if err != nil {
-		return 0, fmt.Errorf("parquet %s: %w", path, err)
+		return 0, err
 	}
 	sch := pf.Schema()
 	if all || needsRows(sch, cols) {
@@ -283,7 +282,9 @@ func mayHold(cc parquet.ColumnChunk, keep map[string]bool) bool {
 func readColumn(cc parquet.ColumnChunk, n int) ([]parquet.Value, error) {
 	pages := cc.Pages()
 	defer pages.Close()
-	out := make([]parquet.Value, 0, n)
+	// n comes from the footer: a capacity hint only, capped so a lying row count cannot
+	// allocate before any value is read.
+	out := make([]parquet.Value, 0, min(n, 1<<16))
 	buf := make([]parquet.Value, 256)
 	for {
 		p, err := pages.ReadPage()

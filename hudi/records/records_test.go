@@ -1,7 +1,6 @@
 package records
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"os"
@@ -111,22 +110,18 @@ func TestDeleteOrdering(t *testing.T) {
 
 // A footer claiming a list or string longer than the footer itself is refused before
 // parquet-go would allocate it (a 0x7fffffff-long list took the process down).
-func TestCheckFooterRefusesImpossibleLengths(t *testing.T) {
+func TestFooterImpossibleLengthsRefused(t *testing.T) {
 	footer := []byte{0x19, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07} // field 1: list of 2^31-1 structs, no elements
 	file := append([]byte("PAR1"), footer...)
 	file = binary.LittleEndian.AppendUint32(file, uint32(len(footer)))
 	file = append(file, "PAR1"...)
-	err := checkFooter(bytes.NewReader(file), int64(len(file)))
-	if err == nil || !strings.Contains(err.Error(), "list of 2147483647 exceeds") {
-		t.Errorf("err = %v", err)
-	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "f_0-1-1_001.parquet"), file, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := storage.Open(dir, storage.Options{})
-	_, err = ReadSlice(context.Background(), st, &filegroup.FileSlice{Base: &filegroup.BaseFile{Path: "f_0-1-1_001.parquet"}}, Options{}, nil)
-	if err == nil || !strings.Contains(err.Error(), "f_0-1-1_001.parquet: corrupt footer") {
+	_, err := ReadSlice(context.Background(), st, &filegroup.FileSlice{Base: &filegroup.BaseFile{Path: "f_0-1-1_001.parquet"}}, Options{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "f_0-1-1_001.parquet") || !strings.Contains(err.Error(), "2147483647") {
 		t.Errorf("ReadSlice err = %v", err)
 	}
 }

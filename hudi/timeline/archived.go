@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
+	"github.com/hudiscope/hudiscope/hudi/internal/parquetsafe"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/parquet-go/parquet-go"
@@ -335,15 +336,28 @@ func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
 	return out, nil
 }
 
-func (r *Reader) readLSMFile(ctx context.Context, p string) ([]lsmRow, error) {
+// lsmLimits bound one LSM history file: its pages are checked before any is read, and, as
+// every row is kept, all its pages may hold no more than the storage read ceiling in bytes
+// and 4 Mi values (about 800 Ki instants of five columns; a real file holds thousands). One
+// page may hold 64 MiB: a page is inflated, decoded and copied into rows, about three times
+// its size at once (an honest 200 MiB page took 444 MB RSS; TestBombLSMHonestBigPage).
+var lsmLimits = parquetsafe.Limits{Pages: true, MaxPage: 64 << 20, MaxTotal: storage.DefaultMaxReadBytes, MaxValues: 4 << 20}
+
+func (r *Reader) readLSMFile(ctx context.Context, p string) (rows []lsmRow, err error) {
 	f, err := r.Store.Open(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	defer func() {
+		// parquet-go panics on some damaged pages; one file must not end the run.
+		if v := recover(); v != nil {
+			err = fmt.Errorf("parquet: %v", v)
+		}
+	}()
+	pf, err := parquetsafe.Open(f, f.Size(), "parquet", lsmLimits)
 	if err != nil {
-		return nil, fmt.Errorf("parquet: %w", err)
+		return nil, err
 	}
 	pr := parquet.NewGenericReader[lsmRow](pf)
 	defer pr.Close()
