@@ -354,6 +354,7 @@ func TestBombBaseFileFooters(t *testing.T) {
 	}
 	runBomb(t, 0, "", "layout", "--include-row-counts", dir)
 	runBomb(t, 0, "", "layout", "--include-row-counts", "--json", dir)
+	runBomb(t, 0, ".parquet", "snapshot", "--count", dir)
 
 	const size = 3 << 30
 	for _, b := range bases {
@@ -369,6 +370,7 @@ func TestBombBaseFileFooters(t *testing.T) {
 		f.Close()
 	}
 	runBomb(t, 0, "", "layout", "--include-row-counts", dir)
+	runBomb(t, 0, ".parquet", "snapshot", "--count", dir)
 }
 
 // An LSM archived-timeline file that tells the truth: one instant whose metadata is 200 MiB

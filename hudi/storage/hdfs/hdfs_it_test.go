@@ -23,6 +23,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	_ "github.com/hudiscope/hudiscope/hudi/storage/hdfs"
+	"github.com/hudiscope/hudiscope/model"
 )
 
 func TestHDFSEqualsZip(t *testing.T) {
@@ -136,4 +137,37 @@ func summary(t *testing.T, location string) []string {
 		out = append(out, "problem: "+strings.ReplaceAll(p.String(), location, "<root>"))
 	}
 	return out
+}
+
+// Fleet discovery over HDFS: every fixture uploaded by TestHDFSEqualsZip under /it is found
+// once, and each row loads (run after it: `-run 'TestHDFSEqualsZip|TestHDFSFleet'`).
+func TestHDFSFleet(t *testing.T) {
+	base := os.Getenv("HUDISCOPE_HDFS_URL")
+	if base == "" {
+		t.Skip("HUDISCOPE_HDFS_URL not set (run scripts/hdfs-it.sh)")
+	}
+	zips, _ := filepath.Glob("../../../testdata/fixtures/*/table.zip")
+	ctx := context.Background()
+	d, err := model.Discover(ctx, base+"/it", model.DiscoverOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, ft := range d.Tables {
+		names = append(names, ft.Name)
+	}
+	var want []string
+	for _, z := range zips {
+		want = append(want, filepath.Base(filepath.Dir(z)))
+	}
+	if !reflect.DeepEqual(names, want) || d.Stopped != "" || len(d.Errors) > 0 {
+		t.Fatalf("discovered %v (stopped %q, errors %v), want %v", names, d.Stopped, d.Errors, want)
+	}
+	for _, ft := range d.Tables {
+		row, _ := model.LoadFleetRow(ctx, model.Options{Now: time.Now}, ft)
+		if row.Error != "" || row.FileGroups == 0 {
+			t.Errorf("%s: %+v", ft.Name, row)
+		}
+	}
+	t.Logf("%d tables found over HDFS, %d entries listed", len(d.Tables), d.Entries)
 }
