@@ -27,4 +27,4 @@ for _ in $(seq 1 120); do
 done
 [ -f "$WORK/data/READY" ] || { echo "minicluster did not start in 120 s; see $WORK/minicluster.log" >&2; exit 1; }
 echo "HDFS up at $(cat "$WORK/data/READY")" >&2
-HUDISCOPE_HDFS_URL=$(cat "$WORK/data/READY") go test -count=1 -tags hdfs_it ./hudi/storage/hdfs/ -run "TestHDFSEqualsZip|TestHDFSFleet" -v "$@"
+HUDISCOPE_HDFS_URL=$(cat "$WORK/data/READY") go test -count=1 -timeout 40m -tags hdfs_it ./hudi/storage/hdfs/ -run "TestHDFSEqualsZip|TestHDFSFleet" -v "$@"

@@ -36,7 +36,6 @@ func TestHDFSEqualsZip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
 	zips, _ := filepath.Glob("../../../testdata/fixtures/*/table.zip")
 	if len(zips) == 0 {
 		t.Skip("no fixtures")
@@ -44,52 +43,8 @@ func TestHDFSEqualsZip(t *testing.T) {
 	for _, z := range zips {
 		name := filepath.Base(filepath.Dir(z))
 		t.Run(name, func(t *testing.T) {
-			src, err := storage.Open(z, storage.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
 			root := "/it/" + name
-			var walk func(dir string)
-			walk = func(dir string) {
-				es, err := src.List(ctx, dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, e := range es {
-					if e.IsDir {
-						walk(e.Path)
-						continue
-					}
-					b, err := src.ReadFile(ctx, e.Path)
-					if err != nil {
-						t.Fatal(err)
-					}
-					p := path.Join(root, e.Path)
-					c.MkdirAll(path.Dir(p), 0o755)
-					w, err := c.Create(p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					w.Write(b)
-					err = w.Close()
-					for i := 0; i < 20 && errors.Is(err, hdfs.ErrReplicating); i++ {
-						time.Sleep(50 * time.Millisecond) // the namenode has not seen the block complete yet
-						err = w.Close()
-					}
-					if errors.Is(err, hdfs.ErrReplicating) {
-						// Still "replicating" (seen for small files on the mini cluster): accept
-						// the file once the namenode reports its full length.
-						if fi, serr := c.Stat(p); serr == nil && fi.Size() == int64(len(b)) {
-							err = nil
-						}
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			c.RemoveAll(root)
-			walk("")
+			upload(t, c, z, root)
 			got, want := summary(t, base+root), summary(t, z)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("HDFS and zip differ:\n%s\n---\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -97,6 +52,56 @@ func TestHDFSEqualsZip(t *testing.T) {
 			t.Logf("%d lines equal (timeline + files, storage and MDT listing)", len(got))
 		})
 	}
+}
+
+// upload copies a fixture zip's table to root on HDFS with the plain client (test setup only).
+func upload(t *testing.T, c *hdfs.Client, z, root string) {
+	ctx := context.Background()
+	src, err := storage.Open(z, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(dir string)
+	walk = func(dir string) {
+		es, err := src.List(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			if e.IsDir {
+				walk(e.Path)
+				continue
+			}
+			b, err := src.ReadFile(ctx, e.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := path.Join(root, e.Path)
+			c.MkdirAll(path.Dir(p), 0o755)
+			w, err := c.Create(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write(b)
+			err = w.Close()
+			for i := 0; i < 20 && errors.Is(err, hdfs.ErrReplicating); i++ {
+				time.Sleep(50 * time.Millisecond) // the namenode has not seen the block complete yet
+				err = w.Close()
+			}
+			if errors.Is(err, hdfs.ErrReplicating) {
+				// Still "replicating" (seen for small files on the mini cluster): accept
+				// the file once the namenode reports its full length.
+				if fi, serr := c.Stat(p); serr == nil && fi.Size() == int64(len(b)) {
+					err = nil
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	c.RemoveAll(root)
+	walk("")
 }
 
 func summary(t *testing.T, location string) []string {
@@ -146,9 +151,20 @@ func TestHDFSFleet(t *testing.T) {
 	if base == "" {
 		t.Skip("HUDISCOPE_HDFS_URL not set (run scripts/hdfs-it.sh)")
 	}
-	zips, _ := filepath.Glob("../../../testdata/fixtures/*/table.zip")
+	c, err := hdfs.NewClient(hdfs.ClientOptions{Addresses: []string{strings.TrimPrefix(base, "hdfs://")}, User: "hudiscope", UseDatanodeHostname: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tables at different depths, one beside a non-table folder.
+	layout := map[string]string{"warehouse/sales/orders": "cow-services-1.2.0", "warehouse/incr": "incr-0.12.2",
+		"warehouse/a/b/mor": "mor-v4-0.11.1"}
+	c.RemoveAll("/fleet")
+	c.MkdirAll("/fleet/warehouse/logs/2026", 0o755)
+	for rel, fx := range layout {
+		upload(t, c, "../../../testdata/fixtures/"+fx+"/table.zip", "/fleet/"+rel)
+	}
 	ctx := context.Background()
-	d, err := model.Discover(ctx, base+"/it", model.DiscoverOptions{}, nil)
+	d, err := model.Discover(ctx, base+"/fleet", model.DiscoverOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,10 +172,7 @@ func TestHDFSFleet(t *testing.T) {
 	for _, ft := range d.Tables {
 		names = append(names, ft.Name)
 	}
-	var want []string
-	for _, z := range zips {
-		want = append(want, filepath.Base(filepath.Dir(z)))
-	}
+	want := []string{"warehouse/a/b/mor", "warehouse/incr", "warehouse/sales/orders"}
 	if !reflect.DeepEqual(names, want) || d.Stopped != "" || len(d.Errors) > 0 {
 		t.Fatalf("discovered %v (stopped %q, errors %v), want %v", names, d.Stopped, d.Errors, want)
 	}
@@ -168,6 +181,6 @@ func TestHDFSFleet(t *testing.T) {
 		if row.Error != "" || row.FileGroups == 0 {
 			t.Errorf("%s: %+v", ft.Name, row)
 		}
+		t.Logf("%s: %s v%d, %d file groups, %d partitions", ft.Name, row.TableType, row.TableVersion, row.FileGroups, row.Partitions)
 	}
-	t.Logf("%d tables found over HDFS, %d entries listed", len(d.Tables), d.Entries)
 }
