@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -109,24 +108,7 @@ func (l *Local) ReadFile(_ context.Context, p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := openRegular(a)
-	if err != nil {
-		if errors.Is(err, ErrNotRegular) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("read %s: %w", a, err)
-	}
-	defer f.Close()
-	// The size at open decides before anything is allocated (a sparse 2 GB instant costs
-	// no disk but would cost 2 GB of memory); the limited read covers a file still growing.
-	if f.Size() > l.maxRead {
-		return nil, TooLarge(a, f.Size(), l.maxRead)
-	}
-	b, err := ReadLimited(io.NewSectionReader(f, 0, 1<<62), a, f.Size(), l.maxRead)
-	if err != nil && !errors.Is(err, ErrTooLarge) {
-		return nil, fmt.Errorf("read %s: %w", a, err)
-	}
-	return b, err
+	return readRegular(a, l.maxRead)
 }
 
 // ListNames lists a directory without stat-ing its entries.

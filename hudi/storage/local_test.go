@@ -3,8 +3,10 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +115,34 @@ func TestLocalListPastPathMax(t *testing.T) {
 	}
 	if _, err := l.Open(context.Background(), es[0].Path); err == nil || !strings.Contains(err.Error(), long) {
 		t.Fatalf("open past PATH_MAX: %v, want an error naming the file", err)
+	}
+}
+
+// ReadFile's raw-syscall path: whole content, empty files, and a missing file named with its
+// path and still fs.ErrNotExist.
+func TestLocalReadFileContent(t *testing.T) {
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("0123456789"), 100_000)
+	if err := os.WriteFile(filepath.Join(dir, "big"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "empty"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := l.ReadFile(context.Background(), "big")
+	if err != nil || !bytes.Equal(b, big) {
+		t.Fatalf("big: %d bytes, err %v; want %d bytes", len(b), err, len(big))
+	}
+	if b, err := l.ReadFile(context.Background(), "empty"); err != nil || len(b) != 0 {
+		t.Fatalf("empty: %d bytes, err %v", len(b), err)
+	}
+	_, err = l.ReadFile(context.Background(), "missing")
+	want := "read " + filepath.Join(dir, "missing") + ": open " + filepath.Join(dir, "missing") + ": no such file or directory"
+	if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing: err = %v, want %q wrapping fs.ErrNotExist", err, want)
 	}
 }
