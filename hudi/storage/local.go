@@ -116,13 +116,5 @@ func (l *Local) ListNames(_ context.Context, dir string) ([]Entry, error) {
 	if _, err := l.resolve("list", dir); err != nil {
 		return nil, err
 	}
-	des, err := os.ReadDir(l.abs(dir))
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", l.abs(dir), err)
-	}
-	out := make([]Entry, len(des))
-	for i, de := range des {
-		out[i] = Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1}
-	}
-	return out, nil // os.ReadDir sorts by name
+	return listNames(l.abs(dir), dir)
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -144,5 +145,51 @@ func TestLocalReadFileContent(t *testing.T) {
 	want := "read " + filepath.Join(dir, "missing") + ": open " + filepath.Join(dir, "missing") + ": no such file or directory"
 	if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing: err = %v, want %q wrapping fs.ErrNotExist", err, want)
+	}
+}
+
+// ListNames (getdents on Linux) gives what os.ReadDir gives: sorted names, directories marked,
+// links not followed, paths joined onto the listed directory.
+func TestLocalListNamesMatchesReadDir(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "timeline")
+	if err := os.MkdirAll(filepath.Join(sub, "dir.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3000 { // more names than one 8 KiB batch holds
+		name := fmt.Sprintf("%017d.commit", 3000-i)
+		if err := os.WriteFile(filepath.Join(sub, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("dir.d", filepath.Join(sub, "link")); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"a/timeline", "./a//timeline/", ""} {
+		got, err := l.ListNames(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		des, err := os.ReadDir(filepath.Join(root, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(des) {
+			t.Fatalf("%q: %d entries, want %d", dir, len(got), len(des))
+		}
+		for i, de := range des {
+			want := Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1}
+			if got[i] != want {
+				t.Fatalf("%q entry %d = %+v, want %+v", dir, i, got[i], want)
+			}
+		}
+	}
+	if _, err := l.ListNames(context.Background(), "missing"); err == nil || !errors.Is(err, fs.ErrNotExist) ||
+		err.Error() != "list "+filepath.Join(root, "missing")+": open "+filepath.Join(root, "missing")+": no such file or directory" {
+		t.Errorf("missing directory: %v", err)
 	}
 }
