@@ -108,7 +108,16 @@ func (l *Local) ReadFile(_ context.Context, p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readRegular(a, l.maxRead)
+	return readRegular(a, l.maxRead, nil)
+}
+
+// ReadFileBuf is ReadFile reading into buf when it is large enough (see BufferReader).
+func (l *Local) ReadFileBuf(_ context.Context, p string, buf []byte) ([]byte, error) {
+	a, err := l.resolve("read", p)
+	if err != nil {
+		return nil, err
+	}
+	return readRegular(a, l.maxRead, buf)
 }
 
 // ListNames lists a directory without stat-ing its entries.

@@ -17,7 +17,9 @@ import (
 // file — a 50k-commit timeline opens 50k instant files. A read that fills exactly the size seen
 // at open is the end of the file; anything else reads on until the kernel says so, so a file
 // that grows or a file system that returns short reads is still read whole (up to max).
-func readRegular(a string, max int64) ([]byte, error) {
+//
+// buf is reused when it holds the file (ReadFileBuf); the result may alias it.
+func readRegular(a string, max int64, buf []byte) ([]byte, error) {
 	var st unix.Stat_t
 	if err := retryEINTR(func() error { return unix.Stat(a, &st) }); err != nil {
 		return nil, fmt.Errorf("read %s: %w", a, &fs.PathError{Op: "open", Path: a, Err: err})
@@ -44,7 +46,12 @@ func readRegular(a string, max int64) ([]byte, error) {
 	if size > max {
 		return nil, TooLarge(a, size, max)
 	}
-	buf := make([]byte, size+1) // +1: a file grown since the stat shows as a full buffer
+	// +1: a file grown since the stat shows as a full buffer.
+	if int64(cap(buf)) >= size+1 {
+		buf = buf[:size+1]
+	} else {
+		buf = make([]byte, size+1)
+	}
 	n := 0
 	for {
 		var m int

@@ -193,3 +193,27 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 		t.Errorf("missing directory: %v", err)
 	}
 }
+
+// ReadFileBuf reads into the caller's buffer when the file fits and allocates when it does not.
+func TestLocalReadFileBuf(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "small"), []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "large"), bytes.Repeat([]byte("x"), 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 16)
+	b, err := ReadFileBuf(context.Background(), l, "small", buf)
+	if err != nil || string(b) != "abc" || &b[0] != &buf[:1][0] {
+		t.Fatalf("small: %q, %v (in the buffer: %v)", b, err, err == nil && &b[0] == &buf[:1][0])
+	}
+	b, err = ReadFileBuf(context.Background(), l, "large", buf)
+	if err != nil || len(b) != 100 || cap(b) < 101 {
+		t.Fatalf("large: %d bytes (cap %d), %v", len(b), cap(b), err)
+	}
+}

@@ -371,8 +371,9 @@ func (r *Reader) LoadCommits(ctx context.Context, instants []*Instant) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // reused across this worker's files; decoders copy what they keep
 			for in := range work {
-				r.decodeInstant(ctx, in)
+				buf = r.decodeInstant(ctx, in, buf)
 			}
 		}()
 	}
@@ -386,7 +387,9 @@ func (r *Reader) LoadCommits(ctx context.Context, instants []*Instant) {
 	wg.Wait()
 }
 
-func (r *Reader) decodeInstant(ctx context.Context, in *Instant) {
+// decodeInstant reads and decodes one instant; buf is a read buffer to reuse, returned (grown)
+// for the next call.
+func (r *Reader) decodeInstant(ctx context.Context, in *Instant, buf []byte) []byte {
 	if in.Action == ActionReplaceCommit && in.PlanAction == "" {
 		if rf := in.requestedFile(); rf != "" {
 			if b, err := r.Store.ReadFile(ctx, rf); err == nil && len(b) > 0 {
@@ -401,14 +404,24 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant) {
 		}
 	}
 	if in.State != Completed {
-		return
+		return buf
 	}
 	cf := in.CompletedFile()
-	b, err := r.Store.ReadFile(ctx, cf)
+	var b []byte
+	var err error
+	if r.Compact {
+		// The compact decode copies every string it keeps (the generic one may not).
+		b, err = storage.ReadFileBuf(ctx, r.Store, cf, buf)
+		if cap(b) > cap(buf) && cap(b) <= maxReusedBuffer {
+			buf = b[:0]
+		}
+	} else {
+		b, err = r.Store.ReadFile(ctx, cf)
+	}
 	if err != nil {
 		in.Err = err.Error()
 		r.Problems.Add(r.path(cf), err.Error())
-		return
+		return buf
 	}
 	decode := decodeCommitMetadata
 	if r.Compact {
@@ -418,13 +431,18 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant) {
 	if err != nil {
 		in.Err = fmt.Sprintf("decode %s: %v", r.path(cf), err)
 		r.Problems.Add(r.path(cf), err.Error())
-		return
+		return buf
 	}
 	setCommit(in, cm)
 	if r.Compact {
 		in.Commit = nil
 	}
+	return buf
 }
+
+// maxReusedBuffer bounds the read buffer a decode worker keeps: one huge instant file is read
+// into its own allocation rather than pinning that much memory per worker.
+const maxReusedBuffer = 1 << 20
 
 func setCommit(in *Instant, cm *CommitMetadata) {
 	in.Commit = cm
