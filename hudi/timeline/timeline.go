@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/problem"
@@ -364,27 +363,48 @@ func needsDecode(in *Instant) bool {
 // LoadCommits reads the metadata of those instants not read yet, with bounded parallelism,
 // and caches it on each instant. Not safe to run concurrently on the same instants.
 func (r *Reader) LoadCommits(ctx context.Context, instants []*Instant) {
-	work := make(chan *Instant)
-	var wg sync.WaitGroup
+	ready := r.LoadCommitsStream(ctx, instants)
+	for i := range instants {
+		ready(i)
+	}
+}
+
+// LoadCommitsStream is LoadCommits in the background: it returns ready(i), which blocks until
+// instants[i]'s metadata has been read, so a writer can stream rows in order while later rows
+// are still being decoded (the JSON of a 50k-commit timeline then costs no wall time of its
+// own). Instants go to the workers in consecutive chunks, in order; every instant is read
+// whether or not ready is called for it. The instants must not be touched before ready says so.
+func (r *Reader) LoadCommitsStream(ctx context.Context, instants []*Instant) (ready func(i int)) {
 	n := runtime.GOMAXPROCS(0) * 4
-	for w := 0; w < n; w++ {
-		wg.Add(1)
+	// Chunks small enough that a short list still spreads over every worker, large enough
+	// that a long one needs few channels.
+	chunk := max(16, min(256, len(instants)/(n*4)))
+	done := make([]chan struct{}, (len(instants)+chunk-1)/chunk)
+	for k := range done {
+		done[k] = make(chan struct{})
+	}
+	work := make(chan int)
+	for range min(n, len(done)) {
 		go func() {
-			defer wg.Done()
 			var buf []byte // reused across this worker's files; decoders copy what they keep
-			for in := range work {
-				buf = r.decodeInstant(ctx, in, buf)
+			for k := range work {
+				for _, in := range instants[k*chunk : min((k+1)*chunk, len(instants))] {
+					if !in.decoded && !in.Archived && needsDecode(in) {
+						in.decoded = true
+						buf = r.decodeInstant(ctx, in, buf)
+					}
+				}
+				close(done[k])
 			}
 		}()
 	}
-	for _, in := range instants {
-		if !in.decoded && !in.Archived && needsDecode(in) {
-			in.decoded = true
-			work <- in
+	go func() {
+		for k := range done {
+			work <- k
 		}
-	}
-	close(work)
-	wg.Wait()
+		close(work)
+	}()
+	return func(i int) { <-done[i/chunk] }
 }
 
 // decodeInstant reads and decodes one instant; buf is a read buffer to reuse, returned (grown)
