@@ -78,7 +78,8 @@ func listNames(abs, dir string) ([]Entry, error) {
 			ents = append(ents, named{b.String(), isDir})
 		}
 	}
-	slices.SortFunc(ents, func(a, b named) int { return strings.Compare(a.path, b.path) })
+	pl := len(prefix) // every path has it: compare names only
+	slices.SortFunc(ents, func(a, b named) int { return strings.Compare(a.path[pl:], b.path[pl:]) })
 	out := make([]Entry, len(ents))
 	for i, e := range ents {
 		out[i] = Entry{Name: e.path[len(prefix):], Path: e.path, IsDir: e.dir, Size: -1}

@@ -259,8 +259,9 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 		return nil, fmt.Errorf("list timeline %s: %w", r.path(r.Config.TimelineDir), err)
 	}
 	type key struct{ ts, fam string }
-	byKey := map[key]*Instant{}
-	var order []key
+	// An instant is usually three files (requested, inflight, completed).
+	byKey := make(map[key]*Instant, len(entries)/3+1)
+	order := make([]key, 0, len(entries)/3+1)
 	// precision of each derived completion time's source, and whether every such time is a
 	// whole second (an unzipped or copied table keeps the coarse times on a fine file system).
 	precision := map[*Instant]time.Duration{}
@@ -281,7 +282,8 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 		k := key{f.RequestedTime, family(f.Action)}
 		in := byKey[k]
 		if in == nil {
-			in = &Instant{RequestedTime: f.RequestedTime, Action: f.Action, State: f.State}
+			in = &Instant{RequestedTime: f.RequestedTime, Action: f.Action, State: f.State,
+				Files: make([]storage.Entry, 0, 3)}
 			byKey[k] = in
 			order = append(order, k)
 		}
