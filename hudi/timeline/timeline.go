@@ -429,16 +429,11 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant, buf []byte) []b
 		return buf
 	}
 	cf := in.CompletedFile()
-	var b []byte
-	var err error
-	if r.Compact {
-		// The compact decode copies every string it keeps (the generic one may not).
-		b, err = storage.ReadFileBuf(ctx, r.Store, cf, buf)
-		if cap(b) > cap(buf) && cap(b) <= maxReusedBuffer {
-			buf = b[:0]
-		}
-	} else {
-		b, err = r.Store.ReadFile(ctx, cf)
+	// Both decoders copy every string they keep (the Avro library copies unless told to
+	// alias, JSON always does), so the worker's buffer is reused for the next file.
+	b, err := storage.ReadFileBuf(ctx, r.Store, cf, buf)
+	if cap(b) > cap(buf) && cap(b) <= maxReusedBuffer {
+		buf = b[:0]
 	}
 	if err != nil {
 		in.Err = err.Error()
