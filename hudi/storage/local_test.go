@@ -169,7 +169,13 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"a/timeline", "./a//timeline/", ""} {
+	defer func(n int) { parallelSortMin = n }(parallelSortMin)
+	for _, c := range []struct {
+		dir     string
+		sortMin int
+	}{{"a/timeline", 1 << 16}, {"a/timeline", 100}, {"./a//timeline/", 7}, {"", 1 << 16}} {
+		dir := c.dir
+		parallelSortMin = c.sortMin
 		got, err := l.ListNames(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
