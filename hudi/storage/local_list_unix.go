@@ -20,7 +20,7 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
 	defer f.Close()
-	names, err := f.Readdirnames(-1)
+	names, err := readDirNames(f)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}

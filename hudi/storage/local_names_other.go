@@ -19,3 +19,6 @@ func listNames(abs, dir string) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// readDirNames lists the names in the open directory f (unsorted).
+func readDirNames(f *os.File) ([]string, error) { return f.Readdirnames(-1) }
