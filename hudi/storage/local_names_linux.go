@@ -130,10 +130,16 @@ func eachDirent(fd int, abs string, f func(name []byte, typ uint8)) error {
 	}
 }
 
-// readDirNames lists the names in the open directory f (unsorted), 256 KiB of records a call
-// (os.File.Readdirnames reads 8 KiB: 25k calls for a million-file table).
-func readDirNames(f *os.File) ([]string, error) {
-	var names []string
-	err := eachDirent(int(f.Fd()), f.Name(), func(name []byte, _ uint8) { names = append(names, string(name)) })
-	return names, err
+// readDirPaths lists prefix+name for every name in the open directory f (unsorted), 256 KiB
+// of records a call (os.File.Readdirnames reads 8 KiB: 25k calls for a million-file table).
+func readDirPaths(f *os.File, prefix string) ([]string, error) {
+	var paths []string
+	err := eachDirent(int(f.Fd()), f.Name(), func(name []byte, _ uint8) {
+		var b strings.Builder
+		b.Grow(len(prefix) + len(name))
+		b.WriteString(prefix)
+		b.Write(name)
+		paths = append(paths, b.String())
+	})
+	return paths, err
 }

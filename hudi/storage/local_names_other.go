@@ -20,5 +20,11 @@ func listNames(abs, dir string) ([]Entry, error) {
 	return out, nil
 }
 
-// readDirNames lists the names in the open directory f (unsorted).
-func readDirNames(f *os.File) ([]string, error) { return f.Readdirnames(-1) }
+// readDirPaths lists prefix+name for every name in the open directory f (unsorted).
+func readDirPaths(f *os.File, prefix string) ([]string, error) {
+	names, err := f.Readdirnames(-1)
+	for i, n := range names {
+		names[i] = prefix + n
+	}
+	return names, err
+}
