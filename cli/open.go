@@ -103,6 +103,7 @@ func (c *OpenCmd) modelOptions(logw io.Writer) model.Options {
 	opts := c.options(c.Table, nil, logw)
 	opts.EventLog = c.EventLog
 	opts.Health.ApplyAllDefaults = c.ApplyAllDefaults
+	opts.EarlyTimeline = true // the Timeline's first frame before every commit is read
 	return opts
 }
 

@@ -44,11 +44,15 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	if c.Archived {
 		instants = s.Timeline.All()
 	}
-	// The rows show totals only: no full commit metadata is kept.
-	s.Table.LoadCommits(ctx, instants, true)
+	// The rows show totals only: no full commit metadata is kept. JSON rows are written as
+	// they are decoded; the text table sizes its columns from every row first.
+	ready := s.Table.LoadCommitsStream(ctx, instants, true)
 	return c.writeOutput(func(w io.Writer) error {
 		if format == "json" {
-			return report.WriteTimelineJSON(w, s.Table, instants)
+			return report.WriteTimelineJSON(w, s.Table, instants, ready)
+		}
+		for i := range instants {
+			ready(i)
 		}
 		return writeTimelineText(w, s.Table, instants)
 	})

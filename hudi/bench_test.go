@@ -96,8 +96,8 @@ func timelineJSON(tb testing.TB, dir string, w io.Writer, eager bool) int {
 	if eager {
 		must(tb, report.WriteJSON(w, report.NewTimelineDocument(s.Table, s.Timeline.Instants)))
 	} else {
-		s.Table.LoadCommits(ctx, s.Timeline.Instants, true)
-		must(tb, report.WriteTimelineJSON(w, s.Table, s.Timeline.Instants))
+		ready := s.Table.LoadCommitsStream(ctx, s.Timeline.Instants, true)
+		must(tb, report.WriteTimelineJSON(w, s.Table, s.Timeline.Instants, ready))
 	}
 	return len(s.Timeline.Instants)
 }

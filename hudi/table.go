@@ -114,6 +114,14 @@ func (t *Table) LoadCommits(ctx context.Context, instants []*timeline.Instant, c
 	r.LoadCommits(ctx, instants)
 }
 
+// LoadCommitsStream is LoadCommits in the background; ready(i) blocks until instants[i] has been
+// read (see Reader.LoadCommitsStream).
+func (t *Table) LoadCommitsStream(ctx context.Context, instants []*timeline.Instant, compact bool) (ready func(i int)) {
+	r := t.timeline()
+	r.Compact = compact
+	return r.LoadCommitsStream(ctx, instants)
+}
+
 // LoadArchived reads the archived timeline into tl.Archived.
 func (t *Table) LoadArchived(ctx context.Context, tl *timeline.Timeline) error {
 	return t.timeline().LoadArchived(ctx, tl)

@@ -34,8 +34,12 @@ type Options struct {
 	// LazyCommits builds the timeline from file names: commit metadata is read only for
 	// replacecommits (the file view needs them) until the caller runs Table.LoadCommits.
 	LazyCommits bool
-	Props       string
-	EventLog    string
+	// EarlyTimeline (the explorer) publishes the timeline from file names with only its first
+	// and last rows' metadata read, so the Timeline's first frame does not wait for every
+	// commit; StepCommits reads the rest into copies and publishes them as a new timeline.
+	EarlyTimeline bool
+	Props         string
+	EventLog      string
 	// HoodieConf are --hoodie-conf k=v writer properties; Engine picks the engine-effective
 	// defaults (spark, flink, java; default spark).
 	HoodieConf []string

@@ -19,6 +19,7 @@ const (
 	StepProperties Step = "properties"
 	StepTimeline   Step = "timeline"
 	StepArchived   Step = "archived timeline"
+	StepCommits    Step = "commit metadata"
 	StepFiles      Step = "file-system view"
 	StepConfig     Step = "effective configuration"
 	StepLayout     Step = "layout"
@@ -43,6 +44,7 @@ var steps = []step{
 	{StepProperties, nil, needsTable, loadProperties},
 	{StepTimeline, []Step{StepProperties}, needsTable, loadTimeline},
 	{StepArchived, []Step{StepTimeline}, func(o Options) bool { return needsTable(o) && o.Archived }, loadArchived},
+	{StepCommits, []Step{StepTimeline}, func(o Options) bool { return needsTable(o) && o.EarlyTimeline && !o.LazyCommits }, loadCommits},
 	{StepFiles, []Step{StepTimeline}, needsTable, loadFiles},
 	{StepConfig, []Step{StepProperties}, needsTable, loadConfig},
 	{StepLayout, []Step{StepFiles, StepConfig}, needsTable, analyzeLayout},
@@ -82,6 +84,9 @@ func plan(o Options) []step {
 	if o.Archived {
 		add(StepArchived)
 	}
+	if o.EarlyTimeline {
+		add(StepCommits)
+	}
 	var out []step
 	for _, st := range steps {
 		if want[st.name] && st.applies(o) {
@@ -107,14 +112,55 @@ func loadTimeline(ctx context.Context, s *Snapshot) error {
 		return errSkipped(StepProperties)
 	}
 	load := s.Table.ActiveTimeline
-	if s.Options.LazyCommits {
+	early := s.Options.EarlyTimeline && !s.Options.LazyCommits
+	if s.Options.LazyCommits || early {
 		load = s.Table.ActiveTimelineNames
 	}
 	tl, err := load(ctx)
 	if err != nil {
 		return err
 	}
+	if early {
+		// The rows a first frame shows (either end of the list, whichever order the pane
+		// opens in); StepCommits reads the rest.
+		s.Table.LoadCommits(ctx, earlyRows(tl.Instants), false)
+	}
 	s.Timeline = tl
+	return nil
+}
+
+// earlyCount is how many instants at each end of the timeline the early timeline reads: more
+// than a tall terminal shows.
+var earlyCount = 200
+
+func earlyRows(ins []*timeline.Instant) []*timeline.Instant {
+	if len(ins) <= 2*earlyCount {
+		return ins
+	}
+	return append(append([]*timeline.Instant(nil), ins[:earlyCount]...), ins[len(ins)-earlyCount:]...)
+}
+
+// loadCommits reads the commit metadata the early timeline left out. The published instants
+// may be on screen, so it decodes copies and publishes a new timeline holding them.
+func loadCommits(ctx context.Context, s *Snapshot) error {
+	if s.Timeline == nil {
+		return errSkipped(StepTimeline)
+	}
+	ins := make([]*timeline.Instant, len(s.Timeline.Instants))
+	var todo []*timeline.Instant
+	for i, in := range s.Timeline.Instants {
+		if in.MetadataLoaded() {
+			ins[i] = in
+			continue
+		}
+		cp := *in
+		ins[i] = &cp
+		todo = append(todo, &cp)
+	}
+	s.Table.LoadCommits(ctx, todo, false)
+	tl := *s.Timeline
+	tl.Instants = ins
+	s.Timeline = &tl
 	return nil
 }
 

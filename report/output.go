@@ -109,7 +109,9 @@ func (j *jsonStream) end() error {
 
 // WriteTimelineJSON writes NewTimelineDocument(t, instants) as WriteJSON would, streaming
 // one instant at a time.
-func WriteTimelineJSON(w io.Writer, t *hudi.Table, instants []*timeline.Instant) error {
+// ready(i), when not nil, is called before instants[i] is written and blocks until its metadata
+// has been read (hudi.Table.LoadCommitsStream).
+func WriteTimelineJSON(w io.Writer, t *hudi.Table, instants []*timeline.Instant, ready func(i int)) error {
 	d := NewTimelineDocument(t, nil)
 	late := model.LateCompletions(instants)
 	j := newJSONStream(w)
@@ -120,6 +122,9 @@ func WriteTimelineJSON(w io.Writer, t *hudi.Table, instants []*timeline.Instant)
 	j.value(1, d.Table)
 	j.key(0, "instants", false)
 	j.array(1, len(instants), func(i int) {
+		if ready != nil {
+			ready(i)
+		}
 		ij := instantJSON(instants[i])
 		ij.CompletedAfterLaterStart = late[i]
 		j.value(2, &ij)

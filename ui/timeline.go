@@ -187,7 +187,8 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 		t.anyLate = t.anyLate || late[i]
 		t.anyDerived = t.anyDerived || in.CompletionDerived
-		if in == keep {
+		// The same instant, or its decoded copy (model's commit-metadata step publishes copies).
+		if in == keep || (k < 0 && keep != nil && in.RequestedTime == keep.RequestedTime && in.Action == keep.Action) {
 			k = i
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -109,24 +108,16 @@ func (l *Local) ReadFile(_ context.Context, p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := openRegular(a)
+	return readRegular(a, l.maxRead, nil)
+}
+
+// ReadFileBuf is ReadFile reading into buf when it is large enough (see BufferReader).
+func (l *Local) ReadFileBuf(_ context.Context, p string, buf []byte) ([]byte, error) {
+	a, err := l.resolve("read", p)
 	if err != nil {
-		if errors.Is(err, ErrNotRegular) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("read %s: %w", a, err)
+		return nil, err
 	}
-	defer f.Close()
-	// The size at open decides before anything is allocated (a sparse 2 GB instant costs
-	// no disk but would cost 2 GB of memory); the limited read covers a file still growing.
-	if f.Size() > l.maxRead {
-		return nil, TooLarge(a, f.Size(), l.maxRead)
-	}
-	b, err := ReadLimited(io.NewSectionReader(f, 0, 1<<62), a, f.Size(), l.maxRead)
-	if err != nil && !errors.Is(err, ErrTooLarge) {
-		return nil, fmt.Errorf("read %s: %w", a, err)
-	}
-	return b, err
+	return readRegular(a, l.maxRead, buf)
 }
 
 // ListNames lists a directory without stat-ing its entries.
@@ -134,13 +125,5 @@ func (l *Local) ListNames(_ context.Context, dir string) ([]Entry, error) {
 	if _, err := l.resolve("list", dir); err != nil {
 		return nil, err
 	}
-	des, err := os.ReadDir(l.abs(dir))
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", l.abs(dir), err)
-	}
-	out := make([]Entry, len(des))
-	for i, de := range des {
-		out[i] = Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1}
-	}
-	return out, nil // os.ReadDir sorts by name
+	return listNames(l.abs(dir), dir)
 }

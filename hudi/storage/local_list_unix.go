@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -20,25 +21,29 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
 	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", abs, err)
-	}
-	slices.Sort(names)
-	fd := int(f.Fd())
 	prefix := dir + "/"
 	if dir == "" {
 		prefix = ""
 	}
-	out := make([]Entry, 0, len(names))
+	// Each entry's path is one allocation and its name the path's tail: a million-file view
+	// keeps both (BaseFile.Name and .Path), and separate strings cost 85 MB more.
+	paths, err := readDirPaths(f, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", abs, err)
+	}
+	pl := len(prefix)
+	slices.SortFunc(paths, func(a, b string) int { return strings.Compare(a[pl:], b[pl:]) })
+	fd := int(f.Fd())
+	out := make([]Entry, 0, len(paths))
 	var st unix.Stat_t
-	for _, name := range names {
+	for _, path := range paths {
+		name := path[pl:]
 		if err := fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			if err == unix.ENOENT {
 				continue // vanished between listing and stat
 			}
 			// Listed but not describable (a name too long for the OS): keep it, with the error.
-			out = append(out, Entry{Name: name, Path: prefix + name, Size: -1,
+			out = append(out, Entry{Name: name, Path: path, Size: -1,
 				Err: fmt.Errorf("stat %s/%s: %w", abs, name, err)})
 			continue
 		}
@@ -47,11 +52,11 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 			// (dangling, a loop) is listed as a directory so that reading it reports the error
 			// with its path instead of the entry silently disappearing.
 			if err := fstatat(fd, name, &st, 0); err != nil {
-				out = append(out, Entry{Name: name, Path: prefix + name, IsDir: true})
+				out = append(out, Entry{Name: name, Path: path, IsDir: true})
 				continue
 			}
 		}
-		out = append(out, Entry{Name: name, Path: prefix + name, Size: st.Size,
+		out = append(out, Entry{Name: name, Path: path, Size: st.Size,
 			ModTime:          time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)),
 			ModTimePrecision: PrecisionLocal, IsDir: st.Mode&unix.S_IFMT == unix.S_IFDIR})
 	}

@@ -3,8 +3,11 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +116,110 @@ func TestLocalListPastPathMax(t *testing.T) {
 	}
 	if _, err := l.Open(context.Background(), es[0].Path); err == nil || !strings.Contains(err.Error(), long) {
 		t.Fatalf("open past PATH_MAX: %v, want an error naming the file", err)
+	}
+}
+
+// ReadFile's raw-syscall path: whole content, empty files, and a missing file named with its
+// path and still fs.ErrNotExist.
+func TestLocalReadFileContent(t *testing.T) {
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("0123456789"), 100_000)
+	if err := os.WriteFile(filepath.Join(dir, "big"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "empty"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := l.ReadFile(context.Background(), "big")
+	if err != nil || !bytes.Equal(b, big) {
+		t.Fatalf("big: %d bytes, err %v; want %d bytes", len(b), err, len(big))
+	}
+	if b, err := l.ReadFile(context.Background(), "empty"); err != nil || len(b) != 0 {
+		t.Fatalf("empty: %d bytes, err %v", len(b), err)
+	}
+	_, err = l.ReadFile(context.Background(), "missing")
+	want := "read " + filepath.Join(dir, "missing") + ": open " + filepath.Join(dir, "missing") + ": no such file or directory"
+	if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing: err = %v, want %q wrapping fs.ErrNotExist", err, want)
+	}
+}
+
+// ListNames (getdents on Linux) gives what os.ReadDir gives: sorted names, directories marked,
+// links not followed, paths joined onto the listed directory.
+func TestLocalListNamesMatchesReadDir(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "timeline")
+	if err := os.MkdirAll(filepath.Join(sub, "dir.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3000 { // more names than one 8 KiB batch holds
+		name := fmt.Sprintf("%017d.commit", 3000-i)
+		if err := os.WriteFile(filepath.Join(sub, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("dir.d", filepath.Join(sub, "link")); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { parallelSortMin = n }(parallelSortMin)
+	for _, c := range []struct {
+		dir     string
+		sortMin int
+	}{{"a/timeline", 1 << 16}, {"a/timeline", 100}, {"./a//timeline/", 7}, {"", 1 << 16}} {
+		dir := c.dir
+		parallelSortMin = c.sortMin
+		got, err := l.ListNames(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		des, err := os.ReadDir(filepath.Join(root, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(des) {
+			t.Fatalf("%q: %d entries, want %d", dir, len(got), len(des))
+		}
+		for i, de := range des {
+			want := Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1}
+			if got[i] != want {
+				t.Fatalf("%q entry %d = %+v, want %+v", dir, i, got[i], want)
+			}
+		}
+	}
+	if _, err := l.ListNames(context.Background(), "missing"); err == nil || !errors.Is(err, fs.ErrNotExist) ||
+		err.Error() != "list "+filepath.Join(root, "missing")+": open "+filepath.Join(root, "missing")+": no such file or directory" {
+		t.Errorf("missing directory: %v", err)
+	}
+}
+
+// ReadFileBuf reads into the caller's buffer when the file fits and allocates when it does not.
+func TestLocalReadFileBuf(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "small"), []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "large"), bytes.Repeat([]byte("x"), 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 16)
+	b, err := ReadFileBuf(context.Background(), l, "small", buf)
+	if err != nil || string(b) != "abc" || &b[0] != &buf[:1][0] {
+		t.Fatalf("small: %q, %v (in the buffer: %v)", b, err, err == nil && &b[0] == &buf[:1][0])
+	}
+	b, err = ReadFileBuf(context.Background(), l, "large", buf)
+	if err != nil || len(b) != 100 || cap(b) < 101 {
+		t.Fatalf("large: %d bytes (cap %d), %v", len(b), cap(b), err)
 	}
 }

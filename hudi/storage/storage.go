@@ -170,6 +170,22 @@ func ListNames(ctx context.Context, s Storage, dir string) ([]Entry, error) {
 	return s.List(ctx, dir)
 }
 
+// BufferReader is implemented by backends that can read a whole file into the caller's buffer:
+// a reader of many small files (50k instant files of a few KB) reuses one buffer per worker
+// instead of allocating each file anew. The result may alias buf; it is only valid until buf
+// is used again, so callers copy out what they keep.
+type BufferReader interface {
+	ReadFileBuf(ctx context.Context, p string, buf []byte) ([]byte, error)
+}
+
+// ReadFileBuf reads p through BufferReader when the backend has it, else through ReadFile.
+func ReadFileBuf(ctx context.Context, s Storage, p string, buf []byte) ([]byte, error) {
+	if br, ok := s.(BufferReader); ok {
+		return br.ReadFileBuf(ctx, p, buf)
+	}
+	return s.ReadFile(ctx, p)
+}
+
 // Escapes says why a root-relative path taken from table files could lead outside the root
 // (absolute, a volume, or ".." once cleaned); "" when it cannot.
 func Escapes(p string) string {

@@ -11,48 +11,48 @@ import (
 
 // WriteStat is one file written by a commit (same field names in 0.x JSON and 1.x Avro).
 type WriteStat struct {
-	FileID                       string           `json:"fileId"`
-	Path                         string           `json:"path"`
-	PrevCommit                   string           `json:"prevCommit"`
-	PartitionPath                string           `json:"partitionPath"`
-	NumWrites                    int64            `json:"numWrites"`
-	NumDeletes                   int64            `json:"numDeletes"`
-	NumUpdateWrites              int64            `json:"numUpdateWrites"`
-	NumInserts                   int64            `json:"numInserts"`
-	TotalWriteBytes              int64            `json:"totalWriteBytes"`
-	TotalWriteErrors             int64            `json:"totalWriteErrors"`
-	FileSizeInBytes              int64            `json:"fileSizeInBytes"`
-	TotalLogRecords              int64            `json:"totalLogRecords"`
-	TotalLogFilesCompacted       int64            `json:"totalLogFilesCompacted"`
-	TotalLogSizeCompacted        int64            `json:"totalLogSizeCompacted"`
-	TotalUpdatedRecordsCompacted int64            `json:"totalUpdatedRecordsCompacted"`
-	TotalLogBlocks               int64            `json:"totalLogBlocks"`
-	TotalCorruptLogBlock         int64            `json:"totalCorruptLogBlock"`
-	TotalRollbackBlocks          int64            `json:"totalRollbackBlocks"`
-	MinEventTime                 *int64           `json:"minEventTime,omitempty"`
-	MaxEventTime                 *int64           `json:"maxEventTime,omitempty"`
-	BaseFile                     string           `json:"baseFile,omitempty"`
-	LogFiles                     []string         `json:"logFiles,omitempty"`
-	LogVersion                   int64            `json:"logVersion,omitempty"`
-	LogOffset                    int64            `json:"logOffset,omitempty"`
-	CDCStats                     map[string]int64 `json:"cdcStats,omitempty"`
-	RuntimeStats                 *RuntimeStats    `json:"runtimeStats,omitempty"`
+	FileID                       string           `json:"fileId" avro:"fileId"`
+	Path                         string           `json:"path" avro:"path"`
+	PrevCommit                   string           `json:"prevCommit" avro:"prevCommit"`
+	PartitionPath                string           `json:"partitionPath" avro:"partitionPath"`
+	NumWrites                    int64            `json:"numWrites" avro:"numWrites"`
+	NumDeletes                   int64            `json:"numDeletes" avro:"numDeletes"`
+	NumUpdateWrites              int64            `json:"numUpdateWrites" avro:"numUpdateWrites"`
+	NumInserts                   int64            `json:"numInserts" avro:"numInserts"`
+	TotalWriteBytes              int64            `json:"totalWriteBytes" avro:"totalWriteBytes"`
+	TotalWriteErrors             int64            `json:"totalWriteErrors" avro:"totalWriteErrors"`
+	FileSizeInBytes              int64            `json:"fileSizeInBytes" avro:"fileSizeInBytes"`
+	TotalLogRecords              int64            `json:"totalLogRecords" avro:"totalLogRecords"`
+	TotalLogFilesCompacted       int64            `json:"totalLogFilesCompacted" avro:"totalLogFilesCompacted"`
+	TotalLogSizeCompacted        int64            `json:"totalLogSizeCompacted" avro:"totalLogSizeCompacted"`
+	TotalUpdatedRecordsCompacted int64            `json:"totalUpdatedRecordsCompacted" avro:"totalUpdatedRecordsCompacted"`
+	TotalLogBlocks               int64            `json:"totalLogBlocks" avro:"totalLogBlocks"`
+	TotalCorruptLogBlock         int64            `json:"totalCorruptLogBlock" avro:"totalCorruptLogBlock"`
+	TotalRollbackBlocks          int64            `json:"totalRollbackBlocks" avro:"totalRollbackBlocks"`
+	MinEventTime                 *int64           `json:"minEventTime,omitempty" avro:"minEventTime"`
+	MaxEventTime                 *int64           `json:"maxEventTime,omitempty" avro:"maxEventTime"`
+	BaseFile                     string           `json:"baseFile,omitempty" avro:"baseFile"`
+	LogFiles                     []string         `json:"logFiles,omitempty" avro:"logFiles"`
+	LogVersion                   int64            `json:"logVersion,omitempty" avro:"logVersion"`
+	LogOffset                    int64            `json:"logOffset,omitempty" avro:"logOffset"`
+	CDCStats                     map[string]int64 `json:"cdcStats,omitempty" avro:"cdcStats"`
+	RuntimeStats                 *RuntimeStats    `json:"runtimeStats,omitempty" avro:"runtimeStats"`
 }
 
 // RuntimeStats are a write stat's timings in milliseconds.
 type RuntimeStats struct {
-	TotalScanTime   int64 `json:"totalScanTime"`
-	TotalUpsertTime int64 `json:"totalUpsertTime"`
-	TotalCreateTime int64 `json:"totalCreateTime"`
+	TotalScanTime   int64 `json:"totalScanTime" avro:"totalScanTime"`
+	TotalUpsertTime int64 `json:"totalUpsertTime" avro:"totalUpsertTime"`
+	TotalCreateTime int64 `json:"totalCreateTime" avro:"totalCreateTime"`
 }
 
 // CommitMetadata is the content of completed commit, deltacommit and replacecommit instants.
 type CommitMetadata struct {
-	PartitionToWriteStats     map[string][]WriteStat `json:"partitionToWriteStats"`
-	Compacted                 bool                   `json:"compacted"`
-	ExtraMetadata             map[string]string      `json:"extraMetadata"`
-	OperationType             string                 `json:"operationType"`
-	PartitionToReplaceFileIDs map[string][]string    `json:"partitionToReplaceFileIds,omitempty"`
+	PartitionToWriteStats     map[string][]WriteStat `json:"partitionToWriteStats" avro:"partitionToWriteStats"`
+	Compacted                 bool                   `json:"compacted" avro:"compacted"`
+	ExtraMetadata             map[string]string      `json:"extraMetadata" avro:"extraMetadata"`
+	OperationType             string                 `json:"operationType" avro:"operationType"`
+	PartitionToReplaceFileIDs map[string][]string    `json:"partitionToReplaceFileIds,omitempty" avro:"partitionToReplaceFileIds"`
 }
 
 // CommitTotals sums a commit's write stats.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/problem"
@@ -260,8 +259,9 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 		return nil, fmt.Errorf("list timeline %s: %w", r.path(r.Config.TimelineDir), err)
 	}
 	type key struct{ ts, fam string }
-	byKey := map[key]*Instant{}
-	var order []key
+	// An instant is usually three files (requested, inflight, completed).
+	byKey := make(map[key]*Instant, len(entries)/3+1)
+	order := make([]key, 0, len(entries)/3+1)
 	// precision of each derived completion time's source, and whether every such time is a
 	// whole second (an unzipped or copied table keeps the coarse times on a fine file system).
 	precision := map[*Instant]time.Duration{}
@@ -282,7 +282,8 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 		k := key{f.RequestedTime, family(f.Action)}
 		in := byKey[k]
 		if in == nil {
-			in = &Instant{RequestedTime: f.RequestedTime, Action: f.Action, State: f.State}
+			in = &Instant{RequestedTime: f.RequestedTime, Action: f.Action, State: f.State,
+				Files: make([]storage.Entry, 0, 3)}
 			byKey[k] = in
 			order = append(order, k)
 		}
@@ -364,29 +365,53 @@ func needsDecode(in *Instant) bool {
 // LoadCommits reads the metadata of those instants not read yet, with bounded parallelism,
 // and caches it on each instant. Not safe to run concurrently on the same instants.
 func (r *Reader) LoadCommits(ctx context.Context, instants []*Instant) {
-	work := make(chan *Instant)
-	var wg sync.WaitGroup
+	ready := r.LoadCommitsStream(ctx, instants)
+	for i := range instants {
+		ready(i)
+	}
+}
+
+// LoadCommitsStream is LoadCommits in the background: it returns ready(i), which blocks until
+// instants[i]'s metadata has been read, so a writer can stream rows in order while later rows
+// are still being decoded (the JSON of a 50k-commit timeline then costs no wall time of its
+// own). Instants go to the workers in consecutive chunks, in order; every instant is read
+// whether or not ready is called for it. The instants must not be touched before ready says so.
+func (r *Reader) LoadCommitsStream(ctx context.Context, instants []*Instant) (ready func(i int)) {
 	n := runtime.GOMAXPROCS(0) * 4
-	for w := 0; w < n; w++ {
-		wg.Add(1)
+	// Chunks small enough that a short list still spreads over every worker, large enough
+	// that a long one needs few channels.
+	chunk := max(16, min(256, len(instants)/(n*4)))
+	done := make([]chan struct{}, (len(instants)+chunk-1)/chunk)
+	for k := range done {
+		done[k] = make(chan struct{})
+	}
+	work := make(chan int)
+	for range min(n, len(done)) {
 		go func() {
-			defer wg.Done()
-			for in := range work {
-				r.decodeInstant(ctx, in)
+			var buf []byte // reused across this worker's files; decoders copy what they keep
+			for k := range work {
+				for _, in := range instants[k*chunk : min((k+1)*chunk, len(instants))] {
+					if !in.decoded && !in.Archived && needsDecode(in) {
+						in.decoded = true
+						buf = r.decodeInstant(ctx, in, buf)
+					}
+				}
+				close(done[k])
 			}
 		}()
 	}
-	for _, in := range instants {
-		if !in.decoded && !in.Archived && needsDecode(in) {
-			in.decoded = true
-			work <- in
+	go func() {
+		for k := range done {
+			work <- k
 		}
-	}
-	close(work)
-	wg.Wait()
+		close(work)
+	}()
+	return func(i int) { <-done[i/chunk] }
 }
 
-func (r *Reader) decodeInstant(ctx context.Context, in *Instant) {
+// decodeInstant reads and decodes one instant; buf is a read buffer to reuse, returned (grown)
+// for the next call.
+func (r *Reader) decodeInstant(ctx context.Context, in *Instant, buf []byte) []byte {
 	if in.Action == ActionReplaceCommit && in.PlanAction == "" {
 		if rf := in.requestedFile(); rf != "" {
 			if b, err := r.Store.ReadFile(ctx, rf); err == nil && len(b) > 0 {
@@ -401,14 +426,19 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant) {
 		}
 	}
 	if in.State != Completed {
-		return
+		return buf
 	}
 	cf := in.CompletedFile()
-	b, err := r.Store.ReadFile(ctx, cf)
+	// Both decoders copy every string they keep (the Avro library copies unless told to
+	// alias, JSON always does), so the worker's buffer is reused for the next file.
+	b, err := storage.ReadFileBuf(ctx, r.Store, cf, buf)
+	if cap(b) > cap(buf) && cap(b) <= maxReusedBuffer {
+		buf = b[:0]
+	}
 	if err != nil {
 		in.Err = err.Error()
 		r.Problems.Add(r.path(cf), err.Error())
-		return
+		return buf
 	}
 	decode := decodeCommitMetadata
 	if r.Compact {
@@ -418,13 +448,18 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant) {
 	if err != nil {
 		in.Err = fmt.Sprintf("decode %s: %v", r.path(cf), err)
 		r.Problems.Add(r.path(cf), err.Error())
-		return
+		return buf
 	}
 	setCommit(in, cm)
 	if r.Compact {
 		in.Commit = nil
 	}
+	return buf
 }
+
+// maxReusedBuffer bounds the read buffer a decode worker keeps: one huge instant file is read
+// into its own allocation rather than pinning that much memory per worker.
+const maxReusedBuffer = 1 << 20
 
 func setCommit(in *Instant, cm *CommitMetadata) {
 	in.Commit = cm

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/twmb/avro"
 )
@@ -44,7 +43,11 @@ func ocfFirstRecordJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return DatumJSON(f.schema, f.block)
+	s, err := schemaOf(f.schema)
+	if err != nil {
+		return nil, fmt.Errorf("avro schema: %w", err)
+	}
+	return datumJSON(s, f.block)
 }
 
 // firstBlock reads a container whose first block holds at least one record.
@@ -66,7 +69,7 @@ func FirstRecord(b []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := Schema(f.schema)
+	s, err := schemaOf(f.schema)
 	if err != nil {
 		return nil, fmt.Errorf("avro schema: %w", err)
 	}
@@ -84,7 +87,7 @@ func FirstRecordInto(b []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	s, err := Schema(f.schema)
+	s, err := schemaOf(f.schema)
 	if err != nil {
 		return fmt.Errorf("avro schema: %w", err)
 	}
@@ -97,27 +100,52 @@ func FirstRecordInto(b []byte, v any) error {
 // schemaCache holds parsed writer schemas by their JSON text: archived timelines and log
 // blocks repeat the same schema thousands of times. A table has a handful of schemas; past
 // maxCachedSchemas (hostile input naming a new schema in every block) new ones are parsed
-// but not kept, so the cache cannot grow with the input.
-var (
-	schemaCache      sync.Map // string → *avro.Schema
-	schemaCacheCount atomic.Int64
-)
+// but not kept, so the cache cannot grow with the input. A plain map under a read lock: a
+// lookup by m[string(b)] neither copies the schema text nor boxes it, as sync.Map's would.
+var schemaCache struct {
+	sync.RWMutex
+	m map[string]*avro.Schema
+}
 
 const maxCachedSchemas = 1024
 
 // Schema parses a writer schema, or returns the one parsed before from the same text.
 func Schema(text string) (*avro.Schema, error) {
-	if s, ok := schemaCache.Load(text); ok {
-		return s.(*avro.Schema), nil
+	schemaCache.RLock()
+	s, ok := schemaCache.m[text]
+	schemaCache.RUnlock()
+	if ok {
+		return s, nil
 	}
+	return parseSchema(text)
+}
+
+// schemaOf is Schema for text still in the container's bytes.
+func schemaOf(text []byte) (*avro.Schema, error) {
+	schemaCache.RLock()
+	s, ok := schemaCache.m[string(text)]
+	schemaCache.RUnlock()
+	if ok {
+		return s, nil
+	}
+	return parseSchema(string(text))
+}
+
+func parseSchema(text string) (*avro.Schema, error) {
 	s, err := avro.Parse(text)
 	if err != nil {
 		return nil, err
 	}
-	if schemaCacheCount.Load() < maxCachedSchemas {
-		if _, loaded := schemaCache.LoadOrStore(text, s); !loaded {
-			schemaCacheCount.Add(1)
+	schemaCache.Lock()
+	defer schemaCache.Unlock()
+	if prev, ok := schemaCache.m[text]; ok {
+		return prev, nil
+	}
+	if len(schemaCache.m) < maxCachedSchemas {
+		if schemaCache.m == nil {
+			schemaCache.m = make(map[string]*avro.Schema)
 		}
+		schemaCache.m[text] = s
 	}
 	return s, nil
 }
@@ -128,6 +156,10 @@ func DatumJSON(schemaText string, datum []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("avro schema: %w", err)
 	}
+	return datumJSON(s, datum)
+}
+
+func datumJSON(s *avro.Schema, datum []byte) ([]byte, error) {
 	var v any
 	if _, err := s.Decode(datum, &v); err != nil {
 		return nil, fmt.Errorf("avro datum: %w", err)

@@ -19,7 +19,7 @@ import (
 
 // ocfFile is the header and first block of a container file.
 type ocfFile struct {
-	schema string
+	schema []byte // aliases the input: looked up in the schema cache without a copy
 	codec  string
 	block  []byte // first block, decompressed
 	count  int64  // records in the first block
@@ -30,7 +30,7 @@ func readOCF(b []byte) (*ocfFile, error) {
 		return nil, errors.New("not an Avro object container file")
 	}
 	r := &avroBytes{b: b, pos: 4}
-	meta := map[string][]byte{}
+	var schema, codec []byte
 	for {
 		n, err := r.long()
 		if err != nil {
@@ -57,15 +57,20 @@ func readOCF(b []byte) (*ocfFile, error) {
 			if err != nil {
 				return nil, fmt.Errorf("header value: %w", err)
 			}
-			meta[string(k)] = v
+			switch string(k) {
+			case "avro.schema":
+				schema = v
+			case "avro.codec":
+				codec = v
+			}
 		}
 	}
 	sync, err := r.fixed(16)
 	if err != nil {
 		return nil, fmt.Errorf("header sync marker: %w", err)
 	}
-	f := &ocfFile{schema: string(meta["avro.schema"]), codec: string(meta["avro.codec"])}
-	if f.schema == "" {
+	f := &ocfFile{schema: schema, codec: string(codec)}
+	if len(f.schema) == 0 {
 		return nil, errors.New("header has no avro.schema")
 	}
 	if r.pos == len(b) {
