@@ -1,0 +1,196 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+)
+
+// ChangeKind says how an instant changed between two refreshes of a watched timeline.
+type ChangeKind string
+
+const (
+	ChangeNew        ChangeKind = "new"         // an instant appeared
+	ChangeState      ChangeKind = "state"       // requested → inflight → completed
+	ChangeRolledBack ChangeKind = "rolled-back" // a pending instant vanished as a rollback ran
+	ChangeRemoved    ChangeKind = "removed"     // a completed instant left the active timeline (archived, restored)
+)
+
+// Change is one difference between two refreshes.
+type Change struct {
+	Kind    ChangeKind
+	Instant *timeline.Instant // the instant now (for removed and rolled-back: as last seen)
+	From    timeline.State    // the state before a state change
+}
+
+// String is the change as text mode prints it.
+func (c Change) String() string {
+	in := c.Instant
+	what := in.Action
+	if in.PlanAction != "" && in.PlanAction != in.Action {
+		what = in.PlanAction + "→" + in.Action
+	}
+	switch c.Kind {
+	case ChangeNew:
+		return fmt.Sprintf("new %s %s %s", what, in.RequestedTime, in.State)
+	case ChangeState:
+		s := fmt.Sprintf("%s %s %s → %s", what, in.RequestedTime, c.From, in.State)
+		if in.State == timeline.Completed && in.CompletionTime != "" {
+			s += " at " + in.CompletionTime
+		}
+		return s
+	case ChangeRolledBack:
+		return fmt.Sprintf("rolled back %s %s (was %s)", what, in.RequestedTime, in.State)
+	}
+	return fmt.Sprintf("removed %s %s from the active timeline (archived or restored)", what, in.RequestedTime)
+}
+
+// DiffTimelines lists what changed from prev to next, in next's order, then removals.
+func DiffTimelines(prev, next *timeline.Timeline) []Change {
+	old := map[string]*timeline.Instant{}
+	if prev != nil {
+		for _, in := range prev.Instants {
+			old[in.Key()] = in
+		}
+	}
+	var out []Change
+	seen := map[string]bool{}
+	for _, in := range next.Instants {
+		k := in.Key()
+		seen[k] = true
+		o := old[k]
+		switch {
+		case o == nil:
+			out = append(out, Change{Kind: ChangeNew, Instant: in})
+		case o.State != in.State:
+			out = append(out, Change{Kind: ChangeState, Instant: in, From: o.State})
+		}
+	}
+	if prev != nil {
+		for _, in := range prev.Instants {
+			if seen[in.Key()] {
+				continue
+			}
+			kind := ChangeRemoved
+			if in.State != timeline.Completed {
+				// Pending files only go when a rollback deletes them (or a writer aborts
+				// before it started writing: Hudi rolls those back too).
+				kind = ChangeRolledBack
+			}
+			out = append(out, Change{Kind: kind, Instant: in})
+		}
+	}
+	return out
+}
+
+// Refresh is the outcome of one watch refresh.
+type Refresh struct {
+	At      time.Time
+	Changes []Change
+	Stats   timeline.RefreshStats
+	// Requests is the number of storage calls of this refresh (LIST pages, GETs, HEADs).
+	Requests int
+	// Reanalyzed: a new completed instant made the file view and analyzers run again.
+	Reanalyzed bool
+}
+
+// Watcher refreshes a loaded snapshot's timeline. Refresh is meant to run off the UI
+// goroutine; one refresh at a time.
+type Watcher struct {
+	mu      sync.Mutex
+	snap    *Snapshot
+	rf      *timeline.Refresher
+	history string
+	// Total counts the storage calls of every refresh so far.
+	Total int
+}
+
+// NewWatcher starts watching from a loaded snapshot (its timeline step must have run).
+func NewWatcher(ctx context.Context, s *Snapshot) (*Watcher, error) {
+	if s.Table == nil || s.Timeline == nil {
+		return nil, fmt.Errorf("watch: the timeline could not be read")
+	}
+	w := &Watcher{snap: s, rf: s.Table.NewRefresher(s.Timeline)}
+	if s.HasRun(StepArchived) {
+		w.history = s.Table.HistoryVersion(ctx)
+	}
+	return w, nil
+}
+
+// Snapshot is the latest snapshot.
+func (w *Watcher) Snapshot() *Snapshot {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.snap
+}
+
+// reanalyzed are the steps run again after a new completed instant, when they had run.
+var reanalyzed = []Step{StepFiles, StepLayout, StepHealth, StepFindings}
+
+// Refresh re-reads what can have changed and returns a new snapshot (the previous one is
+// untouched) with the changes. full lists the whole timeline folder.
+func (w *Watcher) Refresh(ctx context.Context, full bool) (*Snapshot, Refresh, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	res := Refresh{At: w.snap.Options.now()}
+	prev := w.snap
+	tl, stats, err := w.rf.Refresh(ctx, full)
+	res.Stats, res.Requests = stats, stats.Requests
+	if err != nil {
+		w.Total += res.Requests
+		return prev, res, err
+	}
+	if !prev.Options.LazyCommits {
+		prev.Table.LoadCommits(ctx, tl.Instants, false)
+	}
+	next := prev.clone()
+	res.Changes = DiffTimelines(prev.Timeline, tl)
+	if prev.HasRun(StepArchived) {
+		tl.Archived = prev.Timeline.Archived
+		v := prev.Table.HistoryVersion(ctx)
+		if prev.Table.Config.HistoryDir != "" {
+			res.Requests++
+		}
+		removed := false
+		for _, c := range res.Changes {
+			removed = removed || c.Kind == ChangeRemoved
+		}
+		if v != w.history || removed {
+			w.history = v
+			tl.Archived = nil
+			if err := prev.Table.LoadArchived(ctx, tl); err != nil {
+				next.StepErrors[StepArchived] = err
+			}
+		}
+	}
+	next.Timeline = tl
+	newCompleted := false
+	for _, c := range res.Changes {
+		if c.Instant.State == timeline.Completed && c.Kind != ChangeRemoved {
+			newCompleted = true
+		}
+	}
+	if newCompleted && len(res.Changes) > 0 {
+		for _, name := range reanalyzed {
+			if !prev.HasRun(name) {
+				continue
+			}
+			for _, st := range steps {
+				if st.name == name {
+					delete(next.StepErrors, name)
+					if err := st.run(ctx, next); err != nil {
+						next.StepErrors[name] = err
+					}
+				}
+			}
+		}
+		res.Reanalyzed = true
+	}
+	next.LoadedAt = time.Now()
+	w.Total += res.Requests
+	w.snap = next
+	return next, res, nil
+}

@@ -1,0 +1,136 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/replay"
+)
+
+func timelineSummary(tl *timeline.Timeline) string {
+	var b strings.Builder
+	for _, in := range tl.Instants {
+		fmt.Fprintf(&b, "%s %s %s\n", in.Key(), in.State, in.Operation)
+	}
+	return b.String()
+}
+
+// TestWatchReplay replays two fixtures' timelines (0.x and 1.x, with a commit that is
+// requested, inflight and completed in turn, and an inflight that is rolled back) into a
+// folder step by step, refreshing a watcher after each step: every refresh equals a full
+// load, and each step shows as the change it is.
+func TestWatchReplay(t *testing.T) {
+	for _, name := range []string{"cow-services-0.15.0", "cow-services-1.2.0"} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			base, steps, err := replay.Plan(ctx, filepath.Join(ownFixture(t, name), "table.zip"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			for _, op := range base {
+				if err := replay.Apply(dir, op); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Start with the first three instant files, so the table opens with a timeline.
+			for _, op := range steps[:3] {
+				if err := replay.Apply(dir, op); err != nil {
+					t.Fatal(err)
+				}
+			}
+			opts := Options{Location: dir, ClusterDefaults: "-", Steps: []Step{StepTimeline, StepHealth}}
+			s, err := Load(ctx, opts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := NewWatcher(ctx, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kinds := map[ChangeKind]int{}
+			reanalyzed := 0
+			for i, op := range steps[3:] {
+				if err := replay.Apply(dir, op); err != nil {
+					t.Fatal(err)
+				}
+				next, res, err := w.Refresh(ctx, false)
+				if err != nil {
+					t.Fatalf("step %d (%s): %v", i, op.Note, err)
+				}
+				full, err := Load(ctx, opts, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := timelineSummary(next.Timeline), timelineSummary(full.Timeline); got != want {
+					t.Fatalf("after %s the watched timeline differs from a full load:\n%s\nwant\n%s", op.Note, got, want)
+				}
+				if len(res.Changes) != 1 {
+					t.Errorf("after %s: %d changes %v, want 1", op.Note, len(res.Changes), res.Changes)
+				}
+				for _, c := range res.Changes {
+					kinds[c.Kind]++
+					if c.Kind != ChangeRolledBack && c.Instant.RequestedTime != op.Instant {
+						t.Errorf("after %s: change %s is about another instant", op.Note, c)
+					}
+				}
+				if res.Reanalyzed {
+					reanalyzed++
+					if next.Health == nil || next.HasRun(StepHealth) == false {
+						t.Errorf("after %s: health not rerun", op.Note)
+					}
+				}
+			}
+			t.Logf("%d steps: changes %v, %d reanalyses, %d storage calls", len(steps)-3, kinds, reanalyzed, w.Total)
+			if kinds[ChangeNew] == 0 || kinds[ChangeState] == 0 || kinds[ChangeRolledBack] != 1 || reanalyzed == 0 {
+				t.Errorf("changes %v, %d reanalyses; want new, state, one rolled-back and reanalyses", kinds, reanalyzed)
+			}
+		})
+	}
+}
+
+func TestAlerts(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	mk := func(ts time.Time, action string, st timeline.State) *timeline.Instant {
+		in := &timeline.Instant{RequestedTime: timeline.FormatInstantTime(ts, time.UTC), Action: action, State: st, Started: ts}
+		if st == timeline.Completed {
+			in.Ended = ts.Add(time.Minute)
+		}
+		return in
+	}
+	tl := &timeline.Timeline{Instants: []*timeline.Instant{
+		mk(now.Add(-3*time.Hour), "commit", timeline.Completed),
+		mk(now.Add(-2*time.Hour), "compaction", timeline.Requested),
+		mk(now.Add(-90*time.Minute), "commit", timeline.Inflight),
+		mk(now.Add(-time.Minute), "commit", timeline.Inflight),
+	}}
+	rules, err := ParseAlertRules("inflight-older=1h,pending-older=1h,no-commit=2h,rollback,archival-stopped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := Change{Kind: ChangeRolledBack, Instant: mk(now, "deltacommit", timeline.Inflight)}
+	got := Alerts(tl, []Change{rb}, now, rules, 1)
+	var lines []string
+	for _, a := range got {
+		lines = append(lines, string(a.Kind)+": "+a.Message)
+	}
+	want := []string{
+		"pending-older: compaction 20261130100000000 requested for 2h0m0s (over 1h0m0s)",
+		"inflight-older: commit 20261130103000000 inflight for 1h30m0s (over 1h0m0s)",
+		"rollback: deltacommit 20261130120000000 was rolled back",
+		"no-commit: no write completed for 2h59m0s (last at 20261130090100000, over 2h0m0s)",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("alerts:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	for _, bad := range []string{"inflight-older", "rollback=1h", "foo", "no-commit=-1m"} {
+		if _, err := ParseAlertRules(bad); err == nil {
+			t.Errorf("ParseAlertRules(%q) accepted", bad)
+		}
+	}
+}
