@@ -52,6 +52,9 @@ func TestReadOnlyProof(t *testing.T) {
 				cmds := [][]string{
 					{"timeline", target}, {"timeline", "--archived", "--json", target},
 					{"files", target}, {"files", "--json", target},
+					// A watch is reads only too: two refreshes, text and JSON lines.
+					{"timeline", target, "--watch=1s", "--watch-count", "2"},
+					{"timeline", target, "--watch=1s", "--watch-count", "2", "-o", "json"},
 					{"layout", target, "--output", "JSON"}, {"health", target, "--props", props, "--output", "JSON"},
 					{"report", target, "--props", props, "--format", "md", "--output-file", filepath.Join(out, "r.md")},
 					{"report", target, "--props", props, "--format", "json", "--output-file", filepath.Join(out, "r.json")},
