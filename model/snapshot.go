@@ -62,6 +62,9 @@ type Options struct {
 	Health health.Options
 	// EventLogTune adjusts the event-log analyzer's options (progress, task percentiles).
 	EventLogTune func(*eventlog.Options)
+	// CountRequests wraps the table's storage in a storage.Counting (a watch shows the
+	// requests it makes and their cost).
+	CountRequests bool
 }
 
 func (o Options) now() time.Time {

@@ -8,6 +8,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
@@ -97,6 +98,9 @@ func loadProperties(ctx context.Context, s *Snapshot) error {
 	t, err := hudi.Open(ctx, s.Options.Location, s.Options.Storage)
 	if err != nil {
 		return err
+	}
+	if s.Options.CountRequests {
+		t.Store = storage.NewCounting(t.Store)
 	}
 	s.Table, s.Config = t, t.Config
 	return nil

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
@@ -95,6 +96,9 @@ type Refresh struct {
 	Requests int
 	// Reanalyzed: a new completed instant made the file view and analyzers run again.
 	Reanalyzed bool
+	// Lists and Gets count every request of the refresh by price class when the snapshot was
+	// loaded with Options.CountRequests (else 0; Stats has the timeline listing's own).
+	Lists, Gets int
 }
 
 // Watcher refreshes a loaded snapshot's timeline. Refresh is meant to run off the UI
@@ -132,11 +136,24 @@ var reanalyzed = []Step{StepFiles, StepLayout, StepHealth, StepFindings}
 
 // Refresh re-reads what can have changed and returns a new snapshot (the previous one is
 // untouched) with the changes. full lists the whole timeline folder.
-func (w *Watcher) Refresh(ctx context.Context, full bool) (*Snapshot, Refresh, error) {
+func (w *Watcher) Refresh(ctx context.Context, full bool) (_ *Snapshot, res Refresh, _ error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	res := Refresh{At: w.snap.Options.now()}
+	res = Refresh{At: w.snap.Options.now()}
 	prev := w.snap
+	// With a counting store every request of the refresh is counted (archived timeline and
+	// the re-run file view included); else the refresher's own count.
+	cnt, _ := prev.Table.Store.(*storage.Counting)
+	var l0, g0 int64
+	if cnt != nil {
+		l0, g0 = cnt.Counts()
+	}
+	defer func() {
+		if cnt != nil {
+			l1, g1 := cnt.Counts()
+			res.Lists, res.Gets = int(l1-l0), int(g1-g0)
+		}
+	}()
 	tl, stats, err := w.rf.Refresh(ctx, full)
 	res.Stats, res.Requests = stats, stats.Requests
 	if err != nil {
@@ -153,6 +170,7 @@ func (w *Watcher) Refresh(ctx context.Context, full bool) (*Snapshot, Refresh, e
 		v := prev.Table.HistoryVersion(ctx)
 		if prev.Table.Config.HistoryDir != "" {
 			res.Requests++
+			res.Stats.Gets++
 		}
 		removed := false
 		for _, c := range res.Changes {

@@ -134,3 +134,36 @@ func TestAlerts(t *testing.T) {
 		}
 	}
 }
+
+// With CountRequests every request of a refresh is counted: an unchanged local table costs
+// one listing and no reads.
+func TestWatchCountsRequests(t *testing.T) {
+	ctx := context.Background()
+	base, steps, err := replay.Plan(ctx, filepath.Join(ownFixture(t, "cow-services-1.2.0"), "table.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, op := range append(base, steps...) {
+		if err := replay.Apply(dir, op); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(ctx, Options{Location: dir, ClusterDefaults: "-", Steps: []Step{StepTimeline}, CountRequests: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWatcher(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		next, res, err := w.Refresh(ctx, false)
+		if err != nil || res.Lists != 1 || res.Gets != 0 || len(res.Changes) != 0 || len(next.Problems()) != 0 {
+			t.Errorf("unchanged refresh %d: err %v, %d lists, %d gets, changes %v, problems %v; want 1, 0, none, none", i, err, res.Lists, res.Gets, res.Changes, next.Problems())
+		}
+		if got, want := timelineSummary(next.Timeline), timelineSummary(s.Timeline); got != want {
+			t.Errorf("refresh %d changed the timeline:\n%s\nwant\n%s", i, got, want)
+		}
+	}
+}

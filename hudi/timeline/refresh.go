@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
@@ -52,6 +53,9 @@ type RefreshStats struct {
 	Carried  int    // instant files carried over from the previous listing
 	Reused   int    // instants whose decoded metadata was carried over
 	Requests int    // storage calls made (a LIST page, a GET, a HEAD each count one)
+	// Lists and Gets split Requests by price class (S3 bills LIST ten times a GET; a HEAD is
+	// billed as a GET).
+	Lists, Gets int
 }
 
 // NewRefresher starts watching from tl, the timeline loaded through r (it is not modified).
@@ -124,6 +128,8 @@ func (f *Refresher) Refresh(ctx context.Context, full bool) (*Timeline, RefreshS
 			return nil, st, err
 		}
 		st2.Requests += st.Requests
+		st2.Lists += st.Lists
+		st2.Gets += st.Gets
 		tl, st = tl2, st2
 	}
 	f.prev = tl
@@ -139,7 +145,7 @@ func (f *Refresher) refresh(ctx context.Context, full bool) (*Timeline, RefreshS
 	}
 	cs := &cachedStore{Storage: f.r.Store, dir: dir, cache: f.cache, used: map[string][]byte{}}
 	fresh, err := storage.ListAfter(ctx, f.r.Store, dir, st.After)
-	cs.calls++
+	cs.lists++
 	if err != nil {
 		return nil, st, fmt.Errorf("list timeline %s: %w", f.r.path(dir), err)
 	}
@@ -163,20 +169,57 @@ func (f *Refresher) refresh(ctx context.Context, full bool) (*Timeline, RefreshS
 	for _, e := range merged {
 		cs.byPath[e.Path] = e
 	}
+	cs.stub = carriedFiles(f.prev, cs.byPath)
 	r := *f.r
 	r.Store = cs
+	// Problems go to a log of this refresh first, then into the table's once each: the same
+	// damaged file is met again by every refresh.
+	r.Problems = &problem.Log{}
 	tl, err := r.ActiveNames(ctx)
+	for _, p := range r.Problems.List() {
+		f.r.Problems.AddOnce(p.File, p.Err)
+	}
 	if err != nil {
 		return nil, st, err
 	}
 	f.cache = cs.used // files no longer read (archived, rolled back) drop out
 	st.Reused = carryDecoded(f.prev, tl)
-	st.Requests = cs.calls
+	st.Lists, st.Gets = cs.lists, cs.gets
+	st.Requests = st.Lists + st.Gets
 	return tl, st, nil
 }
 
+// carriedFiles are the files of instants whose decoded metadata carryDecoded will copy: their
+// completed file is still listed, unchanged. ActiveNames is served stubs for them instead of
+// reading them again (their decoded fields are then overwritten).
+func carriedFiles(prev *Timeline, listed map[string]storage.Entry) map[string]bool {
+	out := map[string]bool{}
+	if prev == nil {
+		return out
+	}
+	for _, in := range prev.Instants {
+		cf := in.CompletedFile()
+		if !in.decoded || in.State != Completed || cf == "" {
+			continue
+		}
+		e, ok := listed[cf]
+		if !ok {
+			continue
+		}
+		for _, old := range in.Files {
+			if old.Path == cf && (old.Size < 0 || e.Size < 0 || old.Size == e.Size) &&
+				(old.ModTime.IsZero() || e.ModTime.IsZero() || old.ModTime.Equal(e.ModTime)) {
+				for _, f := range in.Files {
+					out[f.Path] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
 // carryDecoded copies decoded commit metadata from the previous timeline's instants whose
-// completed file is the same (same name, size and time), so LoadCommits reads only new ones.
+// completed file is the same, so LoadCommits reads only new ones.
 func carryDecoded(prev, tl *Timeline) int {
 	if prev == nil {
 		return 0
@@ -219,7 +262,12 @@ func sameFile(a, b *Instant) bool {
 			eb = e
 		}
 	}
-	return ea.Size == eb.Size && ea.ModTime.Equal(eb.ModTime)
+	// A completed file is written once; size and time are compared when both listings had
+	// them (a name-only listing has neither), so a file replaced in place is read again.
+	if ea.Size >= 0 && eb.Size >= 0 && ea.Size != eb.Size {
+		return false
+	}
+	return ea.ModTime.IsZero() || eb.ModTime.IsZero() || ea.ModTime.Equal(eb.ModTime)
 }
 
 // hasNewUndo reports whether a rollback or restore appeared or changed state since prev.
@@ -252,16 +300,21 @@ type cachedStore struct {
 	dir     string
 	entries []storage.Entry
 	byPath  map[string]storage.Entry
+	stub    map[string]bool // files of carried instants: not read again
 
-	mu    sync.Mutex // LoadCommits reads in parallel
-	cache map[string][]byte
-	used  map[string][]byte // what this refresh read: the next refresh's cache
-	calls int
+	mu          sync.Mutex // LoadCommits reads in parallel
+	cache       map[string][]byte
+	used        map[string][]byte // what this refresh read: the next refresh's cache
+	lists, gets int
 }
 
-func (c *cachedStore) count() {
+func (c *cachedStore) count(list bool) {
 	c.mu.Lock()
-	c.calls++
+	if list {
+		c.lists++
+	} else {
+		c.gets++
+	}
 	c.mu.Unlock()
 }
 
@@ -269,16 +322,22 @@ func (c *cachedStore) List(ctx context.Context, dir string) ([]storage.Entry, er
 	if dir == c.dir {
 		return c.entries, nil
 	}
-	c.count()
+	c.count(true)
 	return c.Storage.List(ctx, dir)
 }
 
 func (c *cachedStore) Stat(ctx context.Context, p string) (storage.Entry, error) {
-	c.count()
+	c.count(false)
 	return c.Storage.Stat(ctx, p)
 }
 
 func (c *cachedStore) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if c.stub[p] {
+		if f, ok := ParseInstantFileName(p[strings.LastIndex(p, "/")+1:]); ok && f.State == Completed {
+			return []byte("{}"), nil // decodes as empty metadata, replaced by the carried one
+		}
+		return nil, nil // an empty plan is not looked into
+	}
 	key := p
 	if e, ok := c.byPath[p]; ok {
 		key = fmt.Sprintf("%s\x00%d\x00%d", p, e.Size, e.ModTime.UnixNano())
@@ -289,7 +348,7 @@ func (c *cachedStore) ReadFile(ctx context.Context, p string) ([]byte, error) {
 		c.used[key] = b
 	}
 	if !ok {
-		c.calls++
+		c.gets++
 	}
 	c.mu.Unlock()
 	if ok {
