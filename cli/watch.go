@@ -15,6 +15,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui"
 )
 
 // Exit codes of `timeline --watch --exit-on`: one per alert, so a script can tell them apart.
@@ -77,12 +78,7 @@ type watchState struct {
 // next returns the wait before the next refresh after err: doubled (up to 8×) on throttling,
 // back to the interval after a good refresh.
 func (ws *watchState) next(err error) time.Duration {
-	switch {
-	case err != nil && storage.IsThrottled(err):
-		ws.current = min(ws.current*2, 8*ws.interval)
-	case err == nil:
-		ws.current = ws.interval
-	}
+	ws.current = model.NextWait(ws.interval, ws.current, err)
 	return ws.current
 }
 
@@ -218,4 +214,16 @@ func changeLine(c model.Change, at string) watchChange {
 	return watchChange{Event: "change", Time: at, Change: string(c.Kind), RequestedTime: in.RequestedTime,
 		Action: in.Action, PlanAction: in.PlanAction, State: string(in.State), From: string(c.From),
 		CompletionTime: in.CompletionTime}
+}
+
+// watchOptions are the explorer's --watch settings (nil without --watch).
+func (c *OpenCmd) watchOptions() (*ui.WatchOptions, error) {
+	if c.Watch == 0 {
+		return nil, nil
+	}
+	rules, err := model.ParseAlertRules(c.Alert)
+	if err != nil {
+		return nil, codeError{exitUsage, err.Error()}
+	}
+	return &ui.WatchOptions{Interval: time.Duration(c.Watch), Rules: rules}, nil
 }

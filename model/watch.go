@@ -94,8 +94,12 @@ type Refresh struct {
 	Stats   timeline.RefreshStats
 	// Requests is the number of storage calls of this refresh (LIST pages, GETs, HEADs).
 	Requests int
-	// Reanalyzed: a new completed instant made the file view and analyzers run again.
-	Reanalyzed bool
+	// Reanalyze: a new instant completed, so the file view and analyzers are stale; the
+	// caller runs Watcher.Reanalyze (off the UI goroutine) when it shows them.
+	Reanalyze bool
+	// Seq numbers the watcher's snapshots (refreshes and reanalyses) in the order made, so a
+	// UI never replaces a newer one with an older one that arrived late.
+	Seq int
 	// Lists and Gets count every request of the refresh by price class when the snapshot was
 	// loaded with Options.CountRequests (else 0; Stats has the timeline listing's own).
 	Lists, Gets int
@@ -108,6 +112,7 @@ type Watcher struct {
 	snap    *Snapshot
 	rf      *timeline.Refresher
 	history string
+	seq     int
 	// Total counts the storage calls of every refresh so far.
 	Total int
 }
@@ -185,30 +190,57 @@ func (w *Watcher) Refresh(ctx context.Context, full bool) (_ *Snapshot, res Refr
 		}
 	}
 	next.Timeline = tl
-	newCompleted := false
 	for _, c := range res.Changes {
 		if c.Instant.State == timeline.Completed && c.Kind != ChangeRemoved {
-			newCompleted = true
+			res.Reanalyze = true
 		}
 	}
-	if newCompleted && len(res.Changes) > 0 {
-		for _, name := range reanalyzed {
-			if !prev.HasRun(name) {
-				continue
-			}
-			for _, st := range steps {
-				if st.name == name {
-					delete(next.StepErrors, name)
-					if err := st.run(ctx, next); err != nil {
-						next.StepErrors[name] = err
-					}
+	// Until Reanalyze runs, the file view and analyzers are those of the previous timeline.
+	next.LoadedAt = time.Now()
+	w.Total += res.Requests
+	w.seq++
+	res.Seq = w.seq
+	w.snap = next
+	return next, res, nil
+}
+
+// Reanalyze runs the file view and the analyzers that had run (layout, health, findings)
+// again on the latest snapshot, after a refresh saw a new completed instant; it returns the
+// new snapshot and its sequence number (see Refresh.Seq). Apart from Refresh so the timeline
+// shows at once and the slower re-listing of the table follows.
+func (w *Watcher) Reanalyze(ctx context.Context) (*Snapshot, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	prev := w.snap
+	next := prev.clone()
+	for _, name := range reanalyzed {
+		if !prev.HasRun(name) {
+			continue
+		}
+		for _, st := range steps {
+			if st.name == name {
+				delete(next.StepErrors, name)
+				if err := st.run(ctx, next); err != nil {
+					next.StepErrors[name] = err
 				}
 			}
 		}
-		res.Reanalyzed = true
 	}
 	next.LoadedAt = time.Now()
-	w.Total += res.Requests
+	w.seq++
 	w.snap = next
-	return next, res, nil
+	return next, w.seq
+}
+
+// NextWait is the wait before the next refresh after one that ended with err: doubled, up
+// to 8× the interval, while the store throttles (S3 503 SlowDown); back to the interval after
+// a good refresh; unchanged after another error.
+func NextWait(interval, current time.Duration, err error) time.Duration {
+	switch {
+	case err != nil && storage.IsThrottled(err):
+		return min(max(current, interval)*2, 8*interval)
+	case err == nil:
+		return interval
+	}
+	return max(current, interval)
 }

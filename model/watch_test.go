@@ -79,10 +79,11 @@ func TestWatchReplay(t *testing.T) {
 						t.Errorf("after %s: change %s is about another instant", op.Note, c)
 					}
 				}
-				if res.Reanalyzed {
+				if res.Reanalyze {
 					reanalyzed++
-					if next.Health == nil || next.HasRun(StepHealth) == false {
-						t.Errorf("after %s: health not rerun", op.Note)
+					again, seq := w.Reanalyze(ctx)
+					if again.Health == nil || again.Timeline != next.Timeline || seq != res.Seq+1 {
+						t.Errorf("after %s: health not rerun on the refreshed timeline (seq %d after %d)", op.Note, seq, res.Seq)
 					}
 				}
 			}

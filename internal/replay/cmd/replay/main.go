@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
@@ -21,14 +22,54 @@ func main() {
 	src := flag.String("src", "", "fixture table (.zip or directory)")
 	dst := flag.String("dst", "", "folder to build the table in (created)")
 	start := flag.Int("start", 3, "instant files written before the first pause")
-	every := flag.Duration("every", 2*time.Second, "pause between steps")
+	every := flag.Duration("every", 2*time.Second, "pause between steps (negative: build the initial table only)")
 	commits := flag.Int("commits", 0, "after the replay, write this many synthetic commits (soak)")
 	ready := flag.String("ready", "", "file touched once the initial table is in place")
+	step := flag.Int("step", -1, "apply only step N (0-based, the table holding steps before it) and print it as `STEP <requested time> <state|deleted> <note>`; -1: run the whole replay")
+	count := flag.Bool("count", false, "print the number of steps and exit")
 	flag.Parse()
+	if *step >= 0 || *count {
+		if err := one(*src, *dst, *step, *count); err != nil {
+			fmt.Fprintln(os.Stderr, "replay:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*src, *dst, *start, *every, *commits, *ready); err != nil {
 		fmt.Fprintln(os.Stderr, "replay:", err)
 		os.Exit(1)
 	}
+}
+
+// one applies a single step, for harnesses that check the screen after each.
+func one(src, dst string, n int, count bool) error {
+	_, steps, err := replay.Plan(context.Background(), src)
+	if err != nil {
+		return err
+	}
+	if count {
+		fmt.Println(len(steps))
+		return nil
+	}
+	if n >= len(steps) {
+		return fmt.Errorf("step %d: the replay has %d steps", n, len(steps))
+	}
+	op := steps[n]
+	if err := replay.Apply(dst, op); err != nil {
+		return err
+	}
+	state := "deleted"
+	if op.Delete {
+		// A rollback deletes the instant's files one by one: "partly-deleted" until the last.
+		if m, _ := filepath.Glob(filepath.Join(dst, filepath.Dir(filepath.FromSlash(op.Path)), op.Instant+".*")); len(m) > 0 {
+			state = "partly-deleted"
+		}
+	} else {
+		f, _ := timeline.ParseInstantFileName(filepath.Base(op.Path))
+		state = strings.ToLower(string(f.State))
+	}
+	fmt.Printf("STEP %s %s %s\n", op.Instant, state, op.Note)
+	return nil
 }
 
 func run(src, dst string, start int, every time.Duration, commits int, ready string) error {
@@ -52,6 +93,9 @@ func run(src, dst string, start int, every time.Duration, commits int, ready str
 		if err := os.WriteFile(ready, nil, 0o644); err != nil {
 			return err
 		}
+	}
+	if every < 0 {
+		return nil
 	}
 	for i, op := range steps[start:] {
 		time.Sleep(every)
