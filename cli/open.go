@@ -64,6 +64,7 @@ func (c *OpenCmd) Run() error {
 		return err
 	}
 	opts.CountRequests = watch != nil
+	opts.FollowEventLog = watch != nil // a running application's log is tailed on each refresh
 
 	// Validate before the TUI starts: a bad path is a plain error and exit code 1.
 	ctx := context.Background()

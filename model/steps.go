@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/eventlog/source"
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
@@ -201,6 +202,11 @@ func analyzeHealth(ctx context.Context, s *Snapshot) error {
 }
 
 func analyzeEventLog(ctx context.Context, s *Snapshot) error {
+	if s.Options.FollowEventLog {
+		if _, shs, _ := source.ParseSHS(s.Options.EventLog); !shs {
+			return followEventLog(ctx, s)
+		}
+	}
 	r, err := AnalyzeEventLog(ctx, s.Options.EventLog, s.Options.Storage, s.Options.EventLogTune)
 	if err != nil {
 		return err

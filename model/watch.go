@@ -100,6 +100,8 @@ type Refresh struct {
 	// Seq numbers the watcher's snapshots (refreshes and reanalyses) in the order made, so a
 	// UI never replaces a newer one with an older one that arrived late.
 	Seq int
+	// EventLogGrew: the followed event log had new events (Snapshot.EventLog is new).
+	EventLogGrew bool
 	// Lists and Gets count every request of the refresh by price class when the snapshot was
 	// loaded with Options.CountRequests (else 0; Stats has the timeline listing's own).
 	Lists, Gets int
@@ -190,6 +192,17 @@ func (w *Watcher) Refresh(ctx context.Context, full bool) (_ *Snapshot, res Refr
 		}
 	}
 	next.Timeline = tl
+	if prev.follower != nil {
+		// A running application's event log: read what it appended since the last poll.
+		grew, err := prev.follower.Poll(ctx)
+		switch {
+		case err != nil:
+			next.StepErrors[StepEventLog] = err
+		case grew:
+			next.EventLog = prev.follower.Report()
+			res.EventLogGrew = true
+		}
+	}
 	for _, c := range res.Changes {
 		if c.Instant.State == timeline.Completed && c.Kind != ChangeRemoved {
 			res.Reanalyze = true

@@ -1,13 +1,17 @@
 package model
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/replay"
 )
@@ -167,4 +171,79 @@ func TestWatchCountsRequests(t *testing.T) {
 			t.Errorf("refresh %d changed the timeline:\n%s\nwant\n%s", i, got, want)
 		}
 	}
+}
+
+// A running application's event log (.inprogress, appended a few lines at a time) is followed
+// by the watcher's refreshes; once Spark renames it, the snapshot's analysis equals the
+// one-shot analysis of the whole file.
+func TestWatchFollowsEventLog(t *testing.T) {
+	fx := ownFixture(t, "cdc-1.2.0")
+	full, err := os.ReadFile(filepath.Join(fx, "local-1795967842896"))
+	if err != nil {
+		t.Skip(err)
+	}
+	ctx := context.Background()
+	final := filepath.Join(t.TempDir(), "local-1795967842896")
+	live := final + ".inprogress"
+	lines := bytes.SplitAfter(full, []byte("\n"))
+	if err := os.WriteFile(live, bytes.Join(lines[:40], nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Location: filepath.Join(fx, "table.zip"), EventLog: live, ClusterDefaults: "-",
+		Steps: []Step{StepTimeline, StepEventLog}, FollowEventLog: true}
+	s, err := Load(ctx, opts, nil)
+	if err != nil || s.EventLog == nil || !s.Following() {
+		t.Fatalf("load: %v, event log %v, following %v", err, s.EventLog != nil, s.Following())
+	}
+	w, err := NewWatcher(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(live, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages, grew := len(s.EventLog.Stages), 0
+	for i := 40; i < len(lines); i += 25 {
+		if _, err := f.Write(bytes.Join(lines[i:min(i+25, len(lines))], nil)); err != nil {
+			t.Fatal(err)
+		}
+		next, res, err := w.Refresh(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.EventLogGrew {
+			grew++
+		}
+		if len(next.EventLog.Stages) < stages {
+			t.Fatalf("stages went from %d to %d", stages, len(next.EventLog.Stages))
+		}
+		stages = len(next.EventLog.Stages)
+	}
+	f.Close()
+	if err := os.Rename(live, final); err != nil {
+		t.Fatal(err)
+	}
+	last, _, err := w.Refresh(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := AnalyzeEventLog(ctx, final, storage.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := last.EventLog
+	gj, _ := json.Marshal(got)
+	wj, _ := json.Marshal(want)
+	if !bytes.Equal(gj, wj) {
+		t.Errorf("followed analysis (%d bytes of JSON) differs from the one-shot one (%d)", len(gj), len(wj))
+	}
+	if last.Following() || grew < 10 {
+		t.Errorf("still following after the rename (%v), or only %d refreshes saw new events", last.Following(), grew)
+	}
+	cur, running := CurrentStage(got)
+	if cur == nil || running {
+		t.Errorf("current stage %+v running %v; want the last stage, finished", cur, running)
+	}
+	t.Logf("%d refreshes with new events; %d stages; last stage %d (%s)", grew, len(got.Stages), cur.StageID, cur.Phase)
 }

@@ -275,15 +275,39 @@ func (a *App) watchStatus() string {
 		}
 		return st.Warn.Render(fmt.Sprintf("%s %s, next in %s", re, msg, w.wait))
 	}
+	app := a.runningStage()
 	if w.Refreshes == 0 {
-		return st.Dim.Render(fmt.Sprintf("%s every %s", re, w.Interval))
+		return app + st.Dim.Render(fmt.Sprintf("%s every %s", re, w.Interval))
 	}
 	s := fmt.Sprintf("%s %s %d req", re, w.LastRefresh.In(a.c.Clock.zone(tableZone(a.snap))).Format("15:04:05"), w.Lists+w.Gets)
 	if w.s3 {
 		perRefresh := (float64(w.Lists)*s3ListPer1k + float64(w.Gets)*s3GetPer1k) / 1000 / float64(w.Refreshes)
 		s += fmt.Sprintf(" %s$%.4f/h", st.G.Approx, perRefresh*float64(time.Hour)/float64(w.wait))
 	}
-	return st.Dim.Render(s)
+	return app + st.Dim.Render(s)
+}
+
+// runningStage names the followed application's current job and stage with its Hudi phase
+// while the event log is in progress ("" otherwise).
+func (a *App) runningStage() string {
+	if !a.snap.Following() {
+		return ""
+	}
+	cur, running := model.CurrentStage(a.snap.EventLog)
+	if cur == nil {
+		return ""
+	}
+	s := fmt.Sprintf("stage %d", cur.StageID)
+	if cur.JobID != nil {
+		s = fmt.Sprintf("job %d %s", *cur.JobID, s)
+	}
+	if cur.Phase != "" {
+		s += " " + cur.Phase
+	}
+	if !running {
+		s += " (done)"
+	}
+	return a.c.Styles.OK.Render(clip(s, 40)) + "  "
 }
 
 // watchElapsed is a pending instant's age for the dur column while watching ("" otherwise).
