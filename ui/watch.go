@@ -321,3 +321,6 @@ func (c *Common) watchElapsed(in *timeline.Instant) string {
 	}
 	return shortDur(d.Seconds()) // the state column says it is pending
 }
+
+// WatchRefreshMsg asks a watching App for a refresh now (tests driving Manual watches).
+func WatchRefreshMsg() tea.Msg { return watchTickMsg{} }
