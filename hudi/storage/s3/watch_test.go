@@ -3,6 +3,10 @@ package s3_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,7 +14,21 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/replay"
+	"github.com/hudiscope/hudiscope/model"
 )
+
+// remove drops a key from the sorted index (the object is deleted from s3mem by the caller).
+func (x *indexed) remove(key string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if _, ok := x.meta[key]; !ok {
+		return
+	}
+	delete(x.meta, key)
+	i := sort.SearchStrings(x.keys, key)
+	x.keys = append(x.keys[:i], x.keys[i+1:]...)
+}
 
 // TestWatchRequestsPerRefresh: a watched 1,000-instant table costs at most 3 requests per
 // refresh when nothing changed (one LIST with StartAfter), in both timeline layouts, and a
@@ -80,5 +98,94 @@ func TestWatchRequestsPerRefresh(t *testing.T) {
 				t.Errorf("after a new commit: %d instants, requests %v (stats %+v); want 1001, one LIST and one GET", len(got.Instants), c, stats)
 			}
 		})
+	}
+}
+
+// TestWatchReplayOnS3 replays a fixture's timeline into the fake bucket step by step while a
+// model.Watcher refreshes: every refresh equals a full load of the same bucket, an unchanged
+// refresh costs ≤ 3 requests, and with every 4th request throttled (503 SlowDown) the
+// backend's retries absorb it (or the watch backs off: model.NextWait).
+func TestWatchReplayOnS3(t *testing.T) {
+	zip := filepath.Join("..", "..", "..", "testdata", "fixtures", "cow-services-1.2.0", "table.zip")
+	if _, err := os.Stat(zip); err != nil {
+		t.Skip(err)
+	}
+	f := newFake(t)
+	ctx := context.Background()
+	base, steps, err := replay.Plan(ctx, zip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply := func(op replay.Op) {
+		if op.Delete {
+			if _, err := f.backend.DeleteObject(bucket, "r/"+op.Path); err != nil {
+				t.Fatal(err)
+			}
+			f.backend.remove("r/" + op.Path)
+			return
+		}
+		f.put(t, "r/"+op.Path, op.Data)
+	}
+	for _, op := range append(base, steps[:3]...) {
+		apply(op)
+	}
+	opts := model.Options{Location: "s3://" + bucket + "/r", Storage: fakeOpts, ClusterDefaults: "-",
+		Steps: []model.Step{model.StepTimeline}, CountRequests: true}
+	s, err := model.Load(ctx, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := model.NewWatcher(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := func(s *model.Snapshot) string {
+		var b strings.Builder
+		for _, in := range s.Timeline.Instants {
+			fmt.Fprintf(&b, "%s %s %s\n", in.Key(), in.State, in.Operation)
+		}
+		return b.String()
+	}
+	f.rt.throttleEvery = 4
+	maxUnchanged := 0
+	for i, op := range steps[3:] {
+		apply(op)
+		next, res, err := w.Refresh(ctx, false)
+		if err != nil {
+			t.Fatalf("step %d (%s): %v", i, op.Note, err)
+		}
+		f.rt.reset()
+		_, res2, err := w.Refresh(ctx, false)
+		if err != nil || len(res2.Changes) != 0 {
+			t.Fatalf("unchanged refresh after %s: %v, changes %v", op.Note, err, res2.Changes)
+		}
+		maxUnchanged = max(maxUnchanged, f.rt.total()-f.rt.throttled)
+		full, err := model.Load(ctx, opts, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if summary(next) != summary(full) {
+			t.Fatalf("after %s the watched timeline differs from a full load:\n%s\nwant\n%s", op.Note, summary(next), summary(full))
+		}
+		_ = res
+	}
+	if maxUnchanged > 3 {
+		t.Errorf("an unchanged refresh made %d requests (not counting throttled retries), want ≤ 3", maxUnchanged)
+	}
+	t.Logf("%d steps replayed on S3; an unchanged refresh made at most %d requests", len(steps)-3, maxUnchanged)
+
+	// S3 answers nothing but 503 SlowDown: the refresh fails as throttled (after the
+	// backend's retries) and the watch doubles its interval, up to 8×.
+	f.rt.throttleEvery = 1
+	_, _, err = w.Refresh(ctx, false)
+	if !storage.IsThrottled(err) {
+		t.Fatalf("refresh under SlowDown: %v, want a throttling error", err)
+	}
+	wait := 30 * time.Second
+	for range 4 {
+		wait = model.NextWait(30*time.Second, wait, err)
+	}
+	if wait != 4*time.Minute || model.NextWait(30*time.Second, wait, nil) != 30*time.Second {
+		t.Errorf("back-off reached %s, want 4m0s (8× 30s), and 30s again after a good refresh", wait)
 	}
 }
