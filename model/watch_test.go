@@ -247,3 +247,16 @@ func TestWatchFollowsEventLog(t *testing.T) {
 	}
 	t.Logf("%d refreshes with new events; %d stages; last stage %d (%s)", grew, len(got.Stages), cur.StageID, cur.Phase)
 }
+
+// FuzzParseAlertRules: an accepted rule set has only positive durations and prints no panic.
+func FuzzParseAlertRules(f *testing.F) {
+	for _, s := range []string{"inflight-older=1h,no-commit=2h,rollback", "pending-older=90m, archival-stopped", "x=1", "rollback=", ",,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseAlertRules(s)
+		if err == nil && (r.InflightOlder < 0 || r.PendingOlder < 0 || r.NoCommit < 0) {
+			t.Fatalf("%q: negative duration accepted: %+v", s, r)
+		}
+	})
+}

@@ -30,6 +30,7 @@ type Follower struct {
 	op      source.Opener
 	a       *analysis
 	parts   map[string]*followPart // by part name
+	renamed map[string]string      // a part's earlier name → its name now
 	order   []string
 	src     SourceInfo
 	display string
@@ -41,6 +42,10 @@ type followPart struct {
 	done   bool  // a compressed part read whole
 	fi     FileInfo
 	seen   bool // fi holds at least one chunk
+	// lines read before the current chunk, and the last malformed line: damage records and
+	// the malformed-lines warning are numbered over the whole part, as a one-shot read does.
+	lines, lastBad int64
+	chunked        bool // read in chunks (plain): its warning is written by Report
 }
 
 // NewFollower starts following path (local, or through opt.Opener). Nothing is read until Poll.
@@ -58,7 +63,7 @@ func NewFollower(path string, opt Options) (*Follower, error) {
 	}
 	opt.workers = 1 // small appended chunks: one parser is enough
 	return &Follower{path: strings.TrimPrefix(path, "file://"), opt: opt, op: op, a: &analysis{opt: opt, st: newState()},
-		parts: map[string]*followPart{}, display: config.Redact("", display)}, nil
+		parts: map[string]*followPart{}, renamed: map[string]string{}, display: config.Redact("", display)}, nil
 }
 
 // Poll reads what was appended since the last poll; changed says whether the report would
@@ -92,8 +97,12 @@ func (f *Follower) Poll(ctx context.Context) (changed bool, err error) {
 			f.parts[key] = fp
 			f.order = append(f.order, key)
 		}
+		if fp.part.Name != "" && fp.part.Name != p.Name {
+			f.renamed[fp.part.Name] = p.Name
+		}
 		fp.part = p
 		last := i == len(log.Parts)-1
+		// Only the last part of a running application can still grow.
 		if err := f.readPart(ctx, fp, last && log.InProgress, i, len(log.Parts)); err != nil {
 			return ended || f.a.st.eventsRead > before, err
 		}
@@ -130,8 +139,12 @@ func (f *Follower) readPart(ctx context.Context, fp *followPart, growing bool, i
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
-	// Only whole lines: the writer may be in the middle of one.
-	n := bytes.LastIndexByte(b, '\n') + 1
+	// Only whole lines while the writer may be in the middle of one; all of it once the
+	// application ended (a last line without a newline is read as one-shot reads it).
+	n := len(b)
+	if growing {
+		n = bytes.LastIndexByte(b, '\n') + 1
+	}
 	if n == 0 {
 		return nil
 	}
@@ -143,11 +156,30 @@ func (f *Follower) readPart(ctx context.Context, fp *followPart, growing bool, i
 // record into the part's.
 func (f *Follower) chunk(ctx context.Context, fp *followPart, data []byte, idx, total int) error {
 	op := f.op
+	start := fp.offset - int64(len(data))
 	if data != nil {
 		op = chunkOpener{Opener: f.op, data: data}
+		fp.chunked = true
 	}
-	n := len(f.a.files)
+	n, nd, nw := len(f.a.files), len(f.a.damage), len(f.a.warnings)
 	err := f.a.readPart(ctx, op, fp.part, idx, total)
+	if data != nil {
+		for i := nd; i < len(f.a.damage); i++ {
+			d := &f.a.damage[i]
+			d.DecodedOffset += start
+			if d.Line != nil {
+				ln := *d.Line + fp.lines
+				d.Line = &ln
+				fp.lastBad = max(fp.lastBad, ln)
+			}
+		}
+		// The chunk's malformed-lines sentence is replaced by one for the whole part.
+		f.a.warnings = f.a.warnings[:nw]
+		fp.lines += int64(bytes.Count(data, []byte{'\n'}))
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			fp.lines++
+		}
+	}
 	for _, fi := range f.a.files[n:] {
 		if !fp.seen {
 			fp.fi, fp.seen = fi, true
@@ -173,11 +205,29 @@ func (f *Follower) Report() *Report {
 	}
 	a := *f.a
 	a.files = nil
+	a.warnings = append([]string(nil), f.a.warnings...)
+	a.damage = append([]DamageRecord(nil), f.a.damage...)
+	for i := range a.damage {
+		now := a.damage[i].File
+		for range len(f.renamed) { // bounded: names could be reused in a cycle
+			next, ok := f.renamed[now]
+			if !ok {
+				break
+			}
+			now = next
+		}
+		a.damage[i].File = now
+	}
 	for _, k := range f.order {
 		if fp := f.parts[k]; fp.seen {
 			fi := fp.fi
 			fi.Path = fp.part.Path
 			a.files = append(a.files, fi)
+			if fp.chunked && fi.MalformedLines > 0 {
+				name := fp.part.Name
+				a.warnings = append(a.warnings, fmt.Sprintf("%d line(s) in %s could not be parsed as JSON and were skipped (last: line %d of %s). A truncated final line is expected for an application that was killed or is still running.",
+					fi.MalformedLines, name, fp.lastBad, name))
+			}
 		}
 	}
 	r := a.build(f.display)

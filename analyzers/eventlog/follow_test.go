@@ -163,3 +163,49 @@ func TestFollowerRollingDirectory(t *testing.T) {
 		t.Errorf("stages after part 1: %d, after both: %d; want fewer before", len(mid.Stages), len(got.Stages))
 	}
 }
+
+// FuzzFollowerChunks: any bytes, written as a .inprogress log in two chunks cut anywhere and
+// followed, give the same analysis as a one-shot Analyze of the whole file.
+func FuzzFollowerChunks(f *testing.F) {
+	f.Add([]byte("{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.1\"}\n{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"x\",\"Timestamp\":1}\n"), 30)
+	f.Add([]byte("not json\n{\"Event\":\"SparkListenerJobStart\",\"Job ID\":1,\"Submission Time\":5,\"Stage Infos\":[],\"Stage IDs\":[]}\n{\"Event\""), 3)
+	f.Fuzz(func(t *testing.T, data []byte, cut int) {
+		if len(data) > 1<<16 {
+			return
+		}
+		cut = min(max(cut, 0), len(data))
+		dir := t.TempDir()
+		final := filepath.Join(dir, "app")
+		live := final + ".inprogress"
+		if err := os.WriteFile(live, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opt := Options{DisplayPath: "app"}
+		fo, err := NewFollower(live, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		_, _ = fo.Poll(ctx)
+		if err := os.WriteFile(live, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = fo.Poll(ctx)
+		if err := os.Rename(live, final); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = fo.Poll(ctx)
+		want, err := Analyze(ctx, final, opt)
+		got := fo.Report()
+		if err != nil {
+			return // no events: nothing to compare (the follower has none either, or a final partial line)
+		}
+		if got == nil {
+			t.Fatalf("one-shot found events, the follower none")
+		}
+		gj, wj := followJSON(t, got), followJSON(t, want)
+		if gj != wj {
+			t.Fatalf("followed analysis differs: %s", firstDiff(gj, wj))
+		}
+	})
+}
