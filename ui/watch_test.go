@@ -32,7 +32,8 @@ func watchedApp(t *testing.T, w, h, upto int) (*App, func(n int) []string) {
 			t.Fatal(err)
 		}
 	}
-	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, ClusterDefaults: "-", CountRequests: true}, nil)
+	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, ClusterDefaults: "-", CountRequests: true,
+		Now: func() time.Time { return fixedNow }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
