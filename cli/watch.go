@@ -108,7 +108,7 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 	}
 	stamp := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	if format == "json" {
-		emit(watchStart{Event: "start", Time: stamp(time.Now()), Table: s.Config.Name, Version: s.Config.Version,
+		emit(watchStart{Event: "start", Time: stamp(s.Options.Now()), Table: s.Config.Name, Version: s.Config.Version,
 			Instants: len(s.Timeline.Instants), IntervalMs: interval.Milliseconds()})
 	} else {
 		fmt.Fprintf(w, "watching every %s (ctrl+c to stop)\n", interval)
