@@ -260,3 +260,43 @@ func FuzzParseAlertRules(f *testing.F) {
 		}
 	})
 }
+
+// With the archived timeline loaded, an unchanged refresh reads the LSM _version_ file (one
+// GET) beside the listing; archival seen by a full listing (the oldest instant gone from the
+// active timeline) reloads the archived timeline.
+func TestWatchArchived(t *testing.T) {
+	ctx := context.Background()
+	base, steps, err := replay.Plan(ctx, filepath.Join(ownFixture(t, "cow-services-1.2.0"), "table.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, op := range append(base, steps...) {
+		if err := replay.Apply(dir, op); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(ctx, Options{Location: dir, ClusterDefaults: "-", Steps: []Step{StepTimeline}, Archived: true, CountRequests: true}, nil)
+	if err != nil || len(s.Timeline.Archived) == 0 {
+		t.Fatalf("load: %v, %d archived", err, len(s.Timeline.Archived))
+	}
+	archived := len(s.Timeline.Archived)
+	w, err := NewWatcher(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, res, err := w.Refresh(ctx, false)
+	if err != nil || res.Lists != 1 || res.Gets != 1 || len(next.Timeline.Archived) != archived {
+		t.Fatalf("unchanged refresh: %v, %d lists, %d gets, %d archived; want 1, 1 (_version_), %d", err, res.Lists, res.Gets, len(next.Timeline.Archived), archived)
+	}
+	oldest := next.Timeline.Instants[0]
+	for _, f := range oldest.Files {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(f.Path))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next, res, err = w.Refresh(ctx, true)
+	if err != nil || len(res.Changes) != 1 || res.Changes[0].Kind != ChangeRemoved || len(next.Timeline.Archived) != archived || res.Lists < 2 {
+		t.Fatalf("after archival: %v, changes %v, %d archived, %d lists; want one removal, the archived timeline read again", err, res.Changes, len(next.Timeline.Archived), res.Lists)
+	}
+}
