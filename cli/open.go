@@ -30,6 +30,7 @@ type OpenCmd struct {
 	ApplyAllDefaults bool `name:"apply-all-defaults" help:"Health: judge unsupplied properties by Hudi's (engine-effective) defaults instead of skipping (d toggles it in the Health pane)."`
 	TableFlags
 	FleetFlags
+	WatchFlags
 }
 
 func (c *OpenCmd) examples() []string {
@@ -59,6 +60,12 @@ func (c *OpenCmd) Run() error {
 	log.SetOutput(logw)
 	slog.SetDefault(slog.New(slog.NewTextHandler(logw, nil)))
 	opts := c.modelOptions(logw)
+	watch, err := c.watchOptions()
+	if err != nil {
+		return err
+	}
+	opts.CountRequests = watch != nil
+	opts.FollowEventLog = watch != nil // a running application's log is tailed on each refresh
 
 	// Validate before the TUI starts: a bad path is a plain error and exit code 1.
 	ctx := context.Background()
@@ -82,6 +89,7 @@ func (c *OpenCmd) Run() error {
 		ASCII:      c.ASCII,
 		Mouse:      c.Mouse && !c.NoMouse,
 		FullExport: c.FullExport,
+		Watch:      watch,
 		Load: func(ctx context.Context, progress func(model.Progress)) {
 			_, _ = model.Load(ctx, opts, progress)
 		},

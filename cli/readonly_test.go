@@ -52,6 +52,9 @@ func TestReadOnlyProof(t *testing.T) {
 				cmds := [][]string{
 					{"timeline", target}, {"timeline", "--archived", "--json", target},
 					{"files", target}, {"files", "--json", target},
+					// A watch is reads only too: two refreshes, text and JSON lines.
+					{"timeline", target, "--watch=1s", "--watch-count", "2"},
+					{"timeline", target, "--watch=1s", "--watch-count", "2", "-o", "json"},
 					{"layout", target, "--output", "JSON"}, {"health", target, "--props", props, "--output", "JSON"},
 					{"report", target, "--props", props, "--format", "md", "--output-file", filepath.Join(out, "r.md")},
 					{"report", target, "--props", props, "--format", "json", "--output-file", filepath.Join(out, "r.json")},
@@ -110,8 +113,11 @@ func TestReadOnlyProof(t *testing.T) {
 // tuiSession drives the real App through every pane with the keys a user presses, exporting
 // each pane and the full report.
 func tuiSession(t *testing.T, table, props, eventLog, exportDir string) {
-	opts := model.Options{Location: table, Archived: true, Props: props, EventLog: eventLog}
-	app := ui.New(ui.Options{Location: table, ExportDir: exportDir, Now: func() time.Time { return time.Unix(1800000000, 0) }})
+	// Watching (--watch) too: refreshes, an event log followed, re-analysis after each.
+	opts := model.Options{Location: table, Archived: true, Props: props, EventLog: eventLog, CountRequests: true, FollowEventLog: true}
+	rules, _ := model.ParseAlertRules("rollback,archival-stopped,inflight-older=1h,pending-older=6h,no-commit=1h")
+	app := ui.New(ui.Options{Location: table, ExportDir: exportDir, Now: func() time.Time { return time.Unix(1800000000, 0) },
+		Watch: &ui.WatchOptions{Interval: time.Second, Rules: rules, Manual: true}})
 	var a tea.Model = app
 	a, _ = a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	_, _ = model.Load(context.Background(), opts, func(p model.Progress) {
@@ -119,6 +125,14 @@ func tuiSession(t *testing.T, table, props, eventLog, exportDir string) {
 		a, cmd = a.Update(ui.ProgressMsg(p))
 		drive(&a, cmd, 0)
 	})
+	for range 3 {
+		var cmd tea.Cmd
+		a, cmd = a.Update(ui.WatchRefreshMsg())
+		drive(&a, cmd, 0)
+	}
+	if !strings.Contains(app.Render(), "req") {
+		t.Errorf("no watch status after three refreshes:\n%s", app.Render())
+	}
 	keys := []tea.KeyPressMsg{}
 	for _, pane := range "123456" {
 		// (Enter on the Overview jumps to another pane: the digit comes back before e.)

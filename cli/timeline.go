@@ -19,12 +19,15 @@ type TimelineCmd struct {
 	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
 	OutputFlags
 	TableFlags
+	WatchFlags
+	ExitOn string `name:"exit-on" placeholder:"RULES" help:"With --watch: stop at the first of these alerts with its exit code (inflight-older=D 10, pending-older=D 11, rollback 12, archival-stopped 13, no-commit=D 14), e.g. --exit-on inflight-older=1h,no-commit=2h,rollback."`
 }
 
 func (c *TimelineCmd) examples() []string {
 	return []string{
 		`hudiscope timeline s3://bucket/warehouse/orders`,
 		`hudiscope timeline --archived -o json table.zip | jq '.instants[] | select(.action=="clean")'`,
+		`hudiscope timeline s3://bucket/warehouse/orders --watch=1m --exit-on inflight-older=1h,no-commit=2h,rollback`,
 	}
 }
 
@@ -44,10 +47,25 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	if c.Archived {
 		instants = s.Timeline.All()
 	}
+	if c.ExitOn != "" && c.Watch == 0 {
+		return codeError{exitUsage, "--exit-on needs --watch"}
+	}
 	// The rows show totals only: no full commit metadata is kept. JSON rows are written as
 	// they are decoded; the text table sizes its columns from every row first.
 	ready := s.Table.LoadCommitsStream(ctx, instants, true)
 	return c.writeOutput(func(w io.Writer) error {
+		if c.Watch > 0 {
+			for i := range instants {
+				ready(i)
+			}
+			// The watch starts from the listing it prints (text) or from a start line (JSON).
+			if format == "text" {
+				if err := writeTimelineText(w, s.Table, instants); err != nil {
+					return err
+				}
+			}
+			return c.watchTimeline(ctx, s, w, format)
+		}
 		if format == "json" {
 			return report.WriteTimelineJSON(w, s.Table, instants, ready)
 		}

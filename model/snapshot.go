@@ -69,6 +69,12 @@ type Options struct {
 	Catalog *health.Catalog
 	// EventLogTune adjusts the event-log analyzer's options (progress, task percentiles).
 	EventLogTune func(*eventlog.Options)
+	// CountRequests wraps the table's storage in a storage.Counting (a watch shows the
+	// requests it makes and their cost).
+	CountRequests bool
+	// FollowEventLog reads the event log through an eventlog.Follower, so a watch can poll
+	// the appended events of a running application (Snapshot.FollowEventLog).
+	FollowEventLog bool
 }
 
 func (o Options) now() time.Time {
@@ -95,6 +101,8 @@ type Snapshot struct {
 	// HealthIn is what the health step read; RunHealth judges it again with other options
 	// without reading the table.
 	HealthIn *health.Input
+	// follower tails the event log (Options.FollowEventLog).
+	follower *eventlog.Follower
 
 	// Done lists the steps that have finished (successfully or not), in order.
 	Done       []Step

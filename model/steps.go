@@ -5,9 +5,11 @@ import (
 	"fmt"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/eventlog/source"
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
@@ -102,6 +104,9 @@ func loadProperties(ctx context.Context, s *Snapshot) error {
 	t, err := hudi.Open(ctx, s.Options.Location, s.Options.Storage)
 	if err != nil {
 		return err
+	}
+	if s.Options.CountRequests {
+		t.Store = storage.NewCounting(t.Store)
 	}
 	s.Table, s.Config = t, t.Config
 	return nil
@@ -244,6 +249,11 @@ func analyzeHealth(ctx context.Context, s *Snapshot) error {
 }
 
 func analyzeEventLog(ctx context.Context, s *Snapshot) error {
+	if s.Options.FollowEventLog {
+		if _, shs, _ := source.ParseSHS(s.Options.EventLog); !shs {
+			return followEventLog(ctx, s)
+		}
+	}
 	r, err := AnalyzeEventLog(ctx, s.Options.EventLog, s.Options.Storage, s.Options.EventLogTune)
 	if err != nil {
 		return err

@@ -53,6 +53,8 @@ type Options struct {
 	// Leave, when set, is returned on esc with nothing left to close: a parent view (the
 	// fleet) takes the explorer away (and may show it again).
 	Leave tea.Cmd
+	// Watch re-reads the timeline on an interval once the load has finished (--watch).
+	Watch *WatchOptions
 }
 
 // ProgressMsg is one load event.
@@ -219,6 +221,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case jumpMsg:
 		return a, a.jump(msg)
+	case watchMsg:
+		return a, a.watchUpdate(msg)
 	case ProgressMsg:
 		a.prog = model.Progress(msg)
 		a.finished = a.finished || msg.Finished
@@ -234,6 +238,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if a.ch != nil {
 			cmds = append(cmds, a.waitLoad())
+		}
+		if msg.Finished {
+			cmds = append(cmds, a.startWatch())
 		}
 		return a, tea.Batch(cmds...)
 	case loadClosedMsg:
@@ -634,8 +641,12 @@ func (a *App) headerView(w int) string {
 		right = mark("props", a.snap.Options.Props) + "  " + ev + " "
 		compact = mark("props", a.snap.Options.Props) + " " + evShort + " "
 	}
+	alerts := a.watchHeader(w/2, w-lipglossWidth(left)-1)
+	if alerts[0] != "" {
+		right, compact = alerts[0]+"  "+right, alerts[0]+" "+compact
+	}
 	// Most important first: the table's identity, then the inputs, then the brand.
-	for _, v := range [][2]string{{brand + left, right}, {left, right}, {left, compact}, {left, ""}} {
+	for _, v := range [][2]string{{brand + left, right}, {left, right}, {left, compact}, {left, alerts[1]}, {left, ""}} {
 		if lipglossWidth(v[0])+1+lipglossWidth(v[1]) <= w {
 			return joinLR(v[0], v[1], w)
 		}
@@ -708,6 +719,9 @@ func (a *App) statusRight() string {
 	}
 	if a.message == "" && !a.finished && a.timelineReady() && a.prog.Step != "" {
 		right = fmt.Sprintf("reading %s %d/%d", a.prog.Step, a.prog.Index, a.prog.Total) + "  " + right
+	}
+	if w := a.watchStatus(); w != "" {
+		right = w + "  " + right
 	}
 	if b := a.badge(); b != "" {
 		right = a.c.Styles.Warn.Render(b) + "  " + right

@@ -57,6 +57,8 @@ type Common struct {
 	Keys   KeyMap
 	// Clock renders instants, ages and durations in the zone the user picked (the zone key).
 	Clock *Clock
+	// Watch is the running --watch (nil when not watching).
+	Watch *WatchState
 }
 
 // PlaceholderPane stands in for an analysis pane that this build cannot fill yet. It says so

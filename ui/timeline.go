@@ -187,8 +187,9 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 		t.anyLate = t.anyLate || late[i]
 		t.anyDerived = t.anyDerived || in.CompletionDerived
-		// The same instant, or its decoded copy (model's commit-metadata step publishes copies).
-		if in == keep || (k < 0 && keep != nil && in.RequestedTime == keep.RequestedTime && in.Action == keep.Action) {
+		// The same instant, its decoded copy (model's commit-metadata step publishes copies) or
+		// its refreshed self (a watch refresh makes new instants).
+		if keep != nil && (in == keep || (k < 0 && in.Key() == keep.Key())) {
 			k = i
 		}
 	}
@@ -610,7 +611,11 @@ func (t *Timeline) View(width, height int) string {
 			if j > 0 {
 				b.WriteByte(' ')
 			}
-			v := trunc(safetext.Terminal(c.cell(g, r)), c.width, g.Ellipsis)
+			cell := c.cell(g, r)
+			if e := t.c.watchElapsed(r.in); e != "" && c.title == "dur" {
+				cell = e // a pending instant's age, ticking while watching
+			}
+			v := trunc(safetext.Terminal(cell), c.width, g.Ellipsis)
 			if c.right {
 				b.WriteString(padLeft(v, c.width))
 			} else {
@@ -618,10 +623,15 @@ func (t *Timeline) View(width, height int) string {
 			}
 		}
 		line := b.String()
-		if sel {
+		mark := t.c.Watch.Mark(r.in, g.Cursor == ">")
+		switch {
+		case sel:
 			line = st.Cursor.Render(padRight(line, width))
-		} else if r.late {
+		case r.late:
 			line = " " + st.Late.Render(g.Late) + line[1+len(g.Late):]
+		case mark != "" && !r.in.Archived:
+			// New or changed since a recent refresh (--watch): marked and highlighted.
+			line = " " + st.OK.Render(mark+line[2:])
 		}
 		lines = append(lines, line)
 	}

@@ -54,3 +54,16 @@ func (p *Prefixed) Open(ctx context.Context, rel string) (File, error) {
 func (p *Prefixed) ReadFile(ctx context.Context, rel string) ([]byte, error) {
 	return p.Base.ReadFile(ctx, p.full(rel))
 }
+
+// ListAfter passes StartAfter through to the base (a table inside a zip or bucket prefix).
+func (p *Prefixed) ListAfter(ctx context.Context, dir, after string) ([]Entry, error) {
+	es, err := ListAfter(ctx, p.Base, p.full(dir), after)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(es))
+	for i, e := range es {
+		out[i] = p.strip(e)
+	}
+	return out, nil
+}

@@ -302,12 +302,29 @@ func (s *Store) release() { <-s.sem }
 // List returns the direct children of dir (one delimited ListObjectsV2 walk). S3 has no
 // directories, so an empty prefix is reported as not existing.
 func (s *Store) List(ctx context.Context, dir string) ([]storage.Entry, error) {
+	return s.list(ctx, dir, "")
+}
+
+// ListAfter lists the children of dir named after `after` with ListObjectsV2 StartAfter: S3
+// returns keys in byte order, so a watched timeline pays one LIST for its newest files.
+// Nothing after `after` is an empty result, not ErrNotExist.
+func (s *Store) ListAfter(ctx context.Context, dir, after string) ([]storage.Entry, error) {
+	if after == "" {
+		return s.List(ctx, dir)
+	}
+	return s.list(ctx, dir, after)
+}
+
+func (s *Store) list(ctx context.Context, dir, after string) ([]storage.Entry, error) {
 	prefix := s.key(dir)
 	if prefix != "" {
 		prefix += "/"
 	}
 	var out []storage.Entry
 	in := &awss3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(prefix), Delimiter: aws.String("/")}
+	if after != "" {
+		in.StartAfter = aws.String(prefix + after)
+	}
 	// The SDK's paginator follows whatever token it is given: a server that repeats one
 	// would be listed forever.
 	seen := map[string]bool{}
@@ -352,7 +369,7 @@ func (s *Store) List(ctx context.Context, dir string) ([]storage.Entry, error) {
 		seen[tok] = true
 		in.ContinuationToken = aws.String(tok)
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && after == "" {
 		return nil, fmt.Errorf("list %s: %w", s.uri(dir)+"/", fs.ErrNotExist)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -592,4 +609,14 @@ func (s *Store) wrap(op, p string, err error) error {
 		e.Hint = "wrong region for this bucket: set --s3-region or AWS_REGION"
 	}
 	return e
+}
+
+// Throttled reports whether S3 asked the caller to slow down (503 SlowDown and its kin):
+// a watch backs off its interval on it.
+func (e *Error) Throttled() bool {
+	switch e.Code {
+	case "SlowDown", "Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequests", "ServiceUnavailable", "Service Unavailable", "Too Many Requests":
+		return true
+	}
+	return false
 }
