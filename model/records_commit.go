@@ -157,7 +157,23 @@ var errStopScan = fmt.Errorf("scan stopped")
 // CountRowsFrom counts the rows an incremental read from begin returns (by the reader line of
 // rep) and how many of them the instants named in reread wrote: the rows read again.
 func (s *Snapshot) CountRowsFrom(ctx context.Context, q IncrementalQuery, reread map[string]bool) (total, again int, st records.Stats, err error) {
-	st, err = s.IncrementalRows(ctx, q, func(r records.Record) error {
+	if s == nil || s.Table == nil || s.Timeline == nil {
+		return 0, 0, st, fmt.Errorf("the table's timeline was not loaded")
+	}
+	view := s.View
+	if view == nil {
+		// Loads that skip the layout step have no view: list the partitions for this read.
+		src := hudi.ListingAuto
+		if q.NoMDT {
+			src = hudi.ListingStorage
+		}
+		parts, lerr := s.Table.ListPartitions(ctx, s.Timeline, src)
+		if lerr != nil {
+			return 0, 0, st, lerr
+		}
+		view = s.Table.BuildView(ctx, s.Timeline, parts, filegroup.SourceStorage)
+	}
+	st, err = IncrementalRows(ctx, s.Table, s.Timeline, view, q, func(r records.Record) error {
 		total++
 		if reread[r.CommitTime] {
 			again++
