@@ -170,19 +170,29 @@ func changesSpark(table, loc string, q model.ChangesQuery, count bool, limit int
 	return r
 }
 
-// snapshotSpark is the Spark form of a snapshot read (time travel with TIMESTAMP AS OF).
+// snapshotSpark is the Spark form of a snapshot read. Spark SQL has no direct query on a Hudi
+// path (UNSUPPORTED_DATASOURCE_FOR_DIRECT_QUERY), so a path is read through a temporary view
+// (USING hudi, as.of.instant for time travel); a catalog table by name (TIMESTAMP AS OF).
 func snapshotSpark(table, loc, asOf string, out rowOutput) sparkRead {
-	from := "hudi." + sqlIdent(loc)
-	if table != "" {
-		from = table
-	}
 	r := sparkRead{Format: "hudi", Load: loc}
+	from, view := table, ""
+	if table == "" {
+		from = "hudiscope_snapshot"
+		view = "CREATE OR REPLACE TEMPORARY VIEW hudiscope_snapshot USING hudi OPTIONS (path " + sqlString(loc)
+	}
 	if asOf != "" {
-		from += " TIMESTAMP AS OF " + sqlString(asOf)
+		if view != "" {
+			view += ", 'as.of.instant' " + sqlString(asOf)
+		} else {
+			from += " TIMESTAMP AS OF " + sqlString(asOf)
+		}
 		r.Options = append(r.Options, [2]string{"as.of.instant", asOf})
 		r.Comments = append(r.Comments, "as of "+asOf+": Hudi compares it with requested (instant) times, in 0.x and 1.x alike.")
 	}
 	r.SQL = wrapSelect(from, out) + ";"
+	if view != "" {
+		r.SQL = view + ");\n" + r.SQL
+	}
 	return r
 }
 

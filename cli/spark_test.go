@@ -51,10 +51,13 @@ func TestSparkSQLGenerated(t *testing.T) {
 			"hoodie.datasource.query.type=incremental hoodie.datasource.query.incremental.format=cdc hoodie.datasource.read.begin.instanttime=20261129155610512 hoodie.datasource.read.end.instanttime=20261129155632267",
 			"completion time > begin"},
 		{"snapshot as of", snapshotSpark("", "s3://b/t", "20261129155626253", rowOutput{Count: true, By: "partition"}),
-			"SELECT _hoodie_partition_path, COUNT(*) AS rows FROM hudi.`s3://b/t` TIMESTAMP AS OF '20261129155626253' GROUP BY _hoodie_partition_path ORDER BY _hoodie_partition_path;",
+			"CREATE OR REPLACE TEMPORARY VIEW hudiscope_snapshot USING hudi OPTIONS (path 's3://b/t', 'as.of.instant' '20261129155626253');\n" +
+				"SELECT _hoodie_partition_path, COUNT(*) AS rows FROM hudiscope_snapshot GROUP BY _hoodie_partition_path ORDER BY _hoodie_partition_path;",
 			"as.of.instant=20261129155626253", "requested (instant) times"},
 		{"snapshot by name", snapshotSpark("db.t", "s3://b/t", "", rowOutput{Count: true}),
 			"SELECT COUNT(*) AS rows FROM db.t;", "", ""},
+		{"snapshot by name as of", snapshotSpark("db.t", "s3://b/t", "20261129155626253", rowOutput{Limit: 3}),
+			"SELECT * FROM db.t TIMESTAMP AS OF '20261129155626253' LIMIT 3;", "as.of.instant=20261129155626253", ""},
 	}
 	for _, c := range cases {
 		if c.got.SQL != c.sql {
