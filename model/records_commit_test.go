@@ -3,10 +3,16 @@ package model
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/records"
+	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
@@ -121,4 +127,67 @@ func TestCommitRowsRefusesNonWrites(t *testing.T) {
 		return
 	}
 	t.Fatal("no completed non-write instant in cow-services-1.2.0")
+}
+
+// A table that does not populate meta fields (hoodie.populate.meta.fields=false) has null
+// _hoodie_record_key values: its records are keyed by the record key fields, not collapsed
+// into one (hudi-rs reads 4 rows, as the table holds; hudiscope read 3 before).
+func TestNoMetaFieldsKeyedByKeyFields(t *testing.T) {
+	for _, z := range []string{"cow/v6_simplekeygen_hivestyle_no_metafields.zip", "mor/parquet/v6_simplekeygen_hivestyle_no_metafields.zip", "cow/v8_simplekeygen_hivestyle_no_metafields.zip"} {
+		path := filepath.Join("..", "..", "shared", "testdata", "hudi-rs", "crates", "test", "data", "sample_table", z)
+		if _, err := os.Stat(path); err != nil {
+			t.Skipf("shared hudi-rs tables absent: %v", err)
+		}
+		ctx := context.Background()
+		tbl, err := hudi.Open(ctx, path, storage.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl, err := tbl.ActiveTimeline(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		view, err := tbl.View(ctx, tl, hudi.ListingStorage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := map[string]bool{}
+		if _, err := SnapshotRows(ctx, tbl, tl, view, true, SnapshotQuery{}, func(r records.Record) error {
+			keys[r.Key] = true
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(keys) != 4 || keys[""] {
+			t.Errorf("%s: keys %v, want 4 distinct non-empty", z, keys)
+		}
+	}
+}
+
+// Lance base files are not decoded: each slice fails with that reason (not "corrupt parquet").
+func TestLanceBaseFilesNamed(t *testing.T) {
+	path := filepath.Join("..", "..", "shared", "testdata", "hudi-rs", "crates", "test", "data", "sample_table", "cow", "v9_lance_nonpartitioned.zip")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("shared hudi-rs tables absent: %v", err)
+	}
+	ctx := context.Background()
+	tbl, err := hudi.Open(ctx, path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := tbl.ActiveTimeline(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, err := tbl.View(ctx, tl, hudi.ListingStorage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := SnapshotRows(ctx, tbl, tl, view, true, SnapshotQuery{}, func(records.Record) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.FailedSlices != 2 || len(st.Problems) != 2 || !strings.Contains(st.Problems[0].String(), "LANCE base files are not read (hudiscope reads Parquet base files only)") {
+		t.Fatalf("failed %d, problems %v", st.FailedSlices, st.Problems)
+	}
 }
