@@ -6,6 +6,7 @@
 # ~/.m2. Usage: scripts/spark-sql-it.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+REPO=$(pwd)
 WORK=${HUDISCOPE_GEN_WORK:-/tmp/hudiscope-gen}
 HUDI=${HUDI_VERSION:-1.2.0}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
@@ -26,6 +27,7 @@ H="$T/hudiscope"
 SP=(--spark --spark-sql "$SPARK_SQL" --spark-conf spark.ui.enabled=false --spark-conf spark.sql.session.timeZone=UTC
   --spark-conf "spark.driver.extraJavaOptions=-Dlog4j2.level=error" --spark-conf spark.hadoop.fs.defaultFS=file:///)
 fail=0
+cd "$T" # spark-sql leaves metastore_db/ and derby.log in its working directory
 check() { # name, local output file, spark output file
   if diff -u "$2" "$3" >"$T/diff"; then
     echo "AGREE  $1: $(wc -l <"$2") line(s)"
@@ -34,7 +36,7 @@ check() { # name, local output file, spark output file
   fi
 }
 table() { # fixture -> unzipped table dir
-  mkdir -p "$T/fx/$1" && (cd "$T/fx/$1" && unzip -q "$OLDPWD/testdata/fixtures/$1/table.zip")
+  mkdir -p "$T/fx/$1" && (cd "$T/fx/$1" && unzip -q "$REPO/testdata/fixtures/$1/table.zip")
   echo "$T/fx/$1/$(ls "$T/fx/$1")"
 }
 # Hudi's bundle prints JOL attach warnings on stdout ("# WARNING: ..."): not rows.
