@@ -24,6 +24,7 @@ type ChangesCmd struct {
 	Limit int    `name:"limit" help:"Print at most N rows (0: all)."`
 	OutputFlags
 	TableFlags
+	ScaleFlags
 }
 
 func (c *ChangesCmd) Help() string {
@@ -62,6 +63,19 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 		}
 	}
 	return c.writeOutput(func(w io.Writer) error {
+		var size model.ScanSize
+		if model.CDCMode(s.Table) != "" { // without CDC the read below says so
+			if size, err = s.ChangesScanSize(ctx, q); err != nil {
+				return err
+			}
+		}
+		done, err := c.handOff(ctx, w, size, func() (sparkRead, error) {
+			loc, err := sparkLocation(c.Table)
+			return changesSpark(c.SparkTable, loc, q, c.Count, c.Limit), err
+		})
+		if done {
+			return err
+		}
 		n := 0
 		cw := newChangeWriter(w, f)
 		st, err := s.Changes(ctx, q, func(ch records.Change) error {

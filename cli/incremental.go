@@ -22,6 +22,7 @@ type IncrQueryCmd struct {
 	Limit    int      `name:"limit" help:"Print at most N rows (0: all)."`
 	OutputFlags
 	TableFlags
+	ScaleFlags
 }
 
 func (c *IncrQueryCmd) Help() string {
@@ -65,7 +66,15 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 		b := c.Fallback == "true"
 		q.Fallback = &b
 	}
+	out := rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}
 	return c.writeOutput(func(w io.Writer) error {
+		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (sparkRead, error) {
+			loc, err := sparkLocation(c.Table)
+			return incrementalSpark(c.SparkTable, loc, q, out), err
+		})
+		if done {
+			return err
+		}
 		return writeRows(w, f, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}, func(fn func(records.Record) error) (records.Stats, error) {
 			return s.IncrementalRows(ctx, q, fn)
 		})

@@ -31,6 +31,7 @@ type SnapshotCmd struct {
 	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
 	OutputFlags
 	TableFlags
+	ScaleFlags
 }
 
 func (c *SnapshotCmd) Help() string {
@@ -62,6 +63,14 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 	defer reportProblems(s)
 	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: model.RowColumns{Columns: c.Columns, All: !c.Count}}
 	return c.writeOutput(func(w io.Writer) error {
+		// The latest slices stand for an --as-of read's older ones too (a bound, not a plan).
+		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (sparkRead, error) {
+			loc, err := sparkLocation(c.Table)
+			return snapshotSpark(c.SparkTable, loc, c.AsOf, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}), err
+		})
+		if done {
+			return err
+		}
 		return writeRows(w, f, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}, func(fn func(records.Record) error) (records.Stats, error) {
 			return s.SnapshotRows(ctx, q, fn)
 		})

@@ -28,7 +28,8 @@ type RowColumns struct {
 }
 
 func (c RowColumns) options(t *hudi.Table) records.Options {
-	return records.Options{Columns: c.Columns, AllColumns: c.All && len(c.Columns) == 0, OrderingFields: t.Config.OrderingFields, Mode: records.ModeFor(t.Config)}
+	return records.Options{Columns: c.Columns, AllColumns: c.All && len(c.Columns) == 0, OrderingFields: t.Config.OrderingFields, Mode: records.ModeFor(t.Config),
+		KeyFields: records.KeyFieldsFor(t.Config)}
 }
 
 // SnapshotQuery is a snapshot read, optionally as of an instant (Hudi's time travel,

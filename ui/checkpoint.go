@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,12 +10,55 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+	"github.com/hudiscope/hudiscope/model"
 )
 
 // checkpointMsg carries a checkpoint check computed in a Cmd.
 type checkpointMsg struct {
 	value string
 	rs    []*checkpoint.Report // one verdict per reader line
+}
+
+// checkpointRowsMsg carries the row counts of the read a checkpoint value starts.
+type checkpointRowsMsg struct {
+	value        string
+	line         string // the reader line counted
+	total, again int
+	reread       string // the instant whose rows are read again ("" when none)
+	err          error
+}
+
+// pickVerdict is the verdict to act on: the one that re-reads, else the first.
+func pickVerdict(rs []*checkpoint.Report) *checkpoint.Report {
+	for _, v := range rs {
+		if v.ReRead {
+			return v
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	return rs[0]
+}
+
+// countRows counts, off the UI goroutine, the rows the read from v returns and how many of
+// them belong to the instant it reads again.
+func countRows(s *model.Snapshot, v string) tea.Cmd {
+	return func() tea.Msg {
+		ctx := context.Background()
+		r := pickVerdict(s.CheckCheckpoint(ctx, v))
+		if r == nil {
+			return checkpointRowsMsg{value: v, err: fmt.Errorf("no reader verdict for %s", v)}
+		}
+		m := checkpointRowsMsg{value: v, line: r.Reader.Line}
+		reread := map[string]bool{}
+		if r.ReRead && r.Instant != nil {
+			m.reread = r.Instant.RequestedTime
+			reread[m.reread] = true
+		}
+		m.total, m.again, _, m.err = s.CountRowsFrom(ctx, model.IncrementalQuery{Begin: v, Reader: r.Reader, NoMDT: s.Options.NoMDT}, reread)
+		return m
+	}
 }
 
 // checkpointHelper answers "what does an incremental read from VALUE read?" with the same
@@ -28,6 +72,7 @@ type checkpointHelper struct {
 	value   string
 	rs      []*checkpoint.Report
 	res     *pager // the result, scrolled
+	rows    *checkpointRowsMsg
 }
 
 // checkpointKeys are the helper's keys; every other key edits the value.
@@ -76,6 +121,11 @@ func (h *checkpointHelper) set(m checkpointMsg) {
 func (h *checkpointHelper) update(t *Timeline, msg tea.Msg) tea.Cmd {
 	k := h.keys(t)
 	switch msg := msg.(type) {
+	case checkpointRowsMsg:
+		if msg.value == h.value {
+			h.rows = &msg
+		}
+		return nil
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.Close):
@@ -132,11 +182,30 @@ func (h *checkpointHelper) check(t *Timeline) tea.Cmd {
 	if v == "" || t.snap == nil {
 		return nil
 	}
-	h.running, h.value = true, v
+	h.running, h.value, h.rows = true, v, nil
 	s := t.snap
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		return checkpointMsg{value: v, rs: s.CheckCheckpoint(context.Background(), v)}
+	}, countRows(s, v))
+}
+
+// rowLines say how many rows the read returns and how many it reads again.
+func (h *checkpointHelper) rowLines(st *Styles) string {
+	m := h.rows
+	switch {
+	case m == nil:
+		return "rows: counting the rows this read returns..."
+	case m.err != nil:
+		var u model.ErrRowsUnknown
+		if errors.As(m.err, &u) {
+			return "rows: not counted: " + u.Why
+		}
+		return "rows: could not count: " + m.err.Error()
+	case m.reread != "":
+		return fmt.Sprintf("rows: a Hudi %s read from it returns %d row(s); ", m.line, m.total) +
+			st.Bad.Render(fmt.Sprintf("%d of them (written by %s) are read again", m.again, m.reread)) + "."
 	}
+	return fmt.Sprintf("rows: a Hudi %s read from it returns %d row(s), none read again.", m.line, m.total)
 }
 
 // lines are the helper's result text, wrapped.
@@ -174,6 +243,7 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 		verdict = st.OK.Render(st.G.OK+" OK:") + fmt.Sprintf(" the read returns %d instant(s) and none of them twice.", len(r.Covered))
 	}
 	out = append(out, wrap(verdict, width-2)...)
+	out = append(out, wrap(h.rowLines(st), width-2)...)
 	out = append(out, "")
 	for _, l := range checkpoint.VerdictLines(h.rs) {
 		if st.G.Arrow != "→" {

@@ -47,6 +47,17 @@ func TestGolden(t *testing.T) {
 			press(a, "enter")
 			return a
 		}},
+		{"detail-rows", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "enter", "r", "j")
+			return a
+		}},
+		{"detail-rows-find", func(t *testing.T, w, h int) *App {
+			a := loadedApp(t, fxV9, w, h)
+			press(a, "enter", "r", "/")
+			typeText(a, "005")
+			return a
+		}},
 		{"detail-clustering-partitions", func(t *testing.T, w, h int) *App {
 			a := loadedApp(t, fxV9, w, h)
 			press(a, "/")

@@ -27,6 +27,8 @@ var keyStates = []struct {
 	{"timeline", []string{"2"}},
 	{"timeline-filter", []string{"2", "/"}},
 	{"timeline-instant", []string{"2", "enter"}},
+	{"timeline-instant-rows", []string{"2", "j", "enter", "r"}},
+	{"timeline-instant-rows-find", []string{"2", "j", "enter", "r", "/"}},
 	{"timeline-checkpoint", []string{"2", "c"}},
 	{"timeline-gantt", []string{"2", "v"}},
 	{"layout", []string{"3"}},

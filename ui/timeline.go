@@ -322,7 +322,7 @@ func (t *Timeline) stripLines() int {
 }
 
 func (t *Timeline) Capturing() bool {
-	return t.listView.filtering || (t.ckpt != nil && t.detail == nil)
+	return t.listView.filtering || (t.ckpt != nil && t.detail == nil) || (t.ckpt == nil && t.detail != nil && t.detail.capturing())
 }
 
 func (t *Timeline) Back() bool {

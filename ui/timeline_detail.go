@@ -26,12 +26,14 @@ type detailMsg struct {
 	in  *timeline.Instant
 	d   *timeline.Details
 	err error
+	// snap reads the rows of a write (the Rows tab).
+	snap *model.Snapshot
 }
 
 func loadDetail(s *model.Snapshot, in *timeline.Instant) tea.Cmd {
 	return func() tea.Msg {
 		d, err := s.InstantDetails(context.Background(), in)
-		return detailMsg{in: in, d: d, err: err}
+		return detailMsg{in: in, d: d, err: err, snap: s}
 	}
 }
 
@@ -43,6 +45,7 @@ type dtable struct {
 	rows    [][]string
 	nums    [][]float64 // numeric sort key per cell; NaN for text cells
 	mid     []bool      // columns cut in the middle (long ids keep their ends)
+	keep    []bool      // columns never shrunk to fit (a row's record key)
 	// partCol is 1 + the column holding a partition (rows link to Layout); 0: none.
 	partCol int
 	// groupCol is 1 + the column holding a file id (rows link to the file group); 0: none.
@@ -94,17 +97,24 @@ type instantDetail struct {
 	km      detailKeys
 	// hasLayout, hasEventLog: the snapshot has the pane a link goes to.
 	hasLayout, hasEventLog bool
+	// rows is the Rows tab of a write (nil for other instants).
+	rows *rowsTab
 }
 
 // detailKeys are an instant's keys: move in the shown table, sort it, switch tables.
 type detailKeys struct {
 	navKeys
 	Sort, Table, Layout, Stages key.Binding
+	// Rows opens the Rows tab; Find looks for a record key there (FindGo runs it, FindCancel
+	// closes the input).
+	Rows, Find, FindGo, FindCancel key.Binding
 }
 
-func (k detailKeys) ShortHelp() []key.Binding { return enabled(k.Sort, k.Table, k.Layout, k.Stages) }
+func (k detailKeys) ShortHelp() []key.Binding {
+	return enabled(k.FindGo, k.FindCancel, k.Sort, k.Table, k.Rows, k.Find, k.Layout, k.Stages)
+}
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Sort, k.Table, k.Layout, k.Stages}}
+	return [][]key.Binding{k.all(), {k.Sort, k.Table, k.Rows, k.Find, k.FindGo, k.FindCancel, k.Layout, k.Stages}}
 }
 func (k detailKeys) helpTitles() []string { return []string{"Move", "Instant"} }
 
@@ -113,8 +123,21 @@ func (k detailKeys) helpTitles() []string { return []string{"Move", "Instant"} }
 func (d *instantDetail) keys(c *Common) detailKeys {
 	k := d.km
 	t := d.shown()
-	k.navKeys = c.Keys.Nav.when(t != nil && len(t.rows) > 1)
-	k.Sort = when(c.Keys.Sort, t != nil && len(t.rows) > 1)
+	onRows := d.rows != nil && t == d.rows.tbl
+	if onRows && d.rows.finding {
+		// The find input has focus: every other key is text.
+		k.navKeys = c.Keys.Nav.when(false)
+		for _, b := range []*key.Binding{&k.Sort, &k.Table, &k.Layout, &k.Stages, &k.Rows, &k.Find} {
+			b.SetEnabled(false)
+		}
+		return k
+	}
+	k.FindGo.SetEnabled(false)
+	k.FindCancel.SetEnabled(false)
+	k.navKeys = c.Keys.Nav.when(t != nil && (len(t.rows) > 1 || onRows && d.rows.total > 1))
+	k.Sort = when(c.Keys.Sort, t != nil && len(t.rows) > 1 && !onRows)
+	k.Rows = when(k.Rows, t != nil && d.rows != nil && !onRows)
+	k.Find = when(k.Find, onRows && d.rows.total > 0 && !d.rows.loading)
 	k.Table = when(k.Table, t != nil && len(d.tables) > 1)
 	k.Layout = when(k.Layout, t != nil && t.partCol > 0 && len(t.rows) > 0 && d.hasLayout)
 	if t != nil && t.groupCol > 0 {
@@ -135,7 +158,8 @@ func (d *instantDetail) shown() *dtable {
 func newInstantDetail(in *timeline.Instant) *instantDetail {
 	d := &instantDetail{in: in, loading: true, sortCol: -1, page: 1,
 		km: detailKeys{Table: bind("t", "next table", "t"), Layout: bind("enter", "partition of the row (Layout)", "enter"),
-			Stages: bind("S", "Spark stages", "S")}}
+			Stages: bind("S", "Spark stages", "S"), Rows: bind("r", "rows this write left", "r"),
+			Find: bind("/", "find a record key", "/"), FindGo: bind("enter", "find", "enter"), FindCancel: bind("esc", "cancel", "esc")}}
 	d.info = baseInfo(in)
 	return d
 }
@@ -297,6 +321,12 @@ func (d *instantDetail) set(m detailMsg) {
 	for _, p := range det.Problems {
 		d.notes = append(d.notes, "could not read "+p.String())
 	}
+	defer func() {
+		if m.snap != nil && model.ReturnsRows(in) {
+			d.rows = newRowsTab(m.snap, in)
+			d.tables = append(d.tables, d.rows.tbl)
+		}
+	}()
 	if len(d.tables) == 0 {
 		raw := det.Content
 		name := "metadata (JSON)"
@@ -401,9 +431,39 @@ func (d *instantDetail) cur() *dtable {
 	return nil
 }
 
+// capturing is true while the Rows tab's find input has focus.
+func (d *instantDetail) capturing() bool {
+	return d.rows != nil && d.rows.finding && d.shown() == d.rows.tbl
+}
+
+// openRows shows the Rows tab, reading its first page the first time.
+func (d *instantDetail) openRows() tea.Cmd {
+	for i, t := range d.tables {
+		if t == d.rows.tbl {
+			d.table = i
+		}
+	}
+	d.cursor, d.top, d.sortCol = 0, 0, -1
+	if d.rows.total < 0 && !d.rows.loading {
+		return d.rows.load(0, "")
+	}
+	return nil
+}
+
 func (d *instantDetail) update(c *Common, msg tea.Msg) tea.Cmd {
 	k := d.keys(c)
 	t := d.shown()
+	if m, ok := msg.(rowsMsg); ok {
+		if d.rows != nil && m.in == d.in {
+			d.rows.set(d, m)
+		}
+		return nil
+	}
+	if d.rows != nil && t == d.rows.tbl {
+		if cmd, handled := d.rows.update(d, k, msg); handled {
+			return cmd
+		}
+	}
 	n := 0
 	if t != nil {
 		n = len(t.rows)
@@ -446,9 +506,14 @@ func (d *instantDetail) update(c *Common, msg tea.Msg) tea.Cmd {
 			return jumpTo(j)
 		case key.Matches(msg, k.Stages):
 			return jumpTo(jumpMsg{Pane: "Event log", Instant: d.in.RequestedTime})
+		case key.Matches(msg, k.Rows):
+			return d.openRows()
 		case key.Matches(msg, k.Table):
 			d.table = (d.table + 1) % len(d.tables)
 			d.cursor, d.top, d.sortCol = 0, 0, -1
+			if d.rows != nil && d.cur() == d.rows.tbl {
+				return d.openRows()
+			}
 		case key.Matches(msg, k.Sort):
 			d.sortCol++
 			if d.sortCol >= len(t.headers) {
@@ -484,6 +549,12 @@ func (d *instantDetail) sortBy(t *dtable, c int) {
 
 func (d *instantDetail) status() string {
 	t := d.cur()
+	if d.rows != nil && t == d.rows.tbl {
+		if d.rows.total <= 0 || len(t.rows) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("[%d/%d] rows %d/%d", d.table+1, len(d.tables), d.rows.abs(d)+1, d.rows.total)
+	}
 	if t == nil || len(t.rows) == 0 {
 		return ""
 	}
@@ -525,19 +596,28 @@ func (d *instantDetail) head(c *Common, width, height int) (lines []string, done
 	if maxInfo := height - 4; len(lines) > maxInfo && maxInfo > 0 {
 		lines = lines[:maxInfo]
 	}
-	title := t.name
+	name := func(o *dtable) string {
+		if d.rows != nil && o == d.rows.tbl {
+			return d.rows.title()
+		}
+		return o.name
+	}
+	title := name(t)
 	if len(d.tables) > 1 {
 		var names []string
 		for i, o := range d.tables {
 			if i == d.table {
-				names = append(names, "["+o.name+"]")
+				names = append(names, "["+name(o)+"]")
 			} else {
-				names = append(names, o.name)
+				names = append(names, name(o))
 			}
 		}
 		title = strings.Join(names, "  ") + "   (" + d.km.Table.Help().Key + ": next table)"
 	}
 	lines = append(lines, "", " "+st.ColHead.Render(clip(title, width-1)))
+	if d.rows != nil && t == d.rows.tbl {
+		lines = append(lines, d.rows.lines(st, width)...)
+	}
 	widths := colWidths(t, width-2)
 	hdr := make([]string, len(t.headers))
 	for i, h := range t.headers {
@@ -569,7 +649,7 @@ func (d *instantDetail) view(c *Common, width, height int) string {
 	}
 	t := d.cur()
 	widths := colWidths(t, width-2)
-	if len(t.rows) == 0 {
+	if len(t.rows) == 0 && (d.rows == nil || t != d.rows.tbl || !d.rows.loading && d.rows.err == nil) {
 		lines = append(lines, "  (none)")
 	}
 	for i := d.top; i < len(t.rows) && i < d.top+d.page; i++ {
@@ -605,7 +685,7 @@ func colWidths(t *dtable, width int) []int {
 	for total() > width {
 		wi := -1
 		for i := range w {
-			if !t.right[i] && (wi < 0 || w[i] > w[wi]) {
+			if !t.right[i] && (i >= len(t.keep) || !t.keep[i]) && (wi < 0 || w[i] > w[wi]) {
 				wi = i
 			}
 		}

@@ -7,6 +7,7 @@ package records
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -47,6 +48,32 @@ type Options struct {
 	// CommitTimes, when set, keeps only records whose _hoodie_commit_time is in it (after
 	// merging) and lets a slice without logs skip row groups whose statistics exclude them.
 	CommitTimes map[string]bool
+	// KeyFields are the record key fields of a table that does not populate meta fields
+	// (hoodie.populate.meta.fields=false): its _hoodie_record_key is null, so records are told
+	// apart, and merged, by these fields' values.
+	KeyFields []string
+}
+
+// KeyFieldsFor are the fields a reader keys records by when the table leaves meta fields
+// empty; nil when it populates them.
+func KeyFieldsFor(cfg *tableconfig.Config) []string {
+	if strings.EqualFold(cfg.Props["hoodie.populate.meta.fields"], "false") {
+		return cfg.RecordKeys
+	}
+	return nil
+}
+
+// deriveKey is a record's key from its key fields, as Hudi's key generators write it: the
+// value alone for one field, "field:value" pairs joined by commas for several.
+func deriveKey(r Record, fields []string) string {
+	if len(fields) == 1 {
+		return str(r.Values[fields[0]])
+	}
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = f + ":" + str(r.Values[f])
+	}
+	return strings.Join(parts, ",")
 }
 
 // ModeFor is the merge mode a table's configuration implies: hoodie.record.merge.mode,
@@ -160,6 +187,9 @@ func readSliceWith(ctx context.Context, store storage.Storage, s *filegroup.File
 	byKey := map[string]int{}
 	var recs []Record
 	put := func(r Record) {
+		if r.Key == "" && len(o.KeyFields) > 0 {
+			r.Key = deriveKey(r, o.KeyFields)
+		}
 		if i, ok := byKey[r.Key]; ok {
 			if o.wins(r, recs[i]) {
 				recs[i] = r
@@ -170,6 +200,10 @@ func readSliceWith(ctx context.Context, store storage.Storage, s *filegroup.File
 		recs = append(recs, r)
 	}
 	if s.Base != nil {
+		if ext := path.Ext(s.Base.Path); ext != ".parquet" {
+			// Lance, ORC and HFile base files (hoodie.table.base.file.format) are not decoded.
+			return nil, fmt.Errorf("base file %s: %s base files are not read (hudiscope reads Parquet base files only)", s.Base.Path, strings.ToUpper(strings.TrimPrefix(ext, ".")))
+		}
 		var keep map[string]bool
 		if len(s.Logs) == 0 {
 			keep = o.CommitTimes // a log could update a pruned record: prune only without logs
@@ -207,7 +241,7 @@ func readSliceWith(ctx context.Context, store storage.Storage, s *filegroup.File
 func projection(o Options) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, c := range append(append([]string{CommitTime, RecordKey, PartitionPath}, o.OrderingFields...), o.Columns...) {
+	for _, c := range append(append(append([]string{CommitTime, RecordKey, PartitionPath}, o.OrderingFields...), o.KeyFields...), o.Columns...) {
 		if c != "" && !seen[c] {
 			seen[c] = true
 			out = append(out, c)

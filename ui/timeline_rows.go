@@ -1,0 +1,291 @@
+package ui
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/hudi/records"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// rowsPage is how many rows the Rows tab holds: one page, read by a fresh scan (never the
+// whole table).
+const rowsPage = 200
+
+// rowsMsg carries a page of a commit's rows read in a Cmd.
+type rowsMsg struct {
+	in   *timeline.Instant
+	gen  int
+	want int // the row to put the cursor on (-1: the found row)
+	page model.RowPage
+	err  error
+}
+
+// rowsTab is the instant detail's Rows tab: the records the write left, a page at a time,
+// with / to find a record key.
+type rowsTab struct {
+	src     *model.CommitRows
+	in      *timeline.Instant
+	tbl     *dtable
+	offset  int
+	total   int // -1 until the first page arrives
+	loading bool
+	err     error
+	gen     int
+	notes   []string
+	finding bool
+	input   textinput.Model
+	last    string // the last key searched
+	missed  string // a find that matched nothing
+}
+
+func newRowsTab(s *model.Snapshot, in *timeline.Instant) *rowsTab {
+	return &rowsTab{src: s.CommitRows(in), in: in, total: -1, input: newInput(),
+		tbl: &dtable{name: "rows", partCol: 2, headers: []string{"record key", "partition"}, right: []bool{false, false}}}
+}
+
+// load reads the page holding row want (or, with find set, the first match at or after from).
+func (r *rowsTab) load(want int, find string) tea.Cmd {
+	r.gen++
+	r.loading, r.err, r.missed = true, nil, ""
+	gen, src, in := r.gen, r.src, r.in
+	off := max(0, want) / rowsPage * rowsPage
+	from := want
+	return func() tea.Msg {
+		var p model.RowPage
+		var err error
+		if find != "" {
+			p, err = src.Page(context.Background(), from, rowsPage, find)
+			return rowsMsg{in: in, gen: gen, want: -1, page: p, err: err}
+		}
+		p, err = src.Page(context.Background(), off, rowsPage, "")
+		return rowsMsg{in: in, gen: gen, want: want, page: p, err: err}
+	}
+}
+
+// set shows a page; the cursor goes to the wanted (or found) row.
+func (r *rowsTab) set(d *instantDetail, m rowsMsg) {
+	if m.gen != r.gen {
+		return // a stale page
+	}
+	r.loading, r.err = false, m.err
+	if m.err != nil {
+		return
+	}
+	p := m.page
+	r.offset, r.total = p.Offset, p.Total
+	r.notes = r.notes[:0]
+	r.notes = append(r.notes, p.Stats.Notes...)
+	for _, pr := range p.Stats.Problems {
+		r.notes = append(r.notes, "could not read "+pr.String())
+	}
+	fillRows(r.tbl, p.Rows)
+	want := m.want
+	if m.want < 0 {
+		want = p.Found
+		if p.Found < 0 {
+			r.missed = r.last
+			want = r.offset
+		}
+	}
+	d.cursor = max(0, min(len(r.tbl.rows)-1, want-r.offset))
+	d.top = max(0, min(d.top, d.cursor))
+}
+
+// fillRows puts a page into t: record key, partition, then the data columns in schema order
+// (meta columns left out), values as their logical types.
+func fillRows(t *dtable, recs []records.Record) {
+	t.headers, t.right, t.rows, t.nums = []string{"record key", "partition"}, []bool{false, false}, nil, nil
+	t.keep = []bool{true}
+	var cols []string
+	seen := map[string]bool{}
+	for _, r := range recs {
+		for _, f := range r.Fields {
+			if !seen[f] && !strings.HasPrefix(f, "_hoodie_") {
+				seen[f] = true
+				cols = append(cols, f)
+			}
+		}
+	}
+	if len(recs) > 0 && len(recs[0].Fields) == 0 {
+		// No schema order: columns by name.
+		for _, r := range recs {
+			for f := range r.Values {
+				if !seen[f] && !strings.HasPrefix(f, "_hoodie_") {
+					seen[f] = true
+					cols = append(cols, f)
+				}
+			}
+		}
+		sort.Strings(cols)
+	}
+	t.headers = append(t.headers, cols...)
+	for range cols {
+		t.right = append(t.right, false)
+	}
+	for _, r := range recs {
+		cells := []any{r.Key, partName(r.Partition)}
+		for _, c := range cols {
+			v, ok := r.Values[c]
+			if !ok {
+				cells = append(cells, "")
+				continue
+			}
+			cells = append(cells, cellValue(v))
+		}
+		t.add(cells...)
+	}
+}
+
+// cellValue renders a record value as `hudiscope snapshot -o text` does: null as "null",
+// logical types in their usual notation, nested values as compact JSON.
+func cellValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return x
+	case []byte:
+		return base64.StdEncoding.EncodeToString(x)
+	case time.Time:
+		return x.UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
+	case fmt.Stringer:
+		return x.String()
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case map[string]any, []any:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+// abs is the index of the row under the cursor among all the commit's rows.
+func (r *rowsTab) abs(d *instantDetail) int { return r.offset + d.cursor }
+
+// move puts the cursor on row to (clamped), reading its page when it is not the one held.
+func (r *rowsTab) move(d *instantDetail, to int) tea.Cmd {
+	if r.total <= 0 || r.loading {
+		return nil
+	}
+	to = max(0, min(r.total-1, to))
+	if to >= r.offset && to < r.offset+len(r.tbl.rows) {
+		d.cursor = to - r.offset
+		return nil
+	}
+	return r.load(to, "")
+}
+
+// update handles a key on the Rows tab; handled is false for keys the detail handles itself.
+func (r *rowsTab) update(d *instantDetail, k detailKeys, msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	if r.finding {
+		switch msg := msg.(type) {
+		case tea.KeyPressMsg:
+			switch {
+			case key.Matches(msg, k.FindGo):
+				r.finding = false
+				v := strings.TrimSpace(r.input.Value())
+				if v == "" {
+					return nil, true
+				}
+				from := 0
+				if r.total > 0 {
+					from = r.abs(d)
+					if v == r.last {
+						from++ // again: the next match
+					}
+				}
+				r.last = v
+				return r.load(from, v), true
+			case key.Matches(msg, k.FindCancel):
+				r.finding = false
+				return nil, true
+			}
+			r.input, _ = r.input.Update(msg)
+		case tea.PasteMsg:
+			r.input, _ = r.input.Update(msg)
+		}
+		return nil, true
+	}
+	at := r.abs(d)
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if key.Matches(msg, k.Wheel) {
+			if msg.Button == tea.MouseWheelUp {
+				return r.move(d, at-3), true
+			}
+			return r.move(d, at+3), true
+		}
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Find):
+			r.finding = true
+			r.input.SetValue(r.last)
+			r.input.CursorEnd()
+			return nil, true
+		case key.Matches(msg, k.Up):
+			return r.move(d, at-1), true
+		case key.Matches(msg, k.Down):
+			return r.move(d, at+1), true
+		case key.Matches(msg, k.PageUp):
+			return r.move(d, at-d.page), true
+		case key.Matches(msg, k.PageDown):
+			return r.move(d, at+d.page), true
+		case key.Matches(msg, k.Top):
+			return r.move(d, 0), true
+		case key.Matches(msg, k.Bottom):
+			return r.move(d, r.total-1), true
+		}
+	}
+	return nil, false
+}
+
+// title is the tab's name with where the page is: "rows 201-400 of 1,250".
+func (r *rowsTab) title() string {
+	switch {
+	case r.err != nil:
+		return "rows (unreadable)"
+	case r.total < 0:
+		return "rows"
+	case r.total == 0:
+		return "rows (none)"
+	}
+	return fmt.Sprintf("rows %d-%d of %d", r.offset+1, r.offset+len(r.tbl.rows), r.total)
+}
+
+// lines are shown above the page: the find input, a missed find, the scan's notes, the state.
+func (r *rowsTab) lines(st *Styles, width int) []string {
+	var out []string
+	if r.finding {
+		out = append(out, clip(" find key: "+inputView(r.input), width))
+	}
+	if r.missed != "" {
+		out = append(out, clip(" "+st.Warn.Render("no record key contains "+strconv.Quote(r.missed)), width))
+	}
+	for _, n := range r.notes {
+		out = append(out, clip(" "+st.Warn.Render(st.G.Warn+" "+n), width))
+	}
+	switch {
+	case r.loading:
+		out = append(out, " reading the rows this write left...")
+	case r.err != nil:
+		out = append(out, " "+st.Bad.Render("could not read rows: "+r.err.Error()))
+	}
+	return out
+}
