@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
-	"github.com/hudiscope/hudiscope/analyzers/eventlog/source"
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
@@ -250,9 +249,7 @@ func analyzeHealth(ctx context.Context, s *Snapshot) error {
 
 func analyzeEventLog(ctx context.Context, s *Snapshot) error {
 	if s.Options.FollowEventLog {
-		if _, shs, _ := source.ParseSHS(s.Options.EventLog); !shs {
-			return followEventLog(ctx, s)
-		}
+		return followEventLog(ctx, s)
 	}
 	r, err := AnalyzeEventLog(ctx, s.Options.EventLog, s.Options.Storage, s.Options.EventLogTune)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 
@@ -21,8 +22,12 @@ import (
 // Plain parts are tailed from their last offset. A compressed part is read once it is
 // complete (a newer part exists, or the log is no longer in progress): a compressed stream
 // cannot be decoded from the middle. A `.inprogress` file renamed when the application ends is
-// followed under its new name. Line numbers in damage records count from the start of each
-// poll's chunk.
+// followed under its new name.
+//
+// A History Server application (shs://) is followed by downloading its logs zip on each poll
+// (the server serves a running application's in-progress log) and folding in, per part, only
+// the bytes beyond what earlier polls consumed; once the server says the attempt completed,
+// the last download is read whole and later polls fetch nothing.
 type Follower struct {
 	mu      sync.Mutex // Poll and Report may come from different goroutines, one at a time
 	path    string
@@ -34,6 +39,12 @@ type Follower struct {
 	order   []string
 	src     SourceInfo
 	display string
+
+	shs       *source.SHS // set for shs:// paths
+	client    *http.Client
+	shsDone   bool // the application completed and its final log was read
+	downloads int
+	dlBytes   int64
 }
 
 type followPart struct {
@@ -50,8 +61,9 @@ type followPart struct {
 
 // NewFollower starts following path (local, or through opt.Opener). Nothing is read until Poll.
 func NewFollower(path string, opt Options) (*Follower, error) {
-	if _, isSHS, _ := source.ParseSHS(path); isSHS {
-		return nil, fmt.Errorf("%s: following a History Server application is not supported; follow its event log file or directory", config.Redact("", path))
+	shs, isSHS, err := source.ParseSHS(path)
+	if err != nil {
+		return nil, err
 	}
 	op := opt.Opener
 	if op == nil {
@@ -62,8 +74,19 @@ func NewFollower(path string, opt Options) (*Follower, error) {
 		display = path
 	}
 	opt.workers = 1 // small appended chunks: one parser is enough
-	return &Follower{path: strings.TrimPrefix(path, "file://"), opt: opt, op: op, a: &analysis{opt: opt, st: newState()},
-		parts: map[string]*followPart{}, renamed: map[string]string{}, display: config.Redact("", display)}, nil
+	f := &Follower{path: strings.TrimPrefix(path, "file://"), opt: opt, op: op, a: &analysis{opt: opt, st: newState()},
+		parts: map[string]*followPart{}, renamed: map[string]string{}, display: config.Redact("", display)}
+	if isSHS {
+		f.shs, f.client = &shs, opt.HTTPClient
+	}
+	return f, nil
+}
+
+// Downloads is how many History Server zips the follower fetched, and their bytes.
+func (f *Follower) Downloads() (n int, bytes int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.downloads, f.dlBytes
 }
 
 // Poll reads what was appended since the last poll; changed says whether the report would
@@ -72,6 +95,9 @@ func NewFollower(path string, opt Options) (*Follower, error) {
 func (f *Follower) Poll(ctx context.Context) (changed bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.shs != nil {
+		return f.pollSHS(ctx)
+	}
 	root := f.path
 	log, err := source.Resolve(f.op, root)
 	if err != nil && strings.HasSuffix(root, ".inprogress") {
@@ -86,8 +112,54 @@ func (f *Follower) Poll(ctx context.Context) (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	return f.fold(ctx, log, SourceInfo{}, false)
+}
+
+// pollSHS downloads the application's logs zip and folds in what it gained. The status is
+// asked first: a download made after the server said "completed" holds the final log.
+func (f *Follower) pollSHS(ctx context.Context) (bool, error) {
+	if f.shsDone {
+		return false, nil
+	}
+	if f.client == nil {
+		f.client = source.Client(source.LimitsFrom(ctx))
+	}
+	completed, err := f.shs.Completed(ctx, f.client)
+	if err != nil {
+		return false, err
+	}
+	dl, err := f.shs.Fetch(ctx, f.client)
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		dl.Close() // the temporary zip: each poll downloads afresh
+		f.op = nil
+	}()
+	f.downloads++
+	f.dlBytes += dl.Bytes
+	f.op = dl.Opener
+	log, err := source.Resolve(dl.Opener, dl.Root)
+	if err != nil {
+		return false, fmt.Errorf("history server %s: %w", f.shs.LogsURL(), err)
+	}
+	src := SourceInfo{HistoryServer: f.shs.LogsURL(), Notes: dl.Notes}
+	// A killed application's log keeps its .inprogress name; once the server calls it
+	// complete it is read whole, last partial line included, as a one-shot read does.
+	grew, err := f.fold(ctx, log, src, completed)
+	if err == nil && (completed || !log.InProgress) {
+		f.shsDone = true
+	}
+	return grew, err
+}
+
+// fold reads what each part of log gained. src carries what the caller knows beyond the
+// log (History Server URL, download notes); final: nothing grows any more.
+func (f *Follower) fold(ctx context.Context, log *source.Log, src SourceInfo, final bool) (bool, error) {
 	ended := f.src.InProgress && !log.InProgress
-	f.src = SourceInfo{Layout: string(log.Layout), InProgress: log.InProgress, Compacted: log.Compacted, Notes: append([]string{}, log.Notes...)}
+	src.Layout, src.InProgress, src.Compacted = string(log.Layout), log.InProgress, log.Compacted
+	src.Notes = append(append([]string{}, src.Notes...), log.Notes...)
+	f.src = src
 	before := f.a.st.eventsRead
 	for i, p := range log.Parts {
 		key := strings.TrimSuffix(p.Name, ".inprogress")
@@ -103,7 +175,7 @@ func (f *Follower) Poll(ctx context.Context) (changed bool, err error) {
 		fp.part = p
 		last := i == len(log.Parts)-1
 		// Only the last part of a running application can still grow.
-		if err := f.readPart(ctx, fp, last && log.InProgress, i, len(log.Parts)); err != nil {
+		if err := f.readPart(ctx, fp, last && log.InProgress && !final, i, len(log.Parts)); err != nil {
 			return ended || f.a.st.eventsRead > before, err
 		}
 	}

@@ -3,6 +3,7 @@ package source
 import (
 	"archive/zip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,11 +54,65 @@ func ParseSHS(p string) (SHS, bool, error) {
 
 // LogsURL is the REST endpoint that serves the application's logs as a zip.
 func (s SHS) LogsURL() string {
-	u := strings.TrimRight(s.BaseURL, "/") + "/api/v1/applications/" + url.PathEscape(s.AppID)
+	u := s.AppURL()
 	if s.AttemptID != "" {
 		u += "/" + url.PathEscape(s.AttemptID)
 	}
 	return u + "/logs"
+}
+
+// AppURL is the REST endpoint that describes the application and its attempts.
+func (s SHS) AppURL() string {
+	return strings.TrimRight(s.BaseURL, "/") + "/api/v1/applications/" + url.PathEscape(s.AppID)
+}
+
+// Client is an HTTP client with the connect and TLS deadlines of l; a caller that fetches
+// repeatedly (a watch) keeps one so its connections are reused.
+func Client(l Limits) *http.Client { return shsClient(l.withDefaults().Timeout) }
+
+// maxAppJSON caps the application description: it lists attempts, not events.
+const maxAppJSON = 16 << 20
+
+// Completed asks the History Server whether the application ended: the chosen attempt (or,
+// without one, the newest, which the server lists first) has completed=true. The whole
+// request must finish within the limits' Timeout; client nil means Client(limits).
+func (s SHS) Completed(ctx context.Context, client *http.Client) (bool, error) {
+	lim := LimitsFrom(ctx)
+	if client == nil {
+		client = shsClient(lim.Timeout)
+	}
+	u := s.AppURL()
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return false, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("history server: GET %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		body := safetext.Terminal(config.Redact("", strings.TrimSpace(string(msg))))
+		return false, fmt.Errorf("history server: GET %s: %s: %s", u, resp.Status, body)
+	}
+	var app struct {
+		Attempts []struct {
+			AttemptID string `json:"attemptId"`
+			Completed bool   `json:"completed"`
+		} `json:"attempts"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAppJSON)).Decode(&app); err != nil {
+		return false, fmt.Errorf("history server: GET %s: application JSON: %w", u, err)
+	}
+	for i, a := range app.Attempts {
+		if (s.AttemptID == "" && i == 0) || (s.AttemptID != "" && a.AttemptID == s.AttemptID) {
+			return a.Completed, nil
+		}
+	}
+	return false, fmt.Errorf("history server: GET %s: no attempt %q in the application's attempts", u, s.AttemptID)
 }
 
 // Download is a History Server zip saved to a temporary file.

@@ -231,3 +231,41 @@ func TestLocalRefusesFIFO(t *testing.T) {
 	}
 	f.Close()
 }
+
+// Completed reads the chosen attempt's completed flag (the newest, listed first, without an
+// attempt ID) and names the URL on errors; a server that never answers fails within Timeout.
+func TestCompleted(t *testing.T) {
+	body := `{"id":"app-1","attempts":[{"attemptId":"2","completed":false},{"attemptId":"1","completed":true}]}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v1/applications/app-1":
+			w.Write([]byte(body))
+		case "/api/v1/applications/slow":
+			<-r.Context().Done()
+		default:
+			http.Error(w, "no such app", http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		attempt string
+		want    bool
+		err     string
+	}{{"", false, ""}, {"2", false, ""}, {"1", true, ""}, {"3", false, `no attempt "3"`}} {
+		s := appURL(srv)
+		s.AttemptID = tc.attempt
+		got, err := s.Completed(ctx, nil)
+		if got != tc.want || (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("attempt %q: completed %v, err %v; want %v, %q", tc.attempt, got, err, tc.want, tc.err)
+		}
+	}
+	if _, err := (SHS{BaseURL: srv.URL, AppID: "nope"}).Completed(ctx, nil); err == nil || !strings.Contains(err.Error(), "404") || !strings.Contains(err.Error(), srv.URL+"/api/v1/applications/nope") {
+		t.Errorf("missing app: %v", err)
+	}
+	start := time.Now()
+	_, err := (SHS{BaseURL: srv.URL, AppID: "slow"}).Completed(WithLimits(ctx, Limits{Timeout: 200 * time.Millisecond}), nil)
+	if took := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || took > 5*time.Second {
+		t.Errorf("silent server: %v after %s", err, took)
+	}
+}
