@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
@@ -178,6 +179,13 @@ func (s *Snapshot) IncrementalRows(ctx context.Context, q IncrementalQuery, fn f
 // IncrementalRows calls fn for every record the incremental read q returns: the latest
 // version (as of q.End) of each record whose latest write is among the returned writes.
 func IncrementalRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, q IncrementalQuery, fn func(records.Record) error) (records.Stats, error) {
+	// Without meta fields no row carries the commit time an incremental read filters on;
+	// every Hudi release refuses the read (IncrementalRelation) rather than return nothing.
+	if t.Config != nil && strings.EqualFold(t.Config.Props["hoodie.populate.meta.fields"], "false") {
+		return records.Stats{}, ErrRowsUnknown{"Hudi refuses incremental reads of a table that does not populate meta fields " +
+			"(hoodie.populate.meta.fields=false): \"Incremental queries are not supported when meta fields are disabled\"; " +
+			"read a snapshot (hudiscope snapshot) instead"}
+	}
 	commits, err := incrementalCommits(ctx, t, tl, q)
 	if err != nil {
 		return records.Stats{}, err

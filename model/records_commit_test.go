@@ -161,6 +161,12 @@ func TestNoMetaFieldsKeyedByKeyFields(t *testing.T) {
 		if len(keys) != 4 || keys[""] {
 			t.Errorf("%s: keys %v, want 4 distinct non-empty", z, keys)
 		}
+		// An incremental read is refused, as Hudi refuses it, instead of returning 0 rows.
+		_, err = IncrementalRows(ctx, tbl, tl, view, IncrementalQuery{Begin: "000"}, func(records.Record) error { return nil })
+		var unknown ErrRowsUnknown
+		if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "meta fields are disabled") {
+			t.Errorf("%s: incremental read: %v, want Hudi's refusal", z, err)
+		}
 	}
 }
 
