@@ -28,7 +28,7 @@ import (
 func BenchmarkOpen(b *testing.B) {
 	f := newFake(b)
 	for p, data := range synthTable(100, 100) {
-		f.put(b, "big/"+p, data)
+		f.Put(b, "big/"+p, data)
 	}
 	f.rt.latency = benchLatency
 	for _, mode := range []struct {

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/johannesboyne/gofakes3"
-
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
@@ -34,8 +32,7 @@ func TestS3SecondPrecisionCompletionTimes(t *testing.T) {
 			}
 			prefix := "prec/" + name
 			f.loadStorage(t, src, prefix)
-			f.backend.mu.Lock()
-			for _, k := range f.backend.keys {
+			for _, k := range f.Keys() {
 				if !strings.HasPrefix(k, prefix+"/.hoodie/") {
 					continue
 				}
@@ -44,11 +41,8 @@ func TestS3SecondPrecisionCompletionTimes(t *testing.T) {
 				if !ok || !okt || in.State != timeline.Completed {
 					continue
 				}
-				c := f.backend.meta[k]
-				c.LastModified = gofakes3.NewContentTime(req.Truncate(time.Second))
-				f.backend.meta[k] = c
+				f.SetModTime(k, req.Truncate(time.Second))
 			}
-			f.backend.mu.Unlock()
 			tb, err := hudi.Open(ctx, "s3://"+bucket+"/"+prefix, fakeOpts)
 			if err != nil {
 				t.Fatal(err)

@@ -36,7 +36,7 @@ func TestEventLogFromS3(t *testing.T) {
 			if rel != "." {
 				k = key + "/" + filepath.ToSlash(rel)
 			}
-			f.put(t, k, b)
+			f.Put(t, k, b)
 			return nil
 		})
 		logs[local] = "s3a://" + bucket + "/" + key

@@ -3,11 +3,9 @@ package s3_test
 import (
 	"bytes"
 	"context"
-	"crypto/md5"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,12 +19,10 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/metadata"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
-
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/storage/s3"
+	"github.com/hudiscope/hudiscope/internal/testutil/s3fake"
 )
 
 const bucket = "lake"
@@ -113,109 +109,26 @@ func (f *faults) RoundTrip(req *http.Request) (*http.Response, error) {
 	return f.base.RoundTrip(req)
 }
 
-// fake is an in-process S3 (gofakes3, in memory) behind the fault injector.
+// fake is an in-process S3 (s3fake: gofakes3 in memory, sorted key index) behind this
+// package's fault injector.
 // fakeOpts points the backend at the running fake (tests in this package run one at a time).
 var fakeOpts storage.Options
 
 type fake struct {
-	srv     *httptest.Server
-	backend *indexed
-	rt      *faults
-}
-
-// indexed is the s3mem backend with a sorted key index for ListBucket: s3mem scans every
-// object of the bucket on each LIST (10,000 objects × 100 partition LISTs dominated the
-// benchmark), while real S3 answers a prefix LIST in time independent of bucket size.
-type indexed struct {
-	*s3mem.Backend
-	mu   sync.RWMutex
-	keys []string // sorted, bucket "lake" only
-	meta map[string]gofakes3.Content
-}
-
-func (x *indexed) add(key string, b []byte) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if _, ok := x.meta[key]; !ok {
-		i := sort.SearchStrings(x.keys, key)
-		x.keys = append(x.keys, "")
-		copy(x.keys[i+1:], x.keys[i:])
-		x.keys[i] = key
-	}
-	sum := md5.Sum(b)
-	x.meta[key] = gofakes3.Content{Key: key, Size: int64(len(b)), ETag: gofakes3.FormatETag(sum[:]),
-		LastModified: gofakes3.NewContentTime(time.Now())}
-}
-
-func (x *indexed) ListBucket(name string, prefix *gofakes3.Prefix, page gofakes3.ListBucketPage) (*gofakes3.ObjectList, error) {
-	if name != bucket {
-		return x.Backend.ListBucket(name, prefix, page)
-	}
-	if prefix == nil {
-		prefix = &gofakes3.Prefix{}
-	}
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	out := gofakes3.NewObjectList()
-	start := sort.SearchStrings(x.keys, prefix.Prefix)
-	if page.Marker != "" && page.Marker >= prefix.Prefix {
-		start = sort.SearchStrings(x.keys, page.Marker)
-		if start < len(x.keys) && x.keys[start] == page.Marker {
-			start++
-		}
-	}
-	var match gofakes3.PrefixMatch
-	var cnt int64
-	last := ""
-	for i := start; i < len(x.keys) && strings.HasPrefix(x.keys[i], prefix.Prefix); i++ {
-		k := x.keys[i]
-		if !prefix.Match(k, &match) {
-			continue
-		}
-		if match.CommonPrefix {
-			if match.MatchedPart == last {
-				continue
-			}
-			out.AddPrefix(match.MatchedPart)
-			last = match.MatchedPart
-		} else {
-			c := x.meta[k]
-			out.Add(&c)
-		}
-		cnt++
-		if page.MaxKeys > 0 && cnt >= page.MaxKeys {
-			out.NextMarker = k
-			out.IsTruncated = i+1 < len(x.keys) && strings.HasPrefix(x.keys[i+1], prefix.Prefix)
-			break
-		}
-	}
-	return out, nil
+	*s3fake.Fake
+	rt *faults
 }
 
 func newFake(t testing.TB) *fake {
 	t.Helper()
-	be := &indexed{Backend: s3mem.New(), meta: map[string]gofakes3.Content{}}
-	if err := be.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(be, gofakes3.WithLogger(gofakes3.DiscardLog())).Server())
-	t.Cleanup(srv.Close)
+	// s3fake also sets the credentials in the environment, as the default chain reads them on a node.
+	fk := s3fake.New(t, bucket, s3fake.Faults{})
 	rt := &faults{base: http.DefaultTransport}
 	rt.reset()
-	// Credentials come from the environment, as the default chain reads them on a node.
-	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "SECRETTEST")
-	fakeOpts = storage.Options{S3Endpoint: srv.URL, S3Region: "us-east-1",
+	fakeOpts = storage.Options{S3Endpoint: fk.URL, S3Region: "us-east-1",
 		HTTPClient: &http.Client{Transport: rt}, MaxBackoff: 20 * time.Millisecond}
 	t.Cleanup(func() { fakeOpts = storage.Options{} })
-	return &fake{srv: srv, backend: be, rt: rt}
-}
-
-func (f *fake) put(t testing.TB, key string, b []byte) {
-	if _, err := f.backend.PutObject(bucket, key, map[string]string{}, bytes.NewReader(b), int64(len(b)), nil); err != nil {
-		t.Fatal(err)
-	}
-	f.backend.add(key, b)
+	return &fake{Fake: fk, rt: rt}
 }
 
 // loadStorage copies every file of a (zip) table into the bucket under prefix.
@@ -236,7 +149,7 @@ func (f *fake) loadStorage(t testing.TB, src storage.Storage, prefix string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.put(t, prefix+"/"+e.Path, b)
+			f.Put(t, prefix+"/"+e.Path, b)
 		}
 	}
 	walk("")
@@ -395,7 +308,7 @@ func TestS3EqualsZip(t *testing.T) {
 func TestS3AccessDeniedPartition(t *testing.T) {
 	f := newFake(t)
 	for p, b := range synthTable(5, 3) {
-		f.put(t, "denied/"+p, b)
+		f.Put(t, "denied/"+p, b)
 	}
 	f.rt.denyPrefix = "denied/p=002"
 	defer func() { f.rt.denyPrefix = "" }()
@@ -429,7 +342,7 @@ func TestS3AccessDeniedPartition(t *testing.T) {
 // TestS3Errors: missing bucket, missing key and expired credentials name bucket and key.
 func TestS3Errors(t *testing.T) {
 	f := newFake(t)
-	f.put(t, "t/.hoodie/hoodie.properties", []byte("x"))
+	f.Put(t, "t/.hoodie/hoodie.properties", []byte("x"))
 	ctx := context.Background()
 
 	_, err := hudi.Open(ctx, "s3://no-such-bucket/tables/x", fakeOpts)
@@ -467,7 +380,7 @@ func TestS3RangedReads(t *testing.T) {
 	for i := range data {
 		data[i] = byte(i)
 	}
-	f.put(t, "r/file.bin", data)
+	f.Put(t, "r/file.bin", data)
 	st, err := storage.Open("s3://"+bucket+"/r", fakeOpts)
 	if err != nil {
 		t.Fatal(err)

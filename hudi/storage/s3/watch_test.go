@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -17,18 +16,6 @@ import (
 	"github.com/hudiscope/hudiscope/internal/replay"
 	"github.com/hudiscope/hudiscope/model"
 )
-
-// remove drops a key from the sorted index (the object is deleted from s3mem by the caller).
-func (x *indexed) remove(key string) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if _, ok := x.meta[key]; !ok {
-		return
-	}
-	delete(x.meta, key)
-	i := sort.SearchStrings(x.keys, key)
-	x.keys = append(x.keys[:i], x.keys[i+1:]...)
-}
 
 // TestWatchRequestsPerRefresh: a watched 1,000-instant table costs at most 3 requests per
 // refresh when nothing changed (one LIST with StartAfter), in both timeline layouts, and a
@@ -46,7 +33,7 @@ func TestWatchRequestsPerRefresh(t *testing.T) {
 			ts := func(i int) string {
 				return timeline.FormatInstantTime(base.Add(time.Duration(i)*time.Minute), time.UTC)
 			}
-			put := func(name, body string) { f.put(t, "w/"+cfg.TimelineDir+"/"+name, []byte(body)) }
+			put := func(name, body string) { f.Put(t, "w/"+cfg.TimelineDir+"/"+name, []byte(body)) }
 			commit := func(i int) {
 				put(ts(i)+".commit.requested", "")
 				put(ts(i)+".commit.inflight", "")
@@ -118,13 +105,10 @@ func TestWatchReplayOnS3(t *testing.T) {
 	}
 	apply := func(op replay.Op) {
 		if op.Delete {
-			if _, err := f.backend.DeleteObject(bucket, "r/"+op.Path); err != nil {
-				t.Fatal(err)
-			}
-			f.backend.remove("r/" + op.Path)
+			f.Delete(t, "r/"+op.Path)
 			return
 		}
-		f.put(t, "r/"+op.Path, op.Data)
+		f.Put(t, "r/"+op.Path, op.Data)
 	}
 	for _, op := range append(base, steps[:3]...) {
 		apply(op)

@@ -1,7 +1,7 @@
 // Package s3fake is an in-process S3 for tests of packages above hudi/storage (the fleet):
 // gofakes3 in memory with a sorted key index (prefix LISTs independent of bucket size) behind
 // an http.RoundTripper that adds latency and throttling (503 SlowDown) and counts requests.
-// It follows the loopback fake of hudi/storage/s3's tests.
+// hudi/storage/s3's own tests use its backend behind their own fault injector.
 package s3fake
 
 import (
@@ -86,6 +86,32 @@ func (f *Fake) Put(t testing.TB, key string, b []byte) {
 		t.Fatal(err)
 	}
 	f.backend.add(key, b)
+}
+
+// Delete removes one object.
+func (f *Fake) Delete(t testing.TB, key string) {
+	t.Helper()
+	if _, err := f.backend.DeleteObject(f.Bucket, key); err != nil {
+		t.Fatal(err)
+	}
+	f.backend.remove(key)
+}
+
+// Keys returns every key, sorted.
+func (f *Fake) Keys() []string {
+	f.backend.mu.RLock()
+	defer f.backend.mu.RUnlock()
+	return append([]string(nil), f.backend.keys...)
+}
+
+// SetModTime changes the LastModified a LIST reports for key (as a writer's clock would).
+func (f *Fake) SetModTime(key string, at time.Time) {
+	f.backend.mu.Lock()
+	defer f.backend.mu.Unlock()
+	if c, ok := f.backend.meta[key]; ok {
+		c.LastModified = gofakes3.NewContentTime(at)
+		f.backend.meta[key] = c
+	}
 }
 
 // PutDir uploads every file under dir to prefix/relative-path.
@@ -197,6 +223,18 @@ func (x *indexed) add(key string, b []byte) {
 	sum := md5.Sum(b)
 	x.meta[key] = gofakes3.Content{Key: key, Size: int64(len(b)), ETag: gofakes3.FormatETag(sum[:]),
 		LastModified: gofakes3.NewContentTime(time.Now())}
+}
+
+// remove drops a key from the index (the caller deletes the object from s3mem).
+func (x *indexed) remove(key string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if _, ok := x.meta[key]; !ok {
+		return
+	}
+	delete(x.meta, key)
+	i := sort.SearchStrings(x.keys, key)
+	x.keys = append(x.keys[:i], x.keys[i+1:]...)
 }
 
 func (x *indexed) ListBucket(name string, prefix *gofakes3.Prefix, page gofakes3.ListBucketPage) (*gofakes3.ObjectList, error) {
