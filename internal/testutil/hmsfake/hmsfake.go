@@ -13,23 +13,15 @@ import (
 
 	"github.com/apache/thrift/lib/go/thrift"
 	"github.com/beltran/gohive/hive_metastore"
+
+	"github.com/hudiscope/hudiscope/internal/testutil/gluefake"
 )
 
-// Table is one metastore table.
-type Table struct {
-	Name          string
-	Location      string
-	InputFormat   string
-	Parameters    map[string]string
-	PartitionKeys []string
-	Partitions    []Partition
-}
-
-// Partition is one metastore partition.
-type Partition struct {
-	Values   []string
-	Location string
-}
+// Table and Partition are gluefake's, so one fleet can be served from either catalog.
+type (
+	Table     = gluefake.Table
+	Partition = gluefake.Partition
+)
 
 // Fake is the running metastore.
 type Fake struct {
