@@ -9,24 +9,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
-
-// allocated runs f and returns the bytes it allocated on the heap.
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
 
 // TestLocalSparseInstantTooLarge: a 2 GiB sparse instant (no disk used) is refused from its
 // size, quickly and without allocating it.
@@ -47,7 +37,7 @@ func TestLocalSparseInstantTooLarge(t *testing.T) {
 	}
 	var rerr error
 	start := time.Now()
-	alloc := allocated(func() { _, rerr = st.ReadFile(context.Background(), ".hoodie/20240101000000000.commit") })
+	alloc := testutil.Allocated(func() { _, rerr = st.ReadFile(context.Background(), ".hoodie/20240101000000000.commit") })
 	took := time.Since(start)
 	if !errors.Is(rerr, storage.ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", rerr)
@@ -145,7 +135,7 @@ func TestZipBomb(t *testing.T) {
 		}
 		for _, op := range []string{"ReadFile", "Open"} {
 			var err error
-			alloc := allocated(func() {
+			alloc := testutil.Allocated(func() {
 				if op == "ReadFile" {
 					_, err = st.ReadFile(ctx, ".hoodie/hoodie.properties")
 				} else {
@@ -167,7 +157,7 @@ func TestZipBomb(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rerr error
-		alloc := allocated(func() { _, rerr = st.ReadFile(ctx, ".hoodie/hoodie.properties") })
+		alloc := testutil.Allocated(func() { _, rerr = st.ReadFile(ctx, ".hoodie/hoodie.properties") })
 		if rerr == nil || !strings.Contains(rerr.Error(), "inflates past its declared size of 1000 bytes") {
 			t.Errorf("understated member: %v", rerr)
 		}

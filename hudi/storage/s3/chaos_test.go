@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/storage/s3"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
 // chaosTimeout is the --timeout of the chaos tests; slack covers backoff and scheduling on a
@@ -305,7 +305,7 @@ func TestChaosGiantLength(t *testing.T) {
 	ctx := context.Background()
 	st := chaosStore(t, c.srv.URL, storage.Options{})
 	var err error
-	alloc := allocated(func() {
+	alloc := testutil.Allocated(func() {
 		err = timed(t, slack, func() error { _, err := st.ReadFile(ctx, ".hoodie/announced"); return err })
 	})
 	wantErr(t, err, storage.ErrTooLarge, "read s3://bkt/tbl/.hoodie/announced: 46.6 GiB (50000000000 bytes) is over the read ceiling of 256 MiB (--max-read-size)")
@@ -315,7 +315,7 @@ func TestChaosGiantLength(t *testing.T) {
 	t.Logf("announced 50 GB: %d bytes allocated", alloc)
 
 	st = chaosStore(t, c.srv.URL, storage.Options{MaxReadBytes: 4 << 20})
-	alloc = allocated(func() {
+	alloc = testutil.Allocated(func() {
 		err = timed(t, slack, func() error { _, err := st.ReadFile(ctx, ".hoodie/endless"); return err })
 	})
 	wantErr(t, err, storage.ErrTooLarge, "read s3://bkt/tbl/.hoodie/endless: more than 4 MiB, the read ceiling (--max-read-size)")
@@ -354,17 +354,6 @@ func TestChaosUnreachable(t *testing.T) {
 			wantErr(t, err, nil, tc.want...)
 		})
 	}
-}
-
-// allocated runs f and returns the bytes it allocated on the heap (whole process: the
-// server side of the test counts too).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
 }
 
 // TestChaosRangeIgnored: an endpoint that answers a ranged GET with the whole object is an
