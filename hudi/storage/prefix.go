@@ -25,10 +25,7 @@ func (p *Prefixed) strip(e Entry) Entry {
 	return e
 }
 
-func (p *Prefixed) Root() string { return p.Base.Root() + "/" + p.Prefix }
-
-func (p *Prefixed) List(ctx context.Context, dir string) ([]Entry, error) {
-	es, err := p.Base.List(ctx, p.full(dir))
+func (p *Prefixed) stripAll(es []Entry, err error) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +34,12 @@ func (p *Prefixed) List(ctx context.Context, dir string) ([]Entry, error) {
 		out[i] = p.strip(e)
 	}
 	return out, nil
+}
+
+func (p *Prefixed) Root() string { return p.Base.Root() + "/" + p.Prefix }
+
+func (p *Prefixed) List(ctx context.Context, dir string) ([]Entry, error) {
+	return p.stripAll(p.Base.List(ctx, p.full(dir)))
 }
 
 func (p *Prefixed) Stat(ctx context.Context, rel string) (Entry, error) {
@@ -57,13 +60,5 @@ func (p *Prefixed) ReadFile(ctx context.Context, rel string) ([]byte, error) {
 
 // ListAfter passes StartAfter through to the base (a table inside a zip or bucket prefix).
 func (p *Prefixed) ListAfter(ctx context.Context, dir, after string) ([]Entry, error) {
-	es, err := ListAfter(ctx, p.Base, p.full(dir), after)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Entry, len(es))
-	for i, e := range es {
-		out[i] = p.strip(e)
-	}
-	return out, nil
+	return p.stripAll(ListAfter(ctx, p.Base, p.full(dir), after))
 }
