@@ -41,19 +41,21 @@ func (l *Local) resolve(op, p string) (string, error) {
 }
 
 func (l *Local) List(_ context.Context, dir string) ([]Entry, error) {
-	if _, err := l.resolve("list", dir); err != nil {
+	a, err := l.resolve("list", dir)
+	if err != nil {
 		return nil, err
 	}
-	return readDirStat(l.abs(dir), dir)
+	return readDirStat(a, dir)
 }
 
 func (l *Local) Stat(_ context.Context, p string) (Entry, error) {
-	if _, err := l.resolve("stat", p); err != nil {
+	a, err := l.resolve("stat", p)
+	if err != nil {
 		return Entry{}, err
 	}
-	info, err := os.Stat(l.abs(p))
+	info, err := os.Stat(a)
 	if err != nil {
-		return Entry{}, fmt.Errorf("stat %s: %w", l.abs(p), err)
+		return Entry{}, fmt.Errorf("stat %s: %w", a, err)
 	}
 	return Entry{Name: info.Name(), Path: p, Size: info.Size(), ModTime: info.ModTime(), ModTimePrecision: PrecisionLocal, IsDir: info.IsDir()}, nil
 }
@@ -122,8 +124,9 @@ func (l *Local) ReadFileBuf(_ context.Context, p string, buf []byte) ([]byte, er
 
 // ListNames lists a directory without stat-ing its entries.
 func (l *Local) ListNames(_ context.Context, dir string) ([]Entry, error) {
-	if _, err := l.resolve("list", dir); err != nil {
+	a, err := l.resolve("list", dir)
+	if err != nil {
 		return nil, err
 	}
-	return listNames(l.abs(dir), dir)
+	return listNames(a, dir)
 }

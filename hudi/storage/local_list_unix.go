@@ -65,10 +65,5 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 
 // fstatat retries on EINTR, which Go's runtime signals (preemption) can cause.
 func fstatat(fd int, name string, st *unix.Stat_t, flags int) error {
-	for {
-		err := unix.Fstatat(fd, name, st, flags)
-		if err != unix.EINTR {
-			return err
-		}
-	}
+	return retryEINTR(func() error { return unix.Fstatat(fd, name, st, flags) })
 }

@@ -21,10 +21,11 @@ var parallelSortMin = 1 << 16
 // and its name is the path's tail. Names come back sorted; types are the records' (lstat only
 // where the file system does not give one), so links are not followed, as with os.ReadDir.
 func listNames(abs, dir string) ([]Entry, error) {
-	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	for err == unix.EINTR {
+	var fd int
+	err := retryEINTR(func() (err error) {
 		fd, err = unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	}
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", abs, &os.PathError{Op: "open", Path: abs, Err: err})
 	}
@@ -45,17 +46,13 @@ func listNames(abs, dir string) ([]Entry, error) {
 		isDir := typ == unix.DT_DIR
 		if typ == unix.DT_UNKNOWN {
 			var st unix.Stat_t
-			if err := unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+			if err := fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 				isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
 			} else if err == unix.ENOENT {
 				return // vanished since it was listed
 			}
 		}
-		var b strings.Builder
-		b.Grow(len(prefix) + len(name))
-		b.WriteString(prefix)
-		b.Write(name)
-		ents = append(ents, named{b.String(), isDir})
+		ents = append(ents, named{joinName(prefix, name), isDir})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
@@ -135,11 +132,16 @@ func eachDirent(fd int, abs string, f func(name []byte, typ uint8)) error {
 func readDirPaths(f *os.File, prefix string) ([]string, error) {
 	var paths []string
 	err := eachDirent(int(f.Fd()), f.Name(), func(name []byte, _ uint8) {
-		var b strings.Builder
-		b.Grow(len(prefix) + len(name))
-		b.WriteString(prefix)
-		b.Write(name)
-		paths = append(paths, b.String())
+		paths = append(paths, joinName(prefix, name))
 	})
 	return paths, err
+}
+
+// joinName is prefix+name in one allocation.
+func joinName(prefix string, name []byte) string {
+	var b strings.Builder
+	b.Grow(len(prefix) + len(name))
+	b.WriteString(prefix)
+	b.Write(name)
+	return b.String()
 }
