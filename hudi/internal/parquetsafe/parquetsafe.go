@@ -86,10 +86,11 @@ func (l Limits) withDefaults() Limits {
 // path, or "parquet" when the caller reports the path itself.
 func Open(r io.ReaderAt, size int64, name string, lim Limits) (pf *parquet.File, err error) {
 	lim = lim.withDefaults()
-	footer, err := readFooter(r, size, name, lim)
+	end, err := readFooter(r, size, name, lim)
 	if err != nil {
 		return nil, err
 	}
+	footer := end[:len(end)-8]
 	if cost, err := footerCost(footer); err != nil {
 		return nil, fmt.Errorf("%s: footer: %w: %w", name, err, ErrCorrupt)
 	} else if cost > lim.MaxMetadata {
@@ -101,7 +102,10 @@ func Open(r io.ReaderAt, size int64, name string, lim Limits) (pf *parquet.File,
 			pf, err = nil, fmt.Errorf("%s: %v: %w", name, p, ErrCorrupt)
 		}
 	}()
-	pf, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	// parquet-go reads the tail and the footer again: serve them from the bytes checked here
+	// (on S3 each read is a GET).
+	tail := tailReader{ReaderAt: r, off: size - int64(len(end)), tail: end}
+	pf, err = parquet.OpenFile(tail, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -113,8 +117,9 @@ func Open(r io.ReaderAt, size int64, name string, lim Limits) (pf *parquet.File,
 	return pf, nil
 }
 
-// readFooter returns the footer bytes after checking its length against the file and the
-// ceiling: parquet-go allocates the length it reads before knowing whether the file holds it.
+// readFooter returns the file's last bytes, the footer and its length and magic, after
+// checking the length against the file and the ceiling: parquet-go allocates the length it
+// reads before knowing whether the file holds it.
 func readFooter(r io.ReaderAt, size int64, name string, lim Limits) ([]byte, error) {
 	if size < 12 {
 		return nil, fmt.Errorf("%s: %d bytes is too small for a parquet file: %w", name, size, ErrCorrupt)
@@ -133,11 +138,26 @@ func readFooter(r io.ReaderAt, size int64, name string, lim Limits) ([]byte, err
 	if n > lim.MaxFooter {
 		return nil, fmt.Errorf("%s: footer length %d is over the ceiling of %d: %w", name, n, lim.MaxFooter, ErrTooLarge)
 	}
-	footer := make([]byte, n)
-	if _, err := r.ReadAt(footer, size-8-n); err != nil {
+	end := make([]byte, n, n+8)
+	if _, err := r.ReadAt(end, size-8-n); err != nil {
 		return nil, fmt.Errorf("%s: read footer: %w", name, err)
 	}
-	return footer, nil
+	return append(end, tail[:]...), nil
+}
+
+// tailReader answers reads inside the file's last bytes (footer, length, magic) from tail,
+// which holds them, and any other read from the file.
+type tailReader struct {
+	io.ReaderAt
+	off  int64  // where tail starts in the file
+	tail []byte // up to the end of the file
+}
+
+func (r tailReader) ReadAt(p []byte, off int64) (int, error) {
+	if off >= r.off && off-r.off+int64(len(p)) <= int64(len(r.tail)) {
+		return copy(p, r.tail[off-r.off:]), nil
+	}
+	return r.ReaderAt.ReadAt(p, off)
 }
 
 // footerCost estimates what parquet-go's OpenFile allocates for footer: the decoded structs

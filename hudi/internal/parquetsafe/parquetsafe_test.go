@@ -390,3 +390,29 @@ func zstdContentSizeLie(t *testing.T, single bool) {
 	alloc, err := open(setCodec(t, f, format.Zstd), Limits{Pages: true})
 	wantErr(t, err, alloc, ErrCorrupt, "zstd page")
 }
+
+// countingReader counts ReadAt calls (on S3 each is a GET).
+type countingReader struct {
+	io.ReaderAt
+	n int
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.n++
+	return c.ReaderAt.ReadAt(p, off)
+}
+
+// TestOpenReadsFooterOnce: a footer-only Open costs three reads — the tail (length and
+// magic) and the footer, checked here, then parquet-go's header magic — because parquet-go's
+// own reads of the tail and footer are answered from the checked bytes (five reads before).
+func TestOpenReadsFooterOnce(t *testing.T) {
+	b := validFile(t, 5000, &parquet.Snappy)
+	r := &countingReader{ReaderAt: bytes.NewReader(b)}
+	pf, err := Open(r, int64(len(b)), "t.parquet", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.NumRows() != 5000 || r.n != 3 {
+		t.Fatalf("%d rows in %d reads, want 5000 in 3", pf.NumRows(), r.n)
+	}
+}
