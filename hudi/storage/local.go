@@ -74,33 +74,41 @@ func (l *Local) Open(_ context.Context, p string) (File, error) {
 		return nil, err
 	}
 	f, err := openRegular(a)
-	if err != nil && !errors.Is(err, ErrNotRegular) {
-		return nil, fmt.Errorf("open %s: %w", a, err)
+	if err != nil {
+		return nil, wrapOpen(a, err)
 	}
-	return f, err
+	return f, nil
+}
+
+// wrapOpen names the path in an openRegular error (ErrNotRegular errors already do).
+func wrapOpen(a string, err error) error {
+	if errors.Is(err, ErrNotRegular) {
+		return err
+	}
+	return fmt.Errorf("open %s: %w", a, err)
 }
 
 // openRegular checks the type before opening (a FIFO would block, a device never ends) and
 // again on the descriptor, opened non-blocking, in case it changed between.
-func openRegular(a string) (File, error) {
+func openRegular(a string) (localFile, error) {
 	st, err := os.Stat(a) // follows links, as Hadoop's local file system does
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: a, Err: errors.Unwrap(err)}
+		return localFile{}, &fs.PathError{Op: "open", Path: a, Err: errors.Unwrap(err)}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, notRegular("open", a, st.Mode())
+		return localFile{}, notRegular("open", a, st.Mode())
 	}
 	f, err := os.OpenFile(a, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, err
+		return localFile{}, err
 	}
 	if st, err = f.Stat(); err != nil {
 		f.Close()
-		return nil, err
+		return localFile{}, err
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, notRegular("open", a, st.Mode())
+		return localFile{}, notRegular("open", a, st.Mode())
 	}
 	return localFile{f, st.Size()}, nil
 }

@@ -223,3 +223,29 @@ func TestLocalReadFileBuf(t *testing.T) {
 		t.Fatalf("large: %d bytes (cap %d), %v", len(b), cap(b), err)
 	}
 }
+
+// TestZipOpenOnlyRegular: an archive path that is a FIFO, a directory or missing is refused
+// with its path named, before anything blocks on it.
+func TestZipOpenOnlyRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "t.zip")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "d.zip")
+	os.Mkdir(sub, 0o755)
+	missing := filepath.Join(dir, "none.zip")
+	for _, tc := range []struct{ path, want string }{
+		{fifo, "open " + fifo + ": is a named pipe (FIFO), not a regular file: not a regular file"},
+		{sub, "open " + sub + ": is a directory, not a regular file: not a regular file"},
+		{missing, "open " + missing + ": open " + missing + ": no such file or directory"},
+	} {
+		_, err := OpenZip(tc.path)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("OpenZip(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+		if errors.Is(err, ErrNotRegular) != (tc.path != missing) {
+			t.Errorf("OpenZip(%s): errors.Is(ErrNotRegular) wrong: %v", tc.path, err)
+		}
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -34,24 +33,17 @@ type Zip struct {
 
 // OpenZip opens a zip archive as a table root.
 func OpenZip(p string) (*Zip, error) {
-	if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
-		return nil, notRegular("open", p, st.Mode())
-	}
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	lf, err := openRegular(p)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", p, err)
+		return nil, wrapOpen(p, err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("stat %s: %w", p, err)
-	}
-	zr, err := zip.NewReader(f, st.Size())
+	f := lf.File
+	zr, err := zip.NewReader(f, lf.size)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("read zip %s: %w", p, err)
 	}
-	z := &Zip{path: p, f: f, size: st.Size(), maxRead: DefaultMaxReadBytes, entries: map[string]Entry{}, children: map[string][]Entry{}, files: map[string]*zip.File{}}
+	z := &Zip{path: p, f: f, size: lf.size, maxRead: DefaultMaxReadBytes, entries: map[string]Entry{}, children: map[string][]Entry{}, files: map[string]*zip.File{}}
 	prefix := zipPrefix(zr.File)
 	for _, zf := range zr.File {
 		name := strings.TrimPrefix(zf.Name, "./")
