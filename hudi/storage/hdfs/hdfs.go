@@ -278,13 +278,14 @@ func (s *Store) ReadFile(_ context.Context, p string) ([]byte, error) {
 	}
 	defer r.Close()
 	name := s.uri + s.abs(p)
-	if r.Stat().IsDir() {
+	st := r.Stat()
+	if st.IsDir() {
 		return nil, fmt.Errorf("read %s: is a directory, not a regular file: %w", name, storage.ErrNotRegular)
 	}
-	if size := r.Stat().Size(); size > s.maxRead {
-		return nil, storage.TooLarge(name, size, s.maxRead)
+	if st.Size() > s.maxRead {
+		return nil, storage.TooLarge(name, st.Size(), s.maxRead)
 	}
-	b, err := storage.ReadLimited(r, name, r.Stat().Size(), s.maxRead)
+	b, err := storage.ReadLimited(r, name, st.Size(), s.maxRead)
 	if err != nil && !errors.Is(err, storage.ErrTooLarge) {
 		return nil, s.wrap("read", p, err)
 	}
