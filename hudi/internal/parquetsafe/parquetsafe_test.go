@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
 type row struct {
@@ -109,13 +109,9 @@ func rewriteFirstPage(t testing.TB, b []byte, col int, edit func(*format.PageHea
 }
 
 // open runs Open and returns its error and the bytes it allocated.
-func open(b []byte, lim Limits) (uint64, error) {
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	_, err := Open(bytes.NewReader(b), int64(len(b)), "t.parquet", lim)
-	runtime.ReadMemStats(&m1)
-	return m1.TotalAlloc - m0.TotalAlloc, err
+func open(b []byte, lim Limits) (alloc uint64, err error) {
+	alloc = testutil.Allocated(func() { _, err = Open(bytes.NewReader(b), int64(len(b)), "t.parquet", lim) })
+	return alloc, err
 }
 
 func TestValidFilesOpen(t *testing.T) {
@@ -307,25 +303,22 @@ func TestMaxTotal(t *testing.T) {
 
 // unguardedAlloc reads every page of b with parquet-go alone and returns what it allocated.
 func unguardedAlloc(t *testing.T, b []byte) uint64 {
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)), parquet.SkipPageIndex(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := pf.RowGroups()[0].ColumnChunks()[0].Pages()
-	for {
-		pg, err := p.ReadPage()
+	return testutil.Allocated(func() {
+		pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)), parquet.SkipPageIndex(true))
 		if err != nil {
-			t.Logf("unguarded: %v", err)
-			break
+			t.Fatal(err)
 		}
-		parquet.Release(pg)
-	}
-	p.Close()
-	runtime.ReadMemStats(&m1)
-	return m1.TotalAlloc - m0.TotalAlloc
+		p := pf.RowGroups()[0].ColumnChunks()[0].Pages()
+		for {
+			pg, err := p.ReadPage()
+			if err != nil {
+				t.Logf("unguarded: %v", err)
+				break
+			}
+			parquet.Release(pg)
+		}
+		p.Close()
+	})
 }
 
 func TestMaxValues(t *testing.T) {
