@@ -23,6 +23,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/internal/testutil/s3fake"
 )
 
 func BenchmarkOpen(b *testing.B) {
@@ -30,7 +31,7 @@ func BenchmarkOpen(b *testing.B) {
 	for p, data := range synthTable(100, 100) {
 		f.Put(b, "big/"+p, data)
 	}
-	f.rt.latency = benchLatency
+	f.SetFaults(s3fake.Faults{Latency: benchLatency})
 	for _, mode := range []struct {
 		name    string
 		listing hudi.ListingSource
@@ -41,7 +42,7 @@ func BenchmarkOpen(b *testing.B) {
 			var requests, gets, heads, lists int
 			var worst time.Duration
 			for i := 0; i < b.N; i++ {
-				f.rt.reset()
+				f.Reset()
 				start := time.Now()
 				tab, err := hudi.Open(ctx, "s3://"+bucket+"/big", fakeOpts)
 				if err != nil {
@@ -59,8 +60,8 @@ func BenchmarkOpen(b *testing.B) {
 				if v.Source != mode.source || len(v.Partitions) != 100 || v.NumFileGroups() != 10000 {
 					b.Fatalf("got %v, want 100 partitions and 10000 file groups from %s (problems %v)", v, mode.source, tab.Problems())
 				}
-				c := f.rt.snapshot()
-				requests += f.rt.total()
+				c := f.Requests()
+				requests += f.Total()
 				gets, heads, lists = gets+c["GET"], heads+c["HEAD"], lists+c["LIST"]
 			}
 			n := float64(b.N)

@@ -67,7 +67,7 @@ func TestEventLogFromS3(t *testing.T) {
 			t.Errorf("%s: no stages", remote)
 		}
 	}
-	if n := f.rt.snapshot(); n["PUT"]+n["POST"]+n["DELETE"] > 0 {
+	if n := f.Requests(); n["PUT"]+n["POST"]+n["DELETE"] > 0 {
 		t.Errorf("write requests: %v", n)
 	}
 }

@@ -5,15 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/metadata"
@@ -27,108 +24,19 @@ import (
 
 const bucket = "lake"
 
-// faults is an http.RoundTripper in front of the fake: it injects latency, throttling and
-// access-denied answers, and counts requests by kind (GET, HEAD, LIST, others by method).
-type faults struct {
-	base          http.RoundTripper
-	latency       time.Duration
-	throttleEvery int    // every Nth request answers 503 SlowDown
-	denyPrefix    string // keys (and list prefixes) under it answer 403 AccessDenied
-	expired       bool   // every request answers 400 ExpiredToken
-
-	mu        sync.Mutex
-	n         int
-	counts    map[string]int
-	throttled int
-	denied    int
-}
-
-func (f *faults) reset() {
-	f.mu.Lock()
-	f.n, f.counts, f.throttled, f.denied = 0, map[string]int{}, 0, 0
-	f.mu.Unlock()
-}
-
-func (f *faults) snapshot() map[string]int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range f.counts {
-		out[k] = v
-	}
-	return out
-}
-
-func (f *faults) total() int {
-	n := 0
-	for _, v := range f.snapshot() {
-		n += v
-	}
-	return n
-}
-
-func errorResponse(req *http.Request, status int, code, msg string) *http.Response {
-	body := fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>%s</Message><RequestId>1</RequestId></Error>`, code, msg)
-	if req.Method == http.MethodHead {
-		body = ""
-	}
-	return &http.Response{StatusCode: status, Status: fmt.Sprintf("%d %s", status, http.StatusText(status)),
-		Header: http.Header{"Content-Type": {"application/xml"}}, Body: io.NopCloser(strings.NewReader(body)),
-		ContentLength: int64(len(body)), Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
-}
-
-func (f *faults) RoundTrip(req *http.Request) (*http.Response, error) {
-	if f.latency > 0 {
-		time.Sleep(f.latency)
-	}
-	kind := req.Method
-	q := req.URL.Query()
-	key := strings.TrimPrefix(strings.TrimPrefix(req.URL.Path, "/"+bucket), "/")
-	if req.Method == http.MethodGet && (q.Has("list-type") || q.Has("prefix") || q.Has("delimiter")) {
-		kind, key = "LIST", q.Get("prefix")
-	}
-	f.mu.Lock()
-	f.n++
-	f.counts[kind]++
-	n := f.n
-	f.mu.Unlock()
-	switch {
-	case f.expired:
-		return errorResponse(req, 400, "ExpiredToken", "The provided token has expired."), nil
-	case f.denyPrefix != "" && strings.HasPrefix(key, f.denyPrefix):
-		f.mu.Lock()
-		f.denied++
-		f.mu.Unlock()
-		return errorResponse(req, 403, "AccessDenied", "Access Denied"), nil
-	case f.throttleEvery > 0 && n%f.throttleEvery == 0:
-		f.mu.Lock()
-		f.throttled++
-		f.mu.Unlock()
-		return errorResponse(req, 503, "SlowDown", "Please reduce your request rate."), nil
-	}
-	return f.base.RoundTrip(req)
-}
-
-// fake is an in-process S3 (s3fake: gofakes3 in memory, sorted key index) behind this
-// package's fault injector.
+// fake is an in-process S3 (s3fake: gofakes3 in memory, sorted key index, fault injector).
 // fakeOpts points the backend at the running fake (tests in this package run one at a time).
 var fakeOpts storage.Options
 
-type fake struct {
-	*s3fake.Fake
-	rt *faults
-}
+type fake struct{ *s3fake.Fake }
 
 func newFake(t testing.TB) *fake {
 	t.Helper()
 	// s3fake also sets the credentials in the environment, as the default chain reads them on a node.
 	fk := s3fake.New(t, bucket, s3fake.Faults{})
-	rt := &faults{base: http.DefaultTransport}
-	rt.reset()
-	fakeOpts = storage.Options{S3Endpoint: fk.URL, S3Region: "us-east-1",
-		HTTPClient: &http.Client{Transport: rt}, MaxBackoff: 20 * time.Millisecond}
+	fakeOpts = fk.Options()
 	t.Cleanup(func() { fakeOpts = storage.Options{} })
-	return &fake{Fake: fk, rt: rt}
+	return &fake{fk}
 }
 
 // loadStorage copies every file of a (zip) table into the bucket under prefix.
@@ -272,9 +180,9 @@ func TestS3EqualsZip(t *testing.T) {
 			}
 			f.loadStorage(t, src, "tables/"+name)
 			want := load(t, z)
-			f.rt.reset()
-			f.rt.throttleEvery = 7
-			defer func() { f.rt.throttleEvery = 0 }()
+			f.Reset()
+			f.SetFaults(s3fake.Faults{ThrottleEvery: 7})
+			defer f.SetFaults(s3fake.Faults{})
 			got := load(t, "s3a://"+bucket+"/tables/"+name)
 			diff(t, "config", got.table.Config.Props, want.table.Config.Props)
 			diff(t, "instants", instants(got.tl), instants(want.tl))
@@ -289,16 +197,16 @@ func TestS3EqualsZip(t *testing.T) {
 			if ps := got.table.Problems(); len(ps) != len(want.table.Problems()) {
 				t.Errorf("problems on S3: %v; from zip: %v", ps, want.table.Problems())
 			}
-			counts := f.rt.snapshot()
+			counts := f.Requests()
 			for k := range counts {
 				if k != "GET" && k != "HEAD" && k != "LIST" {
 					t.Errorf("unexpected %s request(s): %v", k, counts)
 				}
 			}
-			if f.rt.throttled == 0 {
+			if f.Throttled() == 0 {
 				t.Errorf("no request was throttled: %v", counts)
 			}
-			t.Logf("requests %v, %d throttled and retried, source %q", counts, f.rt.throttled, got.mdt.Source)
+			t.Logf("requests %v, %d throttled and retried, source %q", counts, f.Throttled(), got.mdt.Source)
 		})
 	}
 }
@@ -310,8 +218,8 @@ func TestS3AccessDeniedPartition(t *testing.T) {
 	for p, b := range synthTable(5, 3) {
 		f.Put(t, "denied/"+p, b)
 	}
-	f.rt.denyPrefix = "denied/p=002"
-	defer func() { f.rt.denyPrefix = "" }()
+	f.SetFaults(s3fake.Faults{DenyPrefix: "denied/p=002"})
+	defer f.SetFaults(s3fake.Faults{})
 	ctx := context.Background()
 	tab, err := hudi.Open(ctx, "s3://"+bucket+"/denied", fakeOpts)
 	if err != nil {
@@ -365,8 +273,8 @@ func TestS3Errors(t *testing.T) {
 		t.Errorf("stat of nothing: %v", err)
 	}
 
-	f.rt.expired = true
-	defer func() { f.rt.expired = false }()
+	f.SetFaults(s3fake.Faults{Expired: true})
+	defer f.SetFaults(s3fake.Faults{})
 	_, err = st.ReadFile(ctx, ".hoodie/hoodie.properties")
 	if err == nil || !strings.Contains(err.Error(), "credentials expired") || !strings.Contains(err.Error(), "s3://lake/t/.hoodie/hoodie.properties") {
 		t.Errorf("expired credentials: %v", err)
@@ -400,7 +308,7 @@ func TestS3RangedReads(t *testing.T) {
 	if n, err := fl.ReadAt(buf, 9996); n != 4 || err != io.EOF {
 		t.Errorf("short read at end: %d %v", n, err)
 	}
-	if c := f.rt.snapshot(); c["GET"] != 2 || c["HEAD"] != 1 {
+	if c := f.Requests(); c["GET"] != 2 || c["HEAD"] != 1 {
 		t.Errorf("requests %v, want 1 HEAD + 2 ranged GETs", c)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/replay"
+	"github.com/hudiscope/hudiscope/internal/testutil/s3fake"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -56,32 +57,32 @@ func TestWatchRequestsPerRefresh(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("initial load: %v", f.rt.snapshot())
+			t.Logf("initial load: %v", f.Requests())
 			rf := timeline.NewRefresher(r, tl)
 			rf.FullEvery = 0
 			for i := 0; i < 3; i++ {
-				f.rt.reset()
+				f.Reset()
 				got, stats, err := rf.Refresh(ctx, false)
 				if err != nil {
 					t.Fatal(err)
 				}
 				r.LoadCommits(ctx, got.Instants)
-				if n := f.rt.total(); n > 3 || len(got.Instants) != 1000 {
-					t.Fatalf("refresh %d: %d requests %v (stats %+v), %d instants; want ≤ 3 and 1000", i, n, f.rt.snapshot(), stats, len(got.Instants))
+				if n := f.Total(); n > 3 || len(got.Instants) != 1000 {
+					t.Fatalf("refresh %d: %d requests %v (stats %+v), %d instants; want ≤ 3 and 1000", i, n, f.Requests(), stats, len(got.Instants))
 				}
 				if i == 0 {
-					t.Logf("unchanged refresh: %v, %+v", f.rt.snapshot(), stats)
+					t.Logf("unchanged refresh: %v, %+v", f.Requests(), stats)
 				}
 			}
 			commit(1000)
-			f.rt.reset()
+			f.Reset()
 			got, stats, err := rf.Refresh(ctx, false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			r.LoadCommits(ctx, got.Instants)
-			c := f.rt.snapshot()
-			if len(got.Instants) != 1001 || c["LIST"] != 1 || c["GET"] != 1 || f.rt.total() != 2 {
+			c := f.Requests()
+			if len(got.Instants) != 1001 || c["LIST"] != 1 || c["GET"] != 1 || f.Total() != 2 {
 				t.Errorf("after a new commit: %d instants, requests %v (stats %+v); want 1001, one LIST and one GET", len(got.Instants), c, stats)
 			}
 		})
@@ -130,7 +131,7 @@ func TestWatchReplayOnS3(t *testing.T) {
 		}
 		return b.String()
 	}
-	f.rt.throttleEvery = 4
+	f.SetFaults(s3fake.Faults{ThrottleEvery: 4})
 	maxUnchanged := 0
 	for i, op := range steps[3:] {
 		apply(op)
@@ -138,12 +139,12 @@ func TestWatchReplayOnS3(t *testing.T) {
 		if err != nil {
 			t.Fatalf("step %d (%s): %v", i, op.Note, err)
 		}
-		f.rt.reset()
+		f.Reset()
 		_, res2, err := w.Refresh(ctx, false)
 		if err != nil || len(res2.Changes) != 0 {
 			t.Fatalf("unchanged refresh after %s: %v, changes %v", op.Note, err, res2.Changes)
 		}
-		maxUnchanged = max(maxUnchanged, f.rt.total()-f.rt.throttled)
+		maxUnchanged = max(maxUnchanged, f.Total()-f.Throttled())
 		full, err := model.Load(ctx, opts, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -160,7 +161,7 @@ func TestWatchReplayOnS3(t *testing.T) {
 
 	// S3 answers nothing but 503 SlowDown: the refresh fails as throttled (after the
 	// backend's retries) and the watch doubles its interval, up to 8×.
-	f.rt.throttleEvery = 1
+	f.SetFaults(s3fake.Faults{ThrottleEvery: 1})
 	_, _, err = w.Refresh(ctx, false)
 	if !storage.IsThrottled(err) {
 		t.Fatalf("refresh under SlowDown: %v, want a throttling error", err)

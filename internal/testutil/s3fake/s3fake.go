@@ -1,7 +1,7 @@
-// Package s3fake is an in-process S3 for tests of packages above hudi/storage (the fleet):
+// Package s3fake is an in-process S3 for tests of hudi/storage/s3 and the packages above it:
 // gofakes3 in memory with a sorted key index (prefix LISTs independent of bucket size) behind
-// an http.RoundTripper that adds latency and throttling (503 SlowDown) and counts requests.
-// hudi/storage/s3's own tests use its backend behind their own fault injector.
+// an http.RoundTripper that adds latency, throttling (503 SlowDown), access-denied and
+// expired-token answers, and counts requests.
 package s3fake
 
 import (
@@ -29,6 +29,8 @@ import (
 type Faults struct {
 	Latency       time.Duration // added to every request
 	ThrottleEvery int           // every Nth request answers 503 SlowDown
+	DenyPrefix    string        // keys (and list prefixes) under it answer 403 AccessDenied
+	Expired       bool          // every request answers 400 ExpiredToken
 }
 
 // Fake is a running fake S3 holding one bucket.
@@ -68,7 +70,8 @@ func (f *Fake) SetFaults(x Faults) {
 	f.rt.mu.Unlock()
 }
 
-// Counts returns requests by kind (GET, HEAD, LIST) and how many were throttled.
+// Counts returns requests by kind (GET, HEAD, LIST, others by method) and how many were
+// throttled.
 func (f *Fake) Counts() (map[string]int, int) {
 	f.rt.mu.Lock()
 	defer f.rt.mu.Unlock()
@@ -77,6 +80,34 @@ func (f *Fake) Counts() (map[string]int, int) {
 		out[k] = v
 	}
 	return out, f.rt.throttled
+}
+
+// Requests returns requests by kind, as Counts.
+func (f *Fake) Requests() map[string]int {
+	c, _ := f.Counts()
+	return c
+}
+
+// Total is the number of requests of every kind.
+func (f *Fake) Total() int {
+	n := 0
+	for _, v := range f.Requests() {
+		n += v
+	}
+	return n
+}
+
+// Throttled is the number of requests answered 503 SlowDown.
+func (f *Fake) Throttled() int {
+	_, n := f.Counts()
+	return n
+}
+
+// Reset starts counting (and the ThrottleEvery sequence) again.
+func (f *Fake) Reset() {
+	f.rt.mu.Lock()
+	f.rt.n, f.rt.counts, f.rt.throttled = 0, map[string]int{}, 0
+	f.rt.mu.Unlock()
 }
 
 // Put stores one object.
@@ -165,16 +196,19 @@ func (f *Fake) ResetMaxInFlight() {
 }
 
 func (r *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	q := req.URL.Query()
+	kind := req.Method
+	key := strings.TrimPrefix(strings.TrimPrefix(req.URL.Path, "/"+r.bucket), "/")
+	if req.Method == http.MethodGet && (q.Has("list-type") || q.Has("prefix") || q.Has("delimiter")) {
+		kind, key = "LIST", q.Get("prefix")
+	}
 	r.mu.Lock()
 	f := r.f
 	r.n++
 	n := r.n
-	kind := req.Method
-	if q := req.URL.Query(); req.Method == http.MethodGet && (q.Has("list-type") || q.Has("prefix") || q.Has("delimiter")) {
-		kind = "LIST"
-	}
 	r.counts[kind]++
-	throttle := f.ThrottleEvery > 0 && n%f.ThrottleEvery == 0
+	deny := f.DenyPrefix != "" && strings.HasPrefix(key, f.DenyPrefix)
+	throttle := !f.Expired && !deny && f.ThrottleEvery > 0 && n%f.ThrottleEvery == 0
 	if throttle {
 		r.throttled++
 	}
@@ -189,16 +223,26 @@ func (r *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if f.Latency > 0 {
 		time.Sleep(f.Latency)
 	}
-	if throttle {
-		body := `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message><RequestId>1</RequestId></Error>`
-		if req.Method == http.MethodHead {
-			body = ""
-		}
-		return &http.Response{StatusCode: 503, Status: "503 Service Unavailable", Header: http.Header{"Content-Type": {"application/xml"}},
-			Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: req,
-			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
+	switch {
+	case f.Expired:
+		return errorResponse(req, 400, "ExpiredToken", "The provided token has expired."), nil
+	case deny:
+		return errorResponse(req, 403, "AccessDenied", "Access Denied"), nil
+	case throttle:
+		return errorResponse(req, 503, "SlowDown", "Please reduce your request rate."), nil
 	}
 	return r.base.RoundTrip(req)
+}
+
+// errorResponse is an S3 error answer (no body for HEAD, as S3 sends none).
+func errorResponse(req *http.Request, status int, code, msg string) *http.Response {
+	body := fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>%s</Message><RequestId>1</RequestId></Error>`, code, msg)
+	if req.Method == http.MethodHead {
+		body = ""
+	}
+	return &http.Response{StatusCode: status, Status: fmt.Sprintf("%d %s", status, http.StatusText(status)),
+		Header: http.Header{"Content-Type": {"application/xml"}}, Body: io.NopCloser(strings.NewReader(body)),
+		ContentLength: int64(len(body)), Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
 }
 
 // indexed is s3mem with a sorted key index for ListBucket (s3mem scans the whole bucket on
