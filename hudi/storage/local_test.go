@@ -71,10 +71,15 @@ func TestLocalRefusesEscape(t *testing.T) {
 			t.Errorf("List(%q) not refused", p)
 		}
 	}
-	for p, want := range map[string]bool{"timeline": false, "a/b/../c": false, "..": true, "x/../..": true, "/abs": true, `..\x`: true} {
+	for p, want := range map[string]bool{"timeline": false, "a/b/../c": false, "..": true, "x/../..": true, "/abs": true, `..\x`: true,
+		"a/...b": false, `a\..\..\b`: true} {
 		if got := Escapes(p) != ""; got != want {
 			t.Errorf("Escapes(%q) = %v, want %v", p, got, want)
 		}
+	}
+	// Every local read asks: a plain path costs no allocation.
+	if n := testing.AllocsPerRun(100, func() { Escapes(".hoodie/20240101000000000.commit") }); n != 0 {
+		t.Errorf("Escapes of a plain path allocates %v times", n)
 	}
 }
 
