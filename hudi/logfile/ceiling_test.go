@@ -5,13 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/logfile"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
 // block frames one version-1 block: header entries, content and an empty footer.
@@ -81,41 +79,12 @@ func bigBlockFile() (*sparseFile, int64) {
 	return &sparseFile{size: next + int64(len(small)), pieces: map[int64][]byte{0: head, next - 8: trailer, next: small}}, next
 }
 
-func heapGrowth(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	var mu sync.Mutex
-	done, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&m)
-			mu.Lock()
-			peak = max(peak, m.HeapAlloc)
-			mu.Unlock()
-		}
-	}()
-	fn()
-	runtime.ReadMemStats(&ms)
-	close(done)
-	<-stopped
-	return max(peak, ms.HeapAlloc) - base
-}
-
 // A block claiming 3 GiB is a named problem, skipped without being read, and the block after
 // it is still found and readable.
 func TestBlockOverCeilingSkipped(t *testing.T) {
 	f, next := bigBlockFile()
 	var blocks []logfile.Block
-	grew := heapGrowth(func() { blocks = logfile.ReadBlocks(f, f.Size()) })
+	grew := testutil.PeakHeapGrowth(func() { blocks = logfile.ReadBlocks(f, f.Size()) })
 	if grew > 16<<20 {
 		t.Errorf("heap grew %d MiB framing a 3 GiB block", grew>>20)
 	}
@@ -178,14 +147,14 @@ func TestReadContentLengthUnchecked(t *testing.T) {
 	lying := blocks[0]
 	lying.ContentLength = 200 << 20
 	var err error
-	grew := heapGrowth(func() { _, err = lying.ReadContent(bytes.NewReader(b)) })
+	grew := testutil.PeakHeapGrowth(func() { _, err = lying.ReadContent(bytes.NewReader(b)) })
 	if err == nil || !strings.Contains(err.Error(), "content ends at byte 209715234, past the end of the file (56 bytes)") {
 		t.Errorf("sized reader: %v", err)
 	}
 	if grew > 16<<20 {
 		t.Errorf("heap grew %d MiB", grew>>20)
 	}
-	grew = heapGrowth(func() { _, err = lying.ReadContent(onlyReaderAt{bytes.NewReader(b)}) })
+	grew = testutil.PeakHeapGrowth(func() { _, err = lying.ReadContent(onlyReaderAt{bytes.NewReader(b)}) })
 	if err == nil || !strings.Contains(err.Error(), "content truncated at 22 of 209715200 bytes") {
 		t.Errorf("unsized reader: %v", err)
 	}
