@@ -2,7 +2,9 @@ package timeline
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -129,4 +131,28 @@ func TestDecodeCommitTypedMatchesGeneric(t *testing.T) {
 		t.Errorf("only %d Avro commit files compared, want %d", checked, want)
 	}
 	t.Logf("%d Avro commit files compared", checked)
+}
+
+// A writer schema the typed structs do not fit (operationType a long) is not an error: the
+// generic mapping reads it. A container the generic path cannot read either fails with the
+// same error from both decoders.
+func TestDecodeCommitTypedFallback(t *testing.T) {
+	b := ocfSeed(`{"type":"record","name":"HoodieCommitMetadata","fields":[{"name":"operationType","type":"long"}]}`,
+		binary.AppendVarint(nil, 7))
+	var cm CommitMetadata
+	if err := avro.FirstRecordInto(b, &cm); !errors.Is(err, avro.ErrNotInto) {
+		t.Fatalf("typed decode: err = %v, want ErrNotInto", err)
+	}
+	for name, decode := range map[string]func([]byte) (*CommitMetadata, error){"full": decodeCommitMetadata, "lite": decodeCommitLite} {
+		got, err := decode(b)
+		if err != nil || got.OperationType != "7" {
+			t.Errorf("%s: got %+v, %v; want operationType 7 from the generic mapping", name, got, err)
+		}
+		cut := b[:len(b)-10] // the block runs past the end
+		_, ferr := decode(cut)
+		_, gerr := decodeCommitGeneric(cut)
+		if ferr == nil || errors.Is(ferr, avro.ErrNotInto) || ferr.Error() != gerr.Error() {
+			t.Errorf("%s on a cut container: err = %v, want the generic path's %v", name, ferr, gerr)
+		}
+	}
 }

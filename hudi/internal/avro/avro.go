@@ -80,6 +80,12 @@ func FirstRecord(b []byte) (any, error) {
 	return v, nil
 }
 
+// ErrNotInto marks a first record FirstRecordInto could not decode into the caller's struct
+// (a writer schema the struct does not fit): the container, codec and schema were read, so a
+// generic decode may still succeed. Any other error from FirstRecordInto a generic decode
+// (FirstRecord) would return too.
+var ErrNotInto = errors.New("record does not fit the struct")
+
 // FirstRecordInto decodes a container file's first record into a struct (fields by their
 // `avro` tags; record fields the struct lacks are skipped).
 func FirstRecordInto(b []byte, v any) error {
@@ -92,7 +98,7 @@ func FirstRecordInto(b []byte, v any) error {
 		return fmt.Errorf("avro schema: %w", err)
 	}
 	if _, err := s.Decode(f.block, v, avro.SkipUnknown()); err != nil {
-		return fmt.Errorf("avro datum: %w", err)
+		return fmt.Errorf("avro datum: %w: %w", ErrNotInto, err)
 	}
 	return nil
 }
