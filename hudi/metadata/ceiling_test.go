@@ -44,20 +44,7 @@ func filesRecordBytes(typ int, name string, size int64) []byte {
 
 // logBlock frames one version-1 log block with an INSTANT_TIME header.
 func logBlock(typ int, instant string, content []byte) []byte {
-	var body []byte
-	body = binary.BigEndian.AppendUint32(body, 1)
-	body = binary.BigEndian.AppendUint32(body, uint32(typ))
-	body = binary.BigEndian.AppendUint32(body, 1)
-	body = binary.BigEndian.AppendUint32(body, logfile.HeaderInstantTime)
-	body = binary.BigEndian.AppendUint32(body, uint32(len(instant)))
-	body = append(body, instant...)
-	body = binary.BigEndian.AppendUint64(body, uint64(len(content)))
-	body = append(body, content...)
-	body = binary.BigEndian.AppendUint32(body, 0)
-	l := uint64(len(body) + 8)
-	out := append([]byte("#HUDI#"), binary.BigEndian.AppendUint64(nil, l)...)
-	out = append(out, body...)
-	return binary.BigEndian.AppendUint64(out, l+6)
+	return synth.LogBlock(1, typ, map[int]string{logfile.HeaderInstantTime: instant}, content)
 }
 
 // synthTable writes the synthetic table plus a second completed delta commit whose log adds
