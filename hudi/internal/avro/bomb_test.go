@@ -178,9 +178,9 @@ func TestSchemaCacheBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	schemaCache.RLock()
+	schemaCache.mu.RLock()
 	n := len(schemaCache.m)
-	schemaCache.RUnlock()
+	schemaCache.mu.RUnlock()
 	if n != maxCachedSchemas {
 		t.Errorf("cache holds %d, want %d", n, maxCachedSchemas)
 	}
