@@ -128,6 +128,7 @@ func writeStatFromAvro(m map[string]any) WriteStat {
 			TotalCreateTime: num(rs["totalCreateTime"])}
 	}
 	if lf, ok := m["logFiles"].([]any); ok {
+		w.LogFiles = make([]string, 0, len(lf)) // present but empty is empty, as the typed and JSON decodes have it
 		for _, f := range lf {
 			w.LogFiles = append(w.LogFiles, str(f))
 		}
