@@ -157,7 +157,7 @@ type countGroup struct {
 }
 
 func writeCount(w io.Writer, f string, total int, by string, counts map[string]int) error {
-	keys := records.SortedKeys(counts)
+	keys := report.SortedKeys(counts)
 	switch f {
 	case "json":
 		doc := countDoc{SchemaVersion: report.SchemaVersion, Count: total, By: by}

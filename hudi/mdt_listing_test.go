@@ -14,6 +14,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/metadata"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
 // mdtTables lists every corpus and fixture zip; tables without a `files` MDT partition are
@@ -184,16 +185,7 @@ func (h hideMDT) ReadFile(ctx context.Context, p string) ([]byte, error) {
 // TestMDTListingSynthetic: a synthetic table (minimal HFile writer, reduced writer schema)
 // lists the same from its metadata table as from storage.
 func TestMDTListingSynthetic(t *testing.T) {
-	dir := t.TempDir()
-	for p, b := range synth.Table("synth", 7, 5) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.WriteFiles(t, synth.Table("synth", 7, 5))
 	ctx := context.Background()
 	tab, err := hudi.Open(ctx, dir, storage.Options{})
 	if err != nil {

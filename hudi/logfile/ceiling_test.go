@@ -5,37 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
+	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
-
-// block frames one version-1 block: header entries, content and an empty footer.
-func block(typ int, header map[int]string, content []byte) []byte {
-	var body bytes.Buffer
-	binary.Write(&body, binary.BigEndian, uint32(1))
-	binary.Write(&body, binary.BigEndian, uint32(typ))
-	binary.Write(&body, binary.BigEndian, uint32(len(header)))
-	for k, v := range header {
-		binary.Write(&body, binary.BigEndian, uint32(k))
-		binary.Write(&body, binary.BigEndian, uint32(len(v)))
-		body.WriteString(v)
-	}
-	binary.Write(&body, binary.BigEndian, uint64(len(content)))
-	body.Write(content)
-	binary.Write(&body, binary.BigEndian, uint32(0)) // footer entries
-	l := uint64(body.Len() + 8)
-	var b bytes.Buffer
-	b.WriteString("#HUDI#")
-	binary.Write(&b, binary.BigEndian, l)
-	b.Write(body.Bytes())
-	binary.Write(&b, binary.BigEndian, l+6)
-	return b.Bytes()
-}
 
 // sparseFile is a virtual file of size bytes: the given pieces at their offsets, zeros between.
 // It lets a test present a 3 GiB log file without 3 GiB of anything.
@@ -77,37 +53,8 @@ func bigBlockFile() (*sparseFile, int64) {
 	head = binary.BigEndian.AppendUint32(head, logfile.BlockHFileData)
 	trailer := binary.BigEndian.AppendUint64(nil, l+6)
 	next := int64(14 + l)
-	small := block(logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "20250101000000000"}, []byte("datum"))
+	small := synth.LogBlock(1, logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "20250101000000000"}, []byte("datum"))
 	return &sparseFile{size: next + int64(len(small)), pieces: map[int64][]byte{0: head, next - 8: trailer, next: small}}, next
-}
-
-func heapGrowth(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	var mu sync.Mutex
-	done, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&m)
-			mu.Lock()
-			peak = max(peak, m.HeapAlloc)
-			mu.Unlock()
-		}
-	}()
-	fn()
-	runtime.ReadMemStats(&ms)
-	close(done)
-	<-stopped
-	return max(peak, ms.HeapAlloc) - base
 }
 
 // A block claiming 3 GiB is a named problem, skipped without being read, and the block after
@@ -115,7 +62,7 @@ func heapGrowth(fn func()) uint64 {
 func TestBlockOverCeilingSkipped(t *testing.T) {
 	f, next := bigBlockFile()
 	var blocks []logfile.Block
-	grew := heapGrowth(func() { blocks = logfile.ReadBlocks(f, f.Size()) })
+	grew := testutil.PeakHeapGrowth(func() { blocks = logfile.ReadBlocks(f, f.Size()) })
 	if grew > 16<<20 {
 		t.Errorf("heap grew %d MiB framing a 3 GiB block", grew>>20)
 	}
@@ -148,8 +95,8 @@ func TestHeaderOverCeiling(t *testing.T) {
 	old := logfile.MaxHeaderBytes
 	logfile.MaxHeaderBytes = 1 << 10
 	defer func() { logfile.MaxHeaderBytes = old }()
-	b := block(logfile.BlockAvroData, map[int]string{logfile.HeaderSchema: strings.Repeat("x", 2000)}, []byte("c"))
-	b = append(b, block(logfile.BlockCommand, map[int]string{logfile.HeaderInstantTime: "1"}, nil)...)
+	b := synth.LogBlock(1, logfile.BlockAvroData, map[int]string{logfile.HeaderSchema: strings.Repeat("x", 2000)}, []byte("c"))
+	b = append(b, synth.LogBlock(1, logfile.BlockCommand, map[int]string{logfile.HeaderInstantTime: "1"}, nil)...)
 	blocks := logfile.ReadBlocks(bytes.NewReader(b), int64(len(b)))
 	if len(blocks) != 2 {
 		t.Fatalf("got %d blocks: %+v", len(blocks), blocks)
@@ -170,7 +117,7 @@ func (o onlyReaderAt) ReadAt(p []byte, off int64) (int, error) { return o.r.Read
 // A block descriptor whose content length outruns the file: with a known size it is refused
 // before allocating; without, the buffer holds only what arrived and the error says so.
 func TestReadContentLengthUnchecked(t *testing.T) {
-	b := block(logfile.BlockAvroData, nil, []byte("0123456789"))
+	b := synth.LogBlock(1, logfile.BlockAvroData, nil, []byte("0123456789"))
 	blocks := logfile.ReadBlocks(bytes.NewReader(b), int64(len(b)))
 	if len(blocks) != 1 || blocks[0].ContentLength != 10 {
 		t.Fatalf("blocks = %+v", blocks)
@@ -178,14 +125,14 @@ func TestReadContentLengthUnchecked(t *testing.T) {
 	lying := blocks[0]
 	lying.ContentLength = 200 << 20
 	var err error
-	grew := heapGrowth(func() { _, err = lying.ReadContent(bytes.NewReader(b)) })
+	grew := testutil.PeakHeapGrowth(func() { _, err = lying.ReadContent(bytes.NewReader(b)) })
 	if err == nil || !strings.Contains(err.Error(), "content ends at byte 209715234, past the end of the file (56 bytes)") {
 		t.Errorf("sized reader: %v", err)
 	}
 	if grew > 16<<20 {
 		t.Errorf("heap grew %d MiB", grew>>20)
 	}
-	grew = heapGrowth(func() { _, err = lying.ReadContent(onlyReaderAt{bytes.NewReader(b)}) })
+	grew = testutil.PeakHeapGrowth(func() { _, err = lying.ReadContent(onlyReaderAt{bytes.NewReader(b)}) })
 	if err == nil || !strings.Contains(err.Error(), "content truncated at 22 of 209715200 bytes") {
 		t.Errorf("unsized reader: %v", err)
 	}

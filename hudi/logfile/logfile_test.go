@@ -9,6 +9,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
+	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
 )
 
@@ -112,8 +113,8 @@ func FuzzReadLogBlocks(f *testing.F) {
 	f.Add(append([]byte("xx#HUDI#"), make([]byte, 40)...))
 	// Well-formed blocks; with the ceilings lowered below, the second is over the block ceiling
 	// and the first's header over the header ceiling.
-	f.Add(append(block(logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "1"}, []byte("c")),
-		block(logfile.BlockHFileData, nil, make([]byte, 300))...))
+	f.Add(append(synth.LogBlock(1, logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "1"}, []byte("c")),
+		synth.LogBlock(1, logfile.BlockHFileData, nil, make([]byte, 300))...))
 	oldBlock, oldHeader := logfile.MaxBlockBytes, logfile.MaxHeaderBytes
 	logfile.MaxBlockBytes, logfile.MaxHeaderBytes = 256, 32
 	f.Cleanup(func() { logfile.MaxBlockBytes, logfile.MaxHeaderBytes = oldBlock, oldHeader })

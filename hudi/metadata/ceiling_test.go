@@ -5,19 +5,17 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
 // A second delta commit whose log block adds one file to partition p=000.
@@ -46,20 +44,7 @@ func filesRecordBytes(typ int, name string, size int64) []byte {
 
 // logBlock frames one version-1 log block with an INSTANT_TIME header.
 func logBlock(typ int, instant string, content []byte) []byte {
-	var body []byte
-	body = binary.BigEndian.AppendUint32(body, 1)
-	body = binary.BigEndian.AppendUint32(body, uint32(typ))
-	body = binary.BigEndian.AppendUint32(body, 1)
-	body = binary.BigEndian.AppendUint32(body, logfile.HeaderInstantTime)
-	body = binary.BigEndian.AppendUint32(body, uint32(len(instant)))
-	body = append(body, instant...)
-	body = binary.BigEndian.AppendUint64(body, uint64(len(content)))
-	body = append(body, content...)
-	body = binary.BigEndian.AppendUint32(body, 0)
-	l := uint64(len(body) + 8)
-	out := append([]byte("#HUDI#"), binary.BigEndian.AppendUint64(nil, l)...)
-	out = append(out, body...)
-	return binary.BigEndian.AppendUint64(out, l+6)
+	return synth.LogBlock(1, typ, map[int]string{logfile.HeaderInstantTime: instant}, content)
 }
 
 // synthTable writes the synthetic table plus a second completed delta commit whose log adds
@@ -72,17 +57,7 @@ func synthTable(t *testing.T) string {
 	hf := synth.HFile(map[string][]byte{"p=000": filesRecordBytes(2, "new.parquet", 4321)},
 		map[string][]byte{"schema": []byte(synth.MetadataSchema)})
 	files[".hoodie/metadata/files/"+logName] = logBlock(logfile.BlockHFileData, requested2, hf)
-	dir := t.TempDir()
-	for p, b := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testutil.WriteFiles(t, files)
 }
 
 func dataTimeline() *timeline.Timeline {
@@ -177,7 +152,7 @@ func TestListingSkipsHugeLogBlock(t *testing.T) {
 
 	var parts map[string][]storage.Entry
 	var problems []problem.Problem
-	grew := heapGrowth(func() { parts, problems = list(t, dir) })
+	grew := testutil.PeakHeapGrowth(func() { parts, problems = list(t, dir) })
 	t.Logf("heap peak growth %d MiB listing beside a 3 GiB log", grew>>20)
 	if grew > 300<<20 {
 		t.Errorf("heap grew %d MiB", grew>>20)
@@ -189,33 +164,4 @@ func TestListingSkipsHugeLogBlock(t *testing.T) {
 		problems[0].Err != "block 1 at byte 0: 3.0 GiB exceeds the 256 MiB block ceiling; skipped" {
 		t.Errorf("problems = %v", problems)
 	}
-}
-
-func heapGrowth(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	var mu sync.Mutex
-	done, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&m)
-			mu.Lock()
-			peak = max(peak, m.HeapAlloc)
-			mu.Unlock()
-		}
-	}()
-	fn()
-	runtime.ReadMemStats(&ms)
-	close(done)
-	<-stopped
-	return max(peak, ms.HeapAlloc) - base
 }

@@ -301,7 +301,7 @@ func readCDCLog(ctx context.Context, store storage.Storage, p string, problems *
 			problems.Add(where, fmt.Sprintf("block at byte %d: %v", b.Offset, err))
 			continue
 		}
-		s, err := dataSchema(b.Header[logfile.HeaderSchema])
+		s, err := dataSchemas.Parse(b.Header[logfile.HeaderSchema])
 		if err != nil {
 			problems.Add(where, fmt.Sprintf("block at byte %d: avro schema: %v", b.Offset, err))
 			continue

@@ -10,6 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
@@ -20,9 +21,9 @@ import (
 // never panics, and a base file it cannot read is an error naming the file.
 func FuzzReadSliceFiles(f *testing.F) {
 	s := []byte(`{"type":"record","name":"r","fields":[{"name":"_hoodie_record_key","type":["null","string"]},{"name":"d","type":{"type":"bytes","logicalType":"decimal","precision":4,"scale":2}},{"name":"n","type":{"type":"array","items":{"type":"int","logicalType":"date"}}}]}`)
-	f.Add(buildLogBlock(logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "001", logfile.HeaderSchema: string(s)}, avroContent([]byte{2, 'k', 2, 0x30, 2, 2, 0})))
-	f.Add(buildLogBlock(logfile.BlockCDCData, map[int]string{logfile.HeaderInstantTime: "001", logfile.HeaderSchema: string(s)}, avroContent([]byte{0})))
-	f.Add(buildLogBlock(logfile.BlockDelete, map[int]string{logfile.HeaderInstantTime: "001"}, []byte{0, 0, 0, 3, 0, 0, 0, 2, 2, 0}))
+	f.Add(synth.LogBlock(1, logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "001", logfile.HeaderSchema: string(s)}, avroContent([]byte{2, 'k', 2, 0x30, 2, 2, 0})))
+	f.Add(synth.LogBlock(1, logfile.BlockCDCData, map[int]string{logfile.HeaderInstantTime: "001", logfile.HeaderSchema: string(s)}, avroContent([]byte{0})))
+	f.Add(synth.LogBlock(1, logfile.BlockDelete, map[int]string{logfile.HeaderInstantTime: "001"}, []byte{0, 0, 0, 3, 0, 0, 0, 2, 2, 0}))
 	var buf bytes.Buffer
 	w := parquet.NewGenericWriter[logicalRow](&buf)
 	_, _ = w.Write([]logicalRow{{CommitTime: "001", Key: "k", Tags: []string{"a"}, M: map[string]int64{"x": 1}, In: &nestedRow{A: 1}}})

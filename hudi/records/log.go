@@ -92,9 +92,13 @@ func readLogs(ctx context.Context, store storage.Storage, logs []filegroup.LogFi
 	return out
 }
 
+// dataSchemas parses data blocks' writer schemas with the logical-type decoders; bounded as
+// the container readers' cache is, since every block names its own schema text.
+var dataSchemas = avro.NewSchemaCache(avroLogical...)
+
 // dataRecords decodes an Avro data block with its writer schema (the SCHEMA header).
 func dataRecords(schema string, content []byte, cols []string, all bool, ordering []string) ([]Record, error) {
-	s, err := dataSchema(schema)
+	s, err := dataSchemas.Parse(schema)
 	if err != nil {
 		return nil, fmt.Errorf("avro schema: %w", err)
 	}

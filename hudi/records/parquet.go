@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -146,7 +147,7 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 		return 0, fmt.Errorf("parquet %s: no %s column (not a Hudi base file?)", path, RecordKey)
 	}
 	for _, c := range cols { // requested columns the file lacks read as null (schema evolution)
-		if nodes[c] == nil && !contains(fields, c) {
+		if nodes[c] == nil && !slices.Contains(fields, c) {
 			fields = append(fields, c)
 		}
 	}
@@ -248,15 +249,6 @@ func indexOf(fs []parquet.Field, name string) int {
 		}
 	}
 	return -1
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // mayHold says whether a commit-time column chunk may hold one of keep (true without bounds).

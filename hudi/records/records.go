@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
@@ -308,25 +307,6 @@ func number(v any) (float64, bool) {
 		return n, true
 	}
 	return 0, false
-}
-
-// CountByCommit groups records by commit time.
-func CountByCommit(recs []Record) map[string]int {
-	out := map[string]int{}
-	for _, r := range recs {
-		out[r.CommitTime]++
-	}
-	return out
-}
-
-// SortedKeys returns a map's keys in order.
-func SortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func str(v any) string {

@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -215,21 +214,6 @@ func avroDecimal(v any, s *avro.SchemaNode) (any, error) {
 		return nil, avro.ErrSkipCustomType
 	}
 	return decimalFromUnscaled(bigEndianSigned(b), s.Scale), nil
-}
-
-var dataSchemas sync.Map // schema text → *avro.Schema (with the logical-type decoders)
-
-// dataSchema parses a data block's writer schema with the logical-type decoders.
-func dataSchema(text string) (*avro.Schema, error) {
-	if s, ok := dataSchemas.Load(text); ok {
-		return s.(*avro.Schema), nil
-	}
-	s, err := avro.Parse(text, avroLogical...)
-	if err != nil {
-		return nil, err
-	}
-	dataSchemas.Store(text, s)
-	return s, nil
 }
 
 // avroValue makes decoded Avro values printable: NaN/Inf floats (no JSON form) become strings.

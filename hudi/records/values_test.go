@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/avro"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
@@ -100,31 +101,6 @@ func TestParquetLogicalTypes(t *testing.T) {
 	}
 }
 
-// buildLogBlock builds one Hudi log block (format version 1) as the writers lay it out.
-func buildLogBlock(typ int, header map[int]string, content []byte) []byte {
-	kv := func(m map[int]string) []byte {
-		var b []byte
-		b = binary.BigEndian.AppendUint32(b, uint32(len(m)))
-		for k, v := range m {
-			b = binary.BigEndian.AppendUint32(b, uint32(k))
-			b = binary.BigEndian.AppendUint32(b, uint32(len(v)))
-			b = append(b, v...)
-		}
-		return b
-	}
-	var body []byte
-	body = binary.BigEndian.AppendUint32(body, 1)
-	body = binary.BigEndian.AppendUint32(body, uint32(typ))
-	body = append(body, kv(header)...)
-	body = binary.BigEndian.AppendUint64(body, uint64(len(content)))
-	body = append(body, content...)
-	body = append(body, kv(nil)...)
-	l := uint64(len(body) + 8)
-	out := append([]byte("#HUDI#"), binary.BigEndian.AppendUint64(nil, l)...)
-	out = append(out, body...)
-	return binary.BigEndian.AppendUint64(out, l+6)
-}
-
 // avroContent is a data block's content: version, count, length-prefixed datums.
 func avroContent(datums ...[]byte) []byte {
 	b := binary.BigEndian.AppendUint32(nil, 3)
@@ -162,7 +138,7 @@ func TestAvroLogLogicalTypes(t *testing.T) {
 	}
 	dir := t.TempDir()
 	name := ".f1_002.log.1_0-1-1"
-	block := buildLogBlock(logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "002", logfile.HeaderSchema: logicalLogSchema}, avroContent(datum))
+	block := synth.LogBlock(1, logfile.BlockAvroData, map[int]string{logfile.HeaderInstantTime: "002", logfile.HeaderSchema: logicalLogSchema}, avroContent(datum))
 	if err := os.WriteFile(filepath.Join(dir, name), block, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -41,21 +42,6 @@ func zstdBombOCF() []byte {
 	return append(b, sync...)
 }
 
-func writeFiles(t *testing.T, files map[string][]byte) string {
-	t.Helper()
-	dir := t.TempDir()
-	for p, b := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func reader(t *testing.T, st storage.Storage) *Reader {
 	t.Helper()
 	cfg, err := tableconfig.Read(context.Background(), st, ".hoodie/hoodie.properties")
@@ -72,7 +58,7 @@ func TestBombInstantIsAProblem(t *testing.T) {
 	const bombReq, bombDone = "20260103000000000", "20260103000005000"
 	bombFile := ".hoodie/timeline/" + bombReq + "_" + bombDone + ".commit"
 	files[bombFile] = zstdBombOCF()
-	st, err := storage.OpenLocal(writeFiles(t, files))
+	st, err := storage.OpenLocal(testutil.WriteFiles(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +147,7 @@ func TestRefusedInstantIsAProblem(t *testing.T) {
 	const req, done = "20260103000000000", "20260103000005000"
 	big := ".hoodie/timeline/" + req + "_" + done + ".commit"
 	files[big] = []byte(`{"operationType":"UPSERT"}`)
-	st, err := storage.OpenLocal(writeFiles(t, files))
+	st, err := storage.OpenLocal(testutil.WriteFiles(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,15 @@ import (
 func decodeCommitMetadata(b []byte) (*CommitMetadata, error) {
 	if avro.IsOCF(b) {
 		var cm CommitMetadata
-		if avro.FirstRecordInto(b, &cm) == nil {
+		err := avro.FirstRecordInto(b, &cm)
+		if err == nil {
 			normalizeTyped(&cm)
 			return &cm, nil
+		}
+		if !errors.Is(err, avro.ErrNotInto) {
+			// Container, codec or schema: the generic path would fail the same way, after
+			// decompressing a bomb up to the ceiling a second time.
+			return nil, err
 		}
 	}
 	return decodeCommitGeneric(b)
@@ -122,6 +128,7 @@ func writeStatFromAvro(m map[string]any) WriteStat {
 			TotalCreateTime: num(rs["totalCreateTime"])}
 	}
 	if lf, ok := m["logFiles"].([]any); ok {
+		w.LogFiles = make([]string, 0, len(lf)) // present but empty is empty, as the typed and JSON decodes have it
 		for _, f := range lf {
 			w.LogFiles = append(w.LogFiles, str(f))
 		}
@@ -190,7 +197,11 @@ func decodeCommitLite(b []byte) (*CommitMetadata, error) {
 	}
 	var lc liteCommit
 	if err := avro.FirstRecordInto(b, &lc); err != nil {
-		return decodeCommitMetadata(b) // a writer schema the typed structs do not fit
+		if errors.Is(err, avro.ErrNotInto) {
+			// CommitMetadata types these fields alike, so it would not fit either.
+			return decodeCommitGeneric(b)
+		}
+		return nil, err // what the full decode would return, without a second decompression
 	}
 	cm := &CommitMetadata{OperationType: lc.OperationType, PartitionToReplaceFileIDs: lc.PartitionToReplaceFileIDs}
 	if lc.PartitionToWriteStats != nil {

@@ -3,6 +3,7 @@ package timeline
 import (
 	"bytes"
 	"encoding/binary"
+	"reflect"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
@@ -74,6 +75,7 @@ func FuzzDecodeCommitMetadata(f *testing.F) {
 		}
 		if avro.IsOCF(b) {
 			_, _ = avro.FirstRecord(b)
+			typedMatchesGeneric(t, b)
 		}
 	})
 }
@@ -112,5 +114,23 @@ func TestFuzzSeedOCFDecodes(t *testing.T) {
 	if cm.OperationType != "UPSERT" || len(cm.PartitionToWriteStats["p"]) != 1 || cm.PartitionToWriteStats["p"][0].FileID != "f1" ||
 		cm.PartitionToWriteStats["p"][0].NumWrites != 7 {
 		t.Fatalf("%+v", cm)
+	}
+}
+
+// typedMatchesGeneric fails t when the typed Avro decode of b succeeds but differs from the
+// generic datum mapping: decodeCommitMetadata trusts the typed result without comparing.
+func typedMatchesGeneric(t *testing.T, b []byte) {
+	t.Helper()
+	var typed CommitMetadata
+	if avro.FirstRecordInto(b, &typed) != nil {
+		return
+	}
+	normalizeTyped(&typed)
+	generic, err := decodeCommitGeneric(b)
+	if err != nil {
+		t.Fatalf("typed decode succeeded, generic failed: %v", err)
+	}
+	if !reflect.DeepEqual(&typed, generic) {
+		t.Fatalf("typed and generic decodes differ\ntyped   %+v\ngeneric %+v", typed, *generic)
 	}
 }

@@ -207,8 +207,7 @@ func carriedFiles(prev *Timeline, listed map[string]storage.Entry) map[string]bo
 			continue
 		}
 		for _, old := range in.Files {
-			if old.Path == cf && (old.Size < 0 || e.Size < 0 || old.Size == e.Size) &&
-				(old.ModTime.IsZero() || e.ModTime.IsZero() || old.ModTime.Equal(e.ModTime)) {
+			if old.Path == cf && sameEntry(old, e) {
 				for _, f := range in.Files {
 					out[f.Path] = true
 				}
@@ -262,12 +261,16 @@ func sameFile(a, b *Instant) bool {
 			eb = e
 		}
 	}
-	// A completed file is written once; size and time are compared when both listings had
-	// them (a name-only listing has neither), so a file replaced in place is read again.
-	if ea.Size >= 0 && eb.Size >= 0 && ea.Size != eb.Size {
+	return sameEntry(ea, eb)
+}
+
+// sameEntry: a completed file is written once; size and time are compared when both listings
+// had them (a name-only listing has neither), so a file replaced in place is read again.
+func sameEntry(a, b storage.Entry) bool {
+	if a.Size >= 0 && b.Size >= 0 && a.Size != b.Size {
 		return false
 	}
-	return ea.ModTime.IsZero() || eb.ModTime.IsZero() || ea.ModTime.Equal(eb.ModTime)
+	return a.ModTime.IsZero() || b.ModTime.IsZero() || a.ModTime.Equal(b.ModTime)
 }
 
 // hasNewUndo reports whether a rollback or restore appeared or changed state since prev.

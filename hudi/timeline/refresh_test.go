@@ -110,9 +110,12 @@ func TestRefresherMatchesFullListing(t *testing.T) {
 			if got, want := f.StartAfter(), rt.ts(5)[:14]; got != want {
 				t.Fatalf("start after %q, want %q (the pending compaction)", got, want)
 			}
+			var stats timeline.RefreshStats // of the last check
 			check := func(step string, wantFull bool, wantListedMax int) *timeline.Timeline {
 				t.Helper()
-				got, stats, err := f.Refresh(ctx, false)
+				var got *timeline.Timeline
+				var err error
+				got, stats, err = f.Refresh(ctx, false)
 				if err != nil {
 					t.Fatalf("%s: %v", step, err)
 				}
@@ -135,6 +138,10 @@ func TestRefresherMatchesFullListing(t *testing.T) {
 			got := check("unchanged", false, 1+3*44)
 			if n := len(got.Instants); n != 50 {
 				t.Fatalf("%d instants, want 50", n)
+			}
+			// 49 completed commits (all but the pending compaction at 5) carried, none read.
+			if stats.Reused != 49 || stats.Gets != 0 {
+				t.Errorf("unchanged: reused %d, %d GETs; want 49 and 0", stats.Reused, stats.Gets)
 			}
 			// The compaction completes at minute 51: its new name sorts before the newest.
 			rt.write(rt.completed(5, 51, "commit"), `{"operationType":"COMPACT"}`)
@@ -165,7 +172,7 @@ func TestRefresherMatchesFullListing(t *testing.T) {
 			for _, n := range []string{rt.ts(0) + ".commit.requested", rt.ts(0) + ".commit.inflight", rt.completed(0, 0, "commit")} {
 				rt.remove(n)
 			}
-			got, stats, err := f.Refresh(ctx, true)
+			got, stats, err = f.Refresh(ctx, true)
 			if err != nil || !stats.Full || got.Find(rt.ts(0)) != nil {
 				t.Errorf("full refresh after archival: err %v, stats %+v, instant 0 listed %v", err, stats, got.Find(rt.ts(0)) != nil)
 			}

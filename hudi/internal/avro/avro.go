@@ -80,6 +80,12 @@ func FirstRecord(b []byte) (any, error) {
 	return v, nil
 }
 
+// ErrNotInto marks a first record FirstRecordInto could not decode into the caller's struct
+// (a writer schema the struct does not fit): the container, codec and schema were read, so a
+// generic decode may still succeed. Any other error from FirstRecordInto a generic decode
+// (FirstRecord) would return too.
+var ErrNotInto = errors.New("record does not fit the struct")
+
 // FirstRecordInto decodes a container file's first record into a struct (fields by their
 // `avro` tags; record fields the struct lacks are skipped).
 func FirstRecordInto(b []byte, v any) error {
@@ -92,60 +98,70 @@ func FirstRecordInto(b []byte, v any) error {
 		return fmt.Errorf("avro schema: %w", err)
 	}
 	if _, err := s.Decode(f.block, v, avro.SkipUnknown()); err != nil {
-		return fmt.Errorf("avro datum: %w", err)
+		return fmt.Errorf("avro datum: %w: %w", ErrNotInto, err)
 	}
 	return nil
 }
 
-// schemaCache holds parsed writer schemas by their JSON text: archived timelines and log
+// SchemaCache holds parsed writer schemas by their JSON text: archived timelines and log
 // blocks repeat the same schema thousands of times. A table has a handful of schemas; past
 // maxCachedSchemas (hostile input naming a new schema in every block) new ones are parsed
 // but not kept, so the cache cannot grow with the input. A plain map under a read lock: a
 // lookup by m[string(b)] neither copies the schema text nor boxes it, as sync.Map's would.
-var schemaCache struct {
-	sync.RWMutex
-	m map[string]*avro.Schema
+type SchemaCache struct {
+	opts []avro.SchemaOpt
+	mu   sync.RWMutex
+	m    map[string]*avro.Schema
 }
+
+// NewSchemaCache is a cache whose schemas are parsed with opts (logical-type decoders).
+func NewSchemaCache(opts ...avro.SchemaOpt) *SchemaCache { return &SchemaCache{opts: opts} }
 
 const maxCachedSchemas = 1024
 
+// schemaCache is the cache of plain schemas (no options) Schema and the container readers use.
+var schemaCache SchemaCache
+
 // Schema parses a writer schema, or returns the one parsed before from the same text.
-func Schema(text string) (*avro.Schema, error) {
-	schemaCache.RLock()
-	s, ok := schemaCache.m[text]
-	schemaCache.RUnlock()
-	if ok {
-		return s, nil
-	}
-	return parseSchema(text)
-}
+func Schema(text string) (*avro.Schema, error) { return schemaCache.Parse(text) }
 
 // schemaOf is Schema for text still in the container's bytes.
 func schemaOf(text []byte) (*avro.Schema, error) {
-	schemaCache.RLock()
+	schemaCache.mu.RLock()
 	s, ok := schemaCache.m[string(text)]
-	schemaCache.RUnlock()
+	schemaCache.mu.RUnlock()
 	if ok {
 		return s, nil
 	}
-	return parseSchema(string(text))
+	return schemaCache.parse(string(text))
 }
 
-func parseSchema(text string) (*avro.Schema, error) {
-	s, err := avro.Parse(text)
+// Parse parses a writer schema, or returns the one parsed before from the same text.
+func (c *SchemaCache) Parse(text string) (*avro.Schema, error) {
+	c.mu.RLock()
+	s, ok := c.m[text]
+	c.mu.RUnlock()
+	if ok {
+		return s, nil
+	}
+	return c.parse(text)
+}
+
+func (c *SchemaCache) parse(text string) (*avro.Schema, error) {
+	s, err := avro.Parse(text, c.opts...)
 	if err != nil {
 		return nil, err
 	}
-	schemaCache.Lock()
-	defer schemaCache.Unlock()
-	if prev, ok := schemaCache.m[text]; ok {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev, ok := c.m[text]; ok {
 		return prev, nil
 	}
-	if len(schemaCache.m) < maxCachedSchemas {
-		if schemaCache.m == nil {
-			schemaCache.m = make(map[string]*avro.Schema)
+	if len(c.m) < maxCachedSchemas {
+		if c.m == nil {
+			c.m = make(map[string]*avro.Schema)
 		}
-		schemaCache.m[text] = s
+		c.m[text] = s
 	}
 	return s, nil
 }

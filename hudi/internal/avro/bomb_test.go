@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/hudiscope/hudiscope/internal/testutil"
 	kflate "github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
@@ -42,40 +41,6 @@ func buildOCF(codec string, count int64, block []byte) []byte {
 	b.Write(block)
 	b.Write(sync)
 	return b.Bytes()
-}
-
-// peakHeap runs fn while sampling HeapAlloc and returns the growth of the peak over the
-// starting heap, in bytes.
-func peakHeap(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	peak := base
-	var mu sync.Mutex
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&m)
-			mu.Lock()
-			peak = max(peak, m.HeapAlloc)
-			mu.Unlock()
-		}
-	}()
-	fn()
-	runtime.ReadMemStats(&ms)
-	close(done)
-	<-stopped
-	peak = max(peak, ms.HeapAlloc)
-	return peak - base
 }
 
 const heapBudget = 300 << 20
@@ -113,7 +78,7 @@ func TestZstdBombRefused(t *testing.T) {
 	t.Logf("bomb: %d bytes of file, %d MiB decoded", len(file), 6000)
 	var err error
 	start := time.Now()
-	grew := peakHeap(func() { _, err = ContentJSON(file) })
+	grew := testutil.PeakHeapGrowth(func() { _, err = ContentJSON(file) })
 	took := time.Since(start)
 	t.Logf("refused in %v, heap peak growth %d MiB", took, grew>>20)
 	if !errors.Is(err, ErrTooLarge) {
@@ -135,7 +100,7 @@ func TestZstdBombRefused(t *testing.T) {
 func TestSnappyLyingLength(t *testing.T) {
 	lie := append(binary.AppendUvarint(nil, 3<<30), make([]byte, 100)...)
 	var err error
-	grew := peakHeap(func() { _, err = ContentJSON(buildOCF("snappy", 1, append(lie, 0, 0, 0, 0))) })
+	grew := testutil.PeakHeapGrowth(func() { _, err = ContentJSON(buildOCF("snappy", 1, append(lie, 0, 0, 0, 0))) })
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
 	}
@@ -146,7 +111,7 @@ func TestSnappyLyingLength(t *testing.T) {
 		t.Errorf("heap grew %d MiB", grew>>20)
 	}
 	lie = append(binary.AppendUvarint(nil, 200<<20), make([]byte, 100)...)
-	grew = peakHeap(func() { _, err = ContentJSON(buildOCF("snappy", 1, append(lie, 0, 0, 0, 0))) })
+	grew = testutil.PeakHeapGrowth(func() { _, err = ContentJSON(buildOCF("snappy", 1, append(lie, 0, 0, 0, 0))) })
 	if err == nil || !strings.Contains(err.Error(), "snappy header claims 200 MiB from 104 bytes: corrupt") {
 		t.Errorf("err = %v, want a claim beyond snappy's expansion", err)
 	}
@@ -166,7 +131,7 @@ func TestDeflateBombRefused(t *testing.T) {
 	fw.Close()
 	file := buildOCF("deflate", 1, fb.Bytes())
 	var err error
-	grew := peakHeap(func() { _, err = ContentJSON(file) })
+	grew := testutil.PeakHeapGrowth(func() { _, err = ContentJSON(file) })
 	t.Logf("deflate bomb: %d bytes of file, heap peak growth %d MiB", len(file), grew>>20)
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
@@ -183,7 +148,7 @@ func TestDeflateBombRefused(t *testing.T) {
 // naming what was decoded, never allocations.
 func TestHugeDeclaredLengths(t *testing.T) {
 	var err error
-	grew := peakHeap(func() { _, err = DatumJSON(stringSchema, append(zigzag(1<<40), "abc"...)) })
+	grew := testutil.PeakHeapGrowth(func() { _, err = DatumJSON(stringSchema, append(zigzag(1<<40), "abc"...)) })
 	if err == nil || !strings.Contains(err.Error(), "string") {
 		t.Errorf("datum err = %v, want one naming the string", err)
 	}
@@ -213,9 +178,9 @@ func TestSchemaCacheBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	schemaCache.RLock()
+	schemaCache.mu.RLock()
 	n := len(schemaCache.m)
-	schemaCache.RUnlock()
+	schemaCache.mu.RUnlock()
 	if n != maxCachedSchemas {
 		t.Errorf("cache holds %d, want %d", n, maxCachedSchemas)
 	}
