@@ -226,11 +226,7 @@ func incrementalCommits(ctx context.Context, t *hudi.Table, tl *timeline.Timelin
 	r := checkpoint.Check(ctx, t, tl, q.Begin, q.Reader)
 	out := map[string]bool{}
 	add := func(w *timeline.Instant) {
-		key := w.RequestedTime
-		if q.Reader.CompletionOrdered() {
-			key = w.CompletionTime
-		}
-		if q.End == "" || timeline.CompareInstants(key, q.End) <= 0 {
+		if upTo(q.Reader, w, q.End) {
 			out[w.RequestedTime] = true
 		}
 	}
@@ -271,12 +267,22 @@ func incrementalCommits(ctx context.Context, t *hudi.Table, tl *timeline.Timelin
 
 // returns applies the reader's rule to one write (checkpoint.Check does so for active ones).
 func returns(rd checkpoint.Reader, w *timeline.Instant, begin string) bool {
-	key := w.RequestedTime
-	if rd.CompletionOrdered() {
-		key = w.CompletionTime
-	}
-	c := timeline.CompareInstants(key, begin)
+	c := timeline.CompareInstants(readerTime(rd, w), begin)
 	return c > 0 || rd.Inclusive && c == 0
+}
+
+// readerTime is the time rd's incremental reads compare a write by: its completion time on
+// completion-ordered (1.x) readers, its requested time before.
+func readerTime(rd checkpoint.Reader, w *timeline.Instant) string {
+	if rd.CompletionOrdered() {
+		return w.CompletionTime
+	}
+	return w.RequestedTime
+}
+
+// upTo reports whether w is within an inclusive end bound ("" is unbounded), as rd compares it.
+func upTo(rd checkpoint.Reader, w *timeline.Instant, end string) bool {
+	return end == "" || timeline.CompareInstants(readerTime(rd, w), end) <= 0
 }
 
 // archivedWrites are the completed archived writes that return records, oldest first.

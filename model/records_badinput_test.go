@@ -9,28 +9,13 @@ import (
 	"testing"
 	"weak"
 
-	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/records"
-	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
 func openDir(t *testing.T, dir string) fixtureTable {
 	t.Helper()
-	ctx := context.Background()
-	tbl, err := hudi.Open(ctx, dir, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tl, err := tbl.ActiveTimeline(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	view, err := tbl.View(ctx, tl, hudi.ListingStorage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fixtureTable{tbl, tl, view}
+	return openTable(t, dir, false)
 }
 
 func unzipFixture(t *testing.T, fx string) string {

@@ -95,14 +95,8 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 		if q.Begin != "earliest" && !returns(q.Reader, in, q.Begin) {
 			continue
 		}
-		if q.End != "" {
-			key := in.RequestedTime
-			if q.Reader.CompletionOrdered() {
-				key = in.CompletionTime
-			}
-			if timeline.CompareInstants(key, q.End) > 0 {
-				continue
-			}
+		if !upTo(q.Reader, in, q.End) {
+			continue
 		}
 		w := in
 		if w.Commit == nil {

@@ -10,9 +10,7 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
-	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/records"
-	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
@@ -139,20 +137,9 @@ func TestNoMetaFieldsKeyedByKeyFields(t *testing.T) {
 			t.Skipf("shared hudi-rs tables absent: %v", err)
 		}
 		ctx := context.Background()
-		tbl, err := hudi.Open(ctx, path, storage.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl, err := tbl.ActiveTimeline(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		view, err := tbl.View(ctx, tl, hudi.ListingStorage)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := openTable(t, path, false)
 		keys := map[string]bool{}
-		if _, err := SnapshotRows(ctx, tbl, tl, view, true, SnapshotQuery{}, func(r records.Record) error {
+		if _, err := SnapshotRows(ctx, f.t, f.tl, f.view, true, SnapshotQuery{}, func(r records.Record) error {
 			keys[r.Key] = true
 			return nil
 		}); err != nil {
@@ -162,7 +149,7 @@ func TestNoMetaFieldsKeyedByKeyFields(t *testing.T) {
 			t.Errorf("%s: keys %v, want 4 distinct non-empty", z, keys)
 		}
 		// An incremental read is refused, as Hudi refuses it, instead of returning 0 rows.
-		_, err = IncrementalRows(ctx, tbl, tl, view, IncrementalQuery{Begin: "000"}, func(records.Record) error { return nil })
+		_, err := IncrementalRows(ctx, f.t, f.tl, f.view, IncrementalQuery{Begin: "000"}, func(records.Record) error { return nil })
 		var unknown ErrRowsUnknown
 		if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "meta fields are disabled") {
 			t.Errorf("%s: incremental read: %v, want Hudi's refusal", z, err)
@@ -176,20 +163,8 @@ func TestLanceBaseFilesNamed(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("shared hudi-rs tables absent: %v", err)
 	}
-	ctx := context.Background()
-	tbl, err := hudi.Open(ctx, path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tl, err := tbl.ActiveTimeline(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	view, err := tbl.View(ctx, tl, hudi.ListingStorage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := SnapshotRows(ctx, tbl, tl, view, true, SnapshotQuery{}, func(records.Record) error { return nil })
+	f := openTable(t, path, false)
+	st, err := SnapshotRows(context.Background(), f.t, f.tl, f.view, true, SnapshotQuery{}, func(records.Record) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/records"
-	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
@@ -56,24 +55,11 @@ func TestIncrementalCountsAgreeWithSparkProbes(t *testing.T) {
 			if err := json.Unmarshal(b, &pf); err != nil {
 				t.Fatal(err)
 			}
-			tbl, err := hudi.Open(ctx, filepath.Join(filepath.Dir(filepath.Dir(f)), "table.zip"), storage.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ft := openTable(t, filepath.Join(filepath.Dir(filepath.Dir(f)), "table.zip"), true)
+			tbl, tl, view := ft.t, ft.tl, ft.view
 			rds, err := checkpoint.ReadersFor(pf.Reader, tbl.Version())
 			if err != nil {
 				t.Skipf("reader %s cannot read table version %d: %v", pf.Reader, tbl.Version(), err)
-			}
-			tl, err := tbl.ActiveTimeline(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tbl.LoadArchived(ctx, tl); err != nil {
-				t.Fatal(err)
-			}
-			view, err := tbl.View(ctx, tl, hudi.ListingStorage)
-			if err != nil {
-				t.Fatal(err)
 			}
 			agree, total, skipped := 0, 0, 0
 			for _, p := range pf.Probes {

@@ -27,12 +27,19 @@ type fixtureTable struct {
 
 func openFixture(t testing.TB, fx string) fixtureTable {
 	t.Helper()
-	ctx := context.Background()
 	zip := filepath.Join("..", "testdata", "fixtures", fx, "table.zip")
 	if _, err := os.Stat(zip); err != nil {
 		t.Skipf("fixture %s absent: %v", fx, err)
 	}
-	tbl, err := hudi.Open(ctx, zip, storage.Options{})
+	return openTable(t, zip, true)
+}
+
+// openTable opens the table at path with its active (and, with archived, archived) timeline
+// and its file view listed from storage.
+func openTable(t testing.TB, path string, archived bool) fixtureTable {
+	t.Helper()
+	ctx := context.Background()
+	tbl, err := hudi.Open(ctx, path, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,8 +47,10 @@ func openFixture(t testing.TB, fx string) fixtureTable {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tbl.LoadArchived(ctx, tl); err != nil {
-		t.Fatal(err)
+	if archived {
+		if err := tbl.LoadArchived(ctx, tl); err != nil {
+			t.Fatal(err)
+		}
 	}
 	view, err := tbl.View(ctx, tl, hudi.ListingStorage)
 	if err != nil {

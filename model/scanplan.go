@@ -65,14 +65,8 @@ func (s *Snapshot) ChangesScanSize(ctx context.Context, q ChangesQuery) (ScanSiz
 		if q.Begin != "" && q.Begin != "earliest" && !returns(q.Reader, in, q.Begin) {
 			continue
 		}
-		if q.End != "" {
-			key := in.RequestedTime
-			if q.Reader.CompletionOrdered() {
-				key = in.CompletionTime
-			}
-			if timeline.CompareInstants(key, q.End) > 0 {
-				continue
-			}
+		if !upTo(q.Reader, in, q.End) {
+			continue
 		}
 		c := in.Commit
 		if c == nil {

@@ -15,25 +15,27 @@ type EventLogReport = eventlog.Report
 // with p25/p75/p99 task durations, which the Event log pane's stage view draws; tune adjusts
 // the options (nil keeps them).
 func AnalyzeEventLog(ctx context.Context, path string, so storage.Options, tune func(*eventlog.Options)) (*eventlog.Report, error) {
-	opt := eventlog.Options{IncludeTasks: true}
-	if tune != nil {
-		tune(&opt)
-	}
-	opt, err := EventLogOptions(ctx, path, so, opt)
+	opt, err := tunedEventLogOptions(ctx, path, so, tune)
 	if err != nil {
 		return nil, err
 	}
 	return eventlog.Analyze(ctx, path, opt)
 }
 
+// tunedEventLogOptions are the explorer's event-log options (task percentiles on), adjusted
+// by tune (nil keeps them), with the opener for path.
+func tunedEventLogOptions(ctx context.Context, path string, so storage.Options, tune func(*eventlog.Options)) (eventlog.Options, error) {
+	opt := eventlog.Options{IncludeTasks: true}
+	if tune != nil {
+		tune(&opt)
+	}
+	return EventLogOptions(ctx, path, so, opt)
+}
+
 // followEventLog reads the event log through a Follower (Options.FollowEventLog): the same
 // analysis, and later polls read only what the running application appended.
 func followEventLog(ctx context.Context, s *Snapshot) error {
-	opt := eventlog.Options{IncludeTasks: true}
-	if s.Options.EventLogTune != nil {
-		s.Options.EventLogTune(&opt)
-	}
-	opt, err := EventLogOptions(ctx, s.Options.EventLog, s.Options.Storage, opt)
+	opt, err := tunedEventLogOptions(ctx, s.Options.EventLog, s.Options.Storage, s.Options.EventLogTune)
 	if err != nil {
 		return err
 	}

@@ -144,16 +144,7 @@ func TestAlerts(t *testing.T) {
 // one listing and no reads.
 func TestWatchCountsRequests(t *testing.T) {
 	ctx := context.Background()
-	base, steps, err := replay.Plan(ctx, filepath.Join(ownFixture(t, "cow-services-1.2.0"), "table.zip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, op := range append(base, steps...) {
-		if err := replay.Apply(dir, op); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := replayedTable(t, "cow-services-1.2.0")
 	s, err := Load(ctx, Options{Location: dir, ClusterDefaults: "-", Steps: []Step{StepTimeline}, CountRequests: true}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -266,16 +257,7 @@ func FuzzParseAlertRules(f *testing.F) {
 // active timeline) reloads the archived timeline.
 func TestWatchArchived(t *testing.T) {
 	ctx := context.Background()
-	base, steps, err := replay.Plan(ctx, filepath.Join(ownFixture(t, "cow-services-1.2.0"), "table.zip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, op := range append(base, steps...) {
-		if err := replay.Apply(dir, op); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := replayedTable(t, "cow-services-1.2.0")
 	s, err := Load(ctx, Options{Location: dir, ClusterDefaults: "-", Steps: []Step{StepTimeline}, Archived: true, CountRequests: true}, nil)
 	if err != nil || len(s.Timeline.Archived) == 0 {
 		t.Fatalf("load: %v, %d archived", err, len(s.Timeline.Archived))
@@ -299,4 +281,21 @@ func TestWatchArchived(t *testing.T) {
 	if err != nil || len(res.Changes) != 1 || res.Changes[0].Kind != ChangeRemoved || len(next.Timeline.Archived) != archived || res.Lists < 2 {
 		t.Fatalf("after archival: %v, changes %v, %d archived, %d lists; want one removal, the archived timeline read again", err, res.Changes, len(next.Timeline.Archived), res.Lists)
 	}
+}
+
+// replayedTable replays every file of the fixture's table into a temporary folder (a local
+// table a watcher can refresh) and returns the folder.
+func replayedTable(t *testing.T, fixture string) string {
+	t.Helper()
+	base, steps, err := replay.Plan(context.Background(), filepath.Join(ownFixture(t, fixture), "table.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, op := range append(base, steps...) {
+		if err := replay.Apply(dir, op); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

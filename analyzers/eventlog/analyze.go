@@ -35,6 +35,23 @@ type Options struct {
 	readPart func(a *analysis, ctx context.Context, op source.Opener, p source.Part, idx, total int) error
 }
 
+// opener is Opener, or the local file system.
+func (o Options) opener() source.Opener {
+	if o.Opener != nil {
+		return o.Opener
+	}
+	return source.Local{}
+}
+
+// display is the eventLogPath for path: DisplayPath or path, credentials redacted
+// (shs://user:pw@… must not reach the report).
+func (o Options) display(path string) string {
+	if o.DisplayPath != "" {
+		path = o.DisplayPath
+	}
+	return config.Redact("", path)
+}
+
 // Errors for the CLI's exit codes (all are exit 2 in the Java tool).
 var (
 	ErrNoEvents = errors.New("no parseable Spark events")
@@ -55,15 +72,7 @@ type analysis struct {
 // Analyze reads the event log at path (a file, a rolling or Databricks
 // directory, or shs://HOST:PORT/APP_ID[/ATTEMPT]) and returns the report.
 func Analyze(ctx context.Context, path string, opt Options) (*Report, error) {
-	op := opt.Opener
-	if op == nil {
-		op = source.Local{}
-	}
-	display := opt.DisplayPath
-	if display == "" {
-		display = path
-	}
-	display = config.Redact("", display) // shs://user:pw@… must not reach eventLogPath
+	op, display := opt.opener(), opt.display(path)
 	var srcInfo SourceInfo
 	root := path
 	shs, isSHS, err := source.ParseSHS(path)

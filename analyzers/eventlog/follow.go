@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/codec"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/source"
 )
@@ -65,17 +64,9 @@ func NewFollower(path string, opt Options) (*Follower, error) {
 	if err != nil {
 		return nil, err
 	}
-	op := opt.Opener
-	if op == nil {
-		op = source.Local{}
-	}
-	display := opt.DisplayPath
-	if display == "" {
-		display = path
-	}
 	opt.workers = 1 // small appended chunks: one parser is enough
-	f := &Follower{path: strings.TrimPrefix(path, "file://"), opt: opt, op: op, a: &analysis{opt: opt, st: newState()},
-		parts: map[string]*followPart{}, renamed: map[string]string{}, display: config.Redact("", display)}
+	f := &Follower{path: strings.TrimPrefix(path, "file://"), opt: opt, op: opt.opener(), a: &analysis{opt: opt, st: newState()},
+		parts: map[string]*followPart{}, renamed: map[string]string{}, display: opt.display(path)}
 	if isSHS {
 		f.shs, f.client = &shs, opt.HTTPClient
 	}
@@ -104,9 +95,7 @@ func (f *Follower) Poll(ctx context.Context) (changed bool, err error) {
 		// The application ended and Spark renamed the log: follow it under its final name.
 		if l2, err2 := source.Resolve(f.op, strings.TrimSuffix(root, ".inprogress")); err2 == nil {
 			f.path, log, err = strings.TrimSuffix(root, ".inprogress"), l2, nil
-			if f.opt.DisplayPath == "" {
-				f.display = config.Redact("", f.path)
-			}
+			f.display = f.opt.display(f.path)
 		}
 	}
 	if err != nil {

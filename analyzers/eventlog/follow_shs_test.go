@@ -102,15 +102,7 @@ func TestFollowerHistoryServerGrowing(t *testing.T) {
 	}{{"renamed", false}, {"killed", true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			noTemp := shsTemp(t)
-			fs := &fakeSHS{app: app}
-			srv := httptest.NewServer(fs)
-			defer srv.Close()
-			path := "shs://" + srv.Listener.Addr().String() + "/" + app
-			opt := Options{IncludeTasks: true, HTTPClient: srv.Client()}
-			fo, err := NewFollower(path, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			fs, fo, path, opt := shsFollower(t, app)
 			ctx := context.Background()
 			log := full
 			if tc.killed {
@@ -176,6 +168,22 @@ func TestFollowerHistoryServerGrowing(t *testing.T) {
 	}
 }
 
+// shsFollower serves app from a fake History Server (closed when the test ends) and follows
+// it; path and opt are the follower's, for the one-shot read to compare with.
+func shsFollower(t *testing.T, app string) (*fakeSHS, *Follower, string, Options) {
+	t.Helper()
+	fs := &fakeSHS{app: app}
+	srv := httptest.NewServer(fs)
+	t.Cleanup(srv.Close)
+	path := "shs://" + srv.Listener.Addr().String() + "/" + app
+	opt := Options{IncludeTasks: true, HTTPClient: srv.Client()}
+	fo, err := NewFollower(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs, fo, path, opt
+}
+
 // A rolling log on a History Server: compressed parts appear one per poll and each is read
 // once a newer one exists; the last when the status file loses .inprogress.
 func TestFollowerHistoryServerRolling(t *testing.T) {
@@ -201,15 +209,7 @@ func TestFollowerHistoryServerRolling(t *testing.T) {
 	sort.Strings(parts) // events_1 … events_5
 	dir := "eventlog_v2_" + app + "/"
 	status := "appstatus_" + app
-	fs := &fakeSHS{app: app}
-	srv := httptest.NewServer(fs)
-	defer srv.Close()
-	path := "shs://" + srv.Listener.Addr().String() + "/" + app
-	opt := Options{IncludeTasks: true, HTTPClient: srv.Client()}
-	fo, err := NewFollower(path, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fs, fo, path, opt := shsFollower(t, app)
 	ctx := context.Background()
 	files := map[string][]byte{dir + status + ".inprogress": content[status]}
 	var events []int64

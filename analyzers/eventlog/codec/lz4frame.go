@@ -15,28 +15,19 @@ var lz4FrameMagic = []byte{0x04, 0x22, 0x4D, 0x18}
 // LZ4FrameReader decodes one or more LZ4 frames; a cut or corrupt frame ends the stream
 // after everything decodable and is recorded as damage.
 type LZ4FrameReader struct {
-	damages
-	cr      countingReader
-	zr      *lz4.Reader
-	decoded int64
-	done    bool
+	wholeStream
+	zr *lz4.Reader
 }
 
 // NewLZ4FrameReader returns a reader over LZ4 frame data.
 func NewLZ4FrameReader(r io.Reader) *LZ4FrameReader {
-	z := &LZ4FrameReader{cr: countingReader{r: r}}
+	z := &LZ4FrameReader{wholeStream: wholeStream{cr: countingReader{r: r}}}
 	z.zr = lz4.NewReader(&z.cr)
 	return z
 }
 
 func (z *LZ4FrameReader) Read(p []byte) (int, error) {
-	if z.done {
-		return 0, io.EOF
-	}
-	n, err := z.zr.Read(p)
-	z.decoded += int64(n)
-	if err != nil {
-		z.done = true
+	return z.read(z.zr, p, func(err error) {
 		switch {
 		case errors.Is(err, io.EOF):
 		case errors.Is(err, io.ErrUnexpectedEOF):
@@ -47,10 +38,5 @@ func (z *LZ4FrameReader) Read(p []byte) (int, error) {
 		default:
 			z.add(KindCorrupt, -1, z.decoded, "lz4 frame: %v; rest of file skipped", err)
 		}
-		if n > 0 {
-			return n, nil
-		}
-		return 0, io.EOF
-	}
-	return n, nil
+	})
 }

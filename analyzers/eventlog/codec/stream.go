@@ -20,20 +20,45 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// wholeStream is what the decoders over a library stream (zstd, gzip, LZ4 frame) share: byte
+// counts, and ending the stream at the library's first error.
+type wholeStream struct {
+	damages
+	cr      countingReader
+	decoded int64
+	done    bool
+}
+
+// read reads dec into p. At dec's first error (io.EOF included) the stream ends: end records
+// what the error means, the bytes read with it are returned, and every later read is io.EOF.
+func (s *wholeStream) read(dec io.Reader, p []byte, end func(error)) (int, error) {
+	if s.done {
+		return 0, io.EOF
+	}
+	n, err := dec.Read(p)
+	s.decoded += int64(n)
+	if err == nil {
+		return n, nil
+	}
+	s.done = true
+	end(err)
+	if n > 0 {
+		return n, nil
+	}
+	return 0, io.EOF
+}
+
 // ZstdReader decodes concatenated zstd frames. A truncated last frame ends the
 // stream after everything decodable and is recorded as damage.
 type ZstdReader struct {
-	damages
-	cr      countingReader
-	dec     *zstd.Decoder
-	decoded int64
-	done    bool
-	err     error
+	wholeStream
+	dec *zstd.Decoder
+	err error
 }
 
 // NewZstdReader returns a reader over one or more zstd frames.
 func NewZstdReader(r io.Reader) *ZstdReader {
-	z := &ZstdReader{cr: countingReader{r: r}}
+	z := &ZstdReader{wholeStream: wholeStream{cr: countingReader{r: r}}}
 	dec, err := zstd.NewReader(&z.cr, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 		zstd.WithDecoderMaxMemory(1<<30), zstd.WithDecoderMaxWindow(256<<20))
 	if err != nil {
@@ -45,16 +70,10 @@ func NewZstdReader(r io.Reader) *ZstdReader {
 }
 
 func (z *ZstdReader) Read(p []byte) (int, error) {
-	if z.done {
-		if z.err != nil {
-			return 0, z.err
-		}
-		return 0, io.EOF
+	if z.err != nil {
+		return 0, z.err
 	}
-	n, err := z.dec.Read(p)
-	z.decoded += int64(n)
-	if err != nil {
-		z.done = true
+	return z.read(z.dec, p, func(err error) {
 		switch {
 		case errors.Is(err, io.EOF):
 		case errors.Is(err, io.ErrUnexpectedEOF):
@@ -63,12 +82,7 @@ func (z *ZstdReader) Read(p []byte) (int, error) {
 			z.add(KindCorrupt, -1, z.decoded, "zstd: %v; rest of file skipped", err)
 		}
 		z.dec.Close()
-		if n > 0 {
-			return n, nil
-		}
-		return 0, io.EOF
-	}
-	return n, nil
+	})
 }
 
 // Close releases the decoder.
@@ -81,16 +95,13 @@ func (z *ZstdReader) Close() error {
 
 // GzipReader decodes one or more gzip members; truncation and checksum errors become damage.
 type GzipReader struct {
-	damages
-	cr      countingReader
-	zr      *gzip.Reader
-	decoded int64
-	done    bool
+	wholeStream
+	zr *gzip.Reader
 }
 
 // NewGzipReader returns a reader over gzip data.
 func NewGzipReader(r io.Reader) *GzipReader {
-	g := &GzipReader{cr: countingReader{r: r}}
+	g := &GzipReader{wholeStream: wholeStream{cr: countingReader{r: r}}}
 	zr, err := gzip.NewReader(&g.cr)
 	if err != nil {
 		g.done = true
@@ -104,13 +115,7 @@ func NewGzipReader(r io.Reader) *GzipReader {
 }
 
 func (g *GzipReader) Read(p []byte) (int, error) {
-	if g.done {
-		return 0, io.EOF
-	}
-	n, err := g.zr.Read(p)
-	g.decoded += int64(n)
-	if err != nil {
-		g.done = true
+	return g.read(g.zr, p, func(err error) {
 		switch {
 		case errors.Is(err, io.EOF):
 		case errors.Is(err, io.ErrUnexpectedEOF):
@@ -120,12 +125,7 @@ func (g *GzipReader) Read(p []byte) (int, error) {
 		default:
 			g.add(KindCorrupt, -1, g.decoded, "gzip: %v; rest of file skipped", err)
 		}
-		if n > 0 {
-			return n, nil
-		}
-		return 0, io.EOF
-	}
-	return n, nil
+	})
 }
 
 // PlainReader passes bytes through.
