@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -33,19 +32,8 @@ type exitCase struct {
 // runExit runs the command line in a child with extra environment.
 func runExit(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1"), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	stdout, stderr, code, _ := runChild(t, env, 0, args...)
+	return stdout, stderr, code
 }
 
 // runInPTY runs the command line on a pseudo-terminal (script(1)), typing keys after a
