@@ -23,12 +23,9 @@ import (
 
 // SnapshotCmd prints or counts the rows a snapshot query returns, optionally as of an instant.
 type SnapshotCmd struct {
-	Table   string   `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
-	AsOf    string   `name:"as-of" placeholder:"T" help:"Time travel (as.of.instant): the table as of instant time T, compared with requested (instant) times as Hudi does."`
-	Count   bool     `name:"count" help:"Print the number of rows only."`
-	By      string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
-	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
-	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
+	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
+	AsOf  string `name:"as-of" placeholder:"T" help:"Time travel (as.of.instant): the table as of instant time T, compared with requested (instant) times as Hudi does."`
+	RowFlags
 	OutputFlags
 	TableFlags
 	ScaleFlags
@@ -51,8 +48,8 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.By != "" && !c.Count {
-		return codeError{exitUsage, "--by needs --count"}
+	if err := c.check(); err != nil {
+		return err
 	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
 	opts.Archived = c.AsOf != "" // an --as-of before the active timeline is judged against the archived writes
@@ -61,17 +58,17 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: model.RowColumns{Columns: c.Columns, All: !c.Count}}
+	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: c.rowColumns()}
 	return c.writeOutput(func(w io.Writer) error {
 		// The latest slices stand for an --as-of read's older ones too (a bound, not a plan).
 		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (sparkRead, error) {
 			loc, err := sparkLocation(c.Table)
-			return snapshotSpark(c.SparkTable, loc, c.AsOf, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}), err
+			return snapshotSpark(c.SparkTable, loc, c.AsOf, c.RowFlags), err
 		})
 		if done {
 			return err
 		}
-		return writeRows(w, f, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}, func(fn func(records.Record) error) (records.Stats, error) {
+		return writeRows(w, f, c.RowFlags, func(fn func(records.Record) error) (records.Stats, error) {
 			return s.SnapshotRows(ctx, q, fn)
 		})
 	})
@@ -86,19 +83,32 @@ func (o OutputFlags) rowFormat() (string, error) {
 	return f, nil
 }
 
-// rowOutput says how a row command prints what it read.
-type rowOutput struct {
-	Count   bool
-	By      string // with Count: commit or partition
-	Limit   int
-	Columns []string // the projection asked for (nil: every column)
+// RowFlags say how a row command (snapshot, incremental) prints what it read.
+type RowFlags struct {
+	Count   bool     `name:"count" help:"Print the number of rows only."`
+	By      string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
+	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
+	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
+}
+
+// check refuses the combination kong's tags cannot: --by without --count.
+func (o RowFlags) check() error {
+	if o.By != "" && !o.Count {
+		return codeError{exitUsage, "--by needs --count"}
+	}
+	return nil
+}
+
+// rowColumns is the projection the read needs: the asked columns, or every one unless counting.
+func (o RowFlags) rowColumns() model.RowColumns {
+	return model.RowColumns{Columns: o.Columns, All: !o.Count}
 }
 
 var errLimit = errors.New("row limit reached")
 
 // writeRows runs read and prints its rows (or their count) in format f; problems met while
 // reading go to stderr. An ErrRowsUnknown from the read is a usage-level answer (exit 2).
-func writeRows(w io.Writer, f string, out rowOutput, read func(func(records.Record) error) (records.Stats, error)) error {
+func writeRows(w io.Writer, f string, out RowFlags, read func(func(records.Record) error) (records.Stats, error)) error {
 	if out.Count {
 		counts := map[string]int{}
 		total := 0
