@@ -124,7 +124,7 @@ func image(m map[string]any) any {
 	if m == nil {
 		return nil
 	}
-	return jsonValue(m)
+	return records.JSONValue(m)
 }
 
 func (cw *changeWriter) write(ch records.Change) error {
@@ -144,13 +144,13 @@ func (cw *changeWriter) write(ch records.Change) error {
 				return err
 			}
 		}
-		return cw.cw.Write([]string{ch.Op, ch.TsMs, textValue(image(ch.Before)), textValue(image(ch.After))})
+		return cw.cw.Write([]string{ch.Op, ch.TsMs, records.Text(image(ch.Before)), records.Text(image(ch.After))})
 	}
 	if !cw.started {
 		cw.started = true
 		fmt.Fprintln(cw.tw, strings.Join(changeColumns, "\t"))
 	}
-	cells := []string{ch.Op, ch.TsMs, textValue(image(ch.Before)), textValue(image(ch.After))}
+	cells := []string{ch.Op, ch.TsMs, records.Text(image(ch.Before)), records.Text(image(ch.After))}
 	for i := range cells {
 		cells[i] = safetext.Terminal(cells[i])
 	}

@@ -2,18 +2,15 @@ package cli
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/internal/safetext"
@@ -290,7 +287,7 @@ func (rw *rowWriter) write(r records.Record) error {
 		}
 		row := make(orderedRow, 0, len(cols))
 		for _, c := range cols {
-			row = append(row, [2]any{c, jsonValue(r.Values[c])})
+			row = append(row, [2]any{c, records.JSONValue(r.Values[c])})
 		}
 		b, err := row.MarshalJSON()
 		if err != nil {
@@ -301,13 +298,13 @@ func (rw *rowWriter) write(r records.Record) error {
 	case "csv":
 		rec := make([]string, len(rw.cols))
 		for i, c := range rw.cols {
-			rec[i] = textValue(r.Values[c])
+			rec[i] = records.Text(r.Values[c])
 		}
 		return rw.cw.Write(rec)
 	}
 	cells := make([]string, len(rw.cols))
 	for i, c := range rw.cols {
-		cells[i] = safetext.Terminal(textValue(r.Values[c]))
+		cells[i] = safetext.Terminal(records.Text(r.Values[c]))
 	}
 	if _, err := fmt.Fprintln(rw.tw, strings.Join(cells, "\t")); err != nil {
 		return err
@@ -337,73 +334,6 @@ func (rw *rowWriter) flush() error {
 		return rw.tw.Flush()
 	}
 	return nil
-}
-
-// textValue renders a value for text and CSV: strings as they are, null as "null", logical
-// types in their usual notation, nested values as compact JSON.
-func textValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return x
-	case []byte:
-		return base64.StdEncoding.EncodeToString(x)
-	case time.Time:
-		return formatTimestamp(x)
-	case records.Date:
-		return x.String()
-	case records.Decimal:
-		return string(x)
-	case fmt.Stringer:
-		return x.String()
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'g', -1, 32)
-	case map[string]any, []any:
-		b, err := json.Marshal(jsonValue(x))
-		if err != nil {
-			return fmt.Sprint(x)
-		}
-		return string(b)
-	}
-	return fmt.Sprint(v)
-}
-
-// formatTimestamp prints a timestamp in UTC with the precision it has (up to nanoseconds).
-func formatTimestamp(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
-}
-
-// jsonValue makes a value JSON-encodable with its logical meaning: timestamps as strings,
-// NaN and infinities (no JSON number) as strings, nested values recursively.
-func jsonValue(v any) any {
-	switch x := v.(type) {
-	case time.Time:
-		return formatTimestamp(x)
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return strconv.FormatFloat(x, 'g', -1, 64)
-		}
-	case float32:
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return strconv.FormatFloat(float64(x), 'g', -1, 32)
-		}
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonValue(e)
-		}
-		return out
-	}
-	return v
 }
 
 // orderedRow encodes as a JSON object keeping the projection's column order.
