@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -53,13 +52,8 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 	defer reportProblems(s)
 	q := model.ChangesQuery{Begin: c.Begin, End: c.End}
 	if c.Begin != "earliest" || c.End != "" {
-		rds, err := s.Readers()
-		if err != nil {
-			return codeError{exitUsage, err.Error()}
-		}
-		q.Reader = rds[len(rds)-1]
-		if len(rds) > 1 {
-			fmt.Fprintf(os.Stderr, "hudiscope: no --hudi-version: reading as Hudi %s (%s)\n", q.Reader.Line, q.Reader.Rule())
+		if q.Reader, err = readingRelease(s); err != nil {
+			return err
 		}
 	}
 	return c.writeOutput(func(w io.Writer) error {

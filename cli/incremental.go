@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/model"
 )
@@ -49,13 +50,9 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	rds, err := s.Readers()
+	rd, err := readingRelease(s)
 	if err != nil {
-		return codeError{exitUsage, err.Error()}
-	}
-	rd := rds[len(rds)-1]
-	if len(rds) > 1 {
-		fmt.Fprintf(os.Stderr, "hudiscope: no --hudi-version: reading as Hudi %s (%s)\n", rd.Line, rd.Rule())
+		return err
 	}
 	q := model.IncrementalQuery{Begin: c.Begin, End: c.End, Reader: rd, NoMDT: c.NoMDT, RowColumns: c.rowColumns()}
 	switch c.Fallback {
@@ -75,4 +72,19 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 			return s.IncrementalRows(ctx, q, fn)
 		})
 	})
+}
+
+// readingRelease is the release line whose incremental-read rules a row command follows:
+// --hudi-version's, else the newest that reads the table (said on stderr when several do).
+// An unusable --hudi-version is a usage error.
+func readingRelease(s *model.Snapshot) (checkpoint.Reader, error) {
+	rds, err := s.Readers()
+	if err != nil {
+		return checkpoint.Reader{}, codeError{exitUsage, err.Error()}
+	}
+	rd := rds[len(rds)-1]
+	if len(rds) > 1 {
+		fmt.Fprintf(os.Stderr, "hudiscope: no --hudi-version: reading as Hudi %s (%s)\n", rd.Line, rd.Rule())
+	}
+	return rd, nil
 }
