@@ -57,7 +57,7 @@ func sqlIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") +
 
 // sparkLocation is how Spark names the table location: s3:// stays (EMRFS), a zip cannot be read.
 func sparkLocation(loc string) (string, error) {
-	if strings.HasSuffix(strings.ToLower(loc), ".zip") {
+	if isZip(loc) {
 		return "", codeError{exitUsage, loc + " is a zip archive: Spark reads tables from a directory or an object store, not from a zip"}
 	}
 	if strings.Contains(loc, "://") {
@@ -158,15 +158,7 @@ func changesSpark(table, loc string, q model.ChangesQuery, count bool, limit int
 	if q.End != "" {
 		r.Options = append(r.Options, [2]string{"hoodie.datasource.read.end.instanttime", q.End})
 	}
-	from := "hudi_table_changes(" + strings.Join(args, ", ") + ")"
-	switch {
-	case count:
-		r.SQL = "SELECT COUNT(*) AS rows FROM " + from + ";"
-	case limit > 0:
-		r.SQL = fmt.Sprintf("SELECT * FROM %s LIMIT %d;", from, limit)
-	default:
-		r.SQL = "SELECT * FROM " + from + ";"
-	}
+	r.SQL = wrapSelect("hudi_table_changes("+strings.Join(args, ", ")+")", RowFlags{Count: count, Limit: limit}) + ";"
 	return r
 }
 
