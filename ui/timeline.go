@@ -359,7 +359,7 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case checkpointMsg:
 		if t.ckpt != nil {
-			t.ckpt.set(msg)
+			return t.ckpt.set(msg)
 		}
 		return nil
 	}
