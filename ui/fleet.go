@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -261,12 +262,10 @@ func (f *Fleet) addRow(r model.FleetRow) {
 	}
 	f.rows = append(f.rows, r)
 	f.cells = append(f.cells, report.FleetCells(r))
-	order := make([]int, len(f.rows))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return report.FleetLess(f.rows[order[a]], f.rows[order[b]]) })
-	f.lv.n, f.lv.base = len(f.rows), order
+	// The new row goes after every row it does not sort before: the order a stable sort of all
+	// rows gives, without re-sorting them on each arrival.
+	at := sort.Search(len(f.lv.base), func(p int) bool { return report.FleetLess(r, f.rows[f.lv.base[p]]) })
+	f.lv.n, f.lv.base = len(f.rows), slices.Insert(f.lv.base, at, len(f.rows)-1)
 	f.lv.apply(keep)
 }
 
