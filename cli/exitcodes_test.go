@@ -119,6 +119,7 @@ func TestExitCodesPerREADME(t *testing.T) {
 		// open (0 and 70 run on a pseudo-terminal below).
 		{"open", "1 the table could not be opened", []string{"open", missing}, nil, 1, missing},
 		{"open", "1 --event-log could not be opened", []string{"open", table, "--event-log", missing}, nil, 1, missing},
+		{"open", "1 --log-file could not be opened", []string{"open", table, "--log-file", notWritable}, nil, 1, "log file: open " + notWritable},
 		{"open", "2 bad arguments", []string{"open", table, "--bogus"}, nil, 2, "unknown flag --bogus"},
 
 		// timeline, files
