@@ -2,16 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/hudiscope/hudiscope/hudi/records"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -53,13 +47,8 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 	defer reportProblems(s)
 	q := model.ChangesQuery{Begin: c.Begin, End: c.End}
 	if c.Begin != "earliest" || c.End != "" {
-		rds, err := s.Readers()
-		if err != nil {
-			return codeError{exitUsage, err.Error()}
-		}
-		q.Reader = rds[len(rds)-1]
-		if len(rds) > 1 {
-			fmt.Fprintf(os.Stderr, "hudiscope: no --hudi-version: reading as Hudi %s (%s)\n", q.Reader.Line, q.Reader.Rule())
+		if q.Reader, err = readingRelease(s); err != nil {
+			return err
 		}
 	}
 	return c.writeOutput(func(w io.Writer) error {
@@ -77,7 +66,7 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 			return err
 		}
 		n := 0
-		cw := newChangeWriter(w, f)
+		cw := newRowWriter(w, f, nil)
 		st, err := s.Changes(ctx, q, func(ch records.Change) error {
 			if c.Limit > 0 && n >= c.Limit {
 				return errLimit
@@ -86,7 +75,7 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 			if c.Count {
 				return nil
 			}
-			return cw.write(ch)
+			return cw.write(changeRecord(ch))
 		})
 		var noCDC model.ErrNoCDC
 		if errors.As(err, &noCDC) {
@@ -105,18 +94,11 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 
 var changeColumns = []string{"op", "ts_ms", "before", "after"}
 
-// changeWriter prints change rows as an aligned table, JSON Lines or CSV.
-type changeWriter struct {
-	f       string
-	w       io.Writer
-	tw      *tabwriter.Writer
-	cw      *csv.Writer
-	started bool
-	pending int
-}
-
-func newChangeWriter(w io.Writer, f string) *changeWriter {
-	return &changeWriter{f: f, w: w, tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', 0), cw: csv.NewWriter(w)}
+// changeRecord is a change row as a record of changeColumns, so the row commands' writer
+// prints it (images as JSON in every format).
+func changeRecord(ch records.Change) records.Record {
+	return records.Record{Fields: changeColumns, Values: map[string]any{
+		"op": ch.Op, "ts_ms": ch.TsMs, "before": image(ch.Before), "after": image(ch.After)}}
 }
 
 // image is a before/after image as a value: nil when there is none.
@@ -124,53 +106,5 @@ func image(m map[string]any) any {
 	if m == nil {
 		return nil
 	}
-	return jsonValue(m)
-}
-
-func (cw *changeWriter) write(ch records.Change) error {
-	switch cw.f {
-	case "json":
-		row := orderedRow{{"op", ch.Op}, {"ts_ms", ch.TsMs}, {"before", image(ch.Before)}, {"after", image(ch.After)}}
-		b, err := row.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(cw.w, "%s\n", b)
-		return err
-	case "csv":
-		if !cw.started {
-			cw.started = true
-			if err := cw.cw.Write(changeColumns); err != nil {
-				return err
-			}
-		}
-		return cw.cw.Write([]string{ch.Op, ch.TsMs, textValue(image(ch.Before)), textValue(image(ch.After))})
-	}
-	if !cw.started {
-		cw.started = true
-		fmt.Fprintln(cw.tw, strings.Join(changeColumns, "\t"))
-	}
-	cells := []string{ch.Op, ch.TsMs, textValue(image(ch.Before)), textValue(image(ch.After))}
-	for i := range cells {
-		cells[i] = safetext.Terminal(cells[i])
-	}
-	if _, err := fmt.Fprintln(cw.tw, strings.Join(cells, "\t")); err != nil {
-		return err
-	}
-	if cw.pending++; cw.pending >= 100 {
-		cw.pending = 0
-		return cw.tw.Flush()
-	}
-	return nil
-}
-
-func (cw *changeWriter) flush() error {
-	switch cw.f {
-	case "csv":
-		cw.cw.Flush()
-		return cw.cw.Error()
-	case "text":
-		return cw.tw.Flush()
-	}
-	return nil
+	return m
 }

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMain lets tests run the real command line: with HUDISCOPE_RUN_MAIN=1 the test binary is
@@ -177,11 +179,34 @@ func TestJavaStyleFlags(t *testing.T) {
 // runCLIRusage is runCLI that also returns the child's peak resident set size in bytes.
 func runCLIRusage(t *testing.T, args ...string) (string, string, int, int64) {
 	t.Helper()
+	return runChild(t, nil, 0, args...)
+}
+
+// runChild runs hudiscope in a child with extra environment and returns stdout, stderr, the
+// exit code and the child's peak resident set size in bytes. With killRSS > 0 a watchdog
+// kills the child past that resident size or after a minute and fails the test, so a
+// regression fails instead of taking the machine's memory.
+func runChild(t *testing.T, env []string, killRSS int64, args ...string) (string, string, int, int64) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1")
+	cmd.Env = append(append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1"), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	killed := make(chan string, 1)
+	if killRSS > 0 {
+		go watchChild(cmd.Process, killRSS, done, killed)
+	}
+	err := cmd.Wait()
+	close(done)
+	select {
+	case why := <-killed:
+		t.Fatalf("%s: %s", strings.Join(args, " "), why)
+	default:
+	}
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -194,4 +219,32 @@ func runCLIRusage(t *testing.T, args ...string) (string, string, int, int64) {
 		rss = int64(ru.Maxrss) * 1024 // KiB on Linux
 	}
 	return out.String(), errb.String(), code, rss
+}
+
+// watchChild kills p once its resident size passes killRSS or after a minute, saying why on
+// killed; it stops when done closes.
+func watchChild(p *os.Process, killRSS int64, done <-chan struct{}, killed chan<- string) {
+	deadline := time.Now().Add(time.Minute)
+	statm := fmt.Sprintf("/proc/%d/statm", p.Pid)
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+		var size, resident int64
+		if b, err := os.ReadFile(statm); err == nil {
+			fmt.Sscan(string(b), &size, &resident)
+		}
+		if rss := resident * int64(os.Getpagesize()); rss > killRSS {
+			p.Kill()
+			killed <- fmt.Sprintf("killed at %d MB RSS", rss>>20)
+			return
+		}
+		if time.Now().After(deadline) {
+			p.Kill()
+			killed <- "killed after a minute"
+			return
+		}
+	}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -33,19 +32,8 @@ type exitCase struct {
 // runExit runs the command line in a child with extra environment.
 func runExit(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1"), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	stdout, stderr, code, _ := runChild(t, env, 0, args...)
+	return stdout, stderr, code
 }
 
 // runInPTY runs the command line on a pseudo-terminal (script(1)), typing keys after a
@@ -131,6 +119,7 @@ func TestExitCodesPerREADME(t *testing.T) {
 		// open (0 and 70 run on a pseudo-terminal below).
 		{"open", "1 the table could not be opened", []string{"open", missing}, nil, 1, missing},
 		{"open", "1 --event-log could not be opened", []string{"open", table, "--event-log", missing}, nil, 1, missing},
+		{"open", "1 --log-file could not be opened", []string{"open", table, "--log-file", notWritable}, nil, 1, "log file: open " + notWritable},
 		{"open", "2 bad arguments", []string{"open", table, "--bogus"}, nil, 2, "unknown flag --bogus"},
 
 		// timeline, files
@@ -311,6 +300,10 @@ func TestExitCodeInterrupted(t *testing.T) {
 		{s3args("report"), s3started, syscall.SIGTERM},
 		{s3args("layout"), s3started, os.Interrupt},
 		{s3args("health"), s3started, syscall.SIGTERM},
+		{s3args("snapshot", "--count"), s3started, os.Interrupt},
+		{s3args("incremental", "--begin", "000", "--count"), s3started, syscall.SIGTERM},
+		{s3args("changes", "--begin", "earliest"), s3started, os.Interrupt},
+		{[]string{"fleet", "s3://lake/", "--s3-endpoint", s3.URL, "--s3-region", "us-east-1", "--cluster-defaults", "-"}, s3started, syscall.SIGTERM},
 		{[]string{"eventlog", shsURL}, shsStarted, os.Interrupt},
 		{[]string{"eventlog", shsURL}, shsStarted, syscall.SIGTERM},
 		{[]string{"report", fixture("cow-services-1.2.0"), "--event-log", shsURL}, shsStarted, syscall.SIGTERM},

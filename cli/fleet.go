@@ -164,10 +164,7 @@ func (f FleetFlags) run(ctx context.Context, location string, base model.Options
 		}
 	})
 	d, err := wait()
-	if err != nil {
-		return d, rows, err
-	}
-	return d, rows, nil
+	return d, rows, err
 }
 
 func isZip(location string) bool { return strings.HasSuffix(strings.ToLower(location), ".zip") }
@@ -203,14 +200,5 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 				Load: func(ctx context.Context, progress func(model.Progress)) { _, _ = model.Load(ctx, o, progress) }}
 		},
 	})
-	// Stderr stays off the screen, as in the explorer.
-	stderr := os.Stderr
-	if f, ok := opts.Storage.Log.(*os.File); ok {
-		os.Stderr = f
-	} else if devnull, err := os.Open(os.DevNull); err == nil {
-		os.Stderr = devnull
-		defer devnull.Close()
-	}
-	defer func() { os.Stderr = stderr }()
-	return runTUI(f)
+	return runTUIOffStderr(f, opts.Storage.Log)
 }

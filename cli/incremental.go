@@ -6,20 +6,18 @@ import (
 	"io"
 	"os"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/model"
 )
 
 // IncrQueryCmd answers what an incremental query from --begin returns, record by record.
 type IncrQueryCmd struct {
-	Table    string   `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
-	Begin    string   `name:"begin" required:"" help:"hoodie.datasource.read.begin.instanttime."`
-	End      string   `name:"end" help:"hoodie.datasource.read.end.instanttime (records as of that time)."`
-	Fallback string   `name:"fallback-full-table-scan" enum:",true,false" default:"" help:"hoodie.datasource.read.incr.fallback.fulltablescan.enable (unset: the reader's default)."`
-	Count    bool     `name:"count" help:"Print the number of rows only."`
-	By       string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
-	Columns  []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
-	Limit    int      `name:"limit" help:"Print at most N rows (0: all)."`
+	Table    string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
+	Begin    string `name:"begin" required:"" help:"hoodie.datasource.read.begin.instanttime."`
+	End      string `name:"end" help:"hoodie.datasource.read.end.instanttime (records as of that time)."`
+	Fallback string `name:"fallback-full-table-scan" enum:",true,false" default:"" help:"hoodie.datasource.read.incr.fallback.fulltablescan.enable (unset: the reader's default)."`
+	RowFlags
 	OutputFlags
 	TableFlags
 	ScaleFlags
@@ -42,8 +40,8 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.By != "" && !c.Count {
-		return codeError{exitUsage, "--by needs --count"}
+	if err := c.check(); err != nil {
+		return err
 	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
 	opts.Archived = true // a begin value older than the active timeline is judged against it
@@ -52,31 +50,41 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	rds, err := s.Readers()
+	rd, err := readingRelease(s)
 	if err != nil {
-		return codeError{exitUsage, err.Error()}
+		return err
 	}
-	rd := rds[len(rds)-1]
-	if len(rds) > 1 {
-		fmt.Fprintf(os.Stderr, "hudiscope: no --hudi-version: reading as Hudi %s (%s)\n", rd.Line, rd.Rule())
-	}
-	q := model.IncrementalQuery{Begin: c.Begin, End: c.End, Reader: rd, NoMDT: c.NoMDT, RowColumns: model.RowColumns{Columns: c.Columns, All: !c.Count}}
+	q := model.IncrementalQuery{Begin: c.Begin, End: c.End, Reader: rd, NoMDT: c.NoMDT, RowColumns: c.rowColumns()}
 	switch c.Fallback {
 	case "true", "false":
 		b := c.Fallback == "true"
 		q.Fallback = &b
 	}
-	out := rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}
 	return c.writeOutput(func(w io.Writer) error {
 		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (sparkRead, error) {
 			loc, err := sparkLocation(c.Table)
-			return incrementalSpark(c.SparkTable, loc, q, out), err
+			return incrementalSpark(c.SparkTable, loc, q, c.RowFlags), err
 		})
 		if done {
 			return err
 		}
-		return writeRows(w, f, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}, func(fn func(records.Record) error) (records.Stats, error) {
+		return writeRows(w, f, c.RowFlags, func(fn func(records.Record) error) (records.Stats, error) {
 			return s.IncrementalRows(ctx, q, fn)
 		})
 	})
+}
+
+// readingRelease is the release line whose incremental-read rules a row command follows:
+// --hudi-version's, else the newest that reads the table (said on stderr when several do).
+// An unusable --hudi-version is a usage error.
+func readingRelease(s *model.Snapshot) (checkpoint.Reader, error) {
+	rds, err := s.Readers()
+	if err != nil {
+		return checkpoint.Reader{}, codeError{exitUsage, err.Error()}
+	}
+	rd := rds[len(rds)-1]
+	if len(rds) > 1 {
+		fmt.Fprintf(os.Stderr, "hudiscope: no --hudi-version: reading as Hudi %s (%s)\n", rd.Line, rd.Rule())
+	}
+	return rd, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui"
@@ -94,7 +95,12 @@ func (c *OpenCmd) Run() error {
 			_, _ = model.Load(ctx, opts, progress)
 		},
 	})
-	// Stderr stays off the screen too (libraries that print directly).
+	return runTUIOffStderr(app, logw)
+}
+
+// runTUIOffStderr runs the explorer (or the Fleet view) with os.Stderr sent to the log file
+// (else /dev/null) meanwhile: libraries that print directly must not draw on the screen.
+func runTUIOffStderr(m tea.Model, logw io.Writer) error {
 	stderr := os.Stderr
 	if f, ok := logw.(*os.File); ok {
 		os.Stderr = f
@@ -103,7 +109,7 @@ func (c *OpenCmd) Run() error {
 		defer devnull.Close()
 	}
 	defer func() { os.Stderr = stderr }()
-	return runTUI(app)
+	return runTUI(m)
 }
 
 // modelOptions is what the explorer loads: every step, with the explorer's own flags.

@@ -55,20 +55,7 @@ func TestReadOnlyProofFleet(t *testing.T) {
 	if exports < 7 {
 		t.Errorf("fleet session exported %d files, want at least 7 (6 panes + report)", exports)
 	}
-	after := hashTree(t, inputs)
-	changed := 0
-	for p, h := range before {
-		if after[p] != h {
-			t.Errorf("%s changed", p)
-			changed++
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			t.Errorf("%s appeared", p)
-			changed++
-		}
-	}
+	changed := treeChanges(t, before, hashTree(t, inputs))
 	t.Logf("%d input files hashed before and after, %d changed; %d exports", len(before), changed, exports)
 }
 

@@ -91,20 +91,7 @@ func TestReadOnlyProof(t *testing.T) {
 			if len(exports) < 7 {
 				t.Errorf("TUI session exported %d files, want at least 7 (6 panes + report)", len(exports))
 			}
-			after := hashTree(t, inputs)
-			changed := 0
-			for p, h := range before {
-				if after[p] != h {
-					t.Errorf("%s changed", p)
-					changed++
-				}
-			}
-			for p := range after {
-				if _, ok := before[p]; !ok {
-					t.Errorf("%s appeared", p)
-					changed++
-				}
-			}
+			changed := treeChanges(t, before, hashTree(t, inputs))
 			t.Logf("%d input files hashed before and after, %d changed", len(before), changed)
 		})
 	}
@@ -203,6 +190,26 @@ func makeReadOnly(t *testing.T, root string) {
 }
 
 // hashTree maps every path under root to sha256(content) + size + mode + mtime.
+// treeChanges reports every path of the after tree (hashTree) that changed or appeared since
+// before, and returns how many.
+func treeChanges(t *testing.T, before, after map[string]string) int {
+	t.Helper()
+	changed := 0
+	for p, h := range before {
+		if after[p] != h {
+			t.Errorf("%s changed", p)
+			changed++
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			t.Errorf("%s appeared", p)
+			changed++
+		}
+	}
+	return changed
+}
+
 func hashTree(t *testing.T, root string) map[string]string {
 	out := map[string]string{}
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

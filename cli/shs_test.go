@@ -32,5 +32,14 @@ func TestSHSLimitsReachCommands(t *testing.T) {
 		if l.Timeout != 30*time.Second || l.MaxBytes != 4<<30 {
 			t.Errorf("%v: limits %+v", args, l)
 		}
+		// The defaults above are also source's own: only a set --timeout shows the flags reach
+		// the download.
+		kctx, err = p.Parse(append(args, "--timeout", "7s"))
+		if err != nil {
+			t.Fatalf("%v --timeout 7s: %v", args, err)
+		}
+		if l := source.LimitsFrom(withSHSLimits(context.Background(), kctx)); l.Timeout != 7*time.Second || l.MaxBytes != 4<<30 {
+			t.Errorf("%v --timeout 7s: limits %+v", args, l)
+		}
 	}
 }

@@ -2,18 +2,15 @@ package cli
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/internal/safetext"
@@ -23,12 +20,9 @@ import (
 
 // SnapshotCmd prints or counts the rows a snapshot query returns, optionally as of an instant.
 type SnapshotCmd struct {
-	Table   string   `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
-	AsOf    string   `name:"as-of" placeholder:"T" help:"Time travel (as.of.instant): the table as of instant time T, compared with requested (instant) times as Hudi does."`
-	Count   bool     `name:"count" help:"Print the number of rows only."`
-	By      string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
-	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
-	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
+	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
+	AsOf  string `name:"as-of" placeholder:"T" help:"Time travel (as.of.instant): the table as of instant time T, compared with requested (instant) times as Hudi does."`
+	RowFlags
 	OutputFlags
 	TableFlags
 	ScaleFlags
@@ -51,8 +45,8 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.By != "" && !c.Count {
-		return codeError{exitUsage, "--by needs --count"}
+	if err := c.check(); err != nil {
+		return err
 	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
 	opts.Archived = c.AsOf != "" // an --as-of before the active timeline is judged against the archived writes
@@ -61,17 +55,17 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: model.RowColumns{Columns: c.Columns, All: !c.Count}}
+	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: c.rowColumns()}
 	return c.writeOutput(func(w io.Writer) error {
 		// The latest slices stand for an --as-of read's older ones too (a bound, not a plan).
 		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (sparkRead, error) {
 			loc, err := sparkLocation(c.Table)
-			return snapshotSpark(c.SparkTable, loc, c.AsOf, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}), err
+			return snapshotSpark(c.SparkTable, loc, c.AsOf, c.RowFlags), err
 		})
 		if done {
 			return err
 		}
-		return writeRows(w, f, rowOutput{Count: c.Count, By: c.By, Limit: c.Limit, Columns: c.Columns}, func(fn func(records.Record) error) (records.Stats, error) {
+		return writeRows(w, f, c.RowFlags, func(fn func(records.Record) error) (records.Stats, error) {
 			return s.SnapshotRows(ctx, q, fn)
 		})
 	})
@@ -86,19 +80,32 @@ func (o OutputFlags) rowFormat() (string, error) {
 	return f, nil
 }
 
-// rowOutput says how a row command prints what it read.
-type rowOutput struct {
-	Count   bool
-	By      string // with Count: commit or partition
-	Limit   int
-	Columns []string // the projection asked for (nil: every column)
+// RowFlags say how a row command (snapshot, incremental) prints what it read.
+type RowFlags struct {
+	Count   bool     `name:"count" help:"Print the number of rows only."`
+	By      string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
+	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
+	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
+}
+
+// check refuses the combination kong's tags cannot: --by without --count.
+func (o RowFlags) check() error {
+	if o.By != "" && !o.Count {
+		return codeError{exitUsage, "--by needs --count"}
+	}
+	return nil
+}
+
+// rowColumns is the projection the read needs: the asked columns, or every one unless counting.
+func (o RowFlags) rowColumns() model.RowColumns {
+	return model.RowColumns{Columns: o.Columns, All: !o.Count}
 }
 
 var errLimit = errors.New("row limit reached")
 
 // writeRows runs read and prints its rows (or their count) in format f; problems met while
 // reading go to stderr. An ErrRowsUnknown from the read is a usage-level answer (exit 2).
-func writeRows(w io.Writer, f string, out rowOutput, read func(func(records.Record) error) (records.Stats, error)) error {
+func writeRows(w io.Writer, f string, out RowFlags, read func(func(records.Record) error) (records.Stats, error)) error {
 	if out.Count {
 		counts := map[string]int{}
 		total := 0
@@ -280,7 +287,7 @@ func (rw *rowWriter) write(r records.Record) error {
 		}
 		row := make(orderedRow, 0, len(cols))
 		for _, c := range cols {
-			row = append(row, [2]any{c, jsonValue(r.Values[c])})
+			row = append(row, [2]any{c, records.JSONValue(r.Values[c])})
 		}
 		b, err := row.MarshalJSON()
 		if err != nil {
@@ -291,13 +298,13 @@ func (rw *rowWriter) write(r records.Record) error {
 	case "csv":
 		rec := make([]string, len(rw.cols))
 		for i, c := range rw.cols {
-			rec[i] = textValue(r.Values[c])
+			rec[i] = records.Text(r.Values[c])
 		}
 		return rw.cw.Write(rec)
 	}
 	cells := make([]string, len(rw.cols))
 	for i, c := range rw.cols {
-		cells[i] = safetext.Terminal(textValue(r.Values[c]))
+		cells[i] = safetext.Terminal(records.Text(r.Values[c]))
 	}
 	if _, err := fmt.Fprintln(rw.tw, strings.Join(cells, "\t")); err != nil {
 		return err
@@ -327,73 +334,6 @@ func (rw *rowWriter) flush() error {
 		return rw.tw.Flush()
 	}
 	return nil
-}
-
-// textValue renders a value for text and CSV: strings as they are, null as "null", logical
-// types in their usual notation, nested values as compact JSON.
-func textValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return x
-	case []byte:
-		return base64.StdEncoding.EncodeToString(x)
-	case time.Time:
-		return formatTimestamp(x)
-	case records.Date:
-		return x.String()
-	case records.Decimal:
-		return string(x)
-	case fmt.Stringer:
-		return x.String()
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'g', -1, 32)
-	case map[string]any, []any:
-		b, err := json.Marshal(jsonValue(x))
-		if err != nil {
-			return fmt.Sprint(x)
-		}
-		return string(b)
-	}
-	return fmt.Sprint(v)
-}
-
-// formatTimestamp prints a timestamp in UTC with the precision it has (up to nanoseconds).
-func formatTimestamp(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
-}
-
-// jsonValue makes a value JSON-encodable with its logical meaning: timestamps as strings,
-// NaN and infinities (no JSON number) as strings, nested values recursively.
-func jsonValue(v any) any {
-	switch x := v.(type) {
-	case time.Time:
-		return formatTimestamp(x)
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return strconv.FormatFloat(x, 'g', -1, 64)
-		}
-	case float32:
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return strconv.FormatFloat(float64(x), 'g', -1, 32)
-		}
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonValue(e)
-		}
-		return out
-	}
-	return v
 }
 
 // orderedRow encodes as a JSON object keeping the projection's column order.

@@ -57,7 +57,7 @@ func sqlIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") +
 
 // sparkLocation is how Spark names the table location: s3:// stays (EMRFS), a zip cannot be read.
 func sparkLocation(loc string) (string, error) {
-	if strings.HasSuffix(strings.ToLower(loc), ".zip") {
+	if isZip(loc) {
 		return "", codeError{exitUsage, loc + " is a zip archive: Spark reads tables from a directory or an object store, not from a zip"}
 	}
 	if strings.Contains(loc, "://") {
@@ -83,7 +83,7 @@ func projection(cols []string) string {
 }
 
 // wrapSelect applies --count [--by], --columns and --limit to a FROM clause.
-func wrapSelect(from string, out rowOutput) string {
+func wrapSelect(from string, out RowFlags) string {
 	switch {
 	case out.Count && out.By == "commit":
 		return "SELECT _hoodie_commit_time, COUNT(*) AS rows FROM " + from + " GROUP BY _hoodie_commit_time ORDER BY _hoodie_commit_time"
@@ -111,7 +111,7 @@ func beginComment(rd checkpoint.Reader, begin string) string {
 }
 
 // incrementalSpark is the Spark form of an incremental read.
-func incrementalSpark(table, loc string, q model.IncrementalQuery, out rowOutput) sparkRead {
+func incrementalSpark(table, loc string, q model.IncrementalQuery, out RowFlags) sparkRead {
 	name := table
 	if name == "" {
 		name = loc
@@ -158,22 +158,14 @@ func changesSpark(table, loc string, q model.ChangesQuery, count bool, limit int
 	if q.End != "" {
 		r.Options = append(r.Options, [2]string{"hoodie.datasource.read.end.instanttime", q.End})
 	}
-	from := "hudi_table_changes(" + strings.Join(args, ", ") + ")"
-	switch {
-	case count:
-		r.SQL = "SELECT COUNT(*) AS rows FROM " + from + ";"
-	case limit > 0:
-		r.SQL = fmt.Sprintf("SELECT * FROM %s LIMIT %d;", from, limit)
-	default:
-		r.SQL = "SELECT * FROM " + from + ";"
-	}
+	r.SQL = wrapSelect("hudi_table_changes("+strings.Join(args, ", ")+")", RowFlags{Count: count, Limit: limit}) + ";"
 	return r
 }
 
 // snapshotSpark is the Spark form of a snapshot read. Spark SQL has no direct query on a Hudi
 // path (UNSUPPORTED_DATASOURCE_FOR_DIRECT_QUERY), so a path is read through a temporary view
 // (USING hudi, as.of.instant for time travel); a catalog table by name (TIMESTAMP AS OF).
-func snapshotSpark(table, loc, asOf string, out rowOutput) sparkRead {
+func snapshotSpark(table, loc, asOf string, out RowFlags) sparkRead {
 	r := sparkRead{Format: "hudi", Load: loc}
 	from, view := table, ""
 	if table == "" {

@@ -70,18 +70,6 @@ type WatchFlags struct {
 	WatchCount int `name:"watch-count" hidden:"" help:"Stop watching after N refreshes (0: never)."`
 }
 
-// watchState is a watch's clock: the interval, backed off while S3 throttles.
-type watchState struct {
-	interval, current time.Duration
-}
-
-// next returns the wait before the next refresh after err: doubled (up to 8×) on throttling,
-// back to the interval after a good refresh.
-func (ws *watchState) next(err error) time.Duration {
-	ws.current = model.NextWait(ws.interval, ws.current, err)
-	return ws.current
-}
-
 // watchTimeline follows the timeline of a loaded snapshot, printing changes (text) or one
 // JSON line per change and alert, until ctx ends, WatchCount refreshes or an --exit-on alert.
 func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io.Writer, format string) error {
@@ -98,14 +86,10 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 		return err
 	}
 	interval := time.Duration(c.Watch)
-	ws := &watchState{interval: interval, current: interval}
+	wait := interval // backed off while S3 throttles (model.NextWait)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	emit := func(v any) {
-		if format == "json" {
-			_ = enc.Encode(v)
-		}
-	}
+	emit := func(v any) { _ = enc.Encode(v) } // JSON lines; text is printed where it differs
 	stamp := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	if format == "json" {
 		emit(watchStart{Event: "start", Time: stamp(s.Options.Now()), Table: s.Config.Name, Version: s.Config.Version,
@@ -145,10 +129,10 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(ws.current):
+		case <-time.After(wait):
 		}
 		snap, res, err := watcher.Refresh(ctx, false)
-		wait := ws.next(err)
+		wait = model.NextWait(interval, wait, err)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/replay"
+	"github.com/hudiscope/hudiscope/model"
 )
 
 // TestTimelineWatchJSON replays a fixture's timeline into a folder while `timeline --watch=1s
@@ -179,12 +180,14 @@ func TestTimelineWatchExitOn(t *testing.T) {
 	}
 }
 
+// The wait the timeline watch takes between refreshes (model.NextWait, kept as its loop keeps it).
 func TestWatchBackoff(t *testing.T) {
-	ws := &watchState{interval: time.Second, current: time.Second}
+	wait := time.Second
 	throttled := &throttleErr{}
 	var got []time.Duration
 	for _, err := range []error{throttled, throttled, throttled, throttled, throttled, nil, os.ErrNotExist} {
-		got = append(got, ws.next(err))
+		wait = model.NextWait(time.Second, wait, err)
+		got = append(got, wait)
 	}
 	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second, 8 * time.Second, time.Second, time.Second}
 	for i := range want {

@@ -17,6 +17,7 @@ import (
 type checkpointMsg struct {
 	value string
 	rs    []*checkpoint.Report // one verdict per reader line
+	snap  *model.Snapshot      // the snapshot checked, which the row count reads
 }
 
 // checkpointRowsMsg carries the row counts of the read a checkpoint value starts.
@@ -42,11 +43,11 @@ func pickVerdict(rs []*checkpoint.Report) *checkpoint.Report {
 }
 
 // countRows counts, off the UI goroutine, the rows the read from v returns and how many of
-// them belong to the instant it reads again.
-func countRows(s *model.Snapshot, v string) tea.Cmd {
+// them belong to the instant it reads again, by the verdicts rs the check of v gave.
+func countRows(s *model.Snapshot, v string, rs []*checkpoint.Report) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
-		r := pickVerdict(s.CheckCheckpoint(ctx, v))
+		r := pickVerdict(rs)
 		if r == nil {
 			return checkpointRowsMsg{value: v, err: fmt.Errorf("no reader verdict for %s", v)}
 		}
@@ -110,12 +111,15 @@ func (h *checkpointHelper) keys(t *Timeline) checkpointKeys {
 	return k
 }
 
-func (h *checkpointHelper) set(m checkpointMsg) {
+// set shows a check's verdicts and starts counting the rows of that read (the verdicts
+// decide which release's read is counted, so it waits for them rather than checking again).
+func (h *checkpointHelper) set(m checkpointMsg) tea.Cmd {
 	if m.value != h.value {
-		return // a stale answer
+		return nil // a stale answer
 	}
 	h.running, h.rs = false, m.rs
 	h.res.vp.GotoTop()
+	return countRows(m.snap, m.value, m.rs)
 }
 
 func (h *checkpointHelper) update(t *Timeline, msg tea.Msg) tea.Cmd {
@@ -184,9 +188,9 @@ func (h *checkpointHelper) check(t *Timeline) tea.Cmd {
 	}
 	h.running, h.value, h.rows = true, v, nil
 	s := t.snap
-	return tea.Batch(func() tea.Msg {
-		return checkpointMsg{value: v, rs: s.CheckCheckpoint(context.Background(), v)}
-	}, countRows(s, v))
+	return func() tea.Msg {
+		return checkpointMsg{value: v, rs: s.CheckCheckpoint(context.Background(), v), snap: s}
+	}
 }
 
 // rowLines say how many rows the read returns and how many it reads again.

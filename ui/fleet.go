@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -54,6 +55,7 @@ type Fleet struct {
 	opts  FleetOptions
 	c     *Common
 	rows  []model.FleetRow
+	cells [][]string // report.FleetCells of each row, made once as it arrives (not per frame)
 	lv    *listView
 	child *App
 	// apps are the explorers opened so far, by location: esc keeps one (its load goes on),
@@ -139,43 +141,18 @@ func (f *Fleet) cell(i, c int) string {
 	return v
 }
 
+// rawCell is the row's report.FleetCells cell (the view leaves FINDINGS out: its column 9
+// is NOTE), with SIZE in the compact form that fits the column.
 func (f *Fleet) rawCell(i, c int) string {
-	r := f.rows[i]
-	if r.Error != "" {
-		switch c {
-		case 0:
-			return r.Name
-		case 7:
-			return "ERROR"
-		case 9:
-			return r.Error
-		}
-		return "-"
+	switch {
+	case c == 3 && f.rows[i].Error == "":
+		return units.BytesCompact(f.rows[i].SizeBytes)
+	case c == 9:
+		c = 10
+	case c < 0 || c > 9:
+		return ""
 	}
-	cells := report.FleetCells(r)
-	switch c {
-	case 0:
-		return r.Name
-	case 1:
-		return cells[1]
-	case 2:
-		return cells[2]
-	case 3:
-		return units.BytesCompact(r.SizeBytes)
-	case 4:
-		return cells[4]
-	case 5:
-		return cells[5]
-	case 6:
-		return cells[6]
-	case 7:
-		return cells[7]
-	case 8:
-		return cells[8]
-	case 9:
-		return cells[10]
-	}
-	return ""
+	return f.cells[i][c]
 }
 
 func (f *Fleet) search(i int) string {
@@ -284,12 +261,11 @@ func (f *Fleet) addRow(r model.FleetRow) {
 		keep = f.lv.selected()
 	}
 	f.rows = append(f.rows, r)
-	order := make([]int, len(f.rows))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return report.FleetLess(f.rows[order[a]], f.rows[order[b]]) })
-	f.lv.n, f.lv.base = len(f.rows), order
+	f.cells = append(f.cells, report.FleetCells(r))
+	// The new row goes after every row it does not sort before: the order a stable sort of all
+	// rows gives, without re-sorting them on each arrival.
+	at := sort.Search(len(f.lv.base), func(p int) bool { return report.FleetLess(r, f.rows[f.lv.base[p]]) })
+	f.lv.n, f.lv.base = len(f.rows), slices.Insert(f.lv.base, at, len(f.rows)-1)
 	f.lv.apply(keep)
 }
 

@@ -3,6 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 func i64p(n int64) *int64 { return &n }
@@ -174,5 +178,34 @@ func TestFleetEnterAndBack(t *testing.T) {
 	fleetPress(f, "esc", "k", "enter")
 	if f.Table() != nil {
 		t.Errorf("a failure row opened")
+	}
+}
+
+// Rows arriving in any order keep the natural order a stable sort by report.FleetLess gives
+// (worst first, then by name, ties in arrival order): each is inserted, never re-sorted.
+func TestFleetArrivalOrder(t *testing.T) {
+	f := NewFleet(FleetOptions{})
+	rng := rand.New(rand.NewPCG(1, 2))
+	var rows []model.FleetRow
+	for i := range 400 {
+		r := model.FleetRow{Name: fmt.Sprintf("t%02d", rng.IntN(40)), Location: fmt.Sprint(i)}
+		switch rng.IntN(4) {
+		case 0:
+			r.Error = "unreadable"
+		case 1:
+			r.Health = "UNHEALTHY"
+		case 2:
+			r.Health = "HEALTHY"
+		}
+		rows = append(rows, r)
+		f.Update(FleetRowMsg{I: i, Row: r})
+	}
+	want := make([]int, len(rows))
+	for i := range want {
+		want[i] = i
+	}
+	sort.SliceStable(want, func(a, b int) bool { return report.FleetLess(rows[want[a]], rows[want[b]]) })
+	if !slices.Equal(f.lv.base, want) {
+		t.Fatalf("natural order differs from the stable sort:\n%v\nwant\n%v", f.lv.base[:20], want[:20])
 	}
 }

@@ -359,7 +359,7 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case checkpointMsg:
 		if t.ckpt != nil {
-			t.ckpt.set(msg)
+			return t.ckpt.set(msg)
 		}
 		return nil
 	}
@@ -612,8 +612,10 @@ func (t *Timeline) View(width, height int) string {
 				b.WriteByte(' ')
 			}
 			cell := c.cell(g, r)
-			if e := t.c.watchElapsed(r.in); e != "" && c.title == "dur" {
-				cell = e // a pending instant's age, ticking while watching
+			if c.title == "dur" {
+				if e := t.c.watchElapsed(r.in); e != "" {
+					cell = e // a pending instant's age, ticking while watching
+				}
 			}
 			v := trunc(safetext.Terminal(cell), c.width, g.Ellipsis)
 			if c.right {

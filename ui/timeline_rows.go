@@ -2,13 +2,10 @@ package ui
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -142,38 +139,10 @@ func fillRows(t *dtable, recs []records.Record) {
 				cells = append(cells, "")
 				continue
 			}
-			cells = append(cells, cellValue(v))
+			cells = append(cells, records.Text(v))
 		}
 		t.add(cells...)
 	}
-}
-
-// cellValue renders a record value as `hudiscope snapshot -o text` does: null as "null",
-// logical types in their usual notation, nested values as compact JSON.
-func cellValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return x
-	case []byte:
-		return base64.StdEncoding.EncodeToString(x)
-	case time.Time:
-		return x.UTC().Format("2006-01-02T15:04:05.999999999Z07:00")
-	case fmt.Stringer:
-		return x.String()
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'g', -1, 32)
-	case map[string]any, []any:
-		b, err := json.Marshal(x)
-		if err != nil {
-			return fmt.Sprint(x)
-		}
-		return string(b)
-	}
-	return fmt.Sprint(v)
 }
 
 // abs is the index of the row under the cursor among all the commit's rows.
