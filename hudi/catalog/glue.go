@@ -132,51 +132,73 @@ func OpenGlue(ctx context.Context, o Options) (*Glue, error) {
 // Databases lists every database name, sorted.
 func (g *Glue) Databases(ctx context.Context) ([]string, error) {
 	var out []string
-	var token *string
-	for {
+	err := paginate(func(token *string) (*string, error) {
 		r, err := g.api.GetDatabases(ctx, &glue.GetDatabasesInput{CatalogId: g.catalogID, NextToken: token})
 		if err != nil {
-			return nil, fmt.Errorf("glue GetDatabases: %w", err)
+			return nil, err
 		}
 		for _, d := range r.DatabaseList {
 			out = append(out, aws.ToString(d.Name))
 		}
-		if token = nextToken(token, r.NextToken); token == nil {
-			break
-		}
+		return r.NextToken, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("glue GetDatabases: %w", err)
 	}
 	sort.Strings(out)
 	return out, nil
 }
 
-// errRepeatedToken stops a paginator whose endpoint hands back the token it was given.
-var errRepeatedToken = errors.New("the endpoint returned the same page token again")
+// errRepeatedToken stops a paginator whose endpoint hands back a page token it gave before
+// (the same page again, or a cycle of pages); errTooManyPages one that never stops.
+var (
+	errRepeatedToken = errors.New("the endpoint returned a page token it had already given")
+	errTooManyPages  = fmt.Errorf("the endpoint returned more than %d pages", maxPages)
+)
 
-func nextToken(prev, next *string) *string {
-	if next == nil || *next == "" || (prev != nil && *prev == *next) {
-		return nil
+// maxPages bounds one listing: Glue pages hold up to 100 tables or 1,000 partitions.
+const maxPages = 100_000
+
+// paginate calls page with each page token (nil first) until the endpoint hands none back.
+// A catalog must not keep hudiscope listing forever: a token seen before or more than
+// maxPages pages end the walk with an error.
+func paginate(page func(token *string) (next *string, err error)) error {
+	seen := map[string]bool{}
+	var token *string
+	for n := 0; ; n++ {
+		if n == maxPages {
+			return errTooManyPages
+		}
+		next, err := page(token)
+		if err != nil {
+			return err
+		}
+		if next == nil || *next == "" {
+			return nil
+		}
+		if seen[*next] {
+			return errRepeatedToken
+		}
+		seen[*next] = true
+		token = next
 	}
-	return next
 }
 
 // Tables lists the tables of one database, sorted by name.
 func (g *Glue) Tables(ctx context.Context, db string) ([]Table, error) {
 	var out []Table
-	var token *string
-	for {
+	err := paginate(func(token *string) (*string, error) {
 		r, err := g.api.GetTables(ctx, &glue.GetTablesInput{CatalogId: g.catalogID, DatabaseName: aws.String(db), NextToken: token})
 		if err != nil {
-			return nil, fmt.Errorf("glue GetTables %s: %w", db, err)
+			return nil, err
 		}
 		for _, t := range r.TableList {
 			out = append(out, fromGlue(db, t))
 		}
-		if r.NextToken != nil && token != nil && *r.NextToken == *token {
-			return out, fmt.Errorf("glue GetTables %s: %w", db, errRepeatedToken)
-		}
-		if token = nextToken(token, r.NextToken); token == nil {
-			break
-		}
+		return r.NextToken, nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("glue GetTables %s: %w", db, err)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -202,12 +224,11 @@ func fromGlue(db string, t types.Table) Table {
 // Partitions lists a table's partitions.
 func (g *Glue) Partitions(ctx context.Context, db, table string) ([]Partition, error) {
 	var out []Partition
-	var token *string
-	for {
+	err := paginate(func(token *string) (*string, error) {
 		r, err := g.api.GetPartitions(ctx, &glue.GetPartitionsInput{CatalogId: g.catalogID, DatabaseName: aws.String(db),
 			TableName: aws.String(table), NextToken: token})
 		if err != nil {
-			return nil, fmt.Errorf("glue GetPartitions %s.%s: %w", db, table, err)
+			return nil, err
 		}
 		for _, p := range r.Partitions {
 			q := Partition{Values: p.Values}
@@ -216,12 +237,10 @@ func (g *Glue) Partitions(ctx context.Context, db, table string) ([]Partition, e
 			}
 			out = append(out, q)
 		}
-		if r.NextToken != nil && token != nil && *r.NextToken == *token {
-			return out, fmt.Errorf("glue GetPartitions %s.%s: %w", db, table, errRepeatedToken)
-		}
-		if token = nextToken(token, r.NextToken); token == nil {
-			break
-		}
+		return r.NextToken, nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("glue GetPartitions %s.%s: %w", db, table, err)
 	}
 	return out, nil
 }

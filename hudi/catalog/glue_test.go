@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/glue"
+	"github.com/aws/aws-sdk-go-v2/service/glue/types"
 	"github.com/aws/smithy-go"
 
 	"github.com/hudiscope/hudiscope/internal/testutil/gluefake"
@@ -102,5 +105,42 @@ func TestReadOnlyInterface(t *testing.T) {
 	}
 	if reflect.TypeOf(Glue{}).Field(0).Type != rt {
 		t.Error("Glue holds more than the read-only interface")
+	}
+}
+
+// cyclingGlue hands out page tokens A, B, A, … forever: a hostile or broken endpoint.
+type cyclingGlue struct{ calls int }
+
+func (c *cyclingGlue) next() *string {
+	c.calls++
+	return aws.String([]string{"A", "B"}[c.calls%2])
+}
+
+func (c *cyclingGlue) GetDatabases(context.Context, *glue.GetDatabasesInput, ...func(*glue.Options)) (*glue.GetDatabasesOutput, error) {
+	return &glue.GetDatabasesOutput{DatabaseList: []types.Database{{Name: aws.String("db")}}, NextToken: c.next()}, nil
+}
+
+func (c *cyclingGlue) GetTables(context.Context, *glue.GetTablesInput, ...func(*glue.Options)) (*glue.GetTablesOutput, error) {
+	return &glue.GetTablesOutput{TableList: []types.Table{{Name: aws.String("t")}}, NextToken: c.next()}, nil
+}
+
+func (c *cyclingGlue) GetPartitions(context.Context, *glue.GetPartitionsInput, ...func(*glue.Options)) (*glue.GetPartitionsOutput, error) {
+	return &glue.GetPartitionsOutput{Partitions: []types.Partition{{Values: []string{"x"}}}, NextToken: c.next()}, nil
+}
+
+// A catalog whose page tokens cycle (A, B, A, …) ends each listing after three pages with a
+// named error instead of listing forever; a token repeated at once likewise.
+func TestGluePaginationStopsOnRepeatedTokens(t *testing.T) {
+	ctx := context.Background()
+	for name, list := range map[string]func(g *Glue) error{
+		"databases":  func(g *Glue) error { _, err := g.Databases(ctx); return err },
+		"tables":     func(g *Glue) error { _, err := g.Tables(ctx, "db"); return err },
+		"partitions": func(g *Glue) error { _, err := g.Partitions(ctx, "db", "t"); return err },
+	} {
+		c := &cyclingGlue{}
+		err := list(&Glue{api: c})
+		if !errors.Is(err, errRepeatedToken) || c.calls != 3 {
+			t.Errorf("%s: %v after %d calls, want errRepeatedToken after 3", name, err, c.calls)
+		}
 	}
 }
