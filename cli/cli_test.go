@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,9 +19,30 @@ import (
 // hudiscope itself (no second build, same coverage).
 func TestMain(m *testing.M) {
 	if os.Getenv("HUDISCOPE_RUN_MAIN") == "1" {
-		os.Exit(Main(os.Args[1:]))
+		code := Main(os.Args[1:])
+		if f := os.Getenv("HUDISCOPE_PEAK_RSS_FILE"); f != "" {
+			writePeakRSS(f)
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
+}
+
+// writePeakRSS writes this process's VmHWM (kB) to path. rusage's ru_maxrss of a child also
+// counts the parent's resident size at the fork (Linux carries the old mm's high-water mark
+// across exec, and Go forks with the parent's memory), so a test binary that built a bomb in
+// memory would read its own size back; VmHWM belongs to the exec'd image alone.
+func writePeakRSS(path string) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			os.WriteFile(path, []byte(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB"))), 0o644)
+			return
+		}
+	}
 }
 
 // runCLI runs hudiscope with args and returns stdout, stderr and the exit code.
@@ -183,13 +205,15 @@ func runCLIRusage(t *testing.T, args ...string) (string, string, int, int64) {
 }
 
 // runChild runs hudiscope in a child with extra environment and returns stdout, stderr, the
-// exit code and the child's peak resident set size in bytes. With killRSS > 0 a watchdog
+// exit code and the child's peak resident set size in bytes (its own VmHWM when it exits
+// through Main, else rusage's upper bound). With killRSS > 0 a watchdog
 // kills the child past that resident size or after a minute and fails the test, so a
 // regression fails instead of taking the machine's memory.
 func runChild(t *testing.T, env []string, killRSS int64, args ...string) (string, string, int, int64) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1"), env...)
+	peakFile := filepath.Join(t.TempDir(), "peak-rss")
+	cmd.Env = append(append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1", "HUDISCOPE_PEAK_RSS_FILE="+peakFile), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
@@ -215,8 +239,13 @@ func runChild(t *testing.T, env []string, killRSS int64, args ...string) (string
 		t.Fatal(err)
 	}
 	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = int64(ru.Maxrss) * 1024 // KiB on Linux
+	if b, err := os.ReadFile(peakFile); err == nil {
+		if kb, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			rss = kb * 1024
+		}
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && rss == 0 {
+		rss = int64(ru.Maxrss) * 1024 // KiB on Linux; an upper bound (it counts the parent at the fork)
 	}
 	return out.String(), errb.String(), code, rss
 }
