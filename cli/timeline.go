@@ -36,7 +36,16 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
-	opts := c.options(c.Table, []model.Step{model.StepTimeline}, nil)
+	if c.ExitOn != "" && c.Watch == 0 {
+		// A usage error is told before the table is read (which can take a while on S3).
+		return codeError{exitUsage, "--exit-on needs --watch"}
+	}
+	steps := []model.Step{model.StepTimeline}
+	if c.Watch > 0 {
+		// The archival-stopped alert measures against the effective hoodie.keep.max.commits.
+		steps = append(steps, model.StepConfig)
+	}
+	opts := c.options(c.Table, steps, nil)
 	opts.LazyCommits = true
 	s, err := load(ctx, opts, model.StepTimeline)
 	if err != nil {
@@ -46,9 +55,6 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	instants := s.Timeline.Instants
 	if c.Archived {
 		instants = s.Timeline.All()
-	}
-	if c.ExitOn != "" && c.Watch == 0 {
-		return codeError{exitUsage, "--exit-on needs --watch"}
 	}
 	// The rows show totals only: no full commit metadata is kept. JSON rows are written as
 	// they are decoded; the text table sizes its columns from every row first.

@@ -100,12 +100,12 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 	raised := map[string]bool{}
 	problems := len(s.Problems())
 	check := func(snap *model.Snapshot, changes []model.Change, at time.Time) error {
-		keepMax := snap.KeepMaxCommits()
+		arch := snap.ArchivalSettings()
 		for _, set := range []struct {
 			rules model.AlertRules
 			exit  bool
 		}{{shown, false}, {exitOn, true}} {
-			for _, a := range model.Alerts(snap.Timeline, changes, at, set.rules, keepMax) {
+			for _, a := range model.Alerts(snap.Timeline, changes, at, set.rules, arch) {
 				key := string(a.Kind) + "/" + a.Instant
 				if !raised[key] {
 					raised[key] = true

@@ -165,6 +165,13 @@ func TestTimelineWatchExitOn(t *testing.T) {
 		{[]string{"--watch=1s", "--exit-on", "inflight-older=1h"}, 10, "--exit-on inflight-older: commit 20261130000000000 requested for 24h0m0s (over 1h0m0s)"},
 		{[]string{"--watch=1s", "--exit-on", "no-commit=1h"}, 14, "--exit-on no-commit: no write completed for"},
 		{[]string{"--watch=1s", "--exit-on", "rollback"}, 0, ""},
+		// archival-stopped measures the effective keep.max (from --hoodie-conf here) as the Health
+		// pane does: 14 completed commits (12 commits, 2 replacecommits; the 12 cleans do not
+		// count) alert from ceil(1.1×12) = 14, not from ceil(1.1×13) = 15.
+		{[]string{"--watch=1s", "--exit-on", "archival-stopped", "--hoodie-conf", "hoodie.keep.max.commits=13"}, 0, ""},
+		{[]string{"--watch=1s", "--exit-on", "archival-stopped", "--hoodie-conf", "hoodie.keep.max.commits=12"}, 13,
+			"--exit-on archival-stopped: 14 completed commits (28 completed instants) on the active timeline, archival keeps at most 12 " +
+				"(hoodie.keep.max.commits; alert from 14, Hudi 1.1+ (table version 9))"},
 		{[]string{"--exit-on", "rollback"}, 2, "--exit-on needs --watch"},
 		{[]string{"--watch=1s", "--exit-on", "inflight-older"}, 2, "--exit-on inflight-older needs a duration"},
 		{[]string{"--watch=1s", "--exit-on", "slow"}, 2, `unknown alert "slow"`},

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
@@ -100,9 +101,16 @@ func isPlannedService(in *timeline.Instant) bool {
 	return in.Action == timeline.ActionCompaction || in.Action == timeline.ActionLogCompaction || in.Action == timeline.ActionClustering
 }
 
+// ArchivalSettings is what the archival-stopped alert measures against: hoodie.keep.max.commits
+// (0: the default 30, the same in every release line) and the table version, whose release line
+// decides how many commits archival leaves at steady state.
+type ArchivalSettings struct {
+	KeepMax      int
+	TableVersion int
+}
+
 // Alerts evaluates the rules on the current timeline and the changes of the last refresh.
-// keepMax is hoodie.keep.max.commits (0: the default 30).
-func Alerts(tl *timeline.Timeline, changes []Change, now time.Time, r AlertRules, keepMax int) []Alert {
+func Alerts(tl *timeline.Timeline, changes []Change, now time.Time, r AlertRules, arch ArchivalSettings) []Alert {
 	var out []Alert
 	if tl == nil {
 		return nil
@@ -113,10 +121,9 @@ func Alerts(tl *timeline.Timeline, changes []Change, now time.Time, r AlertRules
 		}
 		return now.Sub(in.Started)
 	}
-	completed, lastCommit := 0, time.Time{}
+	lastCommit := time.Time{}
 	for _, in := range tl.Instants {
 		if in.State == timeline.Completed {
-			completed++
 			if timeline.IsWriteAction(in.Action) && in.Ended.After(lastCommit) {
 				lastCommit = in.Ended
 			}
@@ -146,11 +153,18 @@ func Alerts(tl *timeline.Timeline, changes []Change, now time.Time, r AlertRules
 			}
 		}
 	}
-	if keepMax <= 0 {
-		keepMax = 30
-	}
-	if r.ArchivalStopped && completed > 2*keepMax {
-		out = append(out, Alert{AlertArchivalStopped, "", fmt.Sprintf("%d completed instants on the active timeline, archival keeps at most %d (hoodie.keep.max.commits): archival is not running or is blocked", completed, keepMax)})
+	if r.ArchivalStopped {
+		// The Health pane's archival check, measured the same way: completed commits (not cleans,
+		// which 0.x writers add with every commit) against keep.max plus the release line's lag.
+		keepMax := arch.KeepMax
+		if keepMax <= 0 {
+			keepMax = 30
+		}
+		if m := health.MeasureArchival(tl.Instants, arch.TableVersion, int64(keepMax)); m.Behind() {
+			out = append(out, Alert{AlertArchivalStopped, "", fmt.Sprintf("%d completed commits (%d completed instants) on the active timeline, "+
+				"archival keeps at most %d (hoodie.keep.max.commits; alert from %d, Hudi %s): archival is not running or is blocked",
+				m.Counted, m.Completed, keepMax, m.Threshold, m.Rule)})
+		}
 	}
 	if r.NoCommit > 0 && !lastCommit.IsZero() && now.Sub(lastCommit) > r.NoCommit {
 		out = append(out, Alert{AlertNoCommit, "", fmt.Sprintf("no write completed for %s (last at %s, over %s)", Round(now.Sub(lastCommit)), timeline.FormatInstantTime(lastCommit, lastCommit.Location()), r.NoCommit)})
@@ -166,11 +180,18 @@ func Round(d time.Duration) time.Duration {
 	return d.Round(time.Second)
 }
 
-// KeepMaxCommits is hoodie.keep.max.commits of the effective configuration (0 if unknown).
-func (s *Snapshot) KeepMaxCommits() int {
-	if s == nil || s.Effective == nil {
-		return 0
+// ArchivalSettings is hoodie.keep.max.commits of the effective configuration (0 if unknown)
+// and the table version.
+func (s *Snapshot) ArchivalSettings() ArchivalSettings {
+	var a ArchivalSettings
+	if s == nil {
+		return a
 	}
-	n, _ := strconv.Atoi(strings.TrimSpace(s.Effective.Get("hoodie.keep.max.commits")))
-	return n
+	if s.Config != nil {
+		a.TableVersion = s.Config.Version
+	}
+	if s.Effective != nil {
+		a.KeepMax, _ = strconv.Atoi(strings.TrimSpace(s.Effective.Get("hoodie.keep.max.commits")))
+	}
+	return a
 }

@@ -119,7 +119,7 @@ func TestAlerts(t *testing.T) {
 		t.Fatal(err)
 	}
 	rb := Change{Kind: ChangeRolledBack, Instant: mk(now, "deltacommit", timeline.Inflight)}
-	got := Alerts(tl, []Change{rb}, now, rules, 1)
+	got := Alerts(tl, []Change{rb}, now, rules, ArchivalSettings{KeepMax: 1})
 	var lines []string
 	for _, a := range got {
 		lines = append(lines, string(a.Kind)+": "+a.Message)
@@ -137,6 +137,59 @@ func TestAlerts(t *testing.T) {
 		if _, err := ParseAlertRules(bad); err == nil {
 			t.Errorf("ParseAlertRules(%q) accepted", bad)
 		}
+	}
+}
+
+// archival-stopped measures what the Health pane's archival check measures: completed commits
+// against keep.max plus the release line's lag (10% slack). Cleans do not count: a 0.12 writer
+// that cleans after every commit holds 2×keep.max completed instants at steady state, which
+// the first version of the alert (completed instants > 2×keep.max) reported as a stall, while a
+// real stall of commits alone went unreported until twice the retention.
+func TestArchivalStoppedAlertMatchesHealth(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	timelineOf := func(commits int, cleans bool) *timeline.Timeline {
+		tl := &timeline.Timeline{}
+		for i := 0; i < commits; i++ {
+			ts := now.Add(time.Duration(i-commits) * time.Minute)
+			tl.Instants = append(tl.Instants, &timeline.Instant{RequestedTime: timeline.FormatInstantTime(ts, time.UTC),
+				Action: "commit", State: timeline.Completed, Started: ts, Ended: ts.Add(time.Second)})
+			if cleans {
+				tl.Instants = append(tl.Instants, &timeline.Instant{RequestedTime: timeline.FormatInstantTime(ts.Add(2*time.Second), time.UTC),
+					Action: "clean", State: timeline.Completed, Started: ts, Ended: ts.Add(3 * time.Second)})
+			}
+		}
+		return tl
+	}
+	rules := AlertRules{ArchivalStopped: true}
+	v5 := ArchivalSettings{KeepMax: 30, TableVersion: 5}
+	cases := []struct {
+		name    string
+		commits int
+		cleans  bool
+		arch    ArchivalSettings
+		want    string
+	}{
+		// 0.12 steady state: keep.max+1 commits, each with its clean (62 completed instants).
+		{"0.12 steady state with cleans", 31, true, v5, ""},
+		{"0.12 at the threshold (ceil(1.1×31))", 34, true, v5, ""},
+		{"0.12 stalled", 35, false, v5, "35 completed commits (35 completed instants) on the active timeline, archival keeps at most 30 " +
+			"(hoodie.keep.max.commits; alert from 35, Hudi 0.12.x-0.13.x (table version 5)): archival is not running or is blocked"},
+		// 1.x archives after the commit: keep.max is the steady state; the default applies when unknown.
+		{"1.1 default keep.max, stalled", 33, false, ArchivalSettings{TableVersion: 9}, "33 completed commits (33 completed instants) on the " +
+			"active timeline, archival keeps at most 30 (hoodie.keep.max.commits; alert from 33, Hudi 1.1+ (table version 9)): archival is not running or is blocked"},
+		{"1.1 keep.max 100", 60, true, ArchivalSettings{KeepMax: 100, TableVersion: 9}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Alerts(timelineOf(c.commits, c.cleans), nil, now, rules, c.arch)
+			msg := ""
+			if len(got) > 0 {
+				msg = got[0].Message
+			}
+			if len(got) > 1 || msg != c.want {
+				t.Errorf("alerts %v\nwant %q", got, c.want)
+			}
+		})
 	}
 }
 

@@ -109,7 +109,7 @@ func (a *App) startWatch() tea.Cmd {
 	loc := strings.ToLower(a.snap.Options.Location)
 	a.c.Watch = &WatchState{Interval: o.Interval, wait: o.Interval, Rules: o.Rules, marks: map[string]watchMark{},
 		s3: strings.HasPrefix(loc, "s3://") || strings.HasPrefix(loc, "s3a://")}
-	a.c.Watch.Alerts = model.Alerts(a.snap.Timeline, nil, a.c.Clock.now(), o.Rules, a.snap.KeepMaxCommits())
+	a.c.Watch.Alerts = model.Alerts(a.snap.Timeline, nil, a.c.Clock.now(), o.Rules, a.snap.ArchivalSettings())
 	return tea.Batch(a.watchTick(o.Interval), a.watchClock())
 }
 
@@ -219,7 +219,7 @@ func (a *App) applyRefresh(msg watchDoneMsg) tea.Cmd {
 	// Conditions (an old inflight, no commit) hold while true; a rollback is an event, so it
 	// stays in the header (the last few) after the refresh that saw it.
 	w.Alerts = nil
-	for _, al := range model.Alerts(msg.snap.Timeline, msg.res.Changes, msg.res.At, w.Rules, msg.snap.KeepMaxCommits()) {
+	for _, al := range model.Alerts(msg.snap.Timeline, msg.res.Changes, msg.res.At, w.Rules, msg.snap.ArchivalSettings()) {
 		if al.Kind == model.AlertRollback {
 			w.events = append([]model.Alert{al}, w.events...)
 			w.events = w.events[:min(len(w.events), 5)]

@@ -286,6 +286,38 @@ func archivalRuleFor(version int) archivalRule {
 	return archivalRule{"1.1+ (table version unknown)", 0}
 }
 
+// ArchivalMeasure is what the archival check measures on an active timeline: the completed
+// commits archival counts against hoodie.keep.max.commits, all completed instants, and the
+// steady state and threshold for the table's release line. The watch alert archival-stopped
+// uses the same measure so that the alert and the Health pane never disagree.
+type ArchivalMeasure struct {
+	Counted, Completed int64
+	Steady, Threshold  int64
+	Rule               string // the release line whose archival rule applied
+}
+
+// Behind: over the retention threshold, or over the absolute ceiling of completed instants.
+func (m ArchivalMeasure) Behind() bool {
+	return m.Counted >= m.Threshold || m.Completed >= maxActiveInstants
+}
+
+// MeasureArchival measures instants (an active timeline) against keepMax for tableVersion.
+func MeasureArchival(instants []*timeline.Instant, tableVersion int, keepMax int64) ArchivalMeasure {
+	rule := archivalRuleFor(tableVersion)
+	m := ArchivalMeasure{Steady: keepMax + rule.Lag, Rule: rule.Line}
+	m.Threshold = slack(archivalSlack, m.Steady)
+	for _, i := range instants {
+		if !i.IsCompleted() {
+			continue
+		}
+		m.Completed++
+		if isCommitsTimeline(i) {
+			m.Counted++
+		}
+	}
+	return m
+}
+
 func (c *ctx) archival() (Check, Band, error) {
 	const name = "archival"
 	keep, skip, err := c.requiredInt(name, keyKeepMax)
@@ -294,11 +326,9 @@ func (c *ctx) archival() (Check, Band, error) {
 	}
 	rule := archivalRuleFor(c.in.TableVersion)
 	all := c.instants()
-	completedN := int64(len(filter(all, completed)))
+	m := MeasureArchival(all, c.in.TableVersion, keep)
+	completedN, counted, steady, threshold := m.Completed, m.Counted, m.Steady, m.Threshold
 	writes := int64(len(filter(all, isWriteTimeline)))
-	counted := int64(len(filter(all, func(i *timeline.Instant) bool { return i.IsCompleted() && isCommitsTimeline(i) })))
-	steady := keep + rule.Lag
-	threshold := slack(archivalSlack, steady)
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyKeepMax, itoa(keep)}, {"effective.unhealthy.threshold.write.instants", itoa(threshold)},
 		{"effective.absolute.ceiling.completed.instants", itoa(maxActiveInstants)}, {"observed.write.instants", itoa(writes)},
 		{"observed.completed.instants", itoa(completedN)}, {"effective.archival.release.line", rule.Line},
