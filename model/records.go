@@ -106,6 +106,11 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 		}
 		out.Instants = append(out.Instants, in)
 	}
+	// Hudi validates against the cleaner before it lists anything, so a value the cleaner has
+	// passed is refused even where the table had no rows yet.
+	if err := validateAsOfClean(ctx, t, tl, asOf); err != nil {
+		return nil, nil, err
+	}
 	if first == nil {
 		earliest := ""
 		for _, in := range tl.Instants {
@@ -123,22 +128,6 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 		}
 		return nil, nil, errBeforeFirstWrite{why + ": the table had no rows then"}
 	}
-	// TimelineUtils.validateTimestampAsOf: the newest clean's earliest retained commit bounds
-	// time travel (older slices may be deleted).
-	for i := len(tl.Instants) - 1; i >= 0; i-- {
-		in := tl.Instants[i]
-		if in.Action != timeline.ActionClean || in.State != timeline.Completed {
-			continue
-		}
-		d, err := t.Details(ctx, in)
-		if err != nil || d.Clean == nil {
-			break
-		}
-		if ect := d.Clean.EarliestCommitToRetain; ect != "" && timeline.CompareInstants(ect, asOf) > 0 {
-			return nil, nil, ErrRowsUnknown{fmt.Sprintf("Hudi refuses time travel to %s: the cleaner (clean %s) retains commits from %s on, so the files of that state may be deleted (Cleaner cleaned up the timestamp of interest)", asOf, in.RequestedTime, ect)}
-		}
-		break
-	}
 	src := hudi.ListingAuto
 	if noMDT {
 		src = hudi.ListingStorage
@@ -148,6 +137,51 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 		return nil, nil, err
 	}
 	return out, t.BuildView(ctx, out, parts, filegroup.SourceStorage), nil
+}
+
+// validateAsOfClean is the second half of TimelineUtils.validateTimestampAsOf (the same from
+// 0.12 to 1.2): the newest completed clean bounds time travel. With an earliest commit to
+// retain (KEEP_LATEST_COMMITS, KEEP_LATEST_BY_HOURS) the value must be at or after it; without
+// one (KEEP_LATEST_FILE_VERSIONS records none) it must be at or after the first completed
+// write on the active timeline; and clean metadata Hudi cannot read refuses the read too.
+func validateAsOfClean(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, asOf string) error {
+	var clean *timeline.Instant
+	for i := len(tl.Instants) - 1; i >= 0; i-- {
+		if in := tl.Instants[i]; in.Action == timeline.ActionClean && in.State == timeline.Completed &&
+			(clean == nil || timeline.CompareInstants(in.RequestedTime, clean.RequestedTime) > 0) {
+			clean = in
+		}
+	}
+	if clean == nil {
+		return nil
+	}
+	d, err := t.Details(ctx, clean)
+	switch {
+	case err != nil:
+	case len(d.Problems) > 0:
+		err = fmt.Errorf("%s: %s", d.Problems[0].File, d.Problems[0].Err)
+	case d.Clean == nil:
+		err = fmt.Errorf("no clean metadata")
+	}
+	if err != nil {
+		return ErrRowsUnknown{fmt.Sprintf("Hudi refuses time travel to %s: it reads the newest clean (%s) to check what the cleaner retained, and its metadata cannot be read (%v)", asOf, clean.RequestedTime, err)}
+	}
+	if ect := d.Clean.EarliestCommitToRetain; ect != "" {
+		if timeline.CompareInstants(ect, asOf) > 0 {
+			return ErrRowsUnknown{fmt.Sprintf("Hudi refuses time travel to %s: the cleaner (clean %s) retains commits from %s on, so the files of that state may be deleted (Cleaner cleaned up the timestamp of interest)", asOf, clean.RequestedTime, ect)}
+		}
+		return nil
+	}
+	earliest := ""
+	for _, in := range tl.Instants {
+		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) && (earliest == "" || timeline.CompareInstants(in.RequestedTime, earliest) < 0) {
+			earliest = in.RequestedTime
+		}
+	}
+	if earliest != "" && timeline.CompareInstants(earliest, asOf) > 0 {
+		return ErrRowsUnknown{fmt.Sprintf("Hudi refuses time travel to %s: the newest clean (%s) keeps file versions rather than commits and records no earliest commit to retain, and the first completed write on the active timeline was requested at %s (Please ensure sufficient commits are retained (uncleaned and un-archived))", asOf, clean.RequestedTime, earliest)}
+	}
+	return nil
 }
 
 // errBeforeFirstWrite: a time-travel value older than every write of a table that archived

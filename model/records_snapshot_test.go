@@ -213,10 +213,11 @@ func TestSnapshotAsOfRefusals(t *testing.T) {
 	if err != nil || total(got) != 3 {
 		t.Errorf("as of c1's requested time: %v rows, %v; want c1's 3 inserts", got, err)
 	}
-	// cow-services has archived writes: a value before the active timeline is refused as Hudi does.
+	// cow-services has archived writes and a clean: a value before the active timeline is
+	// refused as Hudi does, by the cleaner check it makes before anything else.
 	cs := openFixture(t, "cow-services-1.2.0")
 	_, _, err = snapshotCounts(t, cs, SnapshotQuery{AsOf: "20200101000000000"})
-	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "archived") {
+	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "retains commits from 20261129161947920 on") {
 		t.Errorf("cow-services as of 2020: %v", err)
 	}
 	// ... and one inside the active timeline but before the cleaner's earliest retained commit.
@@ -350,4 +351,54 @@ func orEmpty(m map[string]int) map[string]int {
 		return map[string]int{}
 	}
 	return m
+}
+
+// The cleaner bound of TimelineUtils.validateTimestampAsOf, beyond the fixture's own
+// KEEP_LATEST_COMMITS clean: a clean that records no earliest commit to retain
+// (KEEP_LATEST_FILE_VERSIONS) bounds time travel by the first completed write on the active
+// timeline, and clean metadata that cannot be read refuses the read (Hudi's IOException).
+func TestSnapshotAsOfCleanWithoutRetainedCommit(t *testing.T) {
+	withClean := func(t *testing.T, edit func(m map[string]any) []byte) fixtureTable {
+		cs := openFixture(t, "cow-services-1.2.0")
+		var clean *timeline.Instant
+		for _, in := range cs.tl.Instants {
+			if in.Action == timeline.ActionClean && in.State == timeline.Completed {
+				clean = in
+			}
+		}
+		d, err := cs.t.Details(context.Background(), clean)
+		if err != nil || d.Clean == nil || d.Clean.EarliestCommitToRetain != "20261129161947920" {
+			t.Fatalf("newest clean %s: %v %+v", clean.RequestedTime, err, d)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(d.Content, &m); err != nil {
+			t.Fatal(err)
+		}
+		clean.Content = edit(m)
+		return cs
+	}
+	var unknown ErrRowsUnknown
+	byVersions := withClean(t, func(m map[string]any) []byte {
+		m["earliestCommitToRetain"] = ""
+		b, _ := json.Marshal(m)
+		return b
+	})
+	// Before the first completed write on the active timeline (requested at
+	// 20261129161800076): refused with Hudi's reason.
+	_, _, err := snapshotCounts(t, byVersions, SnapshotQuery{AsOf: "20261129161800000"})
+	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "keeps file versions rather than commits") ||
+		!strings.Contains(err.Error(), "first completed write on the active timeline was requested at 20261129161800076") {
+		t.Errorf("file-versions clean, before the first write: %v", err)
+	}
+	// The value the fixture's own clean refuses (before its earliest retained commit) is read:
+	// without a retained commit only the first write bounds it.
+	got, _, err := snapshotCounts(t, byVersions, SnapshotQuery{AsOf: "20261129161819211"})
+	if err != nil || total(got) == 0 {
+		t.Errorf("file-versions clean, as of the third write: %v rows, %v", got, err)
+	}
+	garbled := withClean(t, func(map[string]any) []byte { return []byte(`{"earliestCommitToRetain": 42`) })
+	_, _, err = snapshotCounts(t, garbled, SnapshotQuery{AsOf: "20261129161947920"})
+	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "its metadata cannot be read") {
+		t.Errorf("unreadable clean: %v", err)
+	}
 }
