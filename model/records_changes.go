@@ -82,8 +82,18 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 			return records.Stats{}, ErrRowsUnknown{fmt.Sprintf("Hudi refuses this CDC read: the start instant time %s has to be in the active timeline (writes up to %s are archived); use --begin earliest for the active timeline's changes", q.Begin, a[len(a)-1].RequestedTime)}
 		}
 	}
-	var writes []*timeline.Instant
 	var problems problem.Log
+	writes := cdcWrites(ctx, t, tl, q, &problems)
+	o := records.CDCOptions{Mode: mode, OrderingFields: t.Config.OrderingFields, MergeMode: records.ModeFor(t.Config)}
+	err := records.ReadChanges(ctx, t.Store, writes, o, &problems, fn)
+	return records.Stats{Slices: len(writes), Problems: problems.List()}, err
+}
+
+// cdcWrites are the writes a CDC read of q returns rows of: completed data-changing writes
+// (commit, deltacommit, replacecommit; not compaction or clustering, not operations that
+// change no data) in q's range, with their commit metadata; unreadable metadata is a problem.
+func cdcWrites(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q ChangesQuery, problems *problem.Log) []*timeline.Instant {
+	var writes []*timeline.Instant
 	for _, in := range tl.Instants {
 		if in.State != timeline.Completed || !timeline.IsWriteAction(in.Action) {
 			continue
@@ -92,7 +102,7 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 		case timeline.ActionClustering, timeline.ActionCompaction, timeline.ActionLogCompaction:
 			continue
 		}
-		if q.Begin != "earliest" && !returns(q.Reader, in, q.Begin) {
+		if q.Begin != "" && q.Begin != "earliest" && !returns(q.Reader, in, q.Begin) {
 			continue
 		}
 		if !upTo(q.Reader, in, q.End) {
@@ -114,9 +124,7 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 		}
 		writes = append(writes, w)
 	}
-	o := records.CDCOptions{Mode: mode, OrderingFields: t.Config.OrderingFields, MergeMode: records.ModeFor(t.Config)}
-	err := records.ReadChanges(ctx, t.Store, writes, o, &problems, fn)
-	return records.Stats{Slices: len(writes), Problems: problems.List()}, err
+	return writes
 }
 
 // dataChange is Hudi's WriteOperationType.isDataChange (yieldChanges in newer releases, which

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/records"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // image normalises a before/after image for comparison: Spark's "null" string and JSON null
@@ -132,5 +133,27 @@ func TestChangesWithoutCDC(t *testing.T) {
 	var no ErrNoCDC
 	if !errors.As(err, &no) || !strings.Contains(err.Error(), "is not a CDC table") || !strings.Contains(err.Error(), "hudiscope incremental") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// ChangesScanSize counts what Changes reads: a compaction's commit (and a write that changes
+// no data) between the CDC writes is not among them.
+func TestChangesScanSizeCountsOnlyCDCWrites(t *testing.T) {
+	f := openFixture(t, "cdc-1.2.0")
+	s := &Snapshot{Table: f.t, Timeline: f.tl}
+	before, err := s.ChangesScanSize(context.Background(), ChangesQuery{Begin: "earliest"})
+	if err != nil || before.Files == 0 {
+		t.Fatalf("cdc-1.2.0: %+v %v", before, err)
+	}
+	last := f.tl.Instants[len(f.tl.Instants)-1]
+	stats := map[string][]timeline.WriteStat{"p": {{FileID: "f", FileSizeInBytes: 1 << 30}}}
+	compaction := &timeline.Instant{RequestedTime: last.RequestedTime + "1", Action: timeline.ActionCommit, PlanAction: timeline.ActionCompaction,
+		State: timeline.Completed, Commit: &timeline.CommitMetadata{OperationType: "COMPACT", PartitionToWriteStats: stats}}
+	noData := &timeline.Instant{RequestedTime: last.RequestedTime + "2", Action: timeline.ActionCommit,
+		State: timeline.Completed, Commit: &timeline.CommitMetadata{OperationType: "UNKNOWN", PartitionToWriteStats: stats}}
+	s.Timeline = &timeline.Timeline{Instants: append(append([]*timeline.Instant(nil), f.tl.Instants...), compaction, noData)}
+	after, err := s.ChangesScanSize(context.Background(), ChangesQuery{Begin: "earliest"})
+	if err != nil || after != before {
+		t.Errorf("with a compaction and a no-data write: %+v, want %+v (%v)", after, before, err)
 	}
 }

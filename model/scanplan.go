@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
-	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/hudi/problem"
 )
 
 // ScanSize is how much a read would touch: files and bytes on storage. Commands compare it
@@ -50,33 +50,18 @@ func SliceScanSize(view *filegroup.View) ScanSize {
 	return out
 }
 
-// ChangesScanSize is what a CDC read of q touches, from the commit metadata of the writes in
-// its range: each written file and its .cdc log files (images looked up in base files are
-// among the written files' previous versions and are not counted).
+// ChangesScanSize is what a CDC read of q touches, from the commit metadata of the writes it
+// returns rows of (cdcWrites: compaction, clustering and non-data operations excluded): each
+// written file and its .cdc log files (images looked up in base files are among the written
+// files' previous versions and are not counted).
 func (s *Snapshot) ChangesScanSize(ctx context.Context, q ChangesQuery) (ScanSize, error) {
 	var out ScanSize
 	if s.Table == nil || s.Timeline == nil {
 		return out, fmt.Errorf("the table's timeline was not loaded")
 	}
-	for _, in := range s.Timeline.Instants {
-		if in.State != timeline.Completed || !timeline.IsWriteAction(in.Action) {
-			continue
-		}
-		if q.Begin != "" && q.Begin != "earliest" && !returns(q.Reader, in, q.Begin) {
-			continue
-		}
-		if !upTo(q.Reader, in, q.End) {
-			continue
-		}
-		c := in.Commit
-		if c == nil {
-			d, err := s.Table.Details(ctx, in)
-			if err != nil || d.Commit == nil {
-				continue // Changes reports it
-			}
-			c = d.Commit
-		}
-		for _, stats := range c.PartitionToWriteStats {
+	var ignored problem.Log // Changes reports unreadable metadata
+	for _, in := range cdcWrites(ctx, s.Table, s.Timeline, q, &ignored) {
+		for _, stats := range in.Commit.PartitionToWriteStats {
 			for _, w := range stats {
 				out.Files++
 				out.Bytes += w.FileSizeInBytes
