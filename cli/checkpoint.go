@@ -36,6 +36,9 @@ func (c *CheckpointCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
+	if err := checkpoint.ValidValue(c.Value); err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
 	// The archived timeline tells a value older than the active timeline from a made-up one.
 	opts := c.options(c.Table, []model.Step{model.StepTimeline}, nil)
 	opts.Archived = true

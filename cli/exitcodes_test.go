@@ -136,6 +136,7 @@ func TestExitCodesPerREADME(t *testing.T) {
 		{"checkpoint", "0 VALUE is a safe begin time", []string{"checkpoint", incr, c1Completion, "--hudi-version", "1.2.0"}, []string{noBundle}, 0, "covers 2 instant(s)"},
 		{"checkpoint", "1 the table could not be read", []string{"checkpoint", missing, "20240101000000000"}, nil, 1, missing},
 		{"checkpoint", "2 bad arguments", []string{"checkpoint", table}, nil, 2, "expected \"<value>\""},
+		{"checkpoint", "2 bad arguments", []string{"checkpoint", table, "last-night"}, nil, 2, "checkpoint value \"last-night\" is not an instant time"},
 		{"checkpoint", "3 VALUE would re-read its own instant", []string{"checkpoint", incr, c1Completion, "--hudi-version", "1.0.2"}, []string{noBundle}, 3, "RE-READ"},
 		{"checkpoint", "70 internal error", []string{"checkpoint", table, "20240101000000000"}, []string{testPanicEnv + "=checkpoint"}, 70, reportHint},
 

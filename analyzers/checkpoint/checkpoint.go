@@ -5,6 +5,7 @@ package checkpoint
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -145,6 +146,21 @@ func match(value string, instants []*timeline.Instant) (Match, *timeline.Instant
 		return MatchCompletion, byCompletion
 	}
 	return MatchNone, nil
+}
+
+// ValidValue refuses a value that cannot be a begin instant time: Hudi compares instant times
+// as strings, so a value with anything but digits is never a commit's time and its verdict
+// (nothing re-read, whatever it sorts after) would be a promise about a typo.
+func ValidValue(v string) error {
+	if v == "" {
+		return fmt.Errorf("the checkpoint value is empty")
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return fmt.Errorf("checkpoint value %q is not an instant time: Hudi's begin.instanttime is digits (yyyyMMddHHmmss or yyyyMMddHHmmssSSS; 0 or 000 for the start of the timeline)", v)
+		}
+	}
+	return nil
 }
 
 // CheckAll judges a value for every reader in rds (one verdict per release line).
