@@ -264,7 +264,7 @@ func tableCases() []built {
 	cases = append(cases, built{tcase: tcase{Name: "missing-path", Why: "a path that does not exist", Args: []string{"files", "{case}/nowhere"},
 		Exit: 1, Stderr: "nowhere"}, files: map[string][]byte{"README": []byte("the table is missing on purpose\n")}})
 	add(tcase{Name: "checkpoint-garbage-value", Why: "a checkpoint value that is no instant", Args: []string{"checkpoint", "{case}/table", "not-a-time"},
-		Exit: 0, Stdout: "neither the requested nor the completion time"}, nil)
+		Exit: 2, Stderr: `checkpoint value "not-a-time" is not an instant time`}, nil)
 	return cases
 }
 
