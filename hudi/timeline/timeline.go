@@ -255,9 +255,11 @@ func (r *Reader) Active(ctx context.Context) (*Timeline, error) {
 // the other instants' metadata when a consumer needs it.
 func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 	entries, err := storage.ListNames(ctx, r.Store, r.Config.TimelineDir)
-	if err != nil {
+	if err != nil && (r.Config.TimelineDir == ".hoodie" || !storage.IsNotExist(err)) {
 		return nil, fmt.Errorf("list timeline %s: %w", r.path(r.Config.TimelineDir), err)
 	}
+	// A missing .hoodie/timeline (table version 8+) is an empty timeline: a table created but
+	// never written, and on S3 without directory markers no key makes the folder exist.
 	type key struct{ ts, fam string }
 	// An instant is usually three files (requested, inflight, completed).
 	byKey := make(map[key]*Instant, len(entries)/3+1)
