@@ -258,8 +258,12 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 	if err != nil && (r.Config.TimelineDir == ".hoodie" || !storage.IsNotExist(err)) {
 		return nil, fmt.Errorf("list timeline %s: %w", r.path(r.Config.TimelineDir), err)
 	}
-	// A missing .hoodie/timeline (table version 8+) is an empty timeline: a table created but
-	// never written, and on S3 without directory markers no key makes the folder exist.
+	// A missing .hoodie/timeline (table version 8+) is read as an empty timeline, with a
+	// warning: a table created but never written whose folder marker was not copied (aws s3 sync
+	// drops empty folders; S3 without markers has no key to make it exist), or a damaged copy.
+	if err != nil {
+		r.Problems.Add(r.path(r.Config.TimelineDir), "does not exist: read as an empty timeline (a table never written, or a copy that dropped the folder)")
+	}
 	type key struct{ ts, fam string }
 	// An instant is usually three files (requested, inflight, completed).
 	byKey := make(map[key]*Instant, len(entries)/3+1)

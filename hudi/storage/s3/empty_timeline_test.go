@@ -12,7 +12,7 @@ import (
 
 // A table version 9 table created but never written has a hoodie.properties and no instant;
 // on S3 without directory markers nothing makes .hoodie/timeline/ exist, and its timeline is
-// empty (it was an error naming the missing folder).
+// empty, with a warning naming the folder (it was an error).
 func TestS3TableWithoutTimelineFolder(t *testing.T) {
 	zip := filepath.Join("..", "..", "..", "testdata", "fixtures", "incr-1.2.0", "table.zip")
 	if _, err := os.Stat(zip); err != nil {

@@ -194,7 +194,7 @@ func tableCases() []built {
 		map[string][]byte{".hoodie/hoodie.properties": nil, ".hoodie/hoodie.properties.backup": []byte(props())})
 	add(tcase{Name: "props-checksum-wrong", Why: "wrong checksum and no backup: loads with a warning", Args: tl, Exit: 0,
 		Stderr: "checksum", Stdout: "3 instants"}, map[string][]byte{".hoodie/hoodie.properties": replaceProp("hoodie.table.checksum", "1")})
-	add(tc("timeline-dir-missing", ".hoodie/timeline missing in a version 9 table", 1, ".hoodie/timeline", tl...),
+	add(tc("timeline-dir-missing", ".hoodie/timeline missing in a version 9 table: an empty timeline, with a warning naming it", 0, ".hoodie/timeline", tl...),
 		map[string][]byte{".hoodie/timeline/20261129155610512.commit.requested": nil,
 			".hoodie/timeline/20261129155610512.inflight": nil, ".hoodie/timeline/20261129155610512_20261129155625814.commit": nil,
 			".hoodie/timeline/20261129155626253.commit.requested": nil, ".hoodie/timeline/20261129155626253.inflight": nil, c2: nil,
