@@ -120,13 +120,26 @@ func dataRecords(schema string, content []byte, cols []string, all bool, orderin
 		if !ok {
 			return out, fmt.Errorf("record %d is %T, not a record", i, v)
 		}
-		rec := Record{Values: make(map[string]any, len(fields)), Fields: fields}
-		for _, c := range fields {
-			rec.Values[c] = avroValue(m[c])
-		}
-		for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
-			if _, ok := rec.Values[c]; !ok {
-				rec.Values[c] = m[c]
+		rec := Record{Values: m, Fields: fields}
+		if all {
+			// Every field is kept: the decoded map is the record's (fields are its keys).
+			for k, v := range m {
+				m[k] = avroValue(v)
+			}
+			for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
+				if _, ok := m[c]; !ok {
+					m[c] = nil
+				}
+			}
+		} else {
+			rec.Values = make(map[string]any, len(fields)+3)
+			for _, c := range fields {
+				rec.Values[c] = avroValue(m[c])
+			}
+			for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
+				if _, ok := rec.Values[c]; !ok {
+					rec.Values[c] = m[c]
+				}
 			}
 		}
 		finish(&rec, nil)
