@@ -65,8 +65,8 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 		if done {
 			return err
 		}
-		return writeRows(w, f, c.RowFlags, func(fn func(records.Record) error) (records.Stats, error) {
-			return s.SnapshotRows(ctx, q, fn)
+		return writeRows(w, f, c.RowFlags, func(fn func(*records.Batch) error) (records.Stats, error) {
+			return s.SnapshotBatches(ctx, q, fn)
 		})
 	})
 }
@@ -105,17 +105,20 @@ var errLimit = errors.New("row limit reached")
 
 // writeRows runs read and prints its rows (or their count) in format f; problems met while
 // reading go to stderr. An ErrRowsUnknown from the read is a usage-level answer (exit 2).
-func writeRows(w io.Writer, f string, out RowFlags, read func(func(records.Record) error) (records.Stats, error)) error {
+func writeRows(w io.Writer, f string, out RowFlags, read func(func(*records.Batch) error) (records.Stats, error)) error {
 	if out.Count {
+		// Counting converts no values: only the grouping column, and only with --by.
 		counts := map[string]int{}
 		total := 0
-		st, err := read(func(r records.Record) error {
-			total++
-			switch out.By {
-			case "commit":
-				counts[r.CommitTime]++
-			case "partition":
-				counts[r.Partition]++
+		st, err := read(func(b *records.Batch) error {
+			total += b.Len()
+			for i := range b.Len() {
+				switch out.By {
+				case "commit":
+					counts[b.CommitTime(i)]++
+				case "partition":
+					counts[b.Partition(i)]++
+				}
 			}
 			return nil
 		})
@@ -127,12 +130,17 @@ func writeRows(w io.Writer, f string, out RowFlags, read func(func(records.Recor
 	}
 	rw := newRowWriter(w, f, out.Columns)
 	n := 0
-	st, err := read(func(r records.Record) error {
-		if out.Limit > 0 && n >= out.Limit {
-			return errLimit
+	st, err := read(func(b *records.Batch) error {
+		for i := range b.Len() {
+			if out.Limit > 0 && n >= out.Limit {
+				return errLimit
+			}
+			n++
+			if err := rw.write(b.Record(i)); err != nil {
+				return err
+			}
 		}
-		n++
-		return rw.write(r)
+		return nil
 	})
 	if err != nil && !errors.Is(err, errLimit) {
 		rw.flush()
