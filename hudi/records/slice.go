@@ -120,21 +120,50 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 	// cannot be read is reported as such, alone.
 	var logProblems problem.Log
 	idx := &logIndex{byKey: map[string]int32{}}
-	if len(s.Logs) > 0 {
-		for _, b := range readLogs(ctx, store, s.Logs, o, &logProblems) {
-			if b.undecodedDeletes {
-				st.undecodedDeletes++
-			}
-			for i := range b.records {
-				r := &b.records[i]
-				if r.Key == "" && len(o.KeyFields) > 0 {
-					r.Key = deriveKey(*r, o.KeyFields)
+	indexLogs := func(ctx context.Context) {
+		if len(s.Logs) > 0 {
+			for _, b := range readLogs(ctx, store, s.Logs, o, &logProblems) {
+				if b.undecodedDeletes {
+					st.undecodedDeletes++
 				}
-				idx.add(r)
+				for i := range b.records {
+					r := &b.records[i]
+					if r.Key == "" && len(o.KeyFields) > 0 {
+						r.Key = deriveKey(*r, o.KeyFields)
+					}
+					idx.add(r)
+				}
 			}
 		}
+		idx.seal()
 	}
-	idx.seal()
+	// The logs are read while the base file is opened (its pages checked): two independent
+	// reads of about the same cost.
+	var base *baseFile
+	if s.Base != nil {
+		var keep map[string]bool
+		if len(s.Logs) == 0 {
+			keep = o.CommitTimes // a log could update a pruned record: prune only without logs
+		}
+		lctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			indexLogs(lctx)
+		}()
+		b, err := openBase(ctx, store, s.Base.Path, cols, o.AllColumns, o, keep)
+		if err != nil {
+			cancel()
+			<-done
+			return st, err
+		}
+		<-done
+		cancel()
+		defer b.Close()
+		base = b
+	} else {
+		indexLogs(ctx)
+	}
 	out := &Batch{Fields: cols}
 	recs := make([]Record, 0, batchRows) // row-by-row base records of the current batch
 	flush := func() error {
@@ -159,19 +188,10 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 		}
 		return o.CommitTimes == nil || o.CommitTimes[r.CommitTime]
 	}
-	if s.Base != nil {
-		var keep map[string]bool
-		if len(s.Logs) == 0 {
-			keep = o.CommitTimes // a log could update a pruned record: prune only without logs
-		}
-		b, err := openBase(ctx, store, s.Base.Path, cols, o.AllColumns, o, keep)
-		if err != nil {
-			return st, err
-		}
-		defer b.Close()
+	if b := base; b != nil {
 		if b.rows {
 			rg := -1
-			n, err := readBaseRows(ctx, b.pf, b.path, cols, o.AllColumns, o.OrderingFields, keep, func(r Record) error {
+			n, err := readBaseRows(ctx, b.pf, b.path, cols, o.AllColumns, o.OrderingFields, b.keep, func(r Record) error {
 				if r.Key == "" && len(o.KeyFields) > 0 {
 					r.Key = deriveKey(r, o.KeyFields)
 				}
