@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
@@ -27,15 +28,37 @@ type baseFile struct {
 	keep    map[string]bool
 	skipped int
 
-	// Column by column: the current batch's columns, the leaf column index of each field (-1:
-	// absent), the current row group and its rows not yet read, a page cursor per field.
+	// Column by column: how to read the columns (batch: without values), the leaf column
+	// index of each field (-1: absent), the current row group and its rows not yet read, a
+	// page cursor per field, and the two batches one is read into while the other is merged.
 	batch baseColumns
 	idx   []int
 	rg    int
 	left  int
 	cur   []colCursor
-	// Pages the current batch's values point into.
-	hold []parquet.Page
+	bufs  [2]*baseBuf
+}
+
+// baseBuf is one batch of base rows and what its values point into: pages read to their end
+// while filling it, and column chunks closed while filling it (their dictionaries). They are
+// given back when the batch is filled again, so after the batch read before it: a page or
+// chunk is held by the last batch that read from it.
+type baseBuf struct {
+	cols    baseColumns
+	hold    []parquet.Page
+	closing []parquet.Pages
+}
+
+func (u *baseBuf) release() {
+	for _, p := range u.hold {
+		parquet.Release(p)
+	}
+	for _, p := range u.closing {
+		p.Close()
+	}
+	clear(u.hold)
+	clear(u.closing)
+	u.hold, u.closing = u.hold[:0], u.closing[:0]
 }
 
 // openBase opens a base file and plans its read. Pages are checked before parquet-go sizes
@@ -86,7 +109,6 @@ func openBase(ctx context.Context, store storage.Storage, path string, cols []st
 	}
 	c := &b.batch
 	c.fields, c.ordering, c.keyFields = fields, o.OrderingFields, o.KeyFields
-	c.vals = make([][]parquet.Value, len(fields))
 	c.types = make([]parquet.Type, len(fields))
 	b.idx = make([]int, len(fields))
 	b.cur = make([]colCursor, len(fields))
@@ -98,7 +120,6 @@ func openBase(ctx context.Context, store storage.Storage, path string, cols []st
 		}
 		b.idx[i] = leaf.ColumnIndex
 		c.types[i] = leaf.Node.Type()
-		c.vals[i] = make([]parquet.Value, batchRows)
 	}
 	c.commitTime, c.key, c.partition = slices.Index(fields, CommitTime), slices.Index(fields, RecordKey), slices.Index(fields, PartitionPath)
 	for _, of := range o.OrderingFields {
@@ -112,48 +133,56 @@ func openBase(ctx context.Context, store storage.Storage, path string, cols []st
 	case c.commitTime < 0 || b.idx[c.commitTime] < 0 || c.key < 0 || b.idx[c.key] < 0:
 		return nil, fmt.Errorf("parquet %s: no %s/%s column (not a Hudi base file?)", path, CommitTime, RecordKey)
 	}
+	for k := range b.bufs {
+		u := &baseBuf{cols: *c}
+		u.cols.vals = make([][]parquet.Value, len(fields))
+		for i, ci := range b.idx {
+			if ci >= 0 {
+				u.cols.vals[i] = make([]parquet.Value, batchRows)
+			}
+		}
+		b.bufs[k] = u
+	}
 	return b, nil
 }
 
+// Close closes the file; no batch may be in use.
 func (b *baseFile) Close() error {
-	b.closeCursors()
-	b.release()
+	if b.bufs[0] != nil {
+		b.closeCursors(b.bufs[0])
+	}
+	for _, u := range b.bufs {
+		if u != nil {
+			u.release()
+		}
+	}
 	return b.file.Close()
 }
 
-func (b *baseFile) closeCursors() {
+func (b *baseFile) closeCursors(u *baseBuf) {
 	for i := range b.cur {
-		b.cur[i].close(&b.hold)
+		b.cur[i].close(u)
 	}
 }
 
-// release gives back the pages the previous batch's values pointed into.
-func (b *baseFile) release() {
-	for _, p := range b.hold {
-		parquet.Release(p)
-	}
-	clear(b.hold)
-	b.hold = b.hold[:0]
-}
-
-// next reads the next batch of rows into b.batch (at most batchRows, never across row
-// groups) and returns how many; 0 at the end of the file.
-func (b *baseFile) next(ctx context.Context) (n int, err error) {
+// next reads the next batch of rows into u (at most batchRows, never across row groups),
+// first giving back what u held, and returns how many; 0 at the end of the file.
+func (b *baseFile) next(ctx context.Context, u *baseBuf) (n int, err error) {
 	defer func() {
 		// A damaged page must cost this file, never the run.
 		if r := recover(); r != nil {
 			n, err = 0, fmt.Errorf("parquet %s row group %d: %v", b.path, b.rg, r)
 		}
 	}()
-	b.release()
+	u.release()
 	groups := b.pf.RowGroups()
 	for b.left == 0 {
 		if b.rg >= 0 && b.rg < len(groups) {
-			if err := b.checkEnd(int(groups[b.rg].NumRows())); err != nil {
+			if err := b.checkEnd(int(groups[b.rg].NumRows()), u); err != nil {
 				return 0, err
 			}
 		}
-		b.closeCursors()
+		b.closeCursors(u)
 		b.rg++
 		if b.rg >= len(groups) {
 			return 0, nil
@@ -180,7 +209,7 @@ func (b *baseFile) next(ctx context.Context) (n int, err error) {
 		if ci < 0 {
 			continue
 		}
-		k, err := b.cur[i].read(b.batch.vals[i][:n], &b.hold)
+		k, err := b.cur[i].read(u.cols.vals[i][:n], u)
 		if err != nil {
 			return 0, fmt.Errorf("parquet %s row group %d column %s: %w", b.path, b.rg, b.batch.fields[i], err)
 		}
@@ -192,14 +221,74 @@ func (b *baseFile) next(ctx context.Context) (n int, err error) {
 	return n, nil
 }
 
+// filledBuf is a batch of base rows read: n rows in its columns.
+type filledBuf struct {
+	*baseBuf
+	n int
+}
+
+// batches reads the file's batches in a goroutine one batch ahead of the loop (decoding pages
+// while the loop merges and hands over the previous batch), and yields them in order; a batch
+// is valid until the loop body returns. A read error ends the loop and is set in *errp.
+func (b *baseFile) batches(ctx context.Context, errp *error) iter.Seq[filledBuf] {
+	return func(yield func(filledBuf) bool) {
+		type result struct {
+			u   *baseBuf
+			n   int
+			err error
+		}
+		free := make(chan *baseBuf, len(b.bufs))
+		for _, u := range b.bufs {
+			free <- u
+		}
+		full := make(chan result, len(b.bufs))
+		stop := make(chan struct{})
+		go func() {
+			defer close(full)
+			for {
+				var u *baseBuf
+				select {
+				case u = <-free:
+				case <-stop:
+					return
+				}
+				n, err := b.next(ctx, u)
+				select {
+				case full <- result{u, n, err}:
+				case <-stop:
+					return
+				}
+				if n == 0 || err != nil {
+					return
+				}
+			}
+		}()
+		defer func() {
+			close(stop)
+			for range full { // wait for the reader: the file is closed after
+			}
+		}()
+		for r := range full {
+			if r.err != nil {
+				*errp = r.err
+				return
+			}
+			if r.n == 0 || !yield(filledBuf{r.u, r.n}) {
+				return
+			}
+			free <- r.u
+		}
+	}
+}
+
 // checkEnd refuses a row group whose columns hold more values than its rows.
-func (b *baseFile) checkEnd(rows int) error {
+func (b *baseFile) checkEnd(rows int, u *baseBuf) error {
 	var one [1]parquet.Value
 	for i, ci := range b.idx {
 		if ci < 0 || b.cur[i].pages == nil {
 			continue
 		}
-		if k, err := b.cur[i].read(one[:], &b.hold); err != nil || k > 0 {
+		if k, err := b.cur[i].read(one[:], u); err != nil || k > 0 {
 			if err == nil {
 				err = fmt.Errorf("more values than the row group's %d rows", rows)
 			}
@@ -218,9 +307,9 @@ type colCursor struct {
 
 // read fills dst with the column's next values (nulls included) and returns how many; fewer
 // than len(dst) only at the end of the chunk. Byte-array values point into their page (or its
-// dictionary): a page read to its end is put in hold, to be released (its buffers going back
-// to parquet-go's pools) only once the batch its values are in has been handed over.
-func (c *colCursor) read(dst []parquet.Value, hold *[]parquet.Page) (int, error) {
+// dictionary): a page read to its end is held by u, to be released (its buffers going back
+// to parquet-go's pools) only once the batches its values are in have been handed over.
+func (c *colCursor) read(dst []parquet.Value, u *baseBuf) (int, error) {
 	n := 0
 	for n < len(dst) {
 		if c.vr == nil {
@@ -239,21 +328,21 @@ func (c *colCursor) read(dst []parquet.Value, hold *[]parquet.Page) (int, error)
 			return n, err
 		}
 		if err != nil || k == 0 {
-			*hold = append(*hold, c.page)
+			u.hold = append(u.hold, c.page)
 			c.page, c.vr = nil, nil
 		}
 	}
 	return n, nil
 }
 
-// close closes the chunk's pages; the current page goes to hold (its values may be in the
-// batch being handed over).
-func (c *colCursor) close(hold *[]parquet.Page) {
+// close hands the chunk's pages and current page to u, to be closed and released with it
+// (values of batches not yet handed over may point into them).
+func (c *colCursor) close(u *baseBuf) {
 	if c.page != nil {
-		*hold = append(*hold, c.page)
+		u.hold = append(u.hold, c.page)
 	}
 	if c.pages != nil {
-		c.pages.Close()
+		u.closing = append(u.closing, c.pages)
 	}
 	*c = colCursor{}
 }

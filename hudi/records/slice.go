@@ -217,19 +217,13 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 				return st, err
 			}
 		} else {
-			c := &b.batch
-			out.Fields, out.base = c.fields, c
+			var err error
+			out.Fields = b.batch.fields
 			merge := len(idx.ents) > 0
-			for {
-				n, err := b.next(ctx)
-				st.skippedRowGroups = b.skipped
-				if err != nil {
-					return st, err
-				}
-				if n == 0 {
-					break
-				}
-				for i := 0; i < n; i++ {
+			for f := range b.batches(ctx, &err) {
+				c := &f.cols
+				out.base = c
+				for i := 0; i < f.n; i++ {
 					if merge {
 						e, ok := idx.lookup(c.bytes(c.key, i))
 						if !ok && len(o.KeyFields) > 0 && len(c.bytes(c.key, i)) == 0 {
@@ -254,9 +248,13 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 					}
 					out.rows = append(out.rows, batchRow{base: int32(i)})
 				}
-				if err := flush(); err != nil {
-					return st, err
+				if err = flush(); err != nil {
+					break
 				}
+			}
+			st.skippedRowGroups = b.skipped
+			if err != nil {
+				return st, err
 			}
 		}
 	}
