@@ -104,6 +104,7 @@ func benchScan(b *testing.B, consume func(scanFunc) (int, int, error)) {
 	dir := benchTable(b)
 	ctx := context.Background()
 	rows := 0
+	cpu0 := cpuSeconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t, err := hudi.Open(ctx, dir, storage.Options{})
@@ -134,4 +135,7 @@ func benchScan(b *testing.B, consume func(scanFunc) (int, int, error)) {
 		rows += n
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+	// CPU time (user+sys, every thread: GC and the read-ahead goroutine included), comparable
+	// across a loaded machine where wall time is not.
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
 }
