@@ -35,9 +35,11 @@ type baseColumns struct {
 	types     []parquet.Type
 	ordering  []string
 	keyFields []string
-	// Column positions in fields of the meta columns and ordering fields (-1: absent).
+	// Column positions in fields of the meta columns and ordering fields (-1: absent), and of
+	// every field by name.
 	commitTime, key, partition int
 	order                      []int
+	pos                        map[string]int
 }
 
 // Len is the number of rows.
@@ -61,6 +63,29 @@ func (b *Batch) Value(i, j int) any {
 	}
 	c := b.base
 	if c.vals[j] == nil {
+		return nil
+	}
+	return parquetLeaf(c.vals[j][r.base], c.types[j])
+}
+
+// RowFields are row i's columns: Fields, or a log record's own.
+func (b *Batch) RowFields(i int) []string {
+	if r := b.rows[i]; r.rec != nil {
+		return r.rec.Fields
+	}
+	return b.Fields
+}
+
+// Get is row i's value of the named column as a Go value (what Record(i).Values[name] is,
+// without building the map).
+func (b *Batch) Get(i int, name string) any {
+	r := b.rows[i]
+	if r.rec != nil {
+		return r.rec.Values[name]
+	}
+	c := b.base
+	j, ok := c.pos[name]
+	if !ok || c.vals[j] == nil {
 		return nil
 	}
 	return parquetLeaf(c.vals[j][r.base], c.types[j])

@@ -121,6 +121,12 @@ func openBase(ctx context.Context, store storage.Storage, path string, cols []st
 		b.idx[i] = leaf.ColumnIndex
 		c.types[i] = leaf.Node.Type()
 	}
+	c.pos = make(map[string]int, len(fields))
+	for i, name := range fields {
+		if _, dup := c.pos[name]; !dup {
+			c.pos[name] = i
+		}
+	}
 	c.commitTime, c.key, c.partition = slices.Index(fields, CommitTime), slices.Index(fields, RecordKey), slices.Index(fields, PartitionPath)
 	for _, of := range o.OrderingFields {
 		c.order = append(c.order, slices.Index(fields, of))
