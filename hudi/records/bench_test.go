@@ -15,9 +15,10 @@ import (
 
 // benchSpec is the 1M-row table: mor-services-1.2.0 (table version 9, merge-on-read, event-time
 // ordering on ts, record key id) with the file group of partition 2024-01-01 grown to 1,000,000
-// records in its base file (Parquet, one row group, plain-encoded, gzip pages as the fixture's columns declare; the fixture's schema: 5 meta columns, id, name, ts,
-// dt) and 100,000 updates in its newest log file (one Avro data block); the fixture's other
-// four log files of that slice and its other file groups stay as Spark wrote them.
+// records in its base file (Parquet, one row group, plain-encoded, gzip-compressed pages as the
+// fixture's columns declare; the fixture's schema: 5 meta columns, id, name, ts, dt) and
+// 100,000 updates in its newest log file (one Avro data block); the fixture's other four log
+// files of that slice and its other file groups stay as Spark wrote them.
 var benchSpec = synth.MORSpec{Zip: filepath.Join("..", "..", "testdata", "fixtures", "mor-services-1.2.0", "table.zip"),
 	Partition: "2024-01-01", Rows: 1_000_000, Updates: 100_000, KeyField: "id", OrderingField: "ts"}
 
