@@ -33,6 +33,7 @@ type baseColumns struct {
 	fields    []string
 	vals      [][]parquet.Value // per field (nil: the file lacks the column)
 	types     []parquet.Type
+	plain     []bool // per field: numbers read as stored (plainNumber)
 	ordering  []string
 	keyFields []string
 	// Column positions in fields of the meta columns and ordering fields (-1: absent), and of
@@ -103,7 +104,7 @@ func (b *Batch) Int64(i, j int) (int64, bool) {
 		return 0, false
 	}
 	v := c.vals[j][r.base]
-	if v.IsNull() || v.Kind() != parquet.Int64 || !plainNumber(c.types[j]) {
+	if v.IsNull() || v.Kind() != parquet.Int64 || !c.plain[j] {
 		return 0, false
 	}
 	return v.Int64(), true

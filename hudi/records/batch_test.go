@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -77,6 +78,33 @@ func TestBatchesAcrossPagesAndRowGroups(t *testing.T) {
 			r.Values["id"] != int64(i) || r.Values["name"] != name || r.Values["score"] != float64(i)/4 {
 			t.Fatalf("row %d = %+v", i, r)
 		}
+	}
+	// The batch accessors agree with the Record each row converts to.
+	n := 0
+	_, err = readSliceBatches(context.Background(), st, slice, Options{AllColumns: true}, nil, nil, func(b *Batch) error {
+		id := slices.Index(b.Fields, "id")
+		for i := range b.Len() {
+			r := b.Record(i)
+			if v, ok := b.Int64(i, id); !ok || v != r.Values["id"] || b.Value(i, id) != r.Values["id"] {
+				return fmt.Errorf("row %d: Int64 %v %v, Value %v, Record %v", n, v, ok, b.Value(i, id), r.Values["id"])
+			}
+			if b.CommitTime(i) != r.CommitTime || b.Partition(i) != r.Partition || !slices.Equal(b.RowFields(i), r.Fields) {
+				return fmt.Errorf("row %d: %s %s %v, Record %+v", n, b.CommitTime(i), b.Partition(i), b.RowFields(i), r)
+			}
+			for _, f := range r.Fields {
+				if b.Get(i, f) != r.Values[f] {
+					return fmt.Errorf("row %d column %s: Get %v, Record %v", n, f, b.Get(i, f), r.Values[f])
+				}
+			}
+			if _, ok := b.Int64(i, slices.Index(b.Fields, "score")); ok {
+				return fmt.Errorf("row %d: Int64 of a double column", n)
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil || n != rows {
+		t.Fatalf("batches: %d rows, %v", n, err)
 	}
 	res, err = ReadSlice(context.Background(), st, slice, Options{Columns: []string{"id"}, CommitTimes: map[string]bool{"002": true, "005": true}}, nil)
 	if err != nil {

@@ -121,6 +121,10 @@ func openBase(ctx context.Context, store storage.Storage, path string, cols []st
 		b.idx[i] = leaf.ColumnIndex
 		c.types[i] = leaf.Node.Type()
 	}
+	c.plain = make([]bool, len(fields))
+	for i, t := range c.types {
+		c.plain[i] = t != nil && plainNumber(t)
+	}
 	c.pos = make(map[string]int, len(fields))
 	for i, name := range fields {
 		if _, dup := c.pos[name]; !dup {
