@@ -68,8 +68,8 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 		if done {
 			return err
 		}
-		return writeRows(w, f, c.RowFlags, func(fn func(records.Record) error) (records.Stats, error) {
-			return s.IncrementalRows(ctx, q, fn)
+		return writeRows(w, f, c.RowFlags, func(fn func(*records.Batch) error) (records.Stats, error) {
+			return s.IncrementalBatches(ctx, q, fn)
 		})
 	})
 }

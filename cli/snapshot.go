@@ -65,8 +65,8 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 		if done {
 			return err
 		}
-		return writeRows(w, f, c.RowFlags, func(fn func(records.Record) error) (records.Stats, error) {
-			return s.SnapshotRows(ctx, q, fn)
+		return writeRows(w, f, c.RowFlags, func(fn func(*records.Batch) error) (records.Stats, error) {
+			return s.SnapshotBatches(ctx, q, fn)
 		})
 	})
 }
@@ -105,17 +105,20 @@ var errLimit = errors.New("row limit reached")
 
 // writeRows runs read and prints its rows (or their count) in format f; problems met while
 // reading go to stderr. An ErrRowsUnknown from the read is a usage-level answer (exit 2).
-func writeRows(w io.Writer, f string, out RowFlags, read func(func(records.Record) error) (records.Stats, error)) error {
+func writeRows(w io.Writer, f string, out RowFlags, read func(func(*records.Batch) error) (records.Stats, error)) error {
 	if out.Count {
+		// Counting converts no values: only the grouping column, and only with --by.
 		counts := map[string]int{}
 		total := 0
-		st, err := read(func(r records.Record) error {
-			total++
-			switch out.By {
-			case "commit":
-				counts[r.CommitTime]++
-			case "partition":
-				counts[r.Partition]++
+		st, err := read(func(b *records.Batch) error {
+			total += b.Len()
+			for i := range b.Len() {
+				switch out.By {
+				case "commit":
+					counts[b.CommitTime(i)]++
+				case "partition":
+					counts[b.Partition(i)]++
+				}
 			}
 			return nil
 		})
@@ -127,12 +130,17 @@ func writeRows(w io.Writer, f string, out RowFlags, read func(func(records.Recor
 	}
 	rw := newRowWriter(w, f, out.Columns)
 	n := 0
-	st, err := read(func(r records.Record) error {
-		if out.Limit > 0 && n >= out.Limit {
-			return errLimit
+	st, err := read(func(b *records.Batch) error {
+		for i := range b.Len() {
+			if out.Limit > 0 && n >= out.Limit {
+				return errLimit
+			}
+			n++
+			if err := rw.writeRow(outRow{b: b, i: i}); err != nil {
+				return err
+			}
 		}
-		n++
-		return rw.write(r)
+		return nil
 	})
 	if err != nil && !errors.Is(err, errLimit) {
 		rw.flush()
@@ -244,10 +252,32 @@ func newRowWriter(w io.Writer, f string, asked []string) *rowWriter {
 	return rw
 }
 
-// columnsOf is the record's columns: the meta columns and the asked ones, or all of them.
-func columnsOf(r records.Record, asked []string) []string {
-	if len(asked) == 0 && len(r.Fields) > 0 {
-		return r.Fields
+// outRow is a row rowWriter prints: a Record, or row i of a batch (its values converted one
+// by one as printed, no map built).
+type outRow struct {
+	rec *records.Record
+	b   *records.Batch
+	i   int
+}
+
+func (o outRow) fields() []string {
+	if o.rec != nil {
+		return o.rec.Fields
+	}
+	return o.b.RowFields(o.i)
+}
+
+func (o outRow) get(c string) any {
+	if o.rec != nil {
+		return o.rec.Values[c]
+	}
+	return o.b.Get(o.i, c)
+}
+
+// columnsOf is a row's columns (fields): the meta columns and the asked ones, or all of them.
+func columnsOf(fields []string, asked []string) []string {
+	if len(asked) == 0 && len(fields) > 0 {
+		return fields
 	}
 	cols := []string{records.CommitTime, records.RecordKey, records.PartitionPath}
 	for _, c := range asked {
@@ -267,9 +297,11 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-func (rw *rowWriter) write(r records.Record) error {
+func (rw *rowWriter) write(r records.Record) error { return rw.writeRow(outRow{rec: &r}) }
+
+func (rw *rowWriter) writeRow(r outRow) error {
 	if rw.cols == nil {
-		rw.cols = columnsOf(r, rw.asked)
+		rw.cols = columnsOf(r.fields(), rw.asked)
 		switch rw.f {
 		case "csv":
 			if err := rw.cw.Write(rw.cols); err != nil {
@@ -282,12 +314,12 @@ func (rw *rowWriter) write(r records.Record) error {
 	switch rw.f {
 	case "json":
 		cols := rw.cols
-		if len(rw.asked) == 0 && len(r.Fields) > 0 {
-			cols = r.Fields
+		if f := r.fields(); len(rw.asked) == 0 && len(f) > 0 {
+			cols = f
 		}
 		row := make(orderedRow, 0, len(cols))
 		for _, c := range cols {
-			row = append(row, [2]any{c, records.JSONValue(r.Values[c])})
+			row = append(row, [2]any{c, records.JSONValue(r.get(c))})
 		}
 		b, err := row.MarshalJSON()
 		if err != nil {
@@ -298,13 +330,13 @@ func (rw *rowWriter) write(r records.Record) error {
 	case "csv":
 		rec := make([]string, len(rw.cols))
 		for i, c := range rw.cols {
-			rec[i] = records.Text(r.Values[c])
+			rec[i] = records.Text(r.get(c))
 		}
 		return rw.cw.Write(rec)
 	}
 	cells := make([]string, len(rw.cols))
 	for i, c := range rw.cols {
-		cells[i] = safetext.Terminal(records.Text(r.Values[c]))
+		cells[i] = safetext.Terminal(records.Text(r.get(c)))
 	}
 	if _, err := fmt.Fprintln(rw.tw, strings.Join(cells, "\t")); err != nil {
 		return err

@@ -58,10 +58,27 @@ func (e ErrRowsUnknown) Error() string { return e.Why }
 
 // SnapshotRows calls fn for every row of the snapshot (as of q.AsOf when set).
 func (s *Snapshot) SnapshotRows(ctx context.Context, q SnapshotQuery, fn func(records.Record) error) (records.Stats, error) {
+	return s.SnapshotBatches(ctx, q, perRecord(fn))
+}
+
+// SnapshotBatches is SnapshotRows a batch of rows at a time (values converted only when asked).
+func (s *Snapshot) SnapshotBatches(ctx context.Context, q SnapshotQuery, fn func(*records.Batch) error) (records.Stats, error) {
 	if s.Table == nil || s.Timeline == nil || s.View == nil {
 		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
 	}
-	return SnapshotRows(ctx, s.Table, s.Timeline, s.View, s.Options.NoMDT, q, fn)
+	return SnapshotBatches(ctx, s.Table, s.Timeline, s.View, s.Options.NoMDT, q, fn)
+}
+
+// perRecord hands a batch's rows to fn one Record at a time.
+func perRecord(fn func(records.Record) error) func(*records.Batch) error {
+	return func(b *records.Batch) error {
+		for i := range b.Len() {
+			if err := fn(b.Record(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // SnapshotRows reads the snapshot of t (as of q.AsOf when set), one file slice at a time.
@@ -73,6 +90,11 @@ func (s *Snapshot) SnapshotRows(ctx context.Context, q SnapshotQuery, fn func(re
 // instants, and is refused when an incomplete write (other than clustering) was requested at
 // or before it.
 func SnapshotRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, noMDT bool, q SnapshotQuery, fn func(records.Record) error) (records.Stats, error) {
+	return SnapshotBatches(ctx, t, tl, view, noMDT, q, perRecord(fn))
+}
+
+// SnapshotBatches is SnapshotRows a batch of rows at a time.
+func SnapshotBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, noMDT bool, q SnapshotQuery, fn func(*records.Batch) error) (records.Stats, error) {
 	if q.AsOf != "" {
 		var err error
 		if tl, view, err = asOfRequested(ctx, t, tl, q.AsOf, noMDT); err != nil {
@@ -84,7 +106,7 @@ func SnapshotRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, vie
 			return records.Stats{}, err
 		}
 	}
-	return records.Scan(ctx, t, tl, view, q.options(t), fn)
+	return records.ScanBatches(ctx, t, tl, view, q.options(t), fn)
 }
 
 // asOfRequested is the timeline and file view a time-travel read as of asOf sees.
@@ -204,15 +226,25 @@ func isCommitAction(in *timeline.Instant) bool {
 
 // IncrementalRows calls fn for every row the incremental read q returns.
 func (s *Snapshot) IncrementalRows(ctx context.Context, q IncrementalQuery, fn func(records.Record) error) (records.Stats, error) {
+	return s.IncrementalBatches(ctx, q, perRecord(fn))
+}
+
+// IncrementalBatches is IncrementalRows a batch of rows at a time.
+func (s *Snapshot) IncrementalBatches(ctx context.Context, q IncrementalQuery, fn func(*records.Batch) error) (records.Stats, error) {
 	if s.Table == nil || s.Timeline == nil || s.View == nil {
 		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
 	}
-	return IncrementalRows(ctx, s.Table, s.Timeline, s.View, q, fn)
+	return IncrementalBatches(ctx, s.Table, s.Timeline, s.View, q, fn)
 }
 
 // IncrementalRows calls fn for every record the incremental read q returns: the latest
 // version (as of q.End) of each record whose latest write is among the returned writes.
 func IncrementalRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, q IncrementalQuery, fn func(records.Record) error) (records.Stats, error) {
+	return IncrementalBatches(ctx, t, tl, view, q, perRecord(fn))
+}
+
+// IncrementalBatches is IncrementalRows a batch of rows at a time.
+func IncrementalBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, q IncrementalQuery, fn func(*records.Batch) error) (records.Stats, error) {
 	// Without meta fields no row carries the commit time an incremental read filters on;
 	// every Hudi release refuses the read (IncrementalRelation) rather than return nothing.
 	if t.Config != nil && strings.EqualFold(t.Config.Props["hoodie.populate.meta.fields"], "false") {
@@ -241,7 +273,7 @@ func IncrementalRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, 
 	if commits != nil && len(commits) == 0 {
 		return records.Stats{}, nil
 	}
-	return records.Scan(ctx, t, tl, view, o, fn)
+	return records.ScanBatches(ctx, t, tl, view, o, fn)
 }
 
 // CountRows counts rows by commit time (the --count --by commit answer, and the tests').

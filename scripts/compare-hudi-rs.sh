@@ -2,7 +2,7 @@
 # Compares hudiscope with hudi-rs (PyPI `hudi`, the hudi-rs Python bindings) on the shared hudi-rs
 # test tables and our fixtures (not CI): snapshot row counts and record-key sets, incremental
 # counts from every commit; one JSON line per table. With BENCH_DIR set (a table directory, e.g.
-# the one `HUDISCOPE_BENCH_KEEP=DIR go test -bench SnapshotScan1M ./model/` leaves), also times a
+# the one `HUDISCOPE_BENCH_KEEP=DIR go test -run XXX -bench SnapshotScan1M ./hudi/records/` leaves), also times a
 # snapshot scan of it by both readers, side by side.
 # Usage: scripts/compare-hudi-rs.sh [TABLE.zip ...]
 set -euo pipefail

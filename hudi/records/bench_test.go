@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -14,9 +15,10 @@ import (
 
 // benchSpec is the 1M-row table: mor-services-1.2.0 (table version 9, merge-on-read, event-time
 // ordering on ts, record key id) with the file group of partition 2024-01-01 grown to 1,000,000
-// records in its base file (Snappy Parquet, the fixture's schema: 5 meta columns, id, name, ts,
-// dt) and 100,000 updates in its newest log file (one Avro data block); the fixture's other
-// four log files of that slice and its other file groups stay as Spark wrote them.
+// records in its base file (Parquet, one row group, plain-encoded, gzip-compressed pages as the
+// fixture's columns declare; the fixture's schema: 5 meta columns, id, name, ts, dt) and
+// 100,000 updates in its newest log file (one Avro data block); the fixture's other four log
+// files of that slice and its other file groups stay as Spark wrote them.
 var benchSpec = synth.MORSpec{Zip: filepath.Join("..", "..", "testdata", "fixtures", "mor-services-1.2.0", "table.zip"),
 	Partition: "2024-01-01", Rows: 1_000_000, Updates: 100_000, KeyField: "id", OrderingField: "ts"}
 
@@ -39,6 +41,12 @@ func benchTable(b *testing.B) string {
 			if benchErr != nil {
 				return
 			}
+		} else if os.Getenv("HUDISCOPE_BENCH_REUSE") != "" {
+			// A table an earlier run kept (profiling without rebuilding it).
+			if m, _ := filepath.Glob(filepath.Join(dir, "*", ".hoodie")); len(m) == 1 {
+				benchDir = filepath.Dir(m[0])
+				return
+			}
 		} else if benchErr = os.RemoveAll(dir); benchErr != nil {
 			return
 		}
@@ -52,11 +60,52 @@ func benchTable(b *testing.B) string {
 
 // BenchmarkSnapshotScan1M reads every column of every row of the 1M-row table's snapshot (the
 // grown slice: 1,000,000 base records merged with 100,000 log updates; listing from storage)
-// and reports rows/s: go test -run XXX -bench SnapshotScan1M ./hudi/records/
+// in batches, values decoded but not converted to Go values (what hudi-rs's Arrow record
+// batches are), and reports rows/s: go test -run XXX -bench SnapshotScan1M ./hudi/records/
+// (HUDISCOPE_BENCH_KEEP=DIR keeps the table; with HUDISCOPE_BENCH_REUSE=1 too, reuses it).
 func BenchmarkSnapshotScan1M(b *testing.B) {
+	benchScan(b, func(sc scanFunc) (int, int, error) {
+		n, updated := 0, 0
+		err := sc(func(bt *Batch) error {
+			ts := slices.Index(bt.Fields, "ts")
+			for i := range bt.Len() {
+				if v, ok := bt.Int64(i, ts); ok && v == 2 {
+					updated++
+				}
+			}
+			n += bt.Len()
+			return nil
+		})
+		return n, updated, err
+	})
+}
+
+// BenchmarkSnapshotScan1MRecords is BenchmarkSnapshotScan1M with every row converted to a
+// Record (a map of Go values): what the JSON/CSV output and the TUI read.
+func BenchmarkSnapshotScan1MRecords(b *testing.B) {
+	benchScan(b, func(sc scanFunc) (int, int, error) {
+		n, updated := 0, 0
+		err := sc(func(bt *Batch) error {
+			for i := range bt.Len() {
+				r := bt.Record(i)
+				n++
+				if v, ok := r.Values["ts"].(int64); ok && v == 2 {
+					updated++
+				}
+			}
+			return nil
+		})
+		return n, updated, err
+	})
+}
+
+type scanFunc func(func(*Batch) error) error
+
+func benchScan(b *testing.B, consume func(scanFunc) (int, int, error)) {
 	dir := benchTable(b)
 	ctx := context.Background()
 	rows := 0
+	cpu0 := cpuSeconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t, err := hudi.Open(ctx, dir, storage.Options{})
@@ -71,13 +120,11 @@ func BenchmarkSnapshotScan1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		n, updated := 0, 0
-		st, err := Scan(ctx, t, tl, view, Options{AllColumns: true, OrderingFields: t.Config.OrderingFields, Mode: ModeFor(t.Config)}, func(r Record) error {
-			n++
-			if v, ok := r.Values["ts"].(int64); ok && v == 2 {
-				updated++
-			}
-			return nil
+		var st Stats
+		n, updated, err := consume(func(fn func(*Batch) error) error {
+			var err error
+			st, err = ScanBatches(ctx, t, tl, view, Options{AllColumns: true, OrderingFields: t.Config.OrderingFields, Mode: ModeFor(t.Config)}, fn)
+			return err
 		})
 		if err != nil || len(st.Problems) > 0 {
 			b.Fatalf("scan: %v %v", err, st.Problems)
@@ -89,4 +136,7 @@ func BenchmarkSnapshotScan1M(b *testing.B) {
 		rows += n
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+	// CPU time (user+sys, every thread: GC and the read-ahead goroutine included), comparable
+	// across a loaded machine where wall time is not.
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
 }

@@ -109,24 +109,48 @@ func dataRecords(schema string, content []byte, cols []string, all bool, orderin
 			fields = append(fields, f.Name)
 		}
 	}
+	flat := flatPlanFor(schema, s)
 	datums, err := logfile.AvroRecords(content)
 	out := make([]Record, 0, len(datums))
 	for i, d := range datums {
-		var v any
-		if _, derr := s.Decode(d, &v); derr != nil {
-			return out, fmt.Errorf("record %d: %w", i, derr)
+		var m map[string]any
+		if flat != nil {
+			var derr error
+			if m, derr = flat.decode(d); derr != nil {
+				return out, fmt.Errorf("record %d: %w", i, derr)
+			}
+		} else {
+			var v any
+			if _, derr := s.Decode(d, &v); derr != nil {
+				return out, fmt.Errorf("record %d: %w", i, derr)
+			}
+			var ok bool
+			if m, ok = v.(map[string]any); !ok {
+				return out, fmt.Errorf("record %d is %T, not a record", i, v)
+			}
 		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return out, fmt.Errorf("record %d is %T, not a record", i, v)
-		}
-		rec := Record{Values: make(map[string]any, len(fields)), Fields: fields}
-		for _, c := range fields {
-			rec.Values[c] = avroValue(m[c])
-		}
-		for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
-			if _, ok := rec.Values[c]; !ok {
-				rec.Values[c] = m[c]
+		rec := Record{Values: m, Fields: fields}
+		if all {
+			// Every field is kept: the decoded map is the record's (fields are its keys).
+			if flat == nil { // the flat decoder has converted its values already
+				for k, v := range m {
+					m[k] = avroValue(v)
+				}
+			}
+			for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
+				if _, ok := m[c]; !ok {
+					m[c] = nil
+				}
+			}
+		} else {
+			rec.Values = make(map[string]any, len(fields)+3)
+			for _, c := range fields {
+				rec.Values[c] = avroValue(m[c])
+			}
+			for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
+				if _, ok := rec.Values[c]; !ok {
+					rec.Values[c] = m[c]
+				}
 			}
 		}
 		finish(&rec, nil)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
@@ -13,83 +14,347 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
-// readBase reads the projected columns of a Parquet base file (all of them when all is set),
-// calling put per row. Flat projections are read column by column; nested or repeated fields
-// row by row. A column the file lacks reads as null (schema evolution). With keep set, row
-// groups whose _hoodie_commit_time bounds hold none of keep are skipped; it returns how many.
-func readBase(ctx context.Context, store storage.Storage, path string, cols []string, all bool, ordering []string, keep map[string]bool, put func(Record)) (skipped int, err error) {
+// baseFile is an open Parquet base file read batch by batch. Flat projections are read
+// column by column (baseBatch); nested or repeated fields row by row (readBaseRows). A column
+// the file lacks reads as null (schema evolution). With keep set, row groups whose
+// _hoodie_commit_time bounds hold none of keep are skipped.
+type baseFile struct {
+	path    string
+	file    io.Closer
+	pf      *parquet.File
+	rows    bool // nested or repeated fields: read row by row
+	cols    []string
+	all     bool
+	keep    map[string]bool
+	skipped int
+
+	// Column by column: how to read the columns (batch: without values), the leaf column
+	// index of each field (-1: absent), the current row group and its rows not yet read, a
+	// page cursor per field, and the two batches one is read into while the other is merged.
+	batch baseColumns
+	idx   []int
+	rg    int
+	left  int
+	cur   []colCursor
+	bufs  [2]*baseBuf
+}
+
+// baseBuf is one batch of base rows and what its values point into: pages read to their end
+// while filling it, and column chunks closed while filling it (their dictionaries). They are
+// given back when the batch is filled again, so after the batch read before it: a page or
+// chunk is held by the last batch that read from it.
+type baseBuf struct {
+	cols    baseColumns
+	hold    []parquet.Page
+	closing []parquet.Pages
+}
+
+func (u *baseBuf) release() {
+	for _, p := range u.hold {
+		parquet.Release(p)
+	}
+	for _, p := range u.closing {
+		p.Close()
+	}
+	clear(u.hold)
+	clear(u.closing)
+	u.hold, u.closing = u.hold[:0], u.closing[:0]
+}
+
+// openBase opens a base file and plans its read. Pages are checked before parquet-go sizes
+// buffers from their headers (docs/security.md): the projected columns', every column's
+// when whole rows are read.
+func openBase(ctx context.Context, store storage.Storage, path string, cols []string, all bool, o Options, keep map[string]bool) (_ *baseFile, err error) {
 	f, err := store.Open(ctx, path)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	defer f.Close()
-	rg := -1
 	defer func() {
-		// A damaged page must cost this file, never the run.
-		if r := recover(); r != nil {
-			err = fmt.Errorf("parquet %s row group %d: %v", path, rg, r)
+		if err != nil {
+			f.Close()
 		}
 	}()
-	// Pages are checked before parquet-go sizes buffers from their headers (docs/security.md).
-	pf, err := parquetsafe.Open(f, f.Size(), "parquet "+path, parquetsafe.Limits{Pages: true, Columns: cols})
+	walk := cols
+	if all {
+		walk = nil
+	}
+	pf, err := parquetsafe.Open(f, f.Size(), "parquet "+path, parquetsafe.Limits{Pages: true, Columns: walk})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	b := &baseFile{path: path, file: f, pf: pf, cols: cols, all: all, keep: keep, rg: -1}
 	sch := pf.Schema()
-	if all || needsRows(sch, cols) {
-		return readBaseRows(ctx, pf, path, cols, all, ordering, keep, put, &rg)
+	if needsRows(sch, cols, all) {
+		if !all {
+			// parquet-go's row reader reads every column: check every column's pages.
+			if pf, err = parquetsafe.Open(f, f.Size(), "parquet "+path, parquetsafe.Limits{Pages: true}); err != nil {
+				return nil, err
+			}
+			b.pf = pf
+		}
+		b.rows = true
+		return b, nil
 	}
-	idx := make([]int, len(cols)) // leaf column index, -1 when absent
-	types := make([]parquet.Type, len(cols))
-	for i, c := range cols {
-		idx[i] = -1
-		leaf, ok := sch.Lookup(c)
+	fields := cols
+	if all {
+		fields = nil
+		for _, fl := range sch.Fields() {
+			fields = append(fields, fl.Name())
+		}
+		for _, c := range cols { // asked columns the file lacks read as null (schema evolution)
+			if !slices.Contains(fields, c) {
+				fields = append(fields, c)
+			}
+		}
+	}
+	c := &b.batch
+	c.fields, c.ordering, c.keyFields = fields, o.OrderingFields, o.KeyFields
+	c.types = make([]parquet.Type, len(fields))
+	b.idx = make([]int, len(fields))
+	b.cur = make([]colCursor, len(fields))
+	for i, name := range fields {
+		b.idx[i] = -1
+		leaf, ok := sch.Lookup(name)
 		if !ok {
 			continue
 		}
-		idx[i] = leaf.ColumnIndex
-		types[i] = leaf.Node.Type()
+		b.idx[i] = leaf.ColumnIndex
+		c.types[i] = leaf.Node.Type()
 	}
-	if idx[0] < 0 || idx[1] < 0 {
-		return 0, fmt.Errorf("parquet %s: no %s/%s column (not a Hudi base file?)", path, CommitTime, RecordKey)
+	c.plain = make([]bool, len(fields))
+	for i, t := range c.types {
+		c.plain[i] = t != nil && plainNumber(t)
 	}
-	fields := cols
-	for i, g := range pf.RowGroups() {
-		rg = i
-		if err := ctx.Err(); err != nil {
-			return skipped, err
+	c.pos = make(map[string]int, len(fields))
+	for i, name := range fields {
+		if _, dup := c.pos[name]; !dup {
+			c.pos[name] = i
 		}
+	}
+	c.commitTime, c.key, c.partition = slices.Index(fields, CommitTime), slices.Index(fields, RecordKey), slices.Index(fields, PartitionPath)
+	for _, of := range o.OrderingFields {
+		c.order = append(c.order, slices.Index(fields, of))
+	}
+	switch {
+	case all && (c.commitTime < 0 || b.idx[c.commitTime] < 0):
+		return nil, fmt.Errorf("parquet %s: no %s column (not a Hudi base file?)", path, CommitTime)
+	case all && (c.key < 0 || b.idx[c.key] < 0):
+		return nil, fmt.Errorf("parquet %s: no %s column (not a Hudi base file?)", path, RecordKey)
+	case c.commitTime < 0 || b.idx[c.commitTime] < 0 || c.key < 0 || b.idx[c.key] < 0:
+		return nil, fmt.Errorf("parquet %s: no %s/%s column (not a Hudi base file?)", path, CommitTime, RecordKey)
+	}
+	for k := range b.bufs {
+		u := &baseBuf{cols: *c}
+		u.cols.vals = make([][]parquet.Value, len(fields))
+		for i, ci := range b.idx {
+			if ci >= 0 {
+				u.cols.vals[i] = make([]parquet.Value, batchRows)
+			}
+		}
+		b.bufs[k] = u
+	}
+	return b, nil
+}
+
+// Close closes the file; no batch may be in use.
+func (b *baseFile) Close() error {
+	if b.bufs[0] != nil {
+		b.closeCursors(b.bufs[0])
+	}
+	for _, u := range b.bufs {
+		if u != nil {
+			u.release()
+		}
+	}
+	return b.file.Close()
+}
+
+func (b *baseFile) closeCursors(u *baseBuf) {
+	for i := range b.cur {
+		b.cur[i].close(u)
+	}
+}
+
+// next reads the next batch of rows into u (at most batchRows, never across row groups),
+// first giving back what u held, and returns how many; 0 at the end of the file.
+func (b *baseFile) next(ctx context.Context, u *baseBuf) (n int, err error) {
+	defer func() {
+		// A damaged page must cost this file, never the run.
+		if r := recover(); r != nil {
+			n, err = 0, fmt.Errorf("parquet %s row group %d: %v", b.path, b.rg, r)
+		}
+	}()
+	u.release()
+	groups := b.pf.RowGroups()
+	for b.left == 0 {
+		if b.rg >= 0 && b.rg < len(groups) {
+			if err := b.checkEnd(int(groups[b.rg].NumRows()), u); err != nil {
+				return 0, err
+			}
+		}
+		b.closeCursors(u)
+		b.rg++
+		if b.rg >= len(groups) {
+			return 0, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		g := groups[b.rg]
 		chunks := g.ColumnChunks()
-		if keep != nil && !mayHold(chunks[idx[0]], keep) {
-			skipped++
+		if b.keep != nil && !mayHold(chunks[b.idx[b.batch.commitTime]], b.keep) {
+			b.skipped++
 			continue
 		}
-		n := int(g.NumRows())
-		columns := make([][]parquet.Value, len(cols))
-		for j, ci := range idx {
-			if ci < 0 {
-				continue
+		// NumRows comes from the footer: it bounds the batches, never an allocation.
+		b.left = int(g.NumRows())
+		for i, ci := range b.idx {
+			if ci >= 0 {
+				b.cur[i] = colCursor{pages: chunks[ci].Pages()}
 			}
-			vals, err := readColumn(chunks[ci], n)
-			if err != nil {
-				return skipped, fmt.Errorf("parquet %s row group %d column %s: %w", path, i, cols[j], err)
-			}
-			columns[j] = vals
-		}
-		for r := 0; r < n; r++ {
-			rec := Record{Values: make(map[string]any, len(cols)), Fields: fields}
-			for j, c := range cols {
-				var v any
-				if columns[j] != nil {
-					v = parquetLeaf(columns[j][r], types[j])
-				}
-				rec.Values[c] = v
-			}
-			finish(&rec, ordering)
-			put(rec)
 		}
 	}
-	return skipped, nil
+	n = min(b.left, batchRows)
+	for i, ci := range b.idx {
+		if ci < 0 {
+			continue
+		}
+		k, err := b.cur[i].read(u.cols.vals[i][:n], u)
+		if err != nil {
+			return 0, fmt.Errorf("parquet %s row group %d column %s: %w", b.path, b.rg, b.batch.fields[i], err)
+		}
+		if k != n {
+			return 0, fmt.Errorf("parquet %s row group %d column %s: %d values for %d rows", b.path, b.rg, b.batch.fields[i], int(b.pf.RowGroups()[b.rg].NumRows())-b.left+k, b.pf.RowGroups()[b.rg].NumRows())
+		}
+	}
+	b.left -= n
+	return n, nil
+}
+
+// filledBuf is a batch of base rows read: n rows in its columns.
+type filledBuf struct {
+	*baseBuf
+	n int
+}
+
+// batches reads the file's batches in a goroutine one batch ahead of the loop (decoding pages
+// while the loop merges and hands over the previous batch), and yields them in order; a batch
+// is valid until the loop body returns. A read error ends the loop and is set in *errp.
+func (b *baseFile) batches(ctx context.Context, errp *error) iter.Seq[filledBuf] {
+	return func(yield func(filledBuf) bool) {
+		type result struct {
+			u   *baseBuf
+			n   int
+			err error
+		}
+		free := make(chan *baseBuf, len(b.bufs))
+		for _, u := range b.bufs {
+			free <- u
+		}
+		full := make(chan result, len(b.bufs))
+		stop := make(chan struct{})
+		go func() {
+			defer close(full)
+			for {
+				var u *baseBuf
+				select {
+				case u = <-free:
+				case <-stop:
+					return
+				}
+				n, err := b.next(ctx, u)
+				select {
+				case full <- result{u, n, err}:
+				case <-stop:
+					return
+				}
+				if n == 0 || err != nil {
+					return
+				}
+			}
+		}()
+		defer func() {
+			close(stop)
+			for range full { // wait for the reader: the file is closed after
+			}
+		}()
+		for r := range full {
+			if r.err != nil {
+				*errp = r.err
+				return
+			}
+			if r.n == 0 || !yield(filledBuf{r.u, r.n}) {
+				return
+			}
+			free <- r.u
+		}
+	}
+}
+
+// checkEnd refuses a row group whose columns hold more values than its rows.
+func (b *baseFile) checkEnd(rows int, u *baseBuf) error {
+	var one [1]parquet.Value
+	for i, ci := range b.idx {
+		if ci < 0 || b.cur[i].pages == nil {
+			continue
+		}
+		if k, err := b.cur[i].read(one[:], u); err != nil || k > 0 {
+			if err == nil {
+				err = fmt.Errorf("more values than the row group's %d rows", rows)
+			}
+			return fmt.Errorf("parquet %s row group %d column %s: %w", b.path, b.rg, b.batch.fields[i], err)
+		}
+	}
+	return nil
+}
+
+// colCursor reads a flat column chunk's values page by page, across batches.
+type colCursor struct {
+	pages parquet.Pages
+	page  parquet.Page
+	vr    parquet.ValueReader
+}
+
+// read fills dst with the column's next values (nulls included) and returns how many; fewer
+// than len(dst) only at the end of the chunk. Byte-array values point into their page (or its
+// dictionary): a page read to its end is held by u, to be released (its buffers going back
+// to parquet-go's pools) only once the batches its values are in have been handed over.
+func (c *colCursor) read(dst []parquet.Value, u *baseBuf) (int, error) {
+	n := 0
+	for n < len(dst) {
+		if c.vr == nil {
+			p, err := c.pages.ReadPage()
+			if errors.Is(err, io.EOF) {
+				return n, nil
+			}
+			if err != nil {
+				return n, err
+			}
+			c.page, c.vr = p, p.Values()
+		}
+		k, err := c.vr.ReadValues(dst[n:])
+		n += k
+		if err != nil && !errors.Is(err, io.EOF) {
+			return n, err
+		}
+		if err != nil || k == 0 {
+			u.hold = append(u.hold, c.page)
+			c.page, c.vr = nil, nil
+		}
+	}
+	return n, nil
+}
+
+// close hands the chunk's pages and current page to u, to be closed and released with it
+// (values of batches not yet handed over may point into them).
+func (c *colCursor) close(u *baseBuf) {
+	if c.page != nil {
+		u.hold = append(u.hold, c.page)
+	}
+	if c.pages != nil {
+		u.closing = append(u.closing, c.pages)
+	}
+	*c = colCursor{}
 }
 
 // finish fills a record's key, partition, commit time and ordering values from its columns.
@@ -102,13 +367,12 @@ func finish(rec *Record, ordering []string) {
 	}
 }
 
-// needsRows says whether a projected column is nested or repeated (read row by row).
-func needsRows(sch *parquet.Schema, cols []string) bool {
-	for _, c := range cols {
-		for _, f := range sch.Fields() {
-			if f.Name() == c && (!f.Leaf() || f.Repeated()) {
-				return true
-			}
+// needsRows says whether a projected column (any, with all) is nested or repeated (read row
+// by row).
+func needsRows(sch *parquet.Schema, cols []string, all bool) bool {
+	for _, f := range sch.Fields() {
+		if (all || slices.Contains(cols, f.Name())) && (!f.Leaf() || f.Repeated()) {
+			return true
 		}
 	}
 	return false
@@ -117,7 +381,7 @@ func needsRows(sch *parquet.Schema, cols []string) bool {
 // readBaseRows reads whole rows (every column, or the projected top-level fields, nested ones
 // included): top-level leaves are converted from their stored values, nested fields are
 // reconstructed by parquet-go and their logical types fixed afterwards.
-func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []string, all bool, ordering []string, keep map[string]bool, put func(Record), rg *int) (skipped int, err error) {
+func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []string, all bool, ordering []string, keep map[string]bool, put func(Record) error, rg *int) (skipped int, err error) {
 	sch := pf.Schema()
 	top := sch.Fields()
 	want := map[string]bool{}
@@ -169,7 +433,7 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 		}
 		rows := g.Rows()
 		for {
-			n, rerr := rows.ReadRows(buf)
+			n, rerr := readRows(rows, buf)
 			for _, row := range buf[:n] {
 				clear(byCol)
 				for c := range perCol {
@@ -213,7 +477,10 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 					}
 				}
 				finish(&rec, ordering)
-				put(rec)
+				if err := put(rec); err != nil {
+					rows.Close()
+					return skipped, err
+				}
 			}
 			if errors.Is(rerr, io.EOF) {
 				break
@@ -270,43 +537,13 @@ func mayHold(cc parquet.ColumnChunk, keep map[string]bool) bool {
 	return false
 }
 
-// readColumn reads n values of a flat column chunk (nulls included).
-func readColumn(cc parquet.ColumnChunk, n int) ([]parquet.Value, error) {
-	pages := cc.Pages()
-	defer pages.Close()
-	// n comes from the footer: a capacity hint only, capped so a lying row count cannot
-	// allocate before any value is read.
-	out := make([]parquet.Value, 0, min(n, 1<<16))
-	buf := make([]parquet.Value, 256)
-	for {
-		p, err := pages.ReadPage()
-		if errors.Is(err, io.EOF) {
-			break
+// readRows is rows.ReadRows with parquet-go's panics on damaged pages turned into errors: a
+// damaged page must cost its file, never the run.
+func readRows(rows parquet.Rows, buf []parquet.Row) (n int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, err = 0, fmt.Errorf("%v", r)
 		}
-		if err != nil {
-			return nil, err
-		}
-		vr := p.Values()
-		for {
-			k, err := vr.ReadValues(buf)
-			for _, v := range buf[:k] {
-				out = append(out, v.Clone())
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				parquet.Release(p)
-				return nil, err
-			}
-			if k == 0 {
-				break
-			}
-		}
-		parquet.Release(p)
-	}
-	if len(out) != n {
-		return nil, fmt.Errorf("%d values for %d rows", len(out), n)
-	}
-	return out, nil
+	}()
+	return rows.ReadRows(buf)
 }

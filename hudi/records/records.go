@@ -7,7 +7,6 @@ package records
 import (
 	"context"
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
@@ -182,56 +181,15 @@ func ReadSlice(ctx context.Context, store storage.Storage, s *filegroup.FileSlic
 // removed from the result.
 func readSliceWith(ctx context.Context, store storage.Storage, s *filegroup.FileSlice, o Options, problems *problem.Log, onDelete func(Record)) (*Result, error) {
 	res := &Result{}
-	cols := projection(o)
-	byKey := map[string]int{}
-	var recs []Record
-	put := func(r Record) {
-		if r.Key == "" && len(o.KeyFields) > 0 {
-			r.Key = deriveKey(r, o.KeyFields)
+	st, err := readSliceBatches(ctx, store, s, o, problems, onDelete, func(b *Batch) error {
+		for i := range b.Len() {
+			res.Records = append(res.Records, b.Record(i))
 		}
-		if i, ok := byKey[r.Key]; ok {
-			if o.wins(r, recs[i]) {
-				recs[i] = r
-			}
-			return
-		}
-		byKey[r.Key] = len(recs)
-		recs = append(recs, r)
-	}
-	if s.Base != nil {
-		if ext := path.Ext(s.Base.Path); ext != ".parquet" {
-			// Lance, ORC and HFile base files (hoodie.table.base.file.format) are not decoded.
-			return nil, fmt.Errorf("base file %s: %s base files are not read (hudiscope reads Parquet base files only)", s.Base.Path, strings.ToUpper(strings.TrimPrefix(ext, ".")))
-		}
-		var keep map[string]bool
-		if len(s.Logs) == 0 {
-			keep = o.CommitTimes // a log could update a pruned record: prune only without logs
-		}
-		n, err := readBase(ctx, store, s.Base.Path, cols, o.AllColumns, o.OrderingFields, keep, put)
-		res.SkippedRowGroups = n
-		if err != nil {
-			return nil, err
-		}
-	}
-	if len(s.Logs) > 0 {
-		blocks := readLogs(ctx, store, s.Logs, o, problems)
-		for _, b := range blocks {
-			if b.undecodedDeletes {
-				res.UndecodedDeletes++
-			}
-			for _, r := range b.records {
-				put(r)
-			}
-		}
-	}
-	for _, r := range recs {
-		if r.deleted && onDelete != nil {
-			onDelete(r)
-		}
-		if r.deleted || o.CommitTimes != nil && !o.CommitTimes[r.CommitTime] {
-			continue
-		}
-		res.Records = append(res.Records, r)
+		return nil
+	})
+	res.UndecodedDeletes, res.SkippedRowGroups = st.undecodedDeletes, st.skippedRowGroups
+	if err != nil && ctx.Err() == nil {
+		return nil, err
 	}
 	return res, ctx.Err()
 }

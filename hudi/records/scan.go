@@ -2,6 +2,7 @@ package records
 
 import (
 	"context"
+	"errors"
 
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
@@ -43,6 +44,21 @@ func Committed(tl *timeline.Timeline) func(string) bool {
 // a time, calling fn for each record kept. A slice that cannot be read is recorded in Stats
 // and the scan goes on; an error from fn or the context stops it.
 func Scan(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, o Options, fn func(Record) error) (Stats, error) {
+	return ScanBatches(ctx, t, tl, view, o, func(b *Batch) error {
+		for i := range b.Len() {
+			if err := fn(b.Record(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ScanBatches is Scan handing rows over a batch at a time, without converting values the
+// caller does not ask for. Memory is bounded by one file slice: its log records and one
+// batch of base rows. A slice whose base file fails part way has its earlier batches
+// already handed over; it is counted in Stats.FailedSlices.
+func ScanBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, o Options, fn func(*Batch) error) (Stats, error) {
 	var st Stats
 	var problems problem.Log
 	if o.Committed == nil {
@@ -63,21 +79,20 @@ func Scan(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *fileg
 				return st, err
 			}
 			st.Slices++
-			res, err := ReadSlice(ctx, t.Store, s, o, &problems)
-			if err != nil {
+			res, err := readSliceBatches(ctx, t.Store, s, o, &problems, nil, fn)
+			var stop consumerError
+			switch {
+			case errors.As(err, &stop):
+				return st, stop.err
+			case err != nil:
 				if ctx.Err() != nil {
 					return st, ctx.Err()
 				}
 				st.FailedSlices++
 				problems.Add(t.Store.Root()+"/"+p.Path+" file group "+g.FileID, err.Error())
-				continue
-			}
-			st.SkippedRowGroups += res.SkippedRowGroups
-			st.UndecodedDeletes += res.UndecodedDeletes
-			for _, r := range res.Records {
-				if err := fn(r); err != nil {
-					return st, err
-				}
+			default:
+				st.SkippedRowGroups += res.skippedRowGroups
+				st.UndecodedDeletes += res.undecodedDeletes
 			}
 		}
 	}

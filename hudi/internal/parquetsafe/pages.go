@@ -41,6 +41,7 @@ func (p place) String() string {
 func checkPages(r io.ReaderAt, pf *parquet.File, dataEnd int64, name string, lim Limits) error {
 	md := pf.Metadata()
 	win := &window{r: r}
+	inf := &inflater{}
 	var total, values int64
 	for i, rg := range md.RowGroups {
 		for j, cc := range rg.Columns {
@@ -84,7 +85,7 @@ func checkPages(r io.ReaderAt, pf *parquet.File, dataEnd int64, name string, lim
 				if lim.MaxValues > 0 && values > lim.MaxValues {
 					return fmt.Errorf("%s: pages declare %d values in all, over the ceiling of %d: %w", at, values, lim.MaxValues, ErrTooLarge)
 				}
-				if err := checkInflate(r, body, h, codec, lim); err != nil {
+				if err := inf.check(r, body, h, codec, lim); err != nil {
 					return fmt.Errorf("%s: %w", at, err)
 				}
 				off = body + int64(h.CompressedPageSize)
@@ -191,13 +192,30 @@ func checkHeader(h *format.PageHeader, left int64, lim Limits, at place) error {
 	return nil
 }
 
-// checkInflate proves a compressed page inflates to at most its uncompressed_page_size:
+// inflater holds the read buffer and gzip decoder one walk reuses from page to page: a
+// 1M-row file has hundreds of pages, and a fresh 256 KiB buffer and gzip window for each
+// were most of what opening it allocated.
+type inflater struct {
+	buf *bufio.Reader
+	gz  *gzip.Reader
+}
+
+func (f *inflater) buffered(src io.Reader) *bufio.Reader {
+	if f.buf == nil {
+		f.buf = bufio.NewReaderSize(src, 256<<10)
+	} else {
+		f.buf.Reset(src)
+	}
+	return f.buf
+}
+
+// check proves a compressed page inflates to at most its uncompressed_page_size:
 // parquet-go sizes its output from that value but keeps growing past it (gzip, brotli,
 // zstd), allocates what snappy's own length prefix says, and doubles its lz4 buffer without
 // end on any decoding error. zstd's DecodeAll also allocates each frame's declared content
 // size up front; the streaming decoder used here refuses a frame whose content differs from
 // that size, so a page that passes declares no more than it holds.
-func checkInflate(r io.ReaderAt, body int64, h *format.PageHeader, codec format.CompressionCodec, lim Limits) error {
+func (f *inflater) check(r io.ReaderAt, body int64, h *format.PageHeader, codec format.CompressionCodec, lim Limits) error {
 	src := io.NewSectionReader(r, body, int64(h.CompressedPageSize))
 	if v := h.DataPageHeaderV2; v.Valid {
 		if v.V.IsCompressed.Valid && !v.V.IsCompressed.V {
@@ -207,8 +225,6 @@ func checkInflate(r io.ReaderAt, body int64, h *format.PageHeader, codec format.
 		src = io.NewSectionReader(r, body+levels, int64(h.CompressedPageSize)-levels)
 	}
 	limit := int64(h.UncompressedPageSize)
-	// Decoders read in small pieces; on S3 each ReadAt is a request.
-	buffered := bufio.NewReaderSize(src, 256<<10)
 	var z io.Reader
 	switch codec {
 	case format.Uncompressed:
@@ -225,13 +241,20 @@ func checkInflate(r io.ReaderAt, body int64, h *format.PageHeader, codec format.
 		}
 		return nil
 	case format.Gzip:
-		g, err := gzip.NewReader(buffered)
+		// Decoders read in small pieces; on S3 each ReadAt is a request.
+		var err error
+		if f.gz == nil {
+			f.gz, err = gzip.NewReader(f.buffered(src))
+		} else {
+			err = f.gz.Reset(f.buffered(src))
+		}
 		if err != nil {
+			f.gz = nil // a failed Reset leaves the reader unusable
 			return fmt.Errorf("gzip page: %w: %w", err, ErrCorrupt)
 		}
-		z = g
+		z = f.gz
 	case format.Zstd:
-		d, err := zstd.NewReader(buffered, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		d, err := zstd.NewReader(f.buffered(src), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 			zstd.WithDecoderMaxWindow(uint64(max(lim.MaxPage, zstd.MinWindowSize))))
 		if err != nil {
 			return fmt.Errorf("zstd page: %w: %w", err, ErrCorrupt)
@@ -239,7 +262,7 @@ func checkInflate(r io.ReaderAt, body int64, h *format.PageHeader, codec format.
 		defer d.Close()
 		z = d
 	case format.Brotli:
-		z = brotli.NewReader(buffered)
+		z = brotli.NewReader(f.buffered(src))
 	case format.Lz4Raw:
 		// A raw lz4 block has no stream form: decode into exactly the declared size.
 		in := make([]byte, src.Size())
