@@ -1,12 +1,14 @@
 package records
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
+	"github.com/hudiscope/hudiscope/hudi/internal/parquetsafe"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
@@ -53,7 +55,7 @@ func readLogs(ctx context.Context, store storage.Storage, logs []filegroup.LogFi
 				out = kept
 				continue
 			}
-			if b.Type != logfile.BlockAvroData && b.Type != logfile.BlockDelete {
+			if b.Type != logfile.BlockAvroData && b.Type != logfile.BlockParquetData && b.Type != logfile.BlockDelete {
 				if b.Type != logfile.BlockCommand {
 					problems.Add(where, fmt.Sprintf("block at byte %d: type %d blocks are not read", b.Offset, b.Type))
 				}
@@ -65,9 +67,12 @@ func readLogs(ctx context.Context, store storage.Storage, logs []filegroup.LogFi
 				continue
 			}
 			lb := logBlock{instant: b.InstantTime()}
-			if b.Type == logfile.BlockDelete {
+			switch b.Type {
+			case logfile.BlockDelete:
 				lb.records, lb.undecodedDeletes, err = deleteRecords(content, o.OrderingFields)
-			} else {
+			case logfile.BlockParquetData:
+				lb.records, err = parquetBlockRecords(ctx, content, cols, o.AllColumns, o.OrderingFields)
+			default:
 				lb.records, err = dataRecords(b.Header[logfile.HeaderSchema], content, cols, o.AllColumns, o.OrderingFields)
 			}
 			if err != nil {
@@ -159,6 +164,25 @@ func dataRecords(schema string, content []byte, cols []string, all bool, orderin
 		}
 		out = append(out, rec)
 	}
+	return out, err
+}
+
+// parquetBlockRecords decodes a Parquet data block (hoodie.logfile.data.block.format=parquet):
+// its content is a whole Parquet file, which Hudi reads back in place through an inline file
+// system. Its records carry the meta columns as a base file's do and are read the same way,
+// with every page checked first as for any Parquet this reader opens.
+func parquetBlockRecords(ctx context.Context, content []byte, cols []string, all bool, ordering []string) ([]Record, error) {
+	const name = "parquet data block"
+	pf, err := parquetsafe.Open(bytes.NewReader(content), int64(len(content)), name, parquetsafe.Limits{Pages: true})
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	rg := 0
+	_, err = readBaseRows(ctx, pf, name, cols, all, ordering, nil, func(r Record) error {
+		out = append(out, r)
+		return nil
+	}, &rg)
 	return out, err
 }
 
