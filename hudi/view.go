@@ -23,13 +23,23 @@ const (
 	ListingMetadata
 )
 
-// View builds the file-system view (file groups and slices as of tl) from src's listing.
+// View builds the file-system view (file groups and slices as of tl) from src's listing. A
+// storage listing builds each partition as soon as it is listed (filegroup.ListView).
 func (t *Table) View(ctx context.Context, tl *timeline.Timeline, src ListingSource) (*filegroup.View, error) {
-	parts, source, err := t.listPartitions(ctx, tl, src)
+	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
+		parts, err := t.metadataPartitions(ctx, tl, src)
+		if err == nil {
+			return t.BuildView(ctx, tl, parts, filegroup.SourceMetadata), nil
+		}
+		if src == ListingMetadata {
+			return nil, err
+		}
+	}
+	v, err := filegroup.ListView(ctx, t.Store, &t.problems, t.timeline(), tl, filegroup.SourceStorage)
 	if err != nil {
 		return nil, err
 	}
-	return t.BuildView(ctx, tl, parts, source), nil
+	return v, nil
 }
 
 // ListPartitions lists every partition and its files from src (ListingAuto as in View). tl,
@@ -41,17 +51,26 @@ func (t *Table) ListPartitions(ctx context.Context, tl *timeline.Timeline, src L
 
 func (t *Table) listPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, string, error) {
 	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
-		parts, err := metadata.ListPartitions(ctx, t.Store, &t.problems, tl)
+		parts, err := t.metadataPartitions(ctx, tl, src)
 		if err == nil {
 			return parts, filegroup.SourceMetadata, nil
 		}
 		if src == ListingMetadata {
 			return nil, "", err
 		}
-		t.problems.Add(t.path(metadata.TablePath), "cannot list files from the metadata table, listing storage instead: "+err.Error())
 	}
 	parts, err := filegroup.ListPartitions(ctx, t.Store, &t.problems)
 	return parts, filegroup.SourceStorage, err
+}
+
+// metadataPartitions reads the metadata table's listing; with ListingAuto a failure is
+// recorded as a problem (the caller then lists storage).
+func (t *Table) metadataPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, error) {
+	parts, err := metadata.ListPartitions(ctx, t.Store, &t.problems, tl)
+	if err != nil && src != ListingMetadata {
+		t.problems.Add(t.path(metadata.TablePath), "cannot list files from the metadata table, listing storage instead: "+err.Error())
+	}
+	return parts, err
 }
 
 // BuildView groups already listed files (partition → files) into file groups and slices;

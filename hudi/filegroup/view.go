@@ -6,6 +6,7 @@ package filegroup
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -124,8 +125,24 @@ func (v *View) NumFileGroups() int {
 func ListPartitions(ctx context.Context, store storage.Storage, problems *problem.Log) (map[string][]storage.Entry, error) {
 	out := map[string][]storage.Entry{}
 	var mu sync.Mutex
+	err := walkPartitions(ctx, store, problems, func(dir string, files []storage.Entry) {
+		mu.Lock()
+		out[dir] = files
+		mu.Unlock()
+	})
+	return out, err
+}
+
+// listWorkers bounds the directory listings in flight: remote stores answer a listing in tens
+// of milliseconds, and on local disk the runtime runs the stat calls on every core anyway.
+const listWorkers = 16
+
+// walkPartitions lists the table as ListPartitions describes, calling found (concurrently, on
+// the listing goroutines) with each partition and its files as soon as it is listed.
+func walkPartitions(ctx context.Context, store storage.Storage, problems *problem.Log, found func(dir string, files []storage.Entry)) error {
+	var mu sync.Mutex
 	var firstErr error
-	sem := make(chan struct{}, 16)
+	sem := make(chan struct{}, listWorkers)
 	var wg sync.WaitGroup
 	var walk func(dir string)
 	walk = func(dir string) {
@@ -169,15 +186,13 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 			files = append(files, e)
 		}
 		if isPartition {
-			mu.Lock()
-			out[dir] = files
-			mu.Unlock()
+			found(dir, files)
 		}
 	}
 	wg.Add(1)
 	walk("")
 	wg.Wait()
-	return out, firstErr
+	return firstErr
 }
 
 // isDataFileName reports whether name is a base or log file name.
@@ -270,95 +285,173 @@ func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, p
 	}
 	sort.Strings(names)
 	for _, pp := range names {
-		part := &Partition{Path: pp}
-		groups := map[string]*FileGroup{}
-		group := func(id string) *FileGroup {
-			g := groups[id]
-			if g == nil {
-				g = &FileGroup{Partition: pp, FileID: id}
-				groups[id] = g
-			}
-			return g
+		view.Partitions = append(view.Partitions, vs.buildPartition(pp, parts[pp], v1))
+	}
+	return view
+}
+
+// ListView is ListPartitions then BuildView, each partition built on the goroutine that listed
+// it as soon as it is listed: building runs on every core alongside the listing, and a
+// partition's listing is dropped once built (a million Entry values are 100 MB).
+func ListView(ctx context.Context, store storage.Storage, problems *problem.Log, r *timeline.Reader, tl *timeline.Timeline, source string) (*View, error) {
+	vs := newViewState(ctx, r, tl)
+	v1 := r.Config.Version < 8
+	var mu sync.Mutex
+	var parts []*Partition
+	err := walkPartitions(ctx, store, problems, func(dir string, files []storage.Entry) {
+		p := vs.buildPartition(dir, files, v1)
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
+	})
+	slices.SortFunc(parts, func(a, b *Partition) int { return strings.Compare(a.Path, b.Path) })
+	return &View{Partitions: parts, Source: source}, err
+}
+
+// groupSlab hands out file groups, slices and base files from arrays sized for one partition:
+// a million-file view is otherwise four million small allocations for the GC to trace.
+type groupSlab struct {
+	groups []FileGroup
+	slices []FileSlice
+	ptrs   []*FileSlice
+	bases  []BaseFile
+}
+
+func newGroupSlab(n int) *groupSlab {
+	return &groupSlab{groups: make([]FileGroup, 0, n), slices: make([]FileSlice, 0, n),
+		ptrs: make([]*FileSlice, 0, n), bases: make([]BaseFile, 0, n)}
+}
+
+func (a *groupSlab) group(pp, id string) *FileGroup {
+	if len(a.groups) == cap(a.groups) {
+		return &FileGroup{Partition: pp, FileID: id}
+	}
+	a.groups = append(a.groups, FileGroup{Partition: pp, FileID: id})
+	return &a.groups[len(a.groups)-1]
+}
+
+// firstSlice gives g (which has no slices yet) its first slice; later ones are appended as
+// usual (the one-element Slices array then moves to the heap).
+func (a *groupSlab) firstSlice(g *FileGroup, instant string) *FileSlice {
+	if len(a.slices) == cap(a.slices) || len(a.ptrs) == cap(a.ptrs) {
+		return g.slice(instant)
+	}
+	a.slices = append(a.slices, FileSlice{BaseInstant: instant})
+	s := &a.slices[len(a.slices)-1]
+	a.ptrs = append(a.ptrs, s)
+	g.Slices = a.ptrs[len(a.ptrs)-1 : len(a.ptrs) : len(a.ptrs)]
+	return s
+}
+
+func (a *groupSlab) base(b BaseFile) *BaseFile {
+	if len(a.bases) == cap(a.bases) {
+		return &b
+	}
+	a.bases = append(a.bases, b)
+	return &a.bases[len(a.bases)-1]
+}
+
+// buildPartition groups one partition's listed files into file groups and slices.
+func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *Partition {
+	part := &Partition{Path: pp}
+	groups := make(map[string]*FileGroup, len(files))
+	slab := newGroupSlab(len(files))
+	group := func(id string) *FileGroup {
+		g := groups[id]
+		if g == nil {
+			g = slab.group(pp, id)
+			groups[id] = g
 		}
-		type pendingLog struct {
-			lf  LogFile
-			key string // the instant used to find its slice
-		}
-		var logs []pendingLog
-		for _, e := range parts[pp] {
-			if bn, ok := ParseBaseFileName(e.Name); ok {
-				if !vs.isCommitted(bn.Instant) {
-					part.Uncommitted = append(part.Uncommitted, e)
-					continue
-				}
-				g := group(bn.FileID)
-				g.slice(bn.Instant).Base = &BaseFile{Name: e.Name, Path: e.Path, Size: e.Size, Instant: bn.Instant}
-				continue
-			}
-			ln, ok := ParseLogFileName(e.Name)
-			if !ok {
-				continue
-			}
-			// CDC logs (.cdc) stay in their slice, as Java's file-system view keeps them;
-			// LogFile.Meta.CDC tells them apart from record logs.
-			lf := LogFile{Name: e.Name, Path: e.Path, Size: e.Size, Meta: ln}
-			if v1 {
-				if !vs.isCommitted(ln.Instant) && !vs.compactionInstants[ln.Instant] {
-					part.Uncommitted = append(part.Uncommitted, e)
-					continue
-				}
-				logs = append(logs, pendingLog{lf, ln.Instant})
-				continue
-			}
-			if !vs.isCommitted(ln.Instant) {
+		return g
+	}
+	type pendingLog struct {
+		lf  LogFile
+		key string // the instant used to find its slice
+	}
+	var logs []pendingLog
+	for _, e := range files {
+		if bn, ok := ParseBaseFileName(e.Name); ok {
+			if !vs.isCommitted(bn.Instant) {
 				part.Uncommitted = append(part.Uncommitted, e)
 				continue
 			}
-			key := vs.committed[ln.Instant]
-			if key == "" {
-				key = ln.Instant // archived: its completion time is not known here
+			g := group(bn.FileID)
+			var s *FileSlice
+			if len(g.Slices) == 0 {
+				s = slab.firstSlice(g, bn.Instant)
+			} else {
+				s = g.slice(bn.Instant)
 			}
-			logs = append(logs, pendingLog{lf, key})
+			s.Base = slab.base(BaseFile{Name: e.Name, Path: e.Path, Size: e.Size, Instant: bn.Instant})
+			continue
 		}
-		// Pending compactions open a new slice with no base file.
+		if !strings.HasPrefix(e.Name, ".") {
+			continue // not a log file (those are dot files): skip the regular expression
+		}
+		ln, ok := ParseLogFileName(e.Name)
+		if !ok {
+			continue
+		}
+		// CDC logs (.cdc) stay in their slice, as Java's file-system view keeps them;
+		// LogFile.Meta.CDC tells them apart from record logs.
+		lf := LogFile{Name: e.Name, Path: e.Path, Size: e.Size, Meta: ln}
+		if v1 {
+			if !vs.isCommitted(ln.Instant) && !vs.compactionInstants[ln.Instant] {
+				part.Uncommitted = append(part.Uncommitted, e)
+				continue
+			}
+			logs = append(logs, pendingLog{lf, ln.Instant})
+			continue
+		}
+		if !vs.isCommitted(ln.Instant) {
+			part.Uncommitted = append(part.Uncommitted, e)
+			continue
+		}
+		key := vs.committed[ln.Instant]
+		if key == "" {
+			key = ln.Instant // archived: its completion time is not known here
+		}
+		logs = append(logs, pendingLog{lf, key})
+	}
+	// Pending compactions open a new slice with no base file.
+	if len(vs.pendingCompaction) > 0 {
 		for id, g := range groups {
 			if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
 				g.slice(inst)
 			}
 		}
-		for _, pl := range logs {
-			g := group(pl.lf.Meta.FileID)
-			var s *FileSlice
-			if v1 {
-				s = g.slice(pl.key)
-			} else {
-				s = g.sliceAtOrBefore(pl.key)
-			}
-			s.Logs = append(s.Logs, pl.lf)
-		}
-		ids := make([]string, 0, len(groups))
-		for id := range groups {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			g := groups[id]
-			g.sortSlices()
-			if inst, ok := vs.pendingClustering[fgKey{pp, id}]; ok {
-				g.PendingClustering = inst
-			}
-			if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
-				g.PendingCompaction = inst
-			}
-			if vs.replaced[fgKey{pp, id}] {
-				part.Replaced = append(part.Replaced, g)
-				continue
-			}
-			part.FileGroups = append(part.FileGroups, g)
-		}
-		view.Partitions = append(view.Partitions, part)
 	}
-	return view
+	for _, pl := range logs {
+		g := group(pl.lf.Meta.FileID)
+		var s *FileSlice
+		if v1 {
+			s = g.slice(pl.key)
+		} else {
+			s = g.sliceAtOrBefore(pl.key)
+		}
+		s.Logs = append(s.Logs, pl.lf)
+	}
+	ids := make([]string, 0, len(groups))
+	for id := range groups {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		g := groups[id]
+		g.sortSlices()
+		if inst, ok := vs.pendingClustering[fgKey{pp, id}]; ok {
+			g.PendingClustering = inst
+		}
+		if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
+			g.PendingCompaction = inst
+		}
+		if vs.replaced[fgKey{pp, id}] {
+			part.Replaced = append(part.Replaced, g)
+			continue
+		}
+		part.FileGroups = append(part.FileGroups, g)
+	}
+	return part
 }
 
 // slice returns the slice keyed by base instant, creating it.
@@ -390,11 +483,14 @@ func (g *FileGroup) sliceAtOrBefore(t string) *FileSlice {
 }
 
 func (g *FileGroup) sortSlices() {
-	sort.Slice(g.Slices, func(a, b int) bool {
-		return timeline.CompareInstants(g.Slices[a].BaseInstant, g.Slices[b].BaseInstant) < 0
-	})
+	// slices.SortFunc, not sort.Slice: this runs per file group, and sort.Slice allocates.
+	if len(g.Slices) > 1 {
+		slices.SortFunc(g.Slices, func(a, b *FileSlice) int { return timeline.CompareInstants(a.BaseInstant, b.BaseInstant) })
+	}
 	for _, s := range g.Slices {
-		sort.Slice(s.Logs, func(a, b int) bool { return CompareLogFiles(s.Logs[a].Meta, s.Logs[b].Meta) < 0 })
+		if len(s.Logs) > 1 {
+			slices.SortFunc(s.Logs, func(a, b LogFile) int { return CompareLogFiles(a.Meta, b.Meta) })
+		}
 	}
 }
 
