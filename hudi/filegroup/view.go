@@ -356,13 +356,25 @@ func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *
 	part := &Partition{Path: pp}
 	groups := make(map[string]*FileGroup, len(files))
 	slab := newGroupSlab(len(files))
+	// order is the groups as first met: a sorted listing meets them sorted by file id (a
+	// group's base files share the prefix "<fileId>_"), which then needs no sort.
+	order := make([]*FileGroup, 0, len(files))
 	group := func(id string) *FileGroup {
 		g := groups[id]
 		if g == nil {
 			g = slab.group(pp, id)
 			groups[id] = g
+			order = append(order, g)
 		}
 		return g
+	}
+	// A partition's base files are mostly from few instants: remember the last answer.
+	lastInstant, lastCommitted := "", false
+	committed := func(instant string) bool {
+		if instant != lastInstant || lastInstant == "" {
+			lastInstant, lastCommitted = instant, vs.isCommitted(instant)
+		}
+		return lastCommitted
 	}
 	type pendingLog struct {
 		lf  LogFile
@@ -371,7 +383,7 @@ func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *
 	var logs []pendingLog
 	for _, e := range files {
 		if bn, ok := ParseBaseFileName(e.Name); ok {
-			if !vs.isCommitted(bn.Instant) {
+			if !committed(bn.Instant) {
 				part.Uncommitted = append(part.Uncommitted, e)
 				continue
 			}
@@ -431,13 +443,15 @@ func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *
 		}
 		s.Logs = append(s.Logs, pl.lf)
 	}
-	ids := make([]string, 0, len(groups))
-	for id := range groups {
-		ids = append(ids, id)
+	byID := func(a, b *FileGroup) int { return strings.Compare(a.FileID, b.FileID) }
+	if !slices.IsSortedFunc(order, byID) {
+		slices.SortFunc(order, byID)
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		g := groups[id]
+	if len(vs.replaced) == 0 && len(order) > 0 {
+		part.FileGroups = make([]*FileGroup, 0, len(order))
+	}
+	for _, g := range order {
+		id := g.FileID
 		g.sortSlices()
 		if inst, ok := vs.pendingClustering[fgKey{pp, id}]; ok {
 			g.PendingClustering = inst

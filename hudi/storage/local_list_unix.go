@@ -38,7 +38,7 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 	var st unix.Stat_t
 	for _, path := range paths {
 		name := path[pl:]
-		if err := fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if err := fstatatPath(fd, path, pl, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			if err == unix.ENOENT {
 				continue // vanished between listing and stat
 			}
@@ -51,7 +51,7 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 			// Follow links as Hadoop's local file system does. A link that cannot be followed
 			// (dangling, a loop) is listed as a directory so that reading it reports the error
 			// with its path instead of the entry silently disappearing.
-			if err := fstatat(fd, name, &st, 0); err != nil {
+			if err := fstatatPath(fd, path, pl, &st, 0); err != nil {
 				out = append(out, Entry{Name: name, Path: path, IsDir: true})
 				continue
 			}

@@ -129,12 +129,25 @@ func eachDirent(fd int, abs string, f func(name []byte, typ uint8)) error {
 
 // readDirPaths lists prefix+name for every name in the open directory f (unsorted), 256 KiB
 // of records a call (os.File.Readdirnames reads 8 KiB: 25k calls for a million-file table).
+// Each path is followed by a NUL byte in its allocation (joinNameZ), for fstatatPath.
 func readDirPaths(f *os.File, prefix string) ([]string, error) {
 	var paths []string
 	err := eachDirent(int(f.Fd()), f.Name(), func(name []byte, _ uint8) {
-		paths = append(paths, joinName(prefix, name))
+		paths = append(paths, joinNameZ(prefix, name))
 	})
 	return paths, err
+}
+
+// joinNameZ is joinName with a NUL byte after the string, inside the same allocation (the
+// string itself does not include it): fstatatPath hands the name to the kernel in place.
+func joinNameZ(prefix string, name []byte) string {
+	var b strings.Builder
+	b.Grow(len(prefix) + len(name) + 1)
+	b.WriteString(prefix)
+	b.Write(name)
+	b.WriteByte(0)
+	s := b.String()
+	return s[:len(s)-1]
 }
 
 // joinName is prefix+name in one allocation.
