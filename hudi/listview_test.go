@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/hudi"
@@ -47,6 +48,21 @@ func TestListViewMatchesBuildView(t *testing.T) {
 		want := tb.BuildView(ctx, tl, parts, filegroup.SourceStorage)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: ListView %v, BuildView %v", p, got, want)
+		}
+		// A listing in any order (the metadata table's need not be sorted) builds the same
+		// groups: reversed, every id comes out of order.
+		rev := map[string][]storage.Entry{}
+		for p, es := range parts {
+			r := slices.Clone(es)
+			slices.Reverse(r)
+			rev[p] = r
+		}
+		back := tb.BuildView(ctx, tl, rev, filegroup.SourceStorage)
+		for _, p := range back.Partitions {
+			slices.Reverse(p.Uncommitted)
+		}
+		if !reflect.DeepEqual(back, want) {
+			t.Errorf("%s: reversed listing %v, sorted %v", p, back, want)
 		}
 		checked++
 		groups += got.NumFileGroups()

@@ -354,12 +354,26 @@ func (a *groupSlab) base(b BaseFile) *BaseFile {
 // buildPartition groups one partition's listed files into file groups and slices.
 func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *Partition {
 	part := &Partition{Path: pp}
-	groups := make(map[string]*FileGroup, len(files))
 	slab := newGroupSlab(len(files))
-	// order is the groups as first met: a sorted listing meets them sorted by file id (a
-	// group's base files share the prefix "<fileId>_"), which then needs no sort.
+	// order is the groups as first met. A sorted listing (storage listings are) meets them
+	// sorted by file id, a group's base files one after the other (they share the prefix
+	// "<fileId>_"), so no map is needed until a log file or an out-of-order id comes.
 	order := make([]*FileGroup, 0, len(files))
+	var groups map[string]*FileGroup
 	group := func(id string) *FileGroup {
+		if groups == nil {
+			if n := len(order); n > 0 && order[n-1].FileID == id {
+				return order[n-1]
+			} else if n == 0 || order[n-1].FileID < id {
+				g := slab.group(pp, id)
+				order = append(order, g)
+				return g
+			}
+			groups = make(map[string]*FileGroup, len(files))
+			for _, g := range order {
+				groups[g.FileID] = g
+			}
+		}
 		g := groups[id]
 		if g == nil {
 			g = slab.group(pp, id)
@@ -427,8 +441,8 @@ func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *
 	}
 	// Pending compactions open a new slice with no base file.
 	if len(vs.pendingCompaction) > 0 {
-		for id, g := range groups {
-			if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
+		for _, g := range order {
+			if inst, ok := vs.pendingCompaction[fgKey{pp, g.FileID}]; ok {
 				g.slice(inst)
 			}
 		}

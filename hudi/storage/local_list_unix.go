@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -32,7 +31,7 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
 	pl := len(prefix)
-	slices.SortFunc(paths, func(a, b string) int { return strings.Compare(a[pl:], b[pl:]) })
+	slices.Sort(paths) // every path has the prefix: sorted paths are sorted names
 	fd := int(f.Fd())
 	out := make([]Entry, 0, len(paths))
 	var st unix.Stat_t
