@@ -227,7 +227,7 @@ func appendFilesFileGroup(b []byte, g *filegroup.FileGroup) []byte {
 // itself, so escapes (control bytes, invalid UTF-8, U+2028) stay identical.
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+		if !jsonPlain[s[i]] {
 			return appendJSONStringSlow(b, s)
 		}
 	}
@@ -235,6 +235,14 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// jsonPlain marks the bytes encoding/json copies as they are: printable ASCII but " and \.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func appendJSONStringSlow(b []byte, s string) []byte {
 	var buf jsonBuf

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -107,6 +108,43 @@ func TestWriteFilesJSONWriteError(t *testing.T) {
 		err := writeFilesChunks(&failAfter{n}, v, filesChunks(v), 2)
 		if err == nil || err.Error() != "disk full" {
 			t.Errorf("after %d writes: %v", n, err)
+		}
+	}
+}
+
+// benchView is 100 partitions × 1000 base-file groups, as the synthetic tables name them.
+func benchView() *filegroup.View {
+	v := &filegroup.View{Source: "storage listing"}
+	for p := range 100 {
+		part := &filegroup.Partition{Path: fmt.Sprintf("dt=2026-01-%04d", p)}
+		for i := range 1000 {
+			id := fmt.Sprintf("%08x-0000-0000-0000-000000000000-0", p*1000+i)
+			s := &filegroup.FileSlice{BaseInstant: "20260101000004004", Base: &filegroup.BaseFile{
+				Name: id + "_0-1-1_20260101000004004.parquet", Size: 10240, Instant: "20260101000004004"}}
+			part.FileGroups = append(part.FileGroups, &filegroup.FileGroup{FileID: id, Slices: []*filegroup.FileSlice{s}})
+		}
+		v.Partitions = append(v.Partitions, part)
+	}
+	return v
+}
+
+// BenchmarkWriteFilesJSON: the hand-written writer; Encoding: encoding/json on the document.
+func BenchmarkWriteFilesJSON(b *testing.B) {
+	v := benchView()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteFilesJSON(io.Discard, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWriteFilesJSONEncoding(b *testing.B) {
+	v := benchView()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteJSON(io.Discard, NewFilesDocument(v)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
