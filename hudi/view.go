@@ -42,6 +42,47 @@ func (t *Table) View(ctx context.Context, tl *timeline.Timeline, src ListingSour
 	return v, nil
 }
 
+// ViewFunc is View handing the partitions to emit one at a time, in path order, instead of
+// returning the whole view: a storage listing emits each as soon as it and every partition
+// before it are built (filegroup.ListViewFunc), so the caller writes while the listing runs
+// and holds one partition at a time. begin is called once, before any partition, with the
+// listing's source (View.Source); a listing that fails before that returns its error alone.
+func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src ListingSource, begin func(source string) error, emit func(*filegroup.Partition) error) error {
+	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
+		parts, err := t.metadataPartitions(ctx, tl, src)
+		if err == nil {
+			v := t.BuildView(ctx, tl, parts, filegroup.SourceMetadata)
+			if err := begin(v.Source); err != nil {
+				return err
+			}
+			for _, p := range v.Partitions {
+				if err := emit(p); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if src == ListingMetadata {
+			return err
+		}
+	}
+	started := false
+	var startErr error
+	err := filegroup.ListViewFunc(ctx, t.Store, &t.problems, t.timeline(), tl, func(p *filegroup.Partition) error {
+		if !started {
+			started = true
+			if startErr = begin(filegroup.SourceStorage); startErr != nil {
+				return startErr
+			}
+		}
+		return emit(p)
+	})
+	if err != nil || started {
+		return err
+	}
+	return begin(filegroup.SourceStorage) // listed no partition
+}
+
 // ListPartitions lists every partition and its files from src (ListingAuto as in View). tl,
 // the active timeline, decides which metadata-table log blocks count; storage listing ignores it.
 func (t *Table) ListPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, error) {

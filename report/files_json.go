@@ -46,6 +46,71 @@ func WriteFilesJSON(w io.Writer, view *filegroup.View) error {
 	return bw.Flush()
 }
 
+// FilesJSONWriter writes the same document as WriteFilesJSON one partition at a time, for a
+// view that is being listed (hudi.Table.ViewFunc): Begin, Partition for each in path order,
+// then Close.
+type FilesJSONWriter struct {
+	w   *bufio.Writer
+	buf []byte
+	n   int
+	err error
+}
+
+// NewFilesJSONWriter writes to w.
+func NewFilesJSONWriter(w io.Writer) *FilesJSONWriter {
+	return &FilesJSONWriter{w: bufio.NewWriterSize(w, 64<<10)}
+}
+
+// Begin writes the document's head.
+func (f *FilesJSONWriter) Begin(source string) error {
+	b := append(f.buf[:0], "{\n  \"schemaVersion\": "...)
+	b = appendJSONString(b, SchemaVersion)
+	b = append(b, ",\n  \"listingSource\": "...)
+	b = appendJSONString(b, source)
+	b = append(b, ",\n  \"partitions\": "...)
+	f.buf = b
+	return f.write(b)
+}
+
+// Partition writes one partition, filesChunk file groups at a time.
+func (f *FilesJSONWriter) Partition(p *filegroup.Partition) error {
+	if f.n == 0 {
+		if err := f.write([]byte{'['}); err != nil {
+			return err
+		}
+	}
+	for from := 0; from == 0 || from < len(p.FileGroups); from += filesChunk {
+		f.buf = appendFilesPartition(f.buf[:0], p, f.n > 0, from, min(len(p.FileGroups), from+filesChunk))
+		if err := f.write(f.buf); err != nil {
+			return err
+		}
+	}
+	f.n++
+	return nil
+}
+
+// Close ends the document and flushes it.
+func (f *FilesJSONWriter) Close() error {
+	tail := "\n  ]\n}\n"
+	if f.n == 0 {
+		tail = "[]\n}\n"
+	}
+	if err := f.write([]byte(tail)); err != nil {
+		return err
+	}
+	if err := f.w.Flush(); err != nil {
+		f.err = err
+	}
+	return f.err
+}
+
+func (f *FilesJSONWriter) write(b []byte) error {
+	if f.err == nil {
+		_, f.err = f.w.Write(b)
+	}
+	return f.err
+}
+
 // filesChunk is the most file groups one chunk holds (about 1.5 MB of JSON).
 const filesChunk = 4096
 
@@ -124,9 +189,14 @@ func writeFilesChunks(w io.Writer, view *filegroup.View, units []filesUnit, work
 
 // appendFilesUnit appends one unit of the partitions array (depth 2 and below).
 func appendFilesUnit(b []byte, view *filegroup.View, u filesUnit) []byte {
-	p := view.Partitions[u.part]
-	if u.from == 0 {
-		if u.part > 0 {
+	return appendFilesPartition(b, view.Partitions[u.part], u.part > 0, u.from, u.to)
+}
+
+// appendFilesPartition appends file groups [from, to) of p, opening the partition's object
+// when from is 0 (after a comma when it is not the first) and closing it when to is the end.
+func appendFilesPartition(b []byte, p *filegroup.Partition, notFirst bool, from, to int) []byte {
+	if from == 0 {
+		if notFirst {
 			b = append(b, ',')
 		}
 		b = append(b, "\n    {\n      \"path\": "...)
@@ -138,13 +208,13 @@ func appendFilesUnit(b []byte, view *filegroup.View, u filesUnit) []byte {
 			b = append(b, '[')
 		}
 	}
-	for k := u.from; k < u.to; k++ {
+	for k := from; k < to; k++ {
 		if k > 0 {
 			b = append(b, ',')
 		}
 		b = appendFilesFileGroup(b, p.FileGroups[k])
 	}
-	if u.to < len(p.FileGroups) {
+	if to < len(p.FileGroups) {
 		return b
 	}
 	if len(p.FileGroups) > 0 {

@@ -148,3 +148,41 @@ func BenchmarkWriteFilesJSONEncoding(b *testing.B) {
 		}
 	}
 }
+
+// FilesJSONWriter, fed one partition at a time, writes WriteFilesJSON's document.
+func TestFilesJSONWriterMatches(t *testing.T) {
+	big := benchView()
+	big.Partitions[1].FileGroups = append(big.Partitions[1].FileGroups, benchView().Partitions[2].FileGroups...)
+	big.Partitions[1].FileGroups = append(big.Partitions[1].FileGroups, benchView().Partitions[3].FileGroups...)
+	big.Partitions[1].FileGroups = append(big.Partitions[1].FileGroups, benchView().Partitions[4].FileGroups...)
+	big.Partitions[1].FileGroups = append(big.Partitions[1].FileGroups, benchView().Partitions[5].FileGroups...)
+	big.Partitions[1].FileGroups = append(big.Partitions[1].FileGroups, benchView().Partitions[6].FileGroups...) // past one chunk
+	big.Partitions[3].Replaced = []*filegroup.FileGroup{{FileID: "r"}}
+	big.Partitions[4].FileGroups = nil
+	for _, v := range []*filegroup.View{{Source: "storage listing"}, {Source: "m", Partitions: []*filegroup.Partition{{Path: ""}}}, big} {
+		var want, got bytes.Buffer
+		if err := WriteFilesJSON(&want, v); err != nil {
+			t.Fatal(err)
+		}
+		fw := NewFilesJSONWriter(&got)
+		if err := fw.Begin(v.Source); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range v.Partitions {
+			if err := fw.Partition(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := fw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%d partitions: %d bytes, want %d", len(v.Partitions), got.Len(), want.Len())
+		}
+	}
+	fw := NewFilesJSONWriter(&failAfter{0})
+	fw.Begin("s")
+	if err := fw.Close(); err == nil || err.Error() != "disk full" {
+		t.Errorf("write error: %v", err)
+	}
+}

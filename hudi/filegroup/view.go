@@ -140,6 +140,19 @@ const listWorkers = 16
 // walkPartitions lists the table as ListPartitions describes, calling found (concurrently, on
 // the listing goroutines) with each partition and its files as soon as it is listed.
 func walkPartitions(ctx context.Context, store storage.Storage, problems *problem.Log, found func(dir string, files []storage.Entry)) error {
+	return walkPartitionsTracked(ctx, store, problems, found, nil)
+}
+
+// walkTracker hears which directories are still to be listed: spawned before a directory's
+// walk starts (by its parent, before the parent's own listed), listed after found ran for it.
+type walkTracker interface {
+	spawned(dir string)
+	listed(dir string)
+	// wait blocks a listing from starting while its consumer is behind.
+	wait()
+}
+
+func walkPartitionsTracked(ctx context.Context, store storage.Storage, problems *problem.Log, found func(dir string, files []storage.Entry), tr walkTracker) error {
 	var mu sync.Mutex
 	var firstErr error
 	sem := make(chan struct{}, listWorkers)
@@ -147,8 +160,7 @@ func walkPartitions(ctx context.Context, store storage.Storage, problems *proble
 	var walk func(dir string)
 	walk = func(dir string) {
 		defer wg.Done()
-		sem <- struct{}{}
-		entries, err := store.List(ctx, dir)
+		entries, err := store.List(ctx, dir) // the spawner took this listing's slot
 		<-sem
 		if err != nil {
 			problems.Add(store.Root()+"/"+dir, err.Error())
@@ -157,9 +169,13 @@ func walkPartitions(ctx context.Context, store storage.Storage, problems *proble
 				firstErr = err
 			}
 			mu.Unlock()
+			if tr != nil {
+				tr.listed(dir)
+			}
 			return
 		}
 		isPartition := false
+		var children []string
 		// Keep the files in entries' own backing array: a million-file table would otherwise
 		// copy every Entry once more while the slice grows.
 		files := entries[:0]
@@ -176,8 +192,7 @@ func walkPartitions(ctx context.Context, store storage.Storage, problems *proble
 				if strings.HasPrefix(e.Name, ".") || (dir == "" && e.Name == ".hoodie") {
 					continue
 				}
-				wg.Add(1)
-				go walk(e.Path)
+				children = append(children, e.Path)
 				continue
 			}
 			if isPartitionMetadata(e.Name) {
@@ -185,11 +200,36 @@ func walkPartitions(ctx context.Context, store storage.Storage, problems *proble
 			}
 			files = append(files, e)
 		}
+		if tr != nil {
+			// Every child is known before this directory counts as listed: a partition
+			// under an earlier child ("a/x") can sort after a later one ("a-b").
+			for _, c := range children {
+				tr.spawned(c)
+			}
+		}
 		if isPartition {
 			found(dir, files)
 		}
+		if tr != nil {
+			tr.listed(dir)
+		}
+		for _, c := range children {
+			wg.Add(1)
+			if tr != nil {
+				tr.wait()
+			}
+			// Take the slot before starting the child: children start in name order
+			// (goroutines racing for it would finish in any order, and ListViewFunc holds
+			// every partition that finished before an earlier one).
+			sem <- struct{}{}
+			go walk(c)
+		}
 	}
 	wg.Add(1)
+	if tr != nil {
+		tr.spawned("")
+	}
+	sem <- struct{}{}
 	walk("")
 	wg.Wait()
 	return firstErr
@@ -294,18 +334,24 @@ func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, p
 // it as soon as it is listed: building runs on every core alongside the listing, and a
 // partition's listing is dropped once built (a million Entry values are 100 MB).
 func ListView(ctx context.Context, store storage.Storage, problems *problem.Log, r *timeline.Reader, tl *timeline.Timeline, source string) (*View, error) {
+	view := &View{Source: source}
+	err := ListViewFunc(ctx, store, problems, r, tl, func(p *Partition) error {
+		view.Partitions = append(view.Partitions, p)
+		return nil
+	})
+	return view, err
+}
+
+// ListViewFunc is ListView handing the partitions to emit, in path order, each as soon as it
+// and every partition that sorts before it are built — a caller can write one partition while
+// later ones are listed, and need not hold the whole view. emit runs on the calling goroutine;
+// once it fails it is not called again, the listing finishes and its error is returned.
+func ListViewFunc(ctx context.Context, store storage.Storage, problems *problem.Log, r *timeline.Reader, tl *timeline.Timeline, emit func(*Partition) error) error {
 	vs := newViewState(ctx, r, tl)
 	v1 := r.Config.Version < 8
-	var mu sync.Mutex
-	var parts []*Partition
-	err := walkPartitions(ctx, store, problems, func(dir string, files []storage.Entry) {
-		p := vs.buildPartition(dir, files, v1)
-		mu.Lock()
-		parts = append(parts, p)
-		mu.Unlock()
-	})
-	slices.SortFunc(parts, func(a, b *Partition) int { return strings.Compare(a.Path, b.Path) })
-	return &View{Partitions: parts, Source: source}, err
+	return walkOrdered(ctx, store, problems, func(dir string, files []storage.Entry) *Partition {
+		return vs.buildPartition(dir, files, v1)
+	}, emit)
 }
 
 // groupSlab hands out file groups, slices and base files from arrays sized for one partition:
