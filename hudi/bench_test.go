@@ -73,18 +73,25 @@ func reportPeakHeap(b *testing.B) {
 	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heapMB")
 }
 
-// filesJSON is `hudiscope files --no-mdt --json` (eager: the previous path).
+// filesJSON is `hudiscope files --no-mdt --json`: partitions streamed while the listing runs
+// (eager: the previous path, the whole view built, then encoding/json).
 func filesJSON(tb testing.TB, dir string, w io.Writer, eager bool) {
 	ctx := context.Background()
-	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepFiles}, NoMDT: true, LazyCommits: !eager}, nil)
-	if err != nil || s.View == nil {
-		tb.Fatalf("%v %v", err, s.StepErrors)
-	}
 	if eager {
+		s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepFiles}, NoMDT: true}, nil)
+		if err != nil || s.View == nil {
+			tb.Fatalf("%v %v", err, s.StepErrors)
+		}
 		must(tb, report.WriteJSON(w, report.NewFilesDocument(s.View)))
 		return
 	}
-	must(tb, report.WriteFilesJSON(w, s.View))
+	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, NoMDT: true, LazyCommits: true}, nil)
+	if err != nil || s.Timeline == nil {
+		tb.Fatalf("%v %v", err, s.StepErrors)
+	}
+	jw := report.NewFilesJSONWriter(w)
+	must(tb, s.Table.ViewFunc(ctx, s.Timeline, hudi.ListingStorage, jw.Begin, jw.Partition))
+	must(tb, jw.Close())
 }
 
 // timelineJSON is `hudiscope timeline --json` (eager: the previous path).
