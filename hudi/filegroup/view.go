@@ -389,11 +389,13 @@ func (a *groupSlab) firstSlice(g *FileGroup, instant string) *FileSlice {
 	return s
 }
 
-func (a *groupSlab) base(b BaseFile) *BaseFile {
+// base returns a zero base file to fill in (taking one by value would move every argument
+// to the heap, for the full-slab case).
+func (a *groupSlab) base() *BaseFile {
 	if len(a.bases) == cap(a.bases) {
-		return &b
+		return new(BaseFile)
 	}
-	a.bases = append(a.bases, b)
+	a.bases = append(a.bases, BaseFile{})
 	return &a.bases[len(a.bases)-1]
 }
 
@@ -454,7 +456,9 @@ func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *
 			} else {
 				s = g.slice(bn.Instant)
 			}
-			s.Base = slab.base(BaseFile{Name: e.Name, Path: e.Path, Size: e.Size, Instant: bn.Instant})
+			b := slab.base()
+			*b = BaseFile{Name: e.Name, Path: e.Path, Size: e.Size, Instant: bn.Instant}
+			s.Base = b
 			continue
 		}
 		if !strings.HasPrefix(e.Name, ".") {
