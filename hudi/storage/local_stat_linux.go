@@ -8,8 +8,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// pathNUL says whether readDirPaths allocates each path with a NUL byte after it (joinNameZ),
-// which fstatatPath needs.
+// pathNUL says whether readDirPaths places a NUL byte after each path, which fstatatPath
+// needs.
 const pathNUL = true
 
 // fstatatPath stats the name path[pl:] relative to the open directory fd. path must come from
