@@ -3,7 +3,6 @@ package filegroup
 import (
 	"container/heap"
 	"context"
-	"strings"
 	"sync"
 
 	"github.com/hudiscope/hudiscope/hudi/problem"
@@ -34,14 +33,14 @@ func walkOrdered(ctx context.Context, store storage.Storage, problems *problem.L
 			}
 		}
 	}
+wait:
 	for {
 		select {
 		case <-o.wake:
 			deliver()
-			continue
 		case <-finished:
+			break wait
 		}
-		break
 	}
 	// Everything is listed: whatever is left is in order.
 	o.mu.Lock()
@@ -98,7 +97,7 @@ func (o *ordering) advance() {
 			delete(o.listedDirs, o.unlisted[0])
 			heap.Pop(&o.unlisted)
 		}
-		if !o.done && len(o.unlisted) > 0 && strings.Compare(o.ready[0].Path, o.unlisted[0]) >= 0 {
+		if !o.done && len(o.unlisted) > 0 && o.ready[0].Path >= o.unlisted[0] {
 			break
 		}
 		p := heap.Pop(&o.ready).(*Partition)
