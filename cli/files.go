@@ -31,6 +31,9 @@ func (c *FilesCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
+	if format == "json" {
+		return c.runJSON(ctx)
+	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
 	opts.LazyCommits = true // the view reads replacecommits and pending plans only
 	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
@@ -38,12 +41,60 @@ func (c *FilesCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	return c.writeOutput(func(w io.Writer) error {
-		if format == "json" {
-			return report.WriteFilesJSON(w, s.View)
+	return c.writeOutput(func(w io.Writer) error { return writeFilesText(w, s.Table, s.View) })
+}
+
+// runJSON writes each partition while later ones are still listed (hudi.Table.ViewFunc):
+// writing overlaps the listing, and no more than a few partitions are held at a time. The
+// output is opened with the first byte, so a table that cannot be listed leaves an
+// --output-file untouched, as when the whole view was built first.
+func (c *FilesCmd) runJSON(ctx context.Context) error {
+	opts := c.options(c.Table, []model.Step{model.StepTimeline}, nil)
+	opts.LazyCommits = true // the view reads replacecommits and pending plans only
+	s, err := load(ctx, opts, model.StepTimeline)
+	if err != nil {
+		return err
+	}
+	defer reportProblems(s)
+	src := hudi.ListingAuto
+	if opts.NoMDT {
+		src = hudi.ListingStorage
+	}
+	out := &lazyOutput{open: c.open}
+	jw := report.NewFilesJSONWriter(out)
+	err = s.Table.ViewFunc(ctx, s.Timeline, src, jw.Begin, jw.Partition)
+	if err == nil {
+		err = jw.Close()
+	}
+	if cerr := out.close(); err == nil && cerr != nil {
+		err = fmt.Errorf("output file: %w", cerr)
+	}
+	return err
+}
+
+// lazyOutput opens the output at its first write.
+type lazyOutput struct {
+	open func() (io.Writer, func() error, error)
+	w    io.Writer
+	done func() error
+}
+
+func (l *lazyOutput) Write(p []byte) (int, error) {
+	if l.w == nil {
+		w, done, err := l.open()
+		if err != nil {
+			return 0, err
 		}
-		return writeFilesText(w, s.Table, s.View)
-	})
+		l.w, l.done = w, done
+	}
+	return l.w.Write(p)
+}
+
+func (l *lazyOutput) close() error {
+	if l.done == nil {
+		return nil
+	}
+	return l.done()
 }
 
 func writeFilesText(w io.Writer, t *hudi.Table, view *filegroup.View) error {

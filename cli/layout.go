@@ -125,6 +125,9 @@ func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *l
 	}
 	opts := c.options(table, []model.Step{model.StepLayout}, nil)
 	opts.TuneLayout = tune
+	// The detectors read commit metadata (hot partitions: the window's write stats); without
+	// them the report needs the timeline's names only (replacecommits are read for the view).
+	opts.LazyCommits = !c.Characteristics
 	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles, model.StepConfig, model.StepLayout)
 	if err != nil {
 		return codeError{exitError, err.Error()}

@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/storage"
@@ -72,18 +73,25 @@ func reportPeakHeap(b *testing.B) {
 	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heapMB")
 }
 
-// filesJSON is `hudiscope files --no-mdt --json` (eager: the previous path).
+// filesJSON is `hudiscope files --no-mdt --json`: partitions streamed while the listing runs
+// (eager: the previous path, the whole view built, then encoding/json).
 func filesJSON(tb testing.TB, dir string, w io.Writer, eager bool) {
 	ctx := context.Background()
-	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepFiles}, NoMDT: true, LazyCommits: !eager}, nil)
-	if err != nil || s.View == nil {
-		tb.Fatalf("%v %v", err, s.StepErrors)
-	}
 	if eager {
+		s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepFiles}, NoMDT: true}, nil)
+		if err != nil || s.View == nil {
+			tb.Fatalf("%v %v", err, s.StepErrors)
+		}
 		must(tb, report.WriteJSON(w, report.NewFilesDocument(s.View)))
 		return
 	}
-	must(tb, report.WriteFilesJSON(w, s.View))
+	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, NoMDT: true, LazyCommits: true}, nil)
+	if err != nil || s.Timeline == nil {
+		tb.Fatalf("%v %v", err, s.StepErrors)
+	}
+	jw := report.NewFilesJSONWriter(w)
+	must(tb, s.Table.ViewFunc(ctx, s.Timeline, hudi.ListingStorage, jw.Begin, jw.Partition))
+	must(tb, jw.Close())
 }
 
 // timelineJSON is `hudiscope timeline --json` (eager: the previous path).
@@ -100,6 +108,35 @@ func timelineJSON(tb testing.TB, dir string, w io.Writer, eager bool) int {
 		must(tb, report.WriteTimelineJSON(w, s.Table, s.Timeline.Instants, ready))
 	}
 	return len(s.Timeline.Instants)
+}
+
+// layoutText is `hudiscope layout <table>` with its default flags (eager: every commit decoded,
+// as the command did before it read commit names only). It returns the result.
+func layoutText(tb testing.TB, dir string, w io.Writer, eager bool) *layout.Result {
+	ctx := context.Background()
+	tune := func(o *layout.Options) { o.PartitionStats, o.TopN, o.Characteristics, o.PrintTopK = false, 0, false, 0 }
+	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepLayout}, LazyCommits: !eager, TuneLayout: tune}, nil)
+	if err != nil || s.Layout == nil {
+		tb.Fatalf("%v %v", err, s.StepErrors)
+	}
+	opt := model.LayoutOptions(s.Effective)
+	tune(&opt)
+	must(tb, layout.WriteText(w, s.Layout, opt))
+	return s.Layout
+}
+
+// layout on the CI-size table: every file counted, the same report from names only.
+func TestSyntheticLayout(t *testing.T) {
+	dir := synthTable(t, small)
+	var lazy, eager bytes.Buffer
+	r := layoutText(t, dir, &lazy, false)
+	layoutText(t, dir, &eager, true)
+	if r.TotalFiles != int64(small.files) || r.NumPartitions != 2 || r.FileCountPerPartition.Max != 1000 {
+		t.Errorf("%d files in %d partitions (max %v a partition)", r.TotalFiles, r.NumPartitions, r.FileCountPerPartition.Max)
+	}
+	if lazy.String() != eager.String() || lazy.Len() == 0 {
+		t.Errorf("layout text differs:\n%s\nvs\n%s", lazy.String(), eager.String())
+	}
 }
 
 // The lazy, streamed paths write what the eager ones wrote, on a CI-size table.
@@ -164,6 +201,11 @@ func BenchmarkFilesJSON(b *testing.B) {
 
 func BenchmarkEagerFilesJSON(b *testing.B) {
 	benchSizes(b, func(b *testing.B, dir string) { filesJSON(b, dir, io.Discard, true) })
+}
+
+// BenchmarkLayout: `hudiscope layout` (default flags): list, build the view, analyze, print.
+func BenchmarkLayout(b *testing.B) {
+	benchSizes(b, func(b *testing.B, dir string) { layoutText(b, dir, io.Discard, false) })
 }
 
 func BenchmarkTimelineJSON(b *testing.B) {

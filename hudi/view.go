@@ -23,13 +23,64 @@ const (
 	ListingMetadata
 )
 
-// View builds the file-system view (file groups and slices as of tl) from src's listing.
+// View builds the file-system view (file groups and slices as of tl) from src's listing. A
+// storage listing builds each partition as soon as it is listed (filegroup.ListView).
 func (t *Table) View(ctx context.Context, tl *timeline.Timeline, src ListingSource) (*filegroup.View, error) {
-	parts, source, err := t.listPartitions(ctx, tl, src)
+	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
+		parts, err := t.metadataPartitions(ctx, tl, src)
+		if err == nil {
+			return t.BuildView(ctx, tl, parts, filegroup.SourceMetadata), nil
+		}
+		if src == ListingMetadata {
+			return nil, err
+		}
+	}
+	v, err := filegroup.ListView(ctx, t.Store, &t.problems, t.timeline(), tl, filegroup.SourceStorage)
 	if err != nil {
 		return nil, err
 	}
-	return t.BuildView(ctx, tl, parts, source), nil
+	return v, nil
+}
+
+// ViewFunc is View handing the partitions to emit one at a time, in path order, instead of
+// returning the whole view: a storage listing emits each as soon as it and every partition
+// before it are built (filegroup.ListViewFunc), so the caller writes while the listing runs
+// and holds one partition at a time. begin is called once, before any partition, with the
+// listing's source (View.Source); a listing that fails before that returns its error alone.
+func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src ListingSource, begin func(source string) error, emit func(*filegroup.Partition) error) error {
+	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
+		parts, err := t.metadataPartitions(ctx, tl, src)
+		if err == nil {
+			v := t.BuildView(ctx, tl, parts, filegroup.SourceMetadata)
+			if err := begin(v.Source); err != nil {
+				return err
+			}
+			for _, p := range v.Partitions {
+				if err := emit(p); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if src == ListingMetadata {
+			return err
+		}
+	}
+	started := false
+	var startErr error
+	err := filegroup.ListViewFunc(ctx, t.Store, &t.problems, t.timeline(), tl, func(p *filegroup.Partition) error {
+		if !started {
+			started = true
+			if startErr = begin(filegroup.SourceStorage); startErr != nil {
+				return startErr
+			}
+		}
+		return emit(p)
+	})
+	if err != nil || started {
+		return err
+	}
+	return begin(filegroup.SourceStorage) // listed no partition
 }
 
 // ListPartitions lists every partition and its files from src (ListingAuto as in View). tl,
@@ -41,17 +92,26 @@ func (t *Table) ListPartitions(ctx context.Context, tl *timeline.Timeline, src L
 
 func (t *Table) listPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, string, error) {
 	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
-		parts, err := metadata.ListPartitions(ctx, t.Store, &t.problems, tl)
+		parts, err := t.metadataPartitions(ctx, tl, src)
 		if err == nil {
 			return parts, filegroup.SourceMetadata, nil
 		}
 		if src == ListingMetadata {
 			return nil, "", err
 		}
-		t.problems.Add(t.path(metadata.TablePath), "cannot list files from the metadata table, listing storage instead: "+err.Error())
 	}
 	parts, err := filegroup.ListPartitions(ctx, t.Store, &t.problems)
 	return parts, filegroup.SourceStorage, err
+}
+
+// metadataPartitions reads the metadata table's listing; with ListingAuto a failure is
+// recorded as a problem (the caller then lists storage).
+func (t *Table) metadataPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, error) {
+	parts, err := metadata.ListPartitions(ctx, t.Store, &t.problems, tl)
+	if err != nil && src != ListingMetadata {
+		t.problems.Add(t.path(metadata.TablePath), "cannot list files from the metadata table, listing storage instead: "+err.Error())
+	}
+	return parts, err
 }
 
 // BuildView groups already listed files (partition → files) into file groups and slices;

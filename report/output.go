@@ -132,37 +132,6 @@ func WriteTimelineJSON(w io.Writer, t *hudi.Table, instants []*timeline.Instant,
 	return j.end()
 }
 
-// WriteFilesJSON writes NewFilesDocument(view) as WriteJSON would, streaming one file group
-// at a time.
-func WriteFilesJSON(w io.Writer, view *filegroup.View) error {
-	j := newJSONStream(w)
-	j.raw("{")
-	j.key(0, "schemaVersion", true)
-	j.value(1, SchemaVersion)
-	j.key(0, "listingSource", false)
-	j.value(1, view.Source)
-	j.key(0, "partitions", false)
-	j.array(1, len(view.Partitions), func(i int) {
-		p := view.Partitions[i]
-		j.raw("{")
-		j.key(2, "path", true)
-		j.value(3, p.Path)
-		j.key(2, "fileGroups", false)
-		j.array(3, len(p.FileGroups), func(k int) {
-			fg := filesFileGroup(p.FileGroups[k])
-			j.value(4, &fg)
-		})
-		if len(p.Replaced) > 0 {
-			j.key(2, "replacedFileGroups", false)
-			j.array(3, len(p.Replaced), func(k int) { j.value(4, p.Replaced[k].FileID) })
-		}
-		j.raw("\n")
-		j.indent(2)
-		j.raw("}")
-	})
-	return j.end()
-}
-
 // TimelineTable is the "table" object of the timeline JSON.
 type TimelineTable struct {
 	Name                       string   `json:"name"`

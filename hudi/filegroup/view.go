@@ -6,6 +6,7 @@ package filegroup
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -124,14 +125,42 @@ func (v *View) NumFileGroups() int {
 func ListPartitions(ctx context.Context, store storage.Storage, problems *problem.Log) (map[string][]storage.Entry, error) {
 	out := map[string][]storage.Entry{}
 	var mu sync.Mutex
+	err := walkPartitions(ctx, store, problems, func(dir string, files []storage.Entry) {
+		mu.Lock()
+		out[dir] = files
+		mu.Unlock()
+	})
+	return out, err
+}
+
+// listWorkers bounds the directory listings in flight: remote stores answer a listing in tens
+// of milliseconds, and on local disk the runtime runs the stat calls on every core anyway.
+const listWorkers = 16
+
+// walkPartitions lists the table as ListPartitions describes, calling found (concurrently, on
+// the listing goroutines) with each partition and its files as soon as it is listed.
+func walkPartitions(ctx context.Context, store storage.Storage, problems *problem.Log, found func(dir string, files []storage.Entry)) error {
+	return walkPartitionsTracked(ctx, store, problems, found, nil)
+}
+
+// walkTracker hears which directories are still to be listed: spawned before a directory's
+// walk starts (by its parent, before the parent's own listed), listed after found ran for it.
+type walkTracker interface {
+	spawned(dir string)
+	listed(dir string)
+	// wait blocks a listing from starting while its consumer is behind.
+	wait()
+}
+
+func walkPartitionsTracked(ctx context.Context, store storage.Storage, problems *problem.Log, found func(dir string, files []storage.Entry), tr walkTracker) error {
+	var mu sync.Mutex
 	var firstErr error
-	sem := make(chan struct{}, 16)
+	sem := make(chan struct{}, listWorkers)
 	var wg sync.WaitGroup
 	var walk func(dir string)
 	walk = func(dir string) {
 		defer wg.Done()
-		sem <- struct{}{}
-		entries, err := store.List(ctx, dir)
+		entries, err := store.List(ctx, dir) // the spawner took this listing's slot
 		<-sem
 		if err != nil {
 			problems.Add(store.Root()+"/"+dir, err.Error())
@@ -140,9 +169,13 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 				firstErr = err
 			}
 			mu.Unlock()
+			if tr != nil {
+				tr.listed(dir)
+			}
 			return
 		}
 		isPartition := false
+		var children []string
 		// Keep the files in entries' own backing array: a million-file table would otherwise
 		// copy every Entry once more while the slice grows.
 		files := entries[:0]
@@ -159,8 +192,7 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 				if strings.HasPrefix(e.Name, ".") || (dir == "" && e.Name == ".hoodie") {
 					continue
 				}
-				wg.Add(1)
-				go walk(e.Path)
+				children = append(children, e.Path)
 				continue
 			}
 			if isPartitionMetadata(e.Name) {
@@ -168,16 +200,39 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 			}
 			files = append(files, e)
 		}
+		if tr != nil {
+			// Every child is known before this directory counts as listed: a partition
+			// under an earlier child ("a/x") can sort after a later one ("a-b").
+			for _, c := range children {
+				tr.spawned(c)
+			}
+		}
 		if isPartition {
-			mu.Lock()
-			out[dir] = files
-			mu.Unlock()
+			found(dir, files)
+		}
+		if tr != nil {
+			tr.listed(dir)
+		}
+		for _, c := range children {
+			wg.Add(1)
+			if tr != nil {
+				tr.wait()
+			}
+			// Take the slot before starting the child: children start in name order
+			// (goroutines racing for it would finish in any order, and ListViewFunc holds
+			// every partition that finished before an earlier one).
+			sem <- struct{}{}
+			go walk(c)
 		}
 	}
 	wg.Add(1)
+	if tr != nil {
+		tr.spawned("")
+	}
+	sem <- struct{}{}
 	walk("")
 	wg.Wait()
-	return out, firstErr
+	return firstErr
 }
 
 // isDataFileName reports whether name is a base or log file name.
@@ -270,95 +325,211 @@ func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, p
 	}
 	sort.Strings(names)
 	for _, pp := range names {
-		part := &Partition{Path: pp}
-		groups := map[string]*FileGroup{}
-		group := func(id string) *FileGroup {
-			g := groups[id]
-			if g == nil {
-				g = &FileGroup{Partition: pp, FileID: id}
-				groups[id] = g
+		view.Partitions = append(view.Partitions, vs.buildPartition(pp, parts[pp], v1))
+	}
+	return view
+}
+
+// ListView is ListPartitions then BuildView, each partition built on the goroutine that listed
+// it as soon as it is listed: building runs on every core alongside the listing, and a
+// partition's listing is dropped once built (a million Entry values are 100 MB).
+func ListView(ctx context.Context, store storage.Storage, problems *problem.Log, r *timeline.Reader, tl *timeline.Timeline, source string) (*View, error) {
+	view := &View{Source: source}
+	err := ListViewFunc(ctx, store, problems, r, tl, func(p *Partition) error {
+		view.Partitions = append(view.Partitions, p)
+		return nil
+	})
+	return view, err
+}
+
+// ListViewFunc is ListView handing the partitions to emit, in path order, each as soon as it
+// and every partition that sorts before it are built — a caller can write one partition while
+// later ones are listed, and need not hold the whole view. emit runs on the calling goroutine;
+// once it fails it is not called again, the listing finishes and its error is returned.
+func ListViewFunc(ctx context.Context, store storage.Storage, problems *problem.Log, r *timeline.Reader, tl *timeline.Timeline, emit func(*Partition) error) error {
+	vs := newViewState(ctx, r, tl)
+	v1 := r.Config.Version < 8
+	return walkOrdered(ctx, store, problems, func(dir string, files []storage.Entry) *Partition {
+		return vs.buildPartition(dir, files, v1)
+	}, emit)
+}
+
+// groupSlab hands out file groups, slices and base files from arrays sized for one partition:
+// a million-file view is otherwise four million small allocations for the GC to trace.
+type groupSlab struct {
+	groups []FileGroup
+	slices []FileSlice
+	ptrs   []*FileSlice
+	bases  []BaseFile
+}
+
+func newGroupSlab(n int) *groupSlab {
+	return &groupSlab{groups: make([]FileGroup, 0, n), slices: make([]FileSlice, 0, n),
+		ptrs: make([]*FileSlice, 0, n), bases: make([]BaseFile, 0, n)}
+}
+
+func (a *groupSlab) group(pp, id string) *FileGroup {
+	if len(a.groups) == cap(a.groups) {
+		return &FileGroup{Partition: pp, FileID: id}
+	}
+	a.groups = append(a.groups, FileGroup{Partition: pp, FileID: id})
+	return &a.groups[len(a.groups)-1]
+}
+
+// firstSlice gives g (which has no slices yet) its first slice; later ones are appended as
+// usual (the one-element Slices array then moves to the heap).
+func (a *groupSlab) firstSlice(g *FileGroup, instant string) *FileSlice {
+	if len(a.slices) == cap(a.slices) || len(a.ptrs) == cap(a.ptrs) {
+		return g.slice(instant)
+	}
+	a.slices = append(a.slices, FileSlice{BaseInstant: instant})
+	s := &a.slices[len(a.slices)-1]
+	a.ptrs = append(a.ptrs, s)
+	g.Slices = a.ptrs[len(a.ptrs)-1 : len(a.ptrs) : len(a.ptrs)]
+	return s
+}
+
+// base returns a zero base file to fill in (taking one by value would move every argument
+// to the heap, for the full-slab case).
+func (a *groupSlab) base() *BaseFile {
+	if len(a.bases) == cap(a.bases) {
+		return new(BaseFile)
+	}
+	a.bases = append(a.bases, BaseFile{})
+	return &a.bases[len(a.bases)-1]
+}
+
+// buildPartition groups one partition's listed files into file groups and slices.
+func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *Partition {
+	part := &Partition{Path: pp}
+	slab := newGroupSlab(len(files))
+	// order is the groups as first met. A sorted listing (storage listings are) meets them
+	// sorted by file id, a group's base files one after the other (they share the prefix
+	// "<fileId>_"), so no map is needed until a log file or an out-of-order id comes.
+	order := make([]*FileGroup, 0, len(files))
+	var groups map[string]*FileGroup
+	group := func(id string) *FileGroup {
+		if groups == nil {
+			if n := len(order); n > 0 && order[n-1].FileID == id {
+				return order[n-1]
+			} else if n == 0 || order[n-1].FileID < id {
+				g := slab.group(pp, id)
+				order = append(order, g)
+				return g
 			}
-			return g
+			groups = make(map[string]*FileGroup, len(files))
+			for _, g := range order {
+				groups[g.FileID] = g
+			}
 		}
-		type pendingLog struct {
-			lf  LogFile
-			key string // the instant used to find its slice
+		g := groups[id]
+		if g == nil {
+			g = slab.group(pp, id)
+			groups[id] = g
+			order = append(order, g)
 		}
-		var logs []pendingLog
-		for _, e := range parts[pp] {
-			if bn, ok := ParseBaseFileName(e.Name); ok {
-				if !vs.isCommitted(bn.Instant) {
-					part.Uncommitted = append(part.Uncommitted, e)
-					continue
-				}
-				g := group(bn.FileID)
-				g.slice(bn.Instant).Base = &BaseFile{Name: e.Name, Path: e.Path, Size: e.Size, Instant: bn.Instant}
-				continue
-			}
-			ln, ok := ParseLogFileName(e.Name)
-			if !ok {
-				continue
-			}
-			// CDC logs (.cdc) stay in their slice, as Java's file-system view keeps them;
-			// LogFile.Meta.CDC tells them apart from record logs.
-			lf := LogFile{Name: e.Name, Path: e.Path, Size: e.Size, Meta: ln}
-			if v1 {
-				if !vs.isCommitted(ln.Instant) && !vs.compactionInstants[ln.Instant] {
-					part.Uncommitted = append(part.Uncommitted, e)
-					continue
-				}
-				logs = append(logs, pendingLog{lf, ln.Instant})
-				continue
-			}
-			if !vs.isCommitted(ln.Instant) {
+		return g
+	}
+	// A partition's base files are mostly from few instants: remember the last answer.
+	lastInstant, lastCommitted := "", false
+	committed := func(instant string) bool {
+		if instant != lastInstant || lastInstant == "" {
+			lastInstant, lastCommitted = instant, vs.isCommitted(instant)
+		}
+		return lastCommitted
+	}
+	type pendingLog struct {
+		lf  LogFile
+		key string // the instant used to find its slice
+	}
+	var logs []pendingLog
+	for _, e := range files {
+		if bn, ok := ParseBaseFileName(e.Name); ok {
+			if !committed(bn.Instant) {
 				part.Uncommitted = append(part.Uncommitted, e)
 				continue
 			}
-			key := vs.committed[ln.Instant]
-			if key == "" {
-				key = ln.Instant // archived: its completion time is not known here
+			g := group(bn.FileID)
+			var s *FileSlice
+			if len(g.Slices) == 0 {
+				s = slab.firstSlice(g, bn.Instant)
+			} else {
+				s = g.slice(bn.Instant)
 			}
-			logs = append(logs, pendingLog{lf, key})
+			b := slab.base()
+			*b = BaseFile{Name: e.Name, Path: e.Path, Size: e.Size, Instant: bn.Instant}
+			s.Base = b
+			continue
 		}
-		// Pending compactions open a new slice with no base file.
-		for id, g := range groups {
-			if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
+		if !strings.HasPrefix(e.Name, ".") {
+			continue // not a log file (those are dot files): skip the regular expression
+		}
+		ln, ok := ParseLogFileName(e.Name)
+		if !ok {
+			continue
+		}
+		// CDC logs (.cdc) stay in their slice, as Java's file-system view keeps them;
+		// LogFile.Meta.CDC tells them apart from record logs.
+		lf := LogFile{Name: e.Name, Path: e.Path, Size: e.Size, Meta: ln}
+		if v1 {
+			if !vs.isCommitted(ln.Instant) && !vs.compactionInstants[ln.Instant] {
+				part.Uncommitted = append(part.Uncommitted, e)
+				continue
+			}
+			logs = append(logs, pendingLog{lf, ln.Instant})
+			continue
+		}
+		if !vs.isCommitted(ln.Instant) {
+			part.Uncommitted = append(part.Uncommitted, e)
+			continue
+		}
+		key := vs.committed[ln.Instant]
+		if key == "" {
+			key = ln.Instant // archived: its completion time is not known here
+		}
+		logs = append(logs, pendingLog{lf, key})
+	}
+	// Pending compactions open a new slice with no base file.
+	if len(vs.pendingCompaction) > 0 {
+		for _, g := range order {
+			if inst, ok := vs.pendingCompaction[fgKey{pp, g.FileID}]; ok {
 				g.slice(inst)
 			}
 		}
-		for _, pl := range logs {
-			g := group(pl.lf.Meta.FileID)
-			var s *FileSlice
-			if v1 {
-				s = g.slice(pl.key)
-			} else {
-				s = g.sliceAtOrBefore(pl.key)
-			}
-			s.Logs = append(s.Logs, pl.lf)
-		}
-		ids := make([]string, 0, len(groups))
-		for id := range groups {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			g := groups[id]
-			g.sortSlices()
-			if inst, ok := vs.pendingClustering[fgKey{pp, id}]; ok {
-				g.PendingClustering = inst
-			}
-			if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
-				g.PendingCompaction = inst
-			}
-			if vs.replaced[fgKey{pp, id}] {
-				part.Replaced = append(part.Replaced, g)
-				continue
-			}
-			part.FileGroups = append(part.FileGroups, g)
-		}
-		view.Partitions = append(view.Partitions, part)
 	}
-	return view
+	for _, pl := range logs {
+		g := group(pl.lf.Meta.FileID)
+		var s *FileSlice
+		if v1 {
+			s = g.slice(pl.key)
+		} else {
+			s = g.sliceAtOrBefore(pl.key)
+		}
+		s.Logs = append(s.Logs, pl.lf)
+	}
+	byID := func(a, b *FileGroup) int { return strings.Compare(a.FileID, b.FileID) }
+	if !slices.IsSortedFunc(order, byID) {
+		slices.SortFunc(order, byID)
+	}
+	if len(vs.replaced) == 0 && len(order) > 0 {
+		part.FileGroups = make([]*FileGroup, 0, len(order))
+	}
+	for _, g := range order {
+		id := g.FileID
+		g.sortSlices()
+		if inst, ok := vs.pendingClustering[fgKey{pp, id}]; ok {
+			g.PendingClustering = inst
+		}
+		if inst, ok := vs.pendingCompaction[fgKey{pp, id}]; ok {
+			g.PendingCompaction = inst
+		}
+		if vs.replaced[fgKey{pp, id}] {
+			part.Replaced = append(part.Replaced, g)
+			continue
+		}
+		part.FileGroups = append(part.FileGroups, g)
+	}
+	return part
 }
 
 // slice returns the slice keyed by base instant, creating it.
@@ -390,11 +561,14 @@ func (g *FileGroup) sliceAtOrBefore(t string) *FileSlice {
 }
 
 func (g *FileGroup) sortSlices() {
-	sort.Slice(g.Slices, func(a, b int) bool {
-		return timeline.CompareInstants(g.Slices[a].BaseInstant, g.Slices[b].BaseInstant) < 0
-	})
+	// slices.SortFunc, not sort.Slice: this runs per file group, and sort.Slice allocates.
+	if len(g.Slices) > 1 {
+		slices.SortFunc(g.Slices, func(a, b *FileSlice) int { return timeline.CompareInstants(a.BaseInstant, b.BaseInstant) })
+	}
 	for _, s := range g.Slices {
-		sort.Slice(s.Logs, func(a, b int) bool { return CompareLogFiles(s.Logs[a].Meta, s.Logs[b].Meta) < 0 })
+		if len(s.Logs) > 1 {
+			slices.SortFunc(s.Logs, func(a, b LogFile) int { return CompareLogFiles(a.Meta, b.Meta) })
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -32,13 +31,13 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
 	pl := len(prefix)
-	slices.SortFunc(paths, func(a, b string) int { return strings.Compare(a[pl:], b[pl:]) })
+	slices.Sort(paths) // every path has the prefix: sorted paths are sorted names
 	fd := int(f.Fd())
 	out := make([]Entry, 0, len(paths))
 	var st unix.Stat_t
 	for _, path := range paths {
 		name := path[pl:]
-		if err := fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if err := fstatatPath(fd, path, pl, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			if err == unix.ENOENT {
 				continue // vanished between listing and stat
 			}
@@ -51,7 +50,7 @@ func readDirStat(abs, dir string) ([]Entry, error) {
 			// Follow links as Hadoop's local file system does. A link that cannot be followed
 			// (dangling, a loop) is listed as a directory so that reading it reports the error
 			// with its path instead of the entry silently disappearing.
-			if err := fstatat(fd, name, &st, 0); err != nil {
+			if err := fstatatPath(fd, path, pl, &st, 0); err != nil {
 				out = append(out, Entry{Name: name, Path: path, IsDir: true})
 				continue
 			}

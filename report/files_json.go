@@ -1,0 +1,332 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"runtime"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
+)
+
+// WriteFilesJSON writes NewFilesDocument(view) byte for byte as WriteJSON would. The document
+// is appended by hand, indentation included (a million-file table is 360 MB of JSON, and
+// encoding/json's reflection plus an indent pass were a quarter of `files --json`), in chunks
+// of at most filesChunk file groups encoded on every core and written in order, so memory
+// holds a few chunks whatever the size of one partition.
+func WriteFilesJSON(w io.Writer, view *filegroup.View) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	head := make([]byte, 0, 256)
+	head = append(head, "{\n  \"schemaVersion\": "...)
+	head = appendJSONString(head, SchemaVersion)
+	head = append(head, ",\n  \"listingSource\": "...)
+	head = appendJSONString(head, view.Source)
+	head = append(head, ",\n  \"partitions\": "...)
+	if len(view.Partitions) == 0 {
+		head = append(head, "[]"...)
+	} else {
+		head = append(head, '[')
+	}
+	if _, err := bw.Write(head); err != nil {
+		return err
+	}
+	if err := writeFilesChunks(bw, view, filesChunks(view), runtime.GOMAXPROCS(0)); err != nil {
+		return err
+	}
+	tail := "\n}\n"
+	if len(view.Partitions) > 0 {
+		tail = "\n  ]\n}\n"
+	}
+	if _, err := bw.WriteString(tail); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// FilesJSONWriter writes the same document as WriteFilesJSON one partition at a time, for a
+// view that is being listed (hudi.Table.ViewFunc): Begin, Partition for each in path order,
+// then Close.
+type FilesJSONWriter struct {
+	w   *bufio.Writer
+	buf []byte
+	n   int
+	err error
+}
+
+// NewFilesJSONWriter writes to w.
+func NewFilesJSONWriter(w io.Writer) *FilesJSONWriter {
+	return &FilesJSONWriter{w: bufio.NewWriterSize(w, 64<<10)}
+}
+
+// Begin writes the document's head.
+func (f *FilesJSONWriter) Begin(source string) error {
+	b := append(f.buf[:0], "{\n  \"schemaVersion\": "...)
+	b = appendJSONString(b, SchemaVersion)
+	b = append(b, ",\n  \"listingSource\": "...)
+	b = appendJSONString(b, source)
+	b = append(b, ",\n  \"partitions\": "...)
+	f.buf = b
+	return f.write(b)
+}
+
+// Partition writes one partition, filesChunk file groups at a time.
+func (f *FilesJSONWriter) Partition(p *filegroup.Partition) error {
+	if f.n == 0 {
+		if err := f.write([]byte{'['}); err != nil {
+			return err
+		}
+	}
+	for from := 0; from == 0 || from < len(p.FileGroups); from += filesChunk {
+		f.buf = appendFilesPartition(f.buf[:0], p, f.n > 0, from, min(len(p.FileGroups), from+filesChunk))
+		if err := f.write(f.buf); err != nil {
+			return err
+		}
+	}
+	f.n++
+	return nil
+}
+
+// Close ends the document and flushes it.
+func (f *FilesJSONWriter) Close() error {
+	tail := "\n  ]\n}\n"
+	if f.n == 0 {
+		tail = "[]\n}\n"
+	}
+	if err := f.write([]byte(tail)); err != nil {
+		return err
+	}
+	if err := f.w.Flush(); err != nil {
+		f.err = err
+	}
+	return f.err
+}
+
+func (f *FilesJSONWriter) write(b []byte) error {
+	if f.err == nil {
+		_, f.err = f.w.Write(b)
+	}
+	return f.err
+}
+
+// filesChunk is the most file groups one chunk holds (about 1.5 MB of JSON).
+const filesChunk = 4096
+
+// filesUnit is file groups [from, to) of partition part; the first unit of a partition opens
+// it and the last closes it.
+type filesUnit struct{ part, from, to int }
+
+func filesChunks(view *filegroup.View) []filesUnit {
+	var units []filesUnit
+	for i, p := range view.Partitions {
+		n := len(p.FileGroups)
+		for from := 0; from == 0 || from < n; from += filesChunk {
+			units = append(units, filesUnit{i, from, min(n, from+filesChunk)})
+		}
+	}
+	return units
+}
+
+// writeFilesChunks encodes units on workers goroutines and writes them to w in order, with at
+// most 2×workers encoded chunks waiting.
+func writeFilesChunks(w io.Writer, view *filegroup.View, units []filesUnit, workers int) error {
+	if workers <= 1 || len(units) < 2 {
+		var buf []byte
+		for _, u := range units {
+			buf = appendFilesUnit(buf[:0], view, u)
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	pool := sync.Pool{New: func() any { return new([]byte) }}
+	type job struct {
+		u    filesUnit
+		done chan *[]byte
+	}
+	jobs := make(chan job)
+	order := make(chan chan *[]byte, 2*workers)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for j := range jobs {
+				b := pool.Get().(*[]byte)
+				*b = appendFilesUnit((*b)[:0], view, j.u)
+				j.done <- b
+			}
+		})
+	}
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		for _, u := range units {
+			j := job{u, make(chan *[]byte, 1)}
+			select {
+			case order <- j.done:
+			case <-stop:
+				return
+			}
+			jobs <- j
+		}
+	}()
+	var err error
+	for done := range order {
+		b := <-done
+		if err == nil {
+			if _, err = w.Write(*b); err != nil {
+				close(stop) // the producer stops; queued chunks still drain
+			}
+		}
+		pool.Put(b)
+	}
+	wg.Wait()
+	return err
+}
+
+// appendFilesUnit appends one unit of the partitions array (depth 2 and below).
+func appendFilesUnit(b []byte, view *filegroup.View, u filesUnit) []byte {
+	return appendFilesPartition(b, view.Partitions[u.part], u.part > 0, u.from, u.to)
+}
+
+// appendFilesPartition appends file groups [from, to) of p, opening the partition's object
+// when from is 0 (after a comma when it is not the first) and closing it when to is the end.
+func appendFilesPartition(b []byte, p *filegroup.Partition, notFirst bool, from, to int) []byte {
+	if from == 0 {
+		if notFirst {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    {\n      \"path\": "...)
+		b = appendJSONString(b, p.Path)
+		b = append(b, ",\n      \"fileGroups\": "...)
+		if len(p.FileGroups) == 0 {
+			b = append(b, "[]"...)
+		} else {
+			b = append(b, '[')
+		}
+	}
+	for k := from; k < to; k++ {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendFilesFileGroup(b, p.FileGroups[k])
+	}
+	if to < len(p.FileGroups) {
+		return b
+	}
+	if len(p.FileGroups) > 0 {
+		b = append(b, "\n      ]"...)
+	}
+	if len(p.Replaced) > 0 {
+		b = append(b, ",\n      \"replacedFileGroups\": ["...)
+		for k, g := range p.Replaced {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n        "...)
+			b = appendJSONString(b, g.FileID)
+		}
+		b = append(b, "\n      ]"...)
+	}
+	return append(b, "\n    }"...)
+}
+
+// appendFilesFileGroup appends filesFileGroup(g) as an element of fileGroups (depth 4).
+func appendFilesFileGroup(b []byte, g *filegroup.FileGroup) []byte {
+	s := g.Latest()
+	b = append(b, "\n        {\n          \"fileId\": "...)
+	b = appendJSONString(b, g.FileID)
+	b = append(b, ",\n          \"baseFile\": "...)
+	if s.Base == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, "{\n            \"name\": "...)
+		b = appendJSONString(b, s.Base.Name)
+		b = append(b, ",\n            \"size\": "...)
+		b = strconv.AppendInt(b, s.Base.Size, 10)
+		b = append(b, ",\n            \"instant\": "...)
+		b = appendJSONString(b, s.Base.Instant)
+		b = append(b, "\n          }"...)
+	}
+	b = append(b, ",\n          \"logFiles\": "...)
+	if len(s.Logs) == 0 {
+		b = append(b, "[]"...)
+	} else {
+		b = append(b, '[')
+		for k, l := range s.Logs {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n            {\n              \"name\": "...)
+			b = appendJSONString(b, l.Name)
+			b = append(b, ",\n              \"size\": "...)
+			b = strconv.AppendInt(b, l.Size, 10)
+			b = append(b, "\n            }"...)
+		}
+		b = append(b, "\n          ]"...)
+	}
+	b = append(b, ",\n          \"pending\": "...)
+	switch {
+	case g.PendingCompaction == "" && g.PendingClustering == "":
+		b = append(b, "null"...)
+	case g.PendingClustering == "":
+		b = append(b, "{\n            \"compaction\": "...)
+		b = appendJSONString(b, g.PendingCompaction)
+		b = append(b, "\n          }"...)
+	case g.PendingCompaction == "":
+		b = append(b, "{\n            \"clustering\": "...)
+		b = appendJSONString(b, g.PendingClustering)
+		b = append(b, "\n          }"...)
+	default:
+		b = append(b, "{\n            \"compaction\": "...)
+		b = appendJSONString(b, g.PendingCompaction)
+		b = append(b, ",\n            \"clustering\": "...)
+		b = appendJSONString(b, g.PendingClustering)
+		b = append(b, "\n          }"...)
+	}
+	b = append(b, ",\n          \"sliceCount\": "...)
+	b = strconv.AppendInt(b, int64(len(g.Slices)), 10)
+	return append(b, "\n        }"...)
+}
+
+// appendJSONString appends s quoted as encoding/json writes it without HTML escaping. Names
+// and paths are printable ASCII almost always; anything else goes through encoding/json
+// itself, so escapes (control bytes, invalid UTF-8, U+2028) stay identical.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if !jsonPlain[s[i]] {
+			return appendJSONStringSlow(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// jsonPlain marks the bytes encoding/json copies as they are: printable ASCII but " and \.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+func appendJSONStringSlow(b []byte, s string) []byte {
+	var buf jsonBuf
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil { // a string always encodes
+		return append(b, `""`...)
+	}
+	return append(b, buf[:len(buf)-1]...) // without Encode's newline
+}
+
+type jsonBuf []byte
+
+func (j *jsonBuf) Write(p []byte) (int, error) {
+	*j = append(*j, p...)
+	return len(p), nil
+}
