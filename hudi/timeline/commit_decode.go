@@ -170,10 +170,11 @@ func num(v any) int64 {
 	return 0
 }
 
-// liteStat is the part of a write stat CommitMetadata.Totals reads.
+// liteStat is the part of a write stat CommitMetadata.Totals and PartitionWrites read.
 type liteStat struct {
 	FileID          string `avro:"fileId"`
 	Path            string `avro:"path"`
+	PrevCommit      string `avro:"prevCommit"`
 	NumWrites       int64  `avro:"numWrites"`
 	NumDeletes      int64  `avro:"numDeletes"`
 	NumUpdateWrites int64  `avro:"numUpdateWrites"`
@@ -209,7 +210,7 @@ func decodeCommitLite(b []byte) (*CommitMetadata, error) {
 		for p, ls := range lc.PartitionToWriteStats {
 			ws := make([]WriteStat, len(ls))
 			for i, s := range ls {
-				ws[i] = WriteStat{FileID: s.FileID, Path: s.Path, NumWrites: s.NumWrites, NumDeletes: s.NumDeletes,
+				ws[i] = WriteStat{FileID: s.FileID, Path: s.Path, PrevCommit: s.PrevCommit, NumWrites: s.NumWrites, NumDeletes: s.NumDeletes,
 					NumUpdateWrites: s.NumUpdateWrites, NumInserts: s.NumInserts, TotalWriteBytes: s.TotalWriteBytes}
 			}
 			cm.PartitionToWriteStats[p] = ws

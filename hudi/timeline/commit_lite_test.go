@@ -44,7 +44,8 @@ func TestDecodeCommitLiteMatchesFull(t *testing.T) {
 				}
 			}
 			if full.Totals() != lite.Totals() || full.OperationType != lite.OperationType ||
-				!reflect.DeepEqual(full.PartitionToReplaceFileIDs, lite.PartitionToReplaceFileIDs) {
+				!reflect.DeepEqual(full.PartitionToReplaceFileIDs, lite.PartitionToReplaceFileIDs) ||
+				!reflect.DeepEqual(full.PartitionWrites(), lite.PartitionWrites()) {
 				t.Errorf("%s %s: lite %+v differs from full %+v", z, f.Name, lite, full)
 			}
 		}
@@ -54,4 +55,33 @@ func TestDecodeCommitLiteMatchesFull(t *testing.T) {
 		t.Skip("no fixture commits")
 	}
 	t.Logf("%d commit files", n)
+}
+
+// PartitionWrites sums each partition's stats in partition order; an empty partition keeps a
+// zero row; a new file group is one written by inserts only with no previous commit.
+func TestPartitionWrites(t *testing.T) {
+	cm := &CommitMetadata{PartitionToWriteStats: map[string][]WriteStat{
+		"b": {{FileID: "f1", PrevCommit: "null", NumWrites: 5, NumInserts: 5, TotalWriteBytes: 100},
+			{FileID: "f2", PrevCommit: "001", NumWrites: 7, NumInserts: 1, NumUpdateWrites: 2, NumDeletes: 1, TotalWriteBytes: 300}},
+		"a": {{FileID: "f3", NumWrites: 3, NumInserts: 3, TotalWriteBytes: 50}},
+		"c": {},
+	}}
+	want := []PartitionWrites{
+		{Partition: "a", Files: 1, NewFiles: 1, NumWrites: 3, NumInserts: 3, TotalWriteBytes: 50},
+		{Partition: "b", Files: 2, UpdatedFiles: 1, NewFiles: 1, NumWrites: 12, NumInserts: 6, NumUpdateWrites: 2, NumDeletes: 1, TotalWriteBytes: 400},
+		{Partition: "c"},
+	}
+	if got := cm.PartitionWrites(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v\nwant %+v", got, want)
+	}
+	in := &Instant{Commit: cm}
+	if got, ok := in.Writes(); !ok || len(got) != 3 {
+		t.Errorf("Writes from Commit: %v %+v", ok, got)
+	}
+	if _, ok := (&Instant{}).Writes(); ok {
+		t.Error("an unread instant has writes")
+	}
+	if (&Instant{Operation: "CLUSTER"}).CommitOperation() != "" {
+		t.Error("a pending clustering's operation read as its commit's")
+	}
 }
