@@ -488,28 +488,30 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant, buf []byte) []b
 		r.Problems.Add(r.path(cf), err.Error())
 		return buf
 	}
-	decode := decodeCommitMetadata
 	if r.Compact {
-		decode = decodeCommitLite
+		sum, err := decodeCommitSummary(b)
+		if err != nil {
+			in.Err = fmt.Sprintf("decode %s: %v", r.path(cf), err)
+			r.Problems.Add(r.path(cf), err.Error())
+			return buf
+		}
+		// The decoder carves strings out of shared slabs: one kept string keeps its slab
+		// (~100 bytes an instant at 200k). Operation and partition names repeat: keep
+		// canonical copies instead.
+		for i := range sum.writes {
+			sum.writes[i].Partition = unique.Make(sum.writes[i].Partition).Value()
+		}
+		setSummary(in, unique.Make(sum.op).Value(), sum.totals, sum.replaced)
+		in.writes, in.summarized = sum.writes, true
+		return buf
 	}
-	cm, err := decode(b)
+	cm, err := decodeCommitMetadata(b)
 	if err != nil {
 		in.Err = fmt.Sprintf("decode %s: %v", r.path(cf), err)
 		r.Problems.Add(r.path(cf), err.Error())
 		return buf
 	}
 	setCommit(in, cm)
-	if r.Compact {
-		in.writes, in.summarized = cm.PartitionWrites(), true
-		in.Commit = nil
-		// The decoder carves strings out of shared slabs: one kept string keeps its slab
-		// (~100 bytes an instant at 200k). Operation and partition names repeat: keep
-		// canonical copies instead.
-		in.Operation = unique.Make(in.Operation).Value()
-		for i := range in.writes {
-			in.writes[i].Partition = unique.Make(in.writes[i].Partition).Value()
-		}
-	}
 	return buf
 }
 
@@ -519,13 +521,18 @@ const maxReusedBuffer = 1 << 20
 
 func setCommit(in *Instant, cm *CommitMetadata) {
 	in.Commit = cm
-	in.Operation = cm.OperationType
-	in.Totals = cm.Totals()
-	in.ReplacedFileIDs = cm.PartitionToReplaceFileIDs
-	if cm.OperationType == "CLUSTER" && in.PlanAction == "" {
+	setSummary(in, cm.OperationType, cm.Totals(), cm.PartitionToReplaceFileIDs)
+}
+
+// setSummary sets what the timeline rows show of commit metadata.
+func setSummary(in *Instant, op string, totals CommitTotals, replaced map[string][]string) {
+	in.Operation = op
+	in.Totals = totals
+	in.ReplacedFileIDs = replaced
+	if op == "CLUSTER" && in.PlanAction == "" {
 		in.PlanAction = ActionClustering
 	}
-	if cm.OperationType == "COMPACT" && in.PlanAction == "" {
+	if op == "COMPACT" && in.PlanAction == "" {
 		in.PlanAction = ActionCompaction
 	}
 }
