@@ -35,7 +35,13 @@ func LateCompletions(instants []*timeline.Instant) []bool {
 	late := make([]bool, len(instants))
 	// Compact rows (24 bytes: index and bounds as Unix nanoseconds, 0 for none): the sweep
 	// sorts two copies, and at 200k writes rows of time.Time and strings cost 43 MB per call.
-	var ws []lateWrite
+	n := 0
+	for _, in := range instants {
+		if in.CompletionTime != "" && timeline.IsWriteAction(in.Action) {
+			n++
+		}
+	}
+	ws := make([]lateWrite, 0, n)
 	for i, in := range instants {
 		if in.CompletionTime == "" || !timeline.IsWriteAction(in.Action) {
 			continue

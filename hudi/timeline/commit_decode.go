@@ -238,7 +238,8 @@ func decodeCommitSummary(b []byte) (commitSummary, error) {
 	}
 	sort.Strings(parts)
 	sum.writes = make([]PartitionWrites, 0, len(parts))
-	var keys fileKeys
+	var small [8]fileKey // most commits write a few files: no allocation for the list
+	keys := fileKeys{list: small[:0]}
 	t := &sum.totals
 	for _, p := range parts {
 		ss := lc.PartitionToWriteStats[p]
@@ -260,7 +261,7 @@ func decodeCommitSummary(b []byte) (commitSummary, error) {
 			w.NumUpdateWrites += s.NumUpdateWrites
 			w.NumDeletes += s.NumDeletes
 			w.TotalWriteBytes += s.TotalWriteBytes
-			keys.add(p, s)
+			keys = keys.add(p, s)
 		}
 		t.NumWrites += w.NumWrites
 		t.NumInserts += w.NumInserts
@@ -308,18 +309,18 @@ func (k fileKey) equal(o fileKey) bool {
 
 const fileKeysListMax = 64
 
-func (f *fileKeys) add(part string, s *liteStat) {
+func (f fileKeys) add(part string, s *liteStat) fileKeys {
 	k := fileKey{name: s.Path}
 	if s.Path == "" {
 		k = fileKey{joined: true, dir: part, name: s.FileID}
 	}
 	if f.set != nil {
 		f.set[k.String()] = struct{}{}
-		return
+		return f
 	}
 	for _, o := range f.list {
 		if o.equal(k) {
-			return
+			return f
 		}
 	}
 	f.list = append(f.list, k)
@@ -330,9 +331,10 @@ func (f *fileKeys) add(part string, s *liteStat) {
 		}
 		f.list = nil
 	}
+	return f
 }
 
-func (f *fileKeys) count() int {
+func (f fileKeys) count() int {
 	if f.set != nil {
 		return len(f.set)
 	}

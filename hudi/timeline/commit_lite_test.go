@@ -64,7 +64,7 @@ func TestFileKeys(t *testing.T) {
 		var k fileKeys
 		cm := &CommitMetadata{PartitionToWriteStats: map[string][]WriteStat{}}
 		add := func(part, path, id string) {
-			k.add(part, &liteStat{Path: path, FileID: id})
+			k = k.add(part, &liteStat{Path: path, FileID: id})
 			cm.PartitionToWriteStats[part] = append(cm.PartitionToWriteStats[part], WriteStat{Path: path, FileID: id})
 		}
 		for i := 0; i < n; i++ {
