@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 	"unique"
 
@@ -159,11 +160,24 @@ func (i *Instant) IsCompleted() bool { return i.State == Completed }
 // file returns the table-relative path of the instant's file in a given state.
 func (i *Instant) file(state State) string {
 	for _, f := range i.Files {
-		if pf, ok := ParseInstantFileName(f.Name); ok && pf.State == state {
+		if fileState(f.Name) == state {
 			return f.Path
 		}
 	}
 	return ""
+}
+
+// fileState is the state of an instant file name that ParseInstantFileName accepted (Files
+// holds no other), told from its suffix without parsing it again: `.requested`, `.inflight`
+// (also the bare `<ts>.inflight` of a commit), else completed.
+func fileState(name string) State {
+	switch {
+	case strings.HasSuffix(name, ".requested"):
+		return Requested
+	case strings.HasSuffix(name, ".inflight"):
+		return Inflight
+	}
+	return Completed
 }
 
 // CompletedFile is the path of the completed instant file ("" when pending or archived).
