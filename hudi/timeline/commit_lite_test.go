@@ -110,3 +110,26 @@ func TestPartitionWrites(t *testing.T) {
 		t.Error("a pending clustering's operation read as its commit's")
 	}
 }
+
+// The switches used once per listed file agree with the action tables.
+func TestActionSwitches(t *testing.T) {
+	for a := range knownActions {
+		if !isKnownAction(a) {
+			t.Errorf("%s not known", a)
+		}
+	}
+	for _, a := range []string{"", "commits", "inflight", "requested", "COMMIT", "crc"} {
+		if isKnownAction(a) {
+			t.Errorf("%q known", a)
+		}
+	}
+	for a := range knownActions {
+		want := a
+		if c, ok := completedAs[a]; ok {
+			want = c
+		}
+		if got := family(a); got != want {
+			t.Errorf("family(%s) = %s, want %s", a, got, want)
+		}
+	}
+}

@@ -36,6 +36,17 @@ var knownActions = map[string]bool{
 	ActionRestore: true, ActionSavepoint: true, ActionIndexing: true, ActionSchemaCommit: true,
 }
 
+// isKnownAction is knownActions[a] without a map lookup (once per listed file).
+func isKnownAction(a string) bool {
+	switch a {
+	case ActionCommit, ActionDeltaCommit, ActionReplaceCommit, ActionClustering, ActionCompaction,
+		ActionLogCompaction, ActionClean, ActionRollback, ActionRestore, ActionSavepoint, ActionIndexing,
+		ActionSchemaCommit:
+		return true
+	}
+	return false
+}
+
 // completedAs maps plan actions to the action their completed file carries.
 var completedAs = map[string]string{
 	ActionCompaction:    ActionCommit,
@@ -106,7 +117,7 @@ func ParseInstantFileName(name string) (InstantFile, bool) {
 	case hasState:
 		return InstantFile{}, false
 	}
-	if !knownActions[f.Action] || (f.CompletionTime != "" && f.State != Completed) {
+	if !isKnownAction(f.Action) || (f.CompletionTime != "" && f.State != Completed) {
 		return InstantFile{}, false
 	}
 	return f, true

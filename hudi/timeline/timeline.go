@@ -316,8 +316,13 @@ func SortByRequested(in []*Instant) {
 
 // family groups a plan action with the action it completes as.
 func family(action string) string {
-	if a, ok := completedAs[action]; ok {
-		return a
+	switch action { // completedAs, without a map lookup per listed file
+	case ActionCompaction:
+		return ActionCommit
+	case ActionLogCompaction:
+		return ActionDeltaCommit
+	case ActionClustering:
+		return ActionReplaceCommit
 	}
 	return action
 }
@@ -354,6 +359,7 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 	// whole second (an unzipped or copied table keeps the coarse times on a fine file system).
 	precision := map[*Instant]time.Duration{}
 	wholeSeconds, evenSeconds, nDerived := true, true, 0
+	last, lastKey := int32(-1), key{}
 	for idx, e := range entries {
 		f, ok := ParseInstantFileName(e.Name)
 		if !ok {
@@ -368,16 +374,22 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 			r.Problems.Add(r.path(e.Path), "is a directory where an instant file is expected")
 		}
 		k := key{f.RequestedTime, family(f.Action)}
-		j, seen := byKey[k]
+		// The listing is sorted: an instant's files usually follow one another, so the
+		// previous file's instant is checked before the map.
+		j, seen := last, last >= 0 && lastKey == k
+		if !seen {
+			j, seen = byKey[k]
+		}
 		if !seen {
 			j = int32(len(ins))
 			ins = append(ins, &Instant{RequestedTime: f.RequestedTime, Action: f.Action, State: f.State})
 			spans = append(spans, span{lo: int32(idx)})
 			byKey[k] = j
 		}
+		last, lastKey = j, k
 		in, sp := ins[j], &spans[j]
 		sp.hi, sp.n = int32(idx), sp.n+1
-		if _, isPlan := completedAs[f.Action]; isPlan {
+		if family(f.Action) != f.Action { // a plan action (completedAs)
 			in.PlanAction = f.Action
 		}
 		if stateRank(f.State) >= stateRank(in.State) {
