@@ -107,7 +107,8 @@ func (t *Table) ActiveTimelineNames(ctx context.Context) (*timeline.Timeline, er
 }
 
 // LoadCommits reads the commit metadata of instants not read yet (see Reader.LoadCommits).
-// compact keeps only what the timeline rows show (Totals, Operation), not Instant.Commit.
+// compact keeps only what the timeline rows and the analyzers' sums need (Totals, Operation,
+// Instant.Writes), not Instant.Commit.
 func (t *Table) LoadCommits(ctx context.Context, instants []*timeline.Instant, compact bool) {
 	r := t.timeline()
 	r.Compact = compact
@@ -120,6 +121,12 @@ func (t *Table) LoadCommitsStream(ctx context.Context, instants []*timeline.Inst
 	r := t.timeline()
 	r.Compact = compact
 	return r.LoadCommitsStream(ctx, instants)
+}
+
+// Commit returns an instant's commit metadata, decoding it again when the timeline kept only
+// its sums (see Reader.Commit).
+func (t *Table) Commit(ctx context.Context, in *timeline.Instant) (*timeline.CommitMetadata, error) {
+	return t.timeline().Commit(ctx, in)
 }
 
 // LoadArchived reads the archived timeline into tl.Archived.

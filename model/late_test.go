@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -38,5 +39,57 @@ func TestLateCompletionsOrderAndPrecision(t *testing.T) {
 	b2 := lateIn("20260101000001000", "20260101000005000", 2*time.Second)
 	if late := LateCompletions([]*timeline.Instant{b2, a2}); !late[1] || late[0] {
 		t.Errorf("certain order not marked: %v", late)
+	}
+}
+
+// The sweep agrees with the definition, checked pair by pair, on random timelines with ties,
+// coarse (derived) completion times and MDT-style times that do not parse.
+func TestLateCompletionsMatchesPairwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 1))
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for round := 0; round < 300; round++ {
+		n := 1 + rng.IntN(12)
+		var ins []*timeline.Instant
+		for k := 0; k < n; k++ {
+			req := base.Add(time.Duration(rng.IntN(20)) * 500 * time.Millisecond)
+			done := req.Add(time.Duration(rng.IntN(12)) * 500 * time.Millisecond)
+			p := []time.Duration{0, 0, time.Second, 2 * time.Second}[rng.IntN(4)]
+			ct := timeline.FormatInstantTime(done, time.UTC)
+			if rng.IntN(10) == 0 {
+				ct = "00000000000000" + ct[14:] // does not parse: strings decide
+			}
+			in := lateIn(timeline.FormatInstantTime(req, time.UTC), ct, p)
+			switch rng.IntN(8) {
+			case 0:
+				in.CompletionTime, in.State, in.Ended = "", timeline.Inflight, time.Time{}
+			case 1:
+				in.Action = timeline.ActionClean
+			}
+			ins = append(ins, in)
+		}
+		got := LateCompletions(ins)
+		for i, x := range ins {
+			want := false
+			xw := x.CompletionTime != "" && timeline.IsWriteAction(x.Action)
+			xlo, _ := x.CompletionBounds()
+			for _, y := range ins {
+				if !xw || y.CompletionTime == "" || !timeline.IsWriteAction(y.Action) {
+					continue
+				}
+				_, yhi := y.CompletionBounds()
+				var done bool
+				if yhi.IsZero() || xlo.IsZero() {
+					done = timeline.CompareInstants(y.CompletionTime, x.CompletionTime) < 0
+				} else {
+					done = !yhi.After(xlo)
+				}
+				if done && timeline.CompareInstants(y.RequestedTime, x.RequestedTime) > 0 {
+					want = true
+				}
+			}
+			if got[i] != want {
+				t.Fatalf("round %d instant %d (%s → %s, %v): late %v, pairwise %v", round, i, x.RequestedTime, x.CompletionTime, x.CompletionPrecision, got[i], want)
+			}
+		}
 	}
 }

@@ -1,9 +1,15 @@
 package model
 
 import (
+	"context"
+	"runtime"
+	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // FindingsResult is the findings engine's result (Snapshot.Findings).
@@ -23,4 +29,106 @@ func FindingsInput(s *Snapshot) findings.Input {
 	in.PropsPresent = len(origins) > 0
 	in.PropsOrigin = strings.Join(origins, " + ")
 	return in
+}
+
+// findingsTimeline is the snapshot's timeline with the commit metadata the findings read per
+// file decoded where a compact timeline (the explorer's) kept only sums: the commits of the
+// latest base files (record estimate) and, newest first, the commits up to the first one that
+// carries a writer schema (schema width). Those instants are copies: the published ones may
+// be on screen. An eagerly read timeline is returned as it is.
+func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
+	tl := s.Timeline
+	if tl == nil || s.Table == nil {
+		return tl
+	}
+	compact := func(in *timeline.Instant) bool {
+		_, ok := in.Writes()
+		return ok && in.Commit == nil && in.IsCompleted() && timeline.IsWriteAction(in.Action)
+	}
+	need := map[string]bool{}
+	if s.View != nil {
+		for _, p := range s.View.Partitions {
+			for _, g := range p.FileGroups {
+				if sl := g.Latest(); sl != nil && sl.Base != nil {
+					need[sl.Base.Instant] = true
+				}
+			}
+		}
+	}
+	byReq := append([]*timeline.Instant(nil), tl.Instants...)
+	sort.SliceStable(byReq, func(i, j int) bool {
+		return timeline.CompareInstants(byReq[i].RequestedTime, byReq[j].RequestedTime) > 0
+	})
+	decoded := map[*timeline.Instant]*timeline.CommitMetadata{}
+	load := func(in *timeline.Instant) *timeline.CommitMetadata {
+		if cm, ok := decoded[in]; ok {
+			return cm
+		}
+		cm, err := s.Table.Commit(ctx, in)
+		if err != nil {
+			cm = nil // as an unreadable commit of an eager timeline: skipped
+		}
+		decoded[in] = cm
+		return cm
+	}
+	for _, in := range byReq {
+		if !findingsWrite(in) {
+			continue
+		}
+		cm := in.Commit
+		if cm == nil && compact(in) {
+			cm = load(in)
+		}
+		if cm != nil && cm.ExtraMetadata["schema"] != "" {
+			break
+		}
+	}
+	var todo []*timeline.Instant
+	for _, in := range tl.Instants {
+		if _, done := decoded[in]; !done && need[in.RequestedTime] && compact(in) {
+			todo = append(todo, in)
+		}
+	}
+	// Up to one commit per file group (10k on a 10k-file table): read on every core.
+	cms := make([]*timeline.CommitMetadata, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
+				if cm, err := s.Table.Commit(ctx, todo[k]); err == nil {
+					cms[k] = cm
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for k, in := range todo {
+		decoded[in] = cms[k] // nil: unreadable, as an eager timeline's: skipped
+	}
+	if len(decoded) == 0 {
+		return tl
+	}
+	out := *tl
+	out.Instants = make([]*timeline.Instant, len(tl.Instants))
+	for i, in := range tl.Instants {
+		out.Instants[i] = in
+		if cm := decoded[in]; cm != nil {
+			cp := *in
+			cp.Commit = cm
+			out.Instants[i] = &cp
+		}
+	}
+	return &out
+}
+
+// findingsWrite mirrors the writes the findings' facts count: completed commits that are not
+// compaction or clustering.
+func findingsWrite(in *timeline.Instant) bool {
+	if !in.IsCompleted() || !timeline.IsWriteAction(in.Action) || in.PlanAction == timeline.ActionClustering {
+		return false
+	}
+	op := in.Operation
+	return !strings.EqualFold(op, "compact") && !strings.EqualFold(op, "log_compact") &&
+		!(in.Action == timeline.ActionReplaceCommit && strings.EqualFold(op, "cluster"))
 }

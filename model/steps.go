@@ -145,7 +145,9 @@ func earlyRows(ins []*timeline.Instant) []*timeline.Instant {
 }
 
 // loadCommits reads the commit metadata the early timeline left out. The published instants
-// may be on screen, so it decodes copies and publishes a new timeline holding them.
+// may be on screen, so it decodes copies and publishes a new timeline holding them. It keeps
+// sums, not the metadata (compact): on a 200k-commit table the decoded metadata alone was
+// ~260 MB; the findings step decodes again the few commits it reads per file.
 func loadCommits(ctx context.Context, s *Snapshot) error {
 	if s.Timeline == nil {
 		return errSkipped(StepTimeline)
@@ -161,7 +163,7 @@ func loadCommits(ctx context.Context, s *Snapshot) error {
 		ins[i] = &cp
 		todo = append(todo, &cp)
 	}
-	s.Table.LoadCommits(ctx, todo, false)
+	s.Table.LoadCommits(ctx, todo, true)
 	tl := *s.Timeline
 	tl.Instants = ins
 	s.Timeline = &tl
@@ -263,6 +265,8 @@ func evaluateFindings(ctx context.Context, s *Snapshot) error {
 	if s.Config == nil {
 		return errSkipped(StepProperties)
 	}
-	s.Findings = findings.Evaluate(FindingsInput(s), nil)
+	in := FindingsInput(s)
+	in.Timeline = findingsTimeline(ctx, s)
+	s.Findings = findings.Evaluate(in, nil)
 	return nil
 }

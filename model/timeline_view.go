@@ -2,7 +2,7 @@ package model
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
@@ -33,25 +33,44 @@ func (s *Snapshot) TimelineInstants() []*timeline.Instant {
 // an instant is marked only when its earliest completion is at or after the other's latest.
 func LateCompletions(instants []*timeline.Instant) []bool {
 	late := make([]bool, len(instants))
-	type w = lateWrite
-	var ws []w
+	// Compact rows (24 bytes: index and bounds as Unix nanoseconds, 0 for none): the sweep
+	// sorts two copies, and at 200k writes rows of time.Time and strings cost 43 MB per call.
+	n := 0
+	for _, in := range instants {
+		if in.CompletionTime != "" && timeline.IsWriteAction(in.Action) {
+			n++
+		}
+	}
+	ws := make([]lateWrite, 0, n)
 	for i, in := range instants {
 		if in.CompletionTime == "" || !timeline.IsWriteAction(in.Action) {
 			continue
 		}
 		lo, hi := in.CompletionBounds()
-		ws = append(ws, w{i, lo, hi, in.CompletionTime})
+		ws = append(ws, lateWrite{int32(i), nanos(lo), nanos(hi)})
+	}
+	ct := func(w lateWrite) string { return instants[w.i].CompletionTime }
+	order := func(at func(lateWrite) int64) func(a, b lateWrite) int {
+		return func(a, b lateWrite) int {
+			switch {
+			case before(at(a), ct(a), at(b), ct(b)):
+				return -1
+			case before(at(b), ct(b), at(a), ct(a)):
+				return 1
+			}
+			return 0
+		}
 	}
 	// byLo: candidates in order of earliest completion; byHi: possible predecessors in order of
 	// latest completion. Sweep: every write whose latest completion is ≤ x's earliest finished
 	// before x; x is late if one of them was requested after x.
-	byLo := append([]w(nil), ws...)
-	sort.SliceStable(byLo, func(a, b int) bool { return before(byLo[a].lo, byLo[a].ct, byLo[b].lo, byLo[b].ct) })
-	byHi := append([]w(nil), ws...)
-	sort.SliceStable(byHi, func(a, b int) bool { return before(byHi[a].hi, byHi[a].ct, byHi[b].hi, byHi[b].ct) })
+	byLo := slices.Clone(ws)
+	slices.SortStableFunc(byLo, order(func(w lateWrite) int64 { return w.lo }))
+	byHi := ws // ws is not read again
+	slices.SortStableFunc(byHi, order(func(w lateWrite) int64 { return w.hi }))
 	maxReq, j := "", 0
 	for _, x := range byLo {
-		for j < len(byHi) && finishedBefore(byHi[j], x.lo, x.ct) {
+		for j < len(byHi) && finishedBefore(byHi[j], ct(byHi[j]), x.lo, ct(x)) {
 			if r := instants[byHi[j].i].RequestedTime; maxReq == "" || timeline.CompareInstants(r, maxReq) > 0 {
 				maxReq = r
 			}
@@ -64,27 +83,36 @@ func LateCompletions(instants []*timeline.Instant) []bool {
 	return late
 }
 
-// before orders completion times; strings decide when a time does not parse (MDT-style).
-func before(a time.Time, as string, b time.Time, bs string) bool {
-	if !a.IsZero() && !b.IsZero() && !a.Equal(b) {
-		return a.Before(b)
+// nanos is t in Unix nanoseconds, 0 for the zero time (instant times are after 1970).
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// before orders completion times (Unix ns, 0 for none); strings decide when a time does not
+// parse (MDT-style) or the times are equal.
+func before(a int64, as string, b int64, bs string) bool {
+	if a != 0 && b != 0 && a != b {
+		return a < b
 	}
 	return timeline.CompareInstants(as, bs) < 0
 }
 
-// lateWrite is one completed write: its index, completion bounds and completion string.
+// lateWrite is one completed write: its index and completion bounds (Unix ns, 0 for none).
 type lateWrite struct {
-	i      int
-	lo, hi time.Time
-	ct     string
+	i      int32
+	lo, hi int64
 }
 
-// finishedBefore: y certainly completed before a write whose earliest completion is lo (ct).
-func finishedBefore(y lateWrite, lo time.Time, ct string) bool {
-	if y.hi.IsZero() || lo.IsZero() {
-		return timeline.CompareInstants(y.ct, ct) < 0
+// finishedBefore: y (completion string yct) certainly completed before a write whose earliest
+// completion is lo (ct).
+func finishedBefore(y lateWrite, yct string, lo int64, ct string) bool {
+	if y.hi == 0 || lo == 0 {
+		return timeline.CompareInstants(yct, ct) < 0
 	}
-	return !y.hi.After(lo)
+	return y.hi <= lo
 }
 
 // CheckCheckpoint evaluates an incremental-read begin value against the snapshot's timeline

@@ -127,7 +127,10 @@ func WriteTimelineJSON(w io.Writer, t *hudi.Table, instants []*timeline.Instant,
 		}
 		ij := instantJSON(instants[i])
 		ij.CompletedAfterLaterStart = late[i]
-		j.value(2, &ij)
+		if j.err == nil {
+			j.out = appendInstantJSON(j.out[:0], 2, &ij)
+			_, j.err = j.w.Write(j.out)
+		}
 	})
 	return j.end()
 }

@@ -196,14 +196,16 @@ type Start struct {
 // EarliestStart is the begin value that reads every write still on the active timeline and
 // inside the cleaner's retention, in the reader's own terms, so that Check accepts it.
 func EarliestStart(ctx context.Context, t Table, tl *timeline.Timeline, rd Reader) (Start, bool) {
-	r := Check(ctx, t, tl, "", rd)
+	// Only the cleaner's retention is needed: a whole Check lists every write it covers (at
+	// 200k commits, megabytes per reader each time a pane takes a snapshot).
+	ect := lastCleanRetain(ctx, t, tl)
 	var first *timeline.Instant
 	reason := "active timeline start"
 	for _, in := range tl.Instants {
 		if !returnsRecords(in) {
 			continue
 		}
-		if r.EarliestCommitToRetain != "" && timeline.CompareInstants(in.RequestedTime, r.EarliestCommitToRetain) < 0 {
+		if ect != "" && timeline.CompareInstants(in.RequestedTime, ect) < 0 {
 			reason = "cleaner's earliest retained commit"
 			continue
 		}

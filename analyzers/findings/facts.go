@@ -219,24 +219,19 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 			updCommits++
 			updW += float64(t.NumWrites)
 			updChanged += float64(t.NumInserts + t.NumUpdateWrites)
-			if in.Commit != nil && liveGroups > 0 {
+			if parts, ok := in.Writes(); ok && liveGroups > 0 {
 				touched := 0
-				for _, stats := range in.Commit.PartitionToWriteStats {
-					for _, s := range stats {
-						if s.NumUpdateWrites > 0 {
-							touched++
-						}
-					}
+				for _, p := range parts {
+					touched += p.UpdatedFiles
 				}
 				fgShares = append(fgShares, float64(touched)/float64(liveGroups))
 			}
 		}
-		if in.Commit != nil {
-			for part, stats := range in.Commit.PartitionToWriteStats {
-				for _, s := range stats {
-					updByPart[part] += float64(s.NumUpdateWrites)
-				}
-			}
+		// Per-partition sums (Instant.Writes): a compact timeline keeps them for every
+		// commit without keeping the metadata.
+		parts, _ := in.Writes()
+		for _, p := range parts {
+			updByPart[p.Partition] += float64(p.NumUpdateWrites)
 		}
 	}
 	c := &f.Commits
@@ -253,15 +248,9 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 	}
 	var perPart []float64
 	for _, in := range writes {
-		if in.Commit == nil {
-			continue
-		}
-		for _, ss := range in.Commit.PartitionToWriteStats {
-			var b float64
-			for _, st := range ss {
-				b += float64(st.TotalWriteBytes)
-			}
-			perPart = append(perPart, b)
+		parts, _ := in.Writes()
+		for _, p := range parts {
+			perPart = append(perPart, float64(p.TotalWriteBytes))
 		}
 	}
 	if len(perPart) > 0 {
@@ -300,16 +289,10 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 	}
 	var stats, fresh float64
 	for _, in := range recent {
-		if in.Commit == nil {
-			continue
-		}
-		for _, ss := range in.Commit.PartitionToWriteStats {
-			for _, s := range ss {
-				stats++
-				if s.NumWrites == s.NumInserts && (s.PrevCommit == "" || s.PrevCommit == "null") {
-					fresh++
-				}
-			}
+		parts, _ := in.Writes()
+		for _, p := range parts {
+			stats += float64(p.Files)
+			fresh += float64(p.NewFiles)
 		}
 	}
 	if stats > 0 {

@@ -625,7 +625,7 @@ func ingest(i *timeline.Instant, readable bool) int64 {
 	case timeline.ActionCommit, timeline.ActionDeltaCommit:
 		return 1
 	case timeline.ActionReplaceCommit:
-		if readable && i.Commit != nil && i.Commit.OperationType != "CLUSTER" {
+		if _, ok := i.Writes(); readable && ok && i.CommitOperation() != "CLUSTER" {
 			return 1
 		}
 	}
@@ -739,24 +739,25 @@ func hotDetector(in Input, opt Options) Detector {
 		if kept >= opt.HotWindowCommits {
 			break
 		}
-		if i.Commit == nil {
+		// The per-partition sums: kept for every instant even when a compact timeline
+		// dropped the metadata itself.
+		writes, ok := i.Writes()
+		if !ok {
 			continue // unreadable: skipped, as Java does
 		}
-		if op := i.Commit.OperationType; op == "COMPACT" || op == "CLUSTER" {
+		if op := i.CommitOperation(); op == "COMPACT" || op == "CLUSTER" {
 			continue
 		}
 		kept++
-		for _, p := range i.Commit.Partitions() {
-			c := counters[p]
+		for _, w := range writes {
+			c := counters[w.Partition]
 			if c == nil {
 				c = &counter{order: len(counters)}
-				counters[p] = c
+				counters[w.Partition] = c
 			}
 			c.commits++
-			for _, s := range i.Commit.PartitionToWriteStats[p] {
-				c.bytes += s.TotalWriteBytes
-				c.record += s.NumInserts + s.NumUpdateWrites + s.NumDeletes
-			}
+			c.bytes += w.TotalWriteBytes
+			c.record += w.NumInserts + w.NumUpdateWrites + w.NumDeletes
 		}
 	}
 	minCount := int64(math.Ceil(opt.HotPartitionCommitShare * float64(kept)))

@@ -162,9 +162,9 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 		closeFile()
 	}
 	for _, in := range out {
-		if in.State == Completed && IsWriteAction(in.Action) && in.Content != nil {
+		if in.State == Completed && IsWriteAction(in.Action) && in.content() != nil {
 			var cm CommitMetadata
-			if err := json.Unmarshal(in.Content, &cm); err == nil {
+			if err := json.Unmarshal(in.content(), &cm); err == nil {
 				setCommit(in, &cm)
 			} else {
 				in.Err = err.Error()
@@ -212,13 +212,13 @@ func archivedEntry(js []byte) (*Instant, error) {
 	}
 	for _, f := range archivedContentFields {
 		if v := m[f]; len(v) > 0 && string(v) != "null" {
-			in.Content = v
+			in.setContent(v)
 			break
 		}
 	}
 	for _, f := range archivedPlanFields {
 		if v := m[f]; len(v) > 0 && string(v) != "null" {
-			in.Plan = v
+			in.setPlan(v)
 			break
 		}
 	}
@@ -227,8 +227,8 @@ func archivedEntry(js []byte) (*Instant, error) {
 
 // mergeArchived folds another state's entry of the same instant into prev.
 func mergeArchived(prev, in *Instant) {
-	if in.Plan != nil && prev.Plan == nil {
-		prev.Plan = in.Plan
+	if in.plan() != nil && prev.plan() == nil {
+		prev.setPlan(in.plan())
 	}
 	if in.PlanAction != "" {
 		prev.PlanAction = in.PlanAction
@@ -236,8 +236,8 @@ func mergeArchived(prev, in *Instant) {
 	if stateRank(in.State) > stateRank(prev.State) {
 		prev.State, prev.Action = in.State, in.Action
 		prev.CompletionTime, prev.CompletionDerived = in.CompletionTime, in.CompletionDerived
-		if in.Content != nil {
-			prev.Content = in.Content
+		if in.content() != nil {
+			prev.setContent(in.content())
 		}
 	}
 }
@@ -314,19 +314,19 @@ func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
 			}
 			if len(row.Metadata) > 0 {
 				if js, err := avro.ContentJSON(row.Metadata); err == nil {
-					in.Content = js
+					in.setContent(js)
 				} else if err != avro.ErrEmpty {
 					in.Err = err.Error()
 				}
 			}
 			if len(row.Plan) > 0 {
 				if js, err := avro.ContentJSON(row.Plan); err == nil {
-					in.Plan = js
+					in.setPlan(js)
 				}
 			}
-			if IsWriteAction(in.Action) && in.Content != nil {
+			if IsWriteAction(in.Action) && in.content() != nil {
 				var cm CommitMetadata
-				if err := json.Unmarshal(in.Content, &cm); err == nil {
+				if err := json.Unmarshal(in.content(), &cm); err == nil {
 					setCommit(in, &cm)
 				}
 			}

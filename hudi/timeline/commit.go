@@ -86,6 +86,45 @@ func (m *CommitMetadata) Totals() CommitTotals {
 	return t
 }
 
+// PartitionWrites sums one partition's write stats in one commit: what the analyzers read of
+// commit metadata, small enough to keep for every instant of a 200k-commit timeline when the
+// metadata itself is not kept (Reader.Compact).
+type PartitionWrites struct {
+	Partition string
+	// Files counts write stats; UpdatedFiles those with updates; NewFiles those that wrote
+	// only inserts into a new file group (no previous commit).
+	Files, UpdatedFiles, NewFiles                                       int
+	NumWrites, NumInserts, NumUpdateWrites, NumDeletes, TotalWriteBytes int64
+}
+
+// PartitionWrites sums the write stats of each partition, sorted by partition path (a
+// partition listed with no stats has a zero row).
+func (m *CommitMetadata) PartitionWrites() []PartitionWrites {
+	if len(m.PartitionToWriteStats) == 0 {
+		return nil
+	}
+	out := make([]PartitionWrites, 0, len(m.PartitionToWriteStats))
+	for _, p := range m.Partitions() {
+		w := PartitionWrites{Partition: p}
+		for _, s := range m.PartitionToWriteStats[p] {
+			w.Files++
+			if s.NumUpdateWrites > 0 {
+				w.UpdatedFiles++
+			}
+			if s.NumWrites == s.NumInserts && (s.PrevCommit == "" || s.PrevCommit == "null") {
+				w.NewFiles++
+			}
+			w.NumWrites += s.NumWrites
+			w.NumInserts += s.NumInserts
+			w.NumUpdateWrites += s.NumUpdateWrites
+			w.NumDeletes += s.NumDeletes
+			w.TotalWriteBytes += s.TotalWriteBytes
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // Partitions returns the partition paths with write stats, sorted.
 func (m *CommitMetadata) Partitions() []string {
 	out := make([]string, 0, len(m.PartitionToWriteStats))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
 )
@@ -170,10 +171,11 @@ func num(v any) int64 {
 	return 0
 }
 
-// liteStat is the part of a write stat CommitMetadata.Totals reads.
+// liteStat is the part of a write stat CommitMetadata.Totals and PartitionWrites read.
 type liteStat struct {
 	FileID          string `avro:"fileId"`
 	Path            string `avro:"path"`
+	PrevCommit      string `avro:"prevCommit"`
 	NumWrites       int64  `avro:"numWrites"`
 	NumDeletes      int64  `avro:"numDeletes"`
 	NumUpdateWrites int64  `avro:"numUpdateWrites"`
@@ -188,32 +190,153 @@ type liteCommit struct {
 	PartitionToReplaceFileIDs map[string][]string   `avro:"partitionToReplaceFileIds"`
 }
 
-// decodeCommitLite decodes only the fields of Totals, the operation and the replaced file ids:
-// Avro straight into typed structs, skipping extra metadata (which carries the schema text).
-// JSON content takes the full path.
-func decodeCommitLite(b []byte) (*CommitMetadata, error) {
+// commitSummary is what a compact timeline keeps of commit metadata (Reader.Compact).
+type commitSummary struct {
+	op       string
+	totals   CommitTotals
+	replaced map[string][]string
+	writes   []PartitionWrites
+}
+
+// summaryOf sums decoded metadata.
+func summaryOf(cm *CommitMetadata) commitSummary {
+	return commitSummary{op: cm.OperationType, totals: cm.Totals(), replaced: cm.PartitionToReplaceFileIDs, writes: cm.PartitionWrites()}
+}
+
+// decodeCommitSummary decodes only what a compact timeline keeps: Avro straight into the
+// typed lite structs (extra metadata, which carries the schema text, is skipped unread) and
+// summed from them, without building write stats. JSON content, and Avro whose writer schema
+// the lite structs do not fit, take the full decode. It equals summaryOf(full decode)
+// (TestDecodeCommitSummaryMatchesFull).
+func decodeCommitSummary(b []byte) (commitSummary, error) {
 	if !avro.IsOCF(b) {
-		return decodeCommitMetadata(b)
+		cm, err := decodeCommitMetadata(b)
+		if err != nil {
+			return commitSummary{}, err
+		}
+		return summaryOf(cm), nil
 	}
 	var lc liteCommit
 	if err := avro.FirstRecordInto(b, &lc); err != nil {
 		if errors.Is(err, avro.ErrNotInto) {
 			// CommitMetadata types these fields alike, so it would not fit either.
-			return decodeCommitGeneric(b)
-		}
-		return nil, err // what the full decode would return, without a second decompression
-	}
-	cm := &CommitMetadata{OperationType: lc.OperationType, PartitionToReplaceFileIDs: lc.PartitionToReplaceFileIDs}
-	if lc.PartitionToWriteStats != nil {
-		cm.PartitionToWriteStats = make(map[string][]WriteStat, len(lc.PartitionToWriteStats))
-		for p, ls := range lc.PartitionToWriteStats {
-			ws := make([]WriteStat, len(ls))
-			for i, s := range ls {
-				ws[i] = WriteStat{FileID: s.FileID, Path: s.Path, NumWrites: s.NumWrites, NumDeletes: s.NumDeletes,
-					NumUpdateWrites: s.NumUpdateWrites, NumInserts: s.NumInserts, TotalWriteBytes: s.TotalWriteBytes}
+			cm, err := decodeCommitGeneric(b)
+			if err != nil {
+				return commitSummary{}, err
 			}
-			cm.PartitionToWriteStats[p] = ws
+			return summaryOf(cm), nil
+		}
+		return commitSummary{}, err // what the full decode would return, without a second decompression
+	}
+	sum := commitSummary{op: lc.OperationType, replaced: lc.PartitionToReplaceFileIDs}
+	if len(lc.PartitionToWriteStats) == 0 {
+		return sum, nil
+	}
+	parts := make([]string, 0, len(lc.PartitionToWriteStats))
+	for p := range lc.PartitionToWriteStats {
+		parts = append(parts, p)
+	}
+	sort.Strings(parts)
+	sum.writes = make([]PartitionWrites, 0, len(parts))
+	var small [8]fileKey // most commits write a few files: no allocation for the list
+	keys := fileKeys{list: small[:0]}
+	t := &sum.totals
+	for _, p := range parts {
+		ss := lc.PartitionToWriteStats[p]
+		if len(ss) > 0 {
+			t.Partitions++
+		}
+		w := PartitionWrites{Partition: p}
+		for i := range ss {
+			s := &ss[i]
+			w.Files++
+			if s.NumUpdateWrites > 0 {
+				w.UpdatedFiles++
+			}
+			if s.NumWrites == s.NumInserts && (s.PrevCommit == "" || s.PrevCommit == "null") {
+				w.NewFiles++
+			}
+			w.NumWrites += s.NumWrites
+			w.NumInserts += s.NumInserts
+			w.NumUpdateWrites += s.NumUpdateWrites
+			w.NumDeletes += s.NumDeletes
+			w.TotalWriteBytes += s.TotalWriteBytes
+			keys = keys.add(p, s)
+		}
+		t.NumWrites += w.NumWrites
+		t.NumInserts += w.NumInserts
+		t.NumUpdateWrites += w.NumUpdateWrites
+		t.NumDeletes += w.NumDeletes
+		t.TotalBytesWritten += w.TotalWriteBytes
+		sum.writes = append(sum.writes, w)
+	}
+	t.Files = keys.count()
+	return sum, nil
+}
+
+// fileKeys counts distinct files as CommitMetadata.Totals does (a stat's path, else
+// partition/fileId) without building the joined strings: commits write few files, so a short
+// list compared pairwise, and a map past that.
+type fileKeys struct {
+	list []fileKey
+	set  map[string]struct{}
+}
+
+// fileKey is path (dir == false) or dir + "/" + name.
+type fileKey struct {
+	joined    bool
+	dir, name string
+}
+
+func (k fileKey) String() string {
+	if k.joined {
+		return k.dir + "/" + k.name
+	}
+	return k.name
+}
+
+func (k fileKey) equal(o fileKey) bool {
+	switch {
+	case k.joined == o.joined:
+		return k.name == o.name && k.dir == o.dir
+	case o.joined:
+		k, o = o, k
+	}
+	// k joined, o a plain path
+	p := o.name
+	return len(p) == len(k.dir)+1+len(k.name) && p[:len(k.dir)] == k.dir && p[len(k.dir)] == '/' && p[len(k.dir)+1:] == k.name
+}
+
+const fileKeysListMax = 64
+
+func (f fileKeys) add(part string, s *liteStat) fileKeys {
+	k := fileKey{name: s.Path}
+	if s.Path == "" {
+		k = fileKey{joined: true, dir: part, name: s.FileID}
+	}
+	if f.set != nil {
+		f.set[k.String()] = struct{}{}
+		return f
+	}
+	for _, o := range f.list {
+		if o.equal(k) {
+			return f
 		}
 	}
-	return cm, nil
+	f.list = append(f.list, k)
+	if len(f.list) > fileKeysListMax {
+		f.set = make(map[string]struct{}, 2*len(f.list))
+		for _, o := range f.list {
+			f.set[o.String()] = struct{}{}
+		}
+		f.list = nil
+	}
+	return f
+}
+
+func (f fileKeys) count() int {
+	if f.set != nil {
+		return len(f.set)
+	}
+	return len(f.list)
 }

@@ -144,7 +144,7 @@ func TestDecodeCommitTypedFallback(t *testing.T) {
 	if err := avro.FirstRecordInto(b, &cm); !errors.Is(err, avro.ErrNotInto) {
 		t.Fatalf("typed decode: err = %v, want ErrNotInto", err)
 	}
-	for name, decode := range map[string]func([]byte) (*CommitMetadata, error){"full": decodeCommitMetadata, "lite": decodeCommitLite} {
+	for name, decode := range map[string]func([]byte) (*CommitMetadata, error){"full": decodeCommitMetadata, "summary": summaryDecode} {
 		got, err := decode(b)
 		if err != nil || got.OperationType != "7" {
 			t.Errorf("%s: got %+v, %v; want operationType 7 from the generic mapping", name, got, err)
@@ -156,4 +156,13 @@ func TestDecodeCommitTypedFallback(t *testing.T) {
 			t.Errorf("%s on a cut container: err = %v, want the generic path's %v", name, ferr, gerr)
 		}
 	}
+}
+
+// summaryDecode is decodeCommitSummary shaped as the full decode, for the fallback test.
+func summaryDecode(b []byte) (*CommitMetadata, error) {
+	sum, err := decodeCommitSummary(b)
+	if err != nil {
+		return nil, err
+	}
+	return &CommitMetadata{OperationType: sum.op}, nil
 }

@@ -32,7 +32,7 @@ type Details struct {
 // are returned in Details.Problems so a drill-down shows what could be read.
 func (r *Reader) Details(ctx context.Context, in *Instant) (*Details, error) {
 	d := &Details{}
-	plan := in.Plan
+	plan := in.plan()
 	if plan == nil {
 		if rf := in.requestedFile(); rf != "" {
 			plan = r.readContent(ctx, rf, d)
@@ -45,7 +45,7 @@ func (r *Reader) Details(ctx context.Context, in *Instant) (*Details, error) {
 		}
 	}
 	d.Plan = plan
-	content := in.Content
+	content := in.content()
 	if content == nil && in.State == Completed {
 		if cf := in.CompletedFile(); cf != "" {
 			content = r.readContent(ctx, cf, d)

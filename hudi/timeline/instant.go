@@ -36,6 +36,17 @@ var knownActions = map[string]bool{
 	ActionRestore: true, ActionSavepoint: true, ActionIndexing: true, ActionSchemaCommit: true,
 }
 
+// isKnownAction is knownActions[a] without a map lookup (once per listed file).
+func isKnownAction(a string) bool {
+	switch a {
+	case ActionCommit, ActionDeltaCommit, ActionReplaceCommit, ActionClustering, ActionCompaction,
+		ActionLogCompaction, ActionClean, ActionRollback, ActionRestore, ActionSavepoint, ActionIndexing,
+		ActionSchemaCommit:
+		return true
+	}
+	return false
+}
+
 // completedAs maps plan actions to the action their completed file carries.
 var completedAs = map[string]string{
 	ActionCompaction:    ActionCommit,
@@ -106,7 +117,7 @@ func ParseInstantFileName(name string) (InstantFile, bool) {
 	case hasState:
 		return InstantFile{}, false
 	}
-	if !knownActions[f.Action] || (f.CompletionTime != "" && f.State != Completed) {
+	if !isKnownAction(f.Action) || (f.CompletionTime != "" && f.State != Completed) {
 		return InstantFile{}, false
 	}
 	return f, true
@@ -135,26 +146,54 @@ func FormatInstantTime(t time.Time, zone *time.Location) string {
 
 // ParseInstantTime parses a 14- or 17-digit instant string in zone; false for MDT-style
 // instants (all zeros, 20 digits) and anything else that is not a date.
+// Hand-written rather than time.ParseInLocation (a timeline parses two per instant): the same
+// range checks, then time.Date, as Parse ends with (TestParseInstantTimeMatchesLayout).
 func ParseInstantTime(s string, zone *time.Location) (time.Time, bool) {
 	if zone == nil {
 		zone = time.UTC
 	}
-	switch len(s) {
-	case 14:
-		t, err := time.ParseInLocation("20060102150405", s, zone)
-		return t, err == nil && t.Year() > 1970
-	case 17:
-		t, err := time.ParseInLocation("20060102150405", s[:14], zone)
-		if err != nil || t.Year() <= 1970 {
+	if len(s) != 14 && len(s) != 17 {
+		return time.Time{}, false
+	}
+	for i := 0; i < 14; i++ { // the layout's fields; the milliseconds are read as before
+		if s[i] < '0' || s[i] > '9' {
 			return time.Time{}, false
 		}
+	}
+	num := func(a, b int) int {
+		n := 0
+		for _, c := range s[a:b] {
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	year, month, day := num(0, 4), num(4, 6), num(6, 8)
+	hour, minute, sec := num(8, 10), num(10, 12), num(12, 14)
+	if month < 1 || month > 12 || day < 1 || day > daysIn(time.Month(month), year) ||
+		hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	if year <= 1970 {
+		if len(s) == 14 {
+			// As before: the date is returned, but not as a date (MDT-style times).
+			return time.Date(year, time.Month(month), day, hour, minute, sec, 0, zone), false
+		}
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, zone)
+	if len(s) == 17 {
 		ms := 0
 		for _, c := range s[14:] {
 			ms = ms*10 + int(c-'0')
 		}
-		return t.Add(time.Duration(ms) * time.Millisecond), true
+		t = t.Add(time.Duration(ms) * time.Millisecond)
 	}
-	return time.Time{}, false
+	return t, true
+}
+
+// daysIn is the number of days in month m of year y.
+func daysIn(m time.Month, y int) int {
+	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // CompareInstants orders instant strings as Java does: 14-digit values are padded with 999.

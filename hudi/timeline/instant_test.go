@@ -1,7 +1,10 @@
 package timeline_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
@@ -47,4 +50,56 @@ func FuzzParseInstantFileName(f *testing.F) {
 		filegroup.ParseLogFileName(s)
 		timeline.ParseInstantTime(s, nil)
 	})
+}
+
+// parseInstantTimeLayout is ParseInstantTime as it was, with time's layout parser.
+func parseInstantTimeLayout(s string, zone *time.Location) (time.Time, bool) {
+	switch len(s) {
+	case 14:
+		t, err := time.ParseInLocation("20060102150405", s, zone)
+		return t, err == nil && t.Year() > 1970
+	case 17:
+		t, err := time.ParseInLocation("20060102150405", s[:14], zone)
+		if err != nil || t.Year() <= 1970 {
+			return time.Time{}, false
+		}
+		ms := 0
+		for _, c := range s[14:] {
+			ms = ms*10 + int(c-'0')
+		}
+		return t.Add(time.Duration(ms) * time.Millisecond), true
+	}
+	return time.Time{}, false
+}
+
+// The hand-written parser accepts and returns what the layout parser did: random digits in
+// every field (out-of-range months, days, leap days, hours), DST gaps, non-digits, lengths.
+func TestParseInstantTimeMatchesLayout(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no zoneinfo")
+	}
+	zones := []*time.Location{time.UTC, ny, time.FixedZone("IST", 5*3600+1800)}
+	rng := rand.New(rand.NewPCG(1, 17))
+	cases := []string{"20240229123456789", "20230229123456789", "20240310023000000", "20241103013000000",
+		"19700101000000", "19710101000000", "00000000000000000", "2024013112345", "2024013112345x",
+		"20240131123456-89", "202401311234567890", "20241301000000", "20240100000000", "20240431000000",
+		"20240101240000", "20240101006000", "20240101000060", "99991231235959999", "20240131123456é9", "2024013112345é9"}
+	for i := 0; i < 20000; i++ {
+		b := []byte(fmt.Sprintf("%04d%02d%02d%02d%02d%02d%03d", 1960+rng.IntN(80), rng.IntN(14), rng.IntN(33),
+			rng.IntN(26), rng.IntN(62), rng.IntN(62), rng.IntN(1000)))
+		if rng.IntN(2) == 0 {
+			b = b[:14]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, z := range zones {
+		for _, s := range cases {
+			got, gok := timeline.ParseInstantTime(s, z)
+			want, wok := parseInstantTimeLayout(s, z)
+			if gok != wok || !got.Equal(want) || got.Location() != want.Location() {
+				t.Fatalf("%q in %s: %v %v, layout parser %v %v", s, z, got, gok, want, wok)
+			}
+		}
+	}
 }

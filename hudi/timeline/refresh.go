@@ -240,6 +240,7 @@ func carryDecoded(prev, tl *Timeline) int {
 			in.PlanAction = o.PlanAction
 		}
 		in.Err, in.decoded = o.Err, true
+		in.writes, in.summarized = o.writes, o.summarized
 		n++
 	}
 	return n

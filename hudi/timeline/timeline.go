@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
+	"unique"
 
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
@@ -21,8 +23,10 @@ type Reader struct {
 	Store    storage.Storage
 	Config   *tableconfig.Config
 	Problems *problem.Log
-	// Compact keeps only Totals, Operation and ReplacedFileIDs of decoded commits (Commit
-	// stays nil; Details decodes it again on demand).
+	// Compact keeps only Totals, Operation, ReplacedFileIDs and the per-partition sums
+	// (Instant.Writes) of decoded commits: Commit stays nil, and Details or Reader.Commit
+	// decode it again on demand. A 200k-commit timeline then holds ~100 bytes of metadata per
+	// instant instead of ~1.3 KB.
 	Compact bool
 }
 
@@ -56,11 +60,6 @@ type Instant struct {
 	Files []storage.Entry `json:"-"`
 	// Commit holds decoded commit metadata for completed write instants.
 	Commit *CommitMetadata `json:"-"`
-	// Content is the completed (or, for archived entries, stored) metadata as JSON, when the
-	// reader already had it in hand; otherwise Details reads it on demand.
-	Content []byte `json:"-"`
-	// Plan is the requested plan as JSON when already read (archived entries, clustering check).
-	Plan []byte `json:"-"`
 	// Err says why the instant's content could not be read; the instant is still listed.
 	Err string `json:"error,omitempty"`
 	// Started is the requested time parsed in the table zone (zero if not a date).
@@ -69,6 +68,77 @@ type Instant struct {
 	Ended time.Time `json:"-"`
 	// decoded: LoadCommits has read this instant's metadata (or it needs none).
 	decoded bool
+	// summarized: writes holds the per-partition sums of metadata read in Compact mode,
+	// which keeps them instead of Commit.
+	summarized bool
+	writes     []PartitionWrites
+	// stored holds the metadata an archived entry carries as JSON; nil for active instants
+	// (Details reads their files on demand). A pointer: two slices per instant were 48 of its
+	// 360 bytes, kept twice over while the explorer's commits step copies 200k instants.
+	stored *storedJSON
+}
+
+// storedJSON is an instant's metadata as JSON, already in hand (archived entries).
+type storedJSON struct {
+	content, plan []byte
+}
+
+// content is the completed (or, for archived entries, stored) metadata as JSON, when the
+// reader already had it in hand; otherwise Details reads it on demand.
+func (i *Instant) content() []byte {
+	if i.stored == nil {
+		return nil
+	}
+	return i.stored.content
+}
+
+// plan is the requested plan as JSON when already read (archived entries).
+func (i *Instant) plan() []byte {
+	if i.stored == nil {
+		return nil
+	}
+	return i.stored.plan
+}
+
+// setContent and setPlan replace the stored JSON without writing into a storedJSON another
+// copy of the instant may share.
+func (i *Instant) setContent(b []byte) {
+	var s storedJSON
+	if i.stored != nil {
+		s = *i.stored
+	}
+	s.content = b
+	i.stored = &s
+}
+
+func (i *Instant) setPlan(b []byte) {
+	var s storedJSON
+	if i.stored != nil {
+		s = *i.stored
+	}
+	s.plan = b
+	i.stored = &s
+}
+
+// Writes returns the per-partition sums of the instant's commit metadata, from Commit when it
+// is kept, else from the sums Compact reading kept; false when the metadata was not read or
+// could not be (as Commit == nil says for an eagerly read timeline).
+func (i *Instant) Writes() ([]PartitionWrites, bool) {
+	if i.Commit != nil {
+		return i.Commit.PartitionWrites(), true
+	}
+	return i.writes, i.summarized
+}
+
+// CommitOperation is the operation type of the instant's commit metadata ("" when not read).
+func (i *Instant) CommitOperation() string {
+	if i.Commit != nil {
+		return i.Commit.OperationType
+	}
+	if i.summarized {
+		return i.Operation
+	}
+	return ""
 }
 
 // MetadataLoaded reports whether the instant's commit metadata (Totals, Operation, Commit)
@@ -131,11 +201,24 @@ func (i *Instant) IsCompleted() bool { return i.State == Completed }
 // file returns the table-relative path of the instant's file in a given state.
 func (i *Instant) file(state State) string {
 	for _, f := range i.Files {
-		if pf, ok := ParseInstantFileName(f.Name); ok && pf.State == state {
+		if fileState(f.Name) == state {
 			return f.Path
 		}
 	}
 	return ""
+}
+
+// fileState is the state of an instant file name that ParseInstantFileName accepted (Files
+// holds no other), told from its suffix without parsing it again: `.requested`, `.inflight`
+// (also the bare `<ts>.inflight` of a commit), else completed.
+func fileState(name string) State {
+	switch {
+	case strings.HasSuffix(name, ".requested"):
+		return Requested
+	case strings.HasSuffix(name, ".inflight"):
+		return Inflight
+	}
+	return Completed
 }
 
 // CompletedFile is the path of the completed instant file ("" when pending or archived).
@@ -233,8 +316,13 @@ func SortByRequested(in []*Instant) {
 
 // family groups a plan action with the action it completes as.
 func family(action string) string {
-	if a, ok := completedAs[action]; ok {
-		return a
+	switch action { // completedAs, without a map lookup per listed file
+	case ActionCompaction:
+		return ActionCommit
+	case ActionLogCompaction:
+		return ActionDeltaCommit
+	case ActionClustering:
+		return ActionReplaceCommit
 	}
 	return action
 }
@@ -266,13 +354,19 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 	}
 	type key struct{ ts, fam string }
 	// An instant is usually three files (requested, inflight, completed).
-	byKey := make(map[key]*Instant, len(entries)/3+1)
-	order := make([]key, 0, len(entries)/3+1)
+	byKey := make(map[key]int32, len(entries)/3+1)
+	ins := make([]*Instant, 0, len(entries)/3+1)
+	// spans[j] is the range of entries instant j's files lie in, and how many there are: the
+	// listing is sorted by name, so they are usually adjacent and Files can be a window on
+	// entries instead of an array of its own (at 200k instants, 51 MB kept and copied).
+	type span struct{ lo, hi, n int32 }
+	spans := make([]span, 0, len(entries)/3+1)
 	// precision of each derived completion time's source, and whether every such time is a
 	// whole second (an unzipped or copied table keeps the coarse times on a fine file system).
 	precision := map[*Instant]time.Duration{}
 	wholeSeconds, evenSeconds, nDerived := true, true, 0
-	for _, e := range entries {
+	last, lastKey := int32(-1), key{}
+	for idx, e := range entries {
 		f, ok := ParseInstantFileName(e.Name)
 		if !ok {
 			continue
@@ -286,15 +380,22 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 			r.Problems.Add(r.path(e.Path), "is a directory where an instant file is expected")
 		}
 		k := key{f.RequestedTime, family(f.Action)}
-		in := byKey[k]
-		if in == nil {
-			in = &Instant{RequestedTime: f.RequestedTime, Action: f.Action, State: f.State,
-				Files: make([]storage.Entry, 0, 3)}
-			byKey[k] = in
-			order = append(order, k)
+		// The listing is sorted: an instant's files usually follow one another, so the
+		// previous file's instant is checked before the map.
+		j, seen := last, last >= 0 && lastKey == k
+		if !seen {
+			j, seen = byKey[k]
 		}
-		in.Files = append(in.Files, e)
-		if _, isPlan := completedAs[f.Action]; isPlan {
+		if !seen {
+			j = int32(len(ins))
+			ins = append(ins, &Instant{RequestedTime: f.RequestedTime, Action: f.Action, State: f.State})
+			spans = append(spans, span{lo: int32(idx)})
+			byKey[k] = j
+		}
+		last, lastKey = j, k
+		in, sp := ins[j], &spans[j]
+		sp.hi, sp.n = int32(idx), sp.n+1
+		if family(f.Action) != f.Action { // a plan action (completedAs)
 			in.PlanAction = f.Action
 		}
 		if stateRank(f.State) >= stateRank(in.State) {
@@ -309,7 +410,7 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 					// Name-only listing: the completion time needs this file's modification time.
 					if st, err := r.Store.Stat(ctx, e.Path); err == nil {
 						e.ModTime, e.Size = st.ModTime, st.Size
-						in.Files[len(in.Files)-1] = e
+						entries[idx] = e
 					} else {
 						r.Problems.Add(r.path(e.Path), err.Error())
 					}
@@ -323,6 +424,22 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 			}
 		}
 	}
+	for j, in := range ins {
+		sp := spans[j]
+		if sp.hi-sp.lo+1 == sp.n {
+			in.Files = entries[sp.lo : sp.hi+1 : sp.hi+1] // full capacity: an append copies
+			continue
+		}
+		// Interleaved with another instant's files (two actions at one instant time): pick
+		// this instant's own, in listing order.
+		in.Files = make([]storage.Entry, 0, sp.n)
+		k := key{in.RequestedTime, family(in.Action)}
+		for _, e := range entries[sp.lo : sp.hi+1] {
+			if f, ok := ParseInstantFileName(e.Name); ok && e.Err == nil && (key{f.RequestedTime, family(f.Action)}) == k {
+				in.Files = append(in.Files, e)
+			}
+		}
+	}
 	inferred := time.Duration(0)
 	switch {
 	case evenSeconds && nDerived >= 4:
@@ -330,16 +447,14 @@ func (r *Reader) ActiveNames(ctx context.Context) (*Timeline, error) {
 	case wholeSeconds && nDerived >= 2:
 		inferred = time.Second
 	}
-	tl := &Timeline{Instants: make([]*Instant, 0, len(order)), ByRequested: r.Config.Version < 8}
-	for _, k := range order {
-		in := byKey[k]
+	tl := &Timeline{Instants: ins, ByRequested: r.Config.Version < 8}
+	for _, in := range ins {
 		in.Started, _ = ParseInstantTime(in.RequestedTime, r.Config.Zone)
 		if in.CompletionDerived {
 			in.clampDerived(max(precision[in], inferred, time.Millisecond), r.Config.Zone)
 		} else if in.CompletionTime != "" {
 			in.Ended, _ = ParseInstantTime(in.CompletionTime, r.Config.Zone)
 		}
-		tl.Instants = append(tl.Instants, in)
 	}
 	var replaces []*Instant
 	for _, in := range tl.Instants {
@@ -446,20 +561,30 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant, buf []byte) []b
 		r.Problems.Add(r.path(cf), err.Error())
 		return buf
 	}
-	decode := decodeCommitMetadata
 	if r.Compact {
-		decode = decodeCommitLite
+		sum, err := decodeCommitSummary(b)
+		if err != nil {
+			in.Err = fmt.Sprintf("decode %s: %v", r.path(cf), err)
+			r.Problems.Add(r.path(cf), err.Error())
+			return buf
+		}
+		// The decoder carves strings out of shared slabs: one kept string keeps its slab
+		// (~100 bytes an instant at 200k). Operation and partition names repeat: keep
+		// canonical copies instead.
+		for i := range sum.writes {
+			sum.writes[i].Partition = unique.Make(sum.writes[i].Partition).Value()
+		}
+		setSummary(in, unique.Make(sum.op).Value(), sum.totals, sum.replaced)
+		in.writes, in.summarized = sum.writes, true
+		return buf
 	}
-	cm, err := decode(b)
+	cm, err := decodeCommitMetadata(b)
 	if err != nil {
 		in.Err = fmt.Sprintf("decode %s: %v", r.path(cf), err)
 		r.Problems.Add(r.path(cf), err.Error())
 		return buf
 	}
 	setCommit(in, cm)
-	if r.Compact {
-		in.Commit = nil
-	}
 	return buf
 }
 
@@ -469,13 +594,43 @@ const maxReusedBuffer = 1 << 20
 
 func setCommit(in *Instant, cm *CommitMetadata) {
 	in.Commit = cm
-	in.Operation = cm.OperationType
-	in.Totals = cm.Totals()
-	in.ReplacedFileIDs = cm.PartitionToReplaceFileIDs
-	if cm.OperationType == "CLUSTER" && in.PlanAction == "" {
+	setSummary(in, cm.OperationType, cm.Totals(), cm.PartitionToReplaceFileIDs)
+}
+
+// setSummary sets what the timeline rows show of commit metadata.
+func setSummary(in *Instant, op string, totals CommitTotals, replaced map[string][]string) {
+	in.Operation = op
+	in.Totals = totals
+	in.ReplacedFileIDs = replaced
+	if op == "CLUSTER" && in.PlanAction == "" {
 		in.PlanAction = ActionClustering
 	}
-	if cm.OperationType == "COMPACT" && in.PlanAction == "" {
+	if op == "COMPACT" && in.PlanAction == "" {
 		in.PlanAction = ActionCompaction
 	}
+}
+
+// Commit returns the instant's commit metadata: Commit when kept, else read and decoded again
+// from the completed file (a timeline read in Compact mode keeps only sums). Nothing is
+// cached on the instant, which may be shared with readers on other goroutines.
+func (r *Reader) Commit(ctx context.Context, in *Instant) (*CommitMetadata, error) {
+	if in.Commit != nil {
+		return in.Commit, nil
+	}
+	if in.State != Completed || !IsWriteAction(in.Action) {
+		return nil, fmt.Errorf("%s %s: no commit metadata", in.RequestedTime, in.Action)
+	}
+	cf := in.CompletedFile()
+	if cf == "" {
+		return nil, fmt.Errorf("%s %s: no completed file", in.RequestedTime, in.Action)
+	}
+	b, err := r.Store.ReadFile(ctx, cf)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", r.path(cf), err)
+	}
+	cm, err := decodeCommitMetadata(b)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", r.path(cf), err)
+	}
+	return cm, nil
 }
