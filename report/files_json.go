@@ -2,12 +2,10 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
 	"runtime"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 )
@@ -290,43 +288,4 @@ func appendFilesFileGroup(b []byte, g *filegroup.FileGroup) []byte {
 	b = append(b, ",\n          \"sliceCount\": "...)
 	b = strconv.AppendInt(b, int64(len(g.Slices)), 10)
 	return append(b, "\n        }"...)
-}
-
-// appendJSONString appends s quoted as encoding/json writes it without HTML escaping. Names
-// and paths are printable ASCII almost always; anything else goes through encoding/json
-// itself, so escapes (control bytes, invalid UTF-8, U+2028) stay identical.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if !jsonPlain[s[i]] {
-			return appendJSONStringSlow(b, s)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// jsonPlain marks the bytes encoding/json copies as they are: printable ASCII but " and \.
-var jsonPlain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-func appendJSONStringSlow(b []byte, s string) []byte {
-	var buf jsonBuf
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil { // a string always encodes
-		return append(b, `""`...)
-	}
-	return append(b, buf[:len(buf)-1]...) // without Encode's newline
-}
-
-type jsonBuf []byte
-
-func (j *jsonBuf) Write(p []byte) (int, error) {
-	*j = append(*j, p...)
-	return len(p), nil
 }

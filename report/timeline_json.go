@@ -1,9 +1,7 @@
 package report
 
 import (
-	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 )
 
 // appendInstantJSON appends ij as the stream's value at depth would write it (encoding/json,
@@ -86,34 +84,3 @@ func appendInstantJSON(dst []byte, depth int, ij *InstantJSON) []byte {
 	}
 	return append(dst, '}')
 }
-
-// appendJSONString appends s quoted as encoding/json quotes it without HTML escaping. Instant
-// times, actions and states are plain ASCII and copied as they are; anything else (an
-// operation or error from the table's files) goes through encoding/json itself.
-func appendJSONString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			var b []byte
-			b, _ = jsonStringNoHTML(s)
-			return append(dst, b...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
-}
-
-// jsonStringNoHTML is encoding/json's quoting of s with SetEscapeHTML(false).
-func jsonStringNoHTML(s string) ([]byte, error) {
-	var buf jsonBuf
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		return nil, err
-	}
-	return buf[:len(buf)-1], nil // Encode ends with a newline
-}
-
-type jsonBuf []byte
-
-func (b *jsonBuf) Write(p []byte) (int, error) { *b = append(*b, p...); return len(p), nil }
