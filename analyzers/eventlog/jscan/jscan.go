@@ -21,11 +21,12 @@ type Scanner struct {
 	err   error
 	stack []byte
 	kbuf  []byte
+	bs    int // a backslash's offset, see backslashFrom
 }
 
 // Reset points the scanner at a new document.
 func (s *Scanner) Reset(b []byte) {
-	s.b, s.i, s.err = b, 0, nil
+	s.b, s.i, s.err, s.bs = b, 0, nil, -1
 	s.stack = s.stack[:0]
 }
 
@@ -109,11 +110,11 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 			s.fail("expected object key")
 			return false
 		}
-		key := s.rawString()
+		key, esc := s.rawStringEsc()
 		if s.err != nil {
 			return false
 		}
-		if bytes.IndexByte(key, '\\') >= 0 {
+		if esc {
 			s.kbuf = appendUnescaped(s.kbuf[:0], key)
 			key = s.kbuf
 		}
@@ -210,6 +211,22 @@ func (s *Scanner) literal(lit string) {
 // rawString consumes a string at s.i (which holds '"') and returns its raw,
 // still escaped, contents.
 func (s *Scanner) rawString() []byte {
+	raw, _ := s.rawStringEsc()
+	return raw
+}
+
+// rawStringEsc is rawString also telling whether the contents hold a backslash.
+func (s *Scanner) rawStringEsc() ([]byte, bool) {
+	start := s.i + 1
+	if end, ok := fastString(s.b, start); ok {
+		s.i = end + 1
+		return s.b[start:end], false
+	}
+	raw := s.rawStringSlow()
+	return raw, bytes.IndexByte(raw, '\\') >= 0
+}
+
+func (s *Scanner) rawStringSlow() []byte {
 	start := s.i + 1
 	j := start
 	for {
@@ -245,6 +262,10 @@ func (s *Scanner) Skip() {
 		s.rawString()
 		return
 	case '{', '[':
+		if end, ok := s.skipContainer(s.i); ok {
+			s.i = end
+			return
+		}
 	case '}', ']', ',', ':':
 		s.fail("unexpected %q", c)
 		return
@@ -252,6 +273,7 @@ func (s *Scanner) Skip() {
 		s.scalar()
 		return
 	}
+	// Malformed: the byte loop finds the error and where it is.
 	s.stack = append(s.stack[:0], c)
 	s.i++
 	for s.i < len(s.b) {
@@ -352,6 +374,10 @@ func parseInt(v []byte) (int64, bool) {
 // strings and booleans (1/0) convert; null and anything else give def.
 func (s *Scanner) Int(def int64) int64 {
 	switch s.Peek() {
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if n, ok := s.fastInt(); ok {
+			return n
+		}
 	case '"':
 		raw := s.rawString()
 		if n, ok := parseInt(bytes.TrimSpace(raw)); ok {
@@ -391,8 +417,11 @@ func (s *Scanner) Bool() bool {
 		return false
 	}
 	v := s.scalar()
-	if string(v) == "true" {
+	switch string(v) {
+	case "true":
 		return true
+	case "false":
+		return false // without parseInt's failing ParseFloat, which allocates its error
 	}
 	n, ok := parseInt(v)
 	return ok && n != 0
@@ -403,11 +432,11 @@ func (s *Scanner) Bool() bool {
 func (s *Scanner) String() (string, bool) {
 	switch s.Peek() {
 	case '"':
-		raw := s.rawString()
+		raw, esc := s.rawStringEsc()
 		if s.err != nil {
 			return "", false
 		}
-		if bytes.IndexByte(raw, '\\') < 0 {
+		if !esc {
 			return string(raw), true
 		}
 		return string(appendUnescaped(nil, raw)), true
