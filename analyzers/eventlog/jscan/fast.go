@@ -1,7 +1,6 @@
 package jscan
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -51,19 +50,6 @@ func prefixXor(x uint64) uint64 {
 	return x
 }
 
-// backslashFrom is the offset of the first backslash at or after p, or
-// len(s.b); the answer is cached, so a document costs one memchr pass for its
-// backslashes however many values are skipped.
-func (s *Scanner) backslashFrom(p int) int {
-	if s.bs < p {
-		s.bs = len(s.b)
-		if k := bytes.IndexByte(s.b[p:], '\\'); k >= 0 {
-			s.bs = p + k
-		}
-	}
-	return s.bs
-}
-
 // fastString finds the end of the string whose contents start at start when
 // the closing quote comes within a few words and no backslash precedes it;
 // ok is false otherwise (the caller uses the exact loop).
@@ -84,44 +70,72 @@ func fastString(b []byte, start int) (end int, ok bool) {
 	return 0, false
 }
 
+// chunkMasksGeneric is chunkMasks a word at a time.
+func chunkMasksGeneric(b []byte, q, br []uint64) int {
+	for c := range q {
+		var qm, bm, bs uint64
+		for k := 0; k < 64; k += 8 {
+			w := binary.LittleEndian.Uint64(b[64*c+k:])
+			bs |= eq(w, back8)
+			qm |= compress(eq(w, quote8)) << k
+			bm |= compress(eqBracket(w)) << k
+		}
+		if bs != 0 {
+			return c
+		}
+		q[c], br[c] = qm, bm
+	}
+	return len(q)
+}
+
+// maxChunks bounds the 64-byte chunks masked at once; a skip starts with one
+// and doubles, so a short container does not pay for masking bytes after it.
+const maxChunks = 16
+
 // skipContainer finds the end of the object or array opening at s.b[i] with
 // the rules of the byte loop in Skip (strings and matched brackets only). ok
 // is false when that loop would fail; s.i is not moved.
 func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 	b := s.b
 	st := append(s.stack[:0], b[i])
-	defer func() { s.stack = st[:0] }()
 	p := i + 1
 	var inStr uint64 // all ones inside a string
 	esc := false     // inside a string, the previous byte was an unpaired backslash
+	batch := 1
 	for p < len(b) {
-		if !esc && p+64 <= len(b) && s.backslashFrom(p) >= p+64 {
-			var q, br uint64
-			for k := 0; k < 64; k += 8 {
-				w := binary.LittleEndian.Uint64(b[p+k:])
-				q |= compress(eq(w, quote8)) << k
-				br |= compress(eqBracket(w)) << k
-			}
-			in := prefixXor(q) ^ inStr
-			inStr = uint64(int64(in) >> 63)
-			for br &^= in; br != 0; br &= br - 1 {
-				j := p + bits.TrailingZeros64(br)
-				switch c := b[j]; c {
-				case '{', '[':
-					st = append(st, c)
-				case '}', ']':
-					if st[len(st)-1]^c != '{'^'}' { // also '['^']'
-						return 0, false
-					}
-					if st = st[:len(st)-1]; len(st) == 0 {
-						return j + 1, true
+		// Whole chunks without a backslash: quotes and brackets by mask,
+		// strings by the parity of the quotes before each byte.
+		if avail := (len(b) - p) / 64; !esc && avail > 0 {
+			want := min(avail, batch)
+			batch = min(2*batch, maxChunks)
+			n := chunkMasks(b[p:], s.qm[:want], s.bm[:want])
+			qs, brs := s.qm[:n], s.bm[:n]
+			for k := range qs {
+				in := prefixXor(qs[k]) ^ inStr
+				inStr = uint64(int64(in) >> 63)
+				for br := brs[k] &^ in; br != 0; br &= br - 1 {
+					j := p + bits.TrailingZeros64(br)
+					switch c := b[j]; c {
+					case '{', '[':
+						st = append(st, c)
+					case '}', ']':
+						if st[len(st)-1]^c != '{'^'}' { // also '['^']'
+							s.stack = st
+							return 0, false
+						}
+						if st = st[:len(st)-1]; len(st) == 0 {
+							s.stack = st
+							return j + 1, true
+						}
 					}
 				}
+				p += 64
 			}
-			p += 64
-			continue
+			if n == want {
+				continue
+			}
 		}
-		// A word holds a backslash, or the input ends: the byte loop.
+		// A chunk with a backslash, or the input ends: the byte loop.
 		for stop := min(p+64, len(b)); p < stop; p++ {
 			c := b[p]
 			if inStr != 0 {
@@ -142,14 +156,17 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 				st = append(st, c)
 			case '}', ']':
 				if st[len(st)-1]^c != '{'^'}' {
+					s.stack = st
 					return 0, false
 				}
 				if st = st[:len(st)-1]; len(st) == 0 {
+					s.stack = st
 					return p + 1, true
 				}
 			}
 		}
 	}
+	s.stack = st
 	return 0, false
 }
 

@@ -66,13 +66,65 @@ func trace(w walker, doc []byte, mode int) string {
 	return out.String()
 }
 
+// checkSame compares the scanner, with the vector masks and without, to the
+// reference.
 func checkSame(t *testing.T, doc []byte) {
 	t.Helper()
+	defer func(v bool) { useAVX2 = v }(useAVX2)
+	vector := []bool{false}
+	if useAVX2 {
+		vector = append(vector, true)
+	}
 	for mode := range 7 {
-		var s Scanner
 		var r refScanner
-		if got, want := trace(&s, doc, mode), trace(&r, doc, mode); got != want {
-			t.Fatalf("mode %d, %q:\n got %s\nwant %s", mode, doc, got, want)
+		want := trace(&r, doc, mode)
+		for _, v := range vector {
+			useAVX2 = v
+			var s Scanner
+			if got := trace(&s, doc, mode); got != want {
+				t.Fatalf("mode %d, vector %v, %q:\n got %s\nwant %s", mode, v, doc, got, want)
+			}
+		}
+	}
+}
+
+// The two ways of masking a chunk agree, and stop at the same backslash.
+func TestChunkMasks(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine")
+	}
+	b := make([]byte, 64*maxChunks)
+	for i := range b {
+		if b[i] = byte(i*7 + i/64); b[i] == '\\' { // every other byte value, at every position
+			b[i] = 'a'
+		}
+	}
+	b = append(b, taskEnd...)
+	n := len(b) / 64
+	q1, br1 := make([]uint64, n), make([]uint64, n)
+	q2, br2 := make([]uint64, n), make([]uint64, n)
+	if d1, d2 := chunkMasks(b, q1, br1), chunkMasksGeneric(b, q2, br2); d1 != n || d2 != n {
+		t.Fatalf("%d chunks, done %d (vector) %d (generic)", n, d1, d2)
+	}
+	for k := range n {
+		if q1[k] != q2[k] || br1[k] != br2[k] {
+			t.Fatalf("chunk %d: vector %x %x, generic %x %x", k, q1[k], br1[k], q2[k], br2[k])
+		}
+		for j := range 64 {
+			c := b[64*k+j]
+			wantQ := c == '"'
+			wantB := strings.IndexByte("{}[]Yy_\x7f", c) >= 0
+			if (q1[k]>>j&1 == 1) != wantQ || (br1[k]>>j&1 == 1) != wantB {
+				t.Fatalf("chunk %d byte %d (%q): quote bit %v bracket bit %v", k, j, c, q1[k]>>j&1, br1[k]>>j&1)
+			}
+		}
+	}
+	for _, at := range []int{0, 63, 64, 100, 64*maxChunks - 1} {
+		m := append([]byte(nil), b[:64*maxChunks]...)
+		m[at] = '\\'
+		q, br := make([]uint64, maxChunks), make([]uint64, maxChunks)
+		if d1, d2 := chunkMasks(m, q, br), chunkMasksGeneric(m, q, br); d1 != at/64 || d2 != at/64 {
+			t.Errorf("backslash at %d: done %d (vector) %d (generic), want %d", at, d1, d2, at/64)
 		}
 	}
 }
@@ -135,5 +187,29 @@ func BenchmarkSkipLineRef(b *testing.B) {
 	for range b.N {
 		s.Reset(doc)
 		s.Skip()
+	}
+}
+
+func BenchmarkSkipLineGeneric(b *testing.B) {
+	defer func(v bool) { useAVX2 = v }(useAVX2)
+	useAVX2 = false
+	BenchmarkSkipLine(b)
+}
+
+func BenchmarkChunkMasks(b *testing.B) {
+	doc := []byte(strings.Repeat(taskEnd, 2))[:64*maxChunks]
+	b.SetBytes(int64(len(doc)))
+	var q, br [maxChunks]uint64
+	for range b.N {
+		chunkMasks(doc, q[:], br[:])
+	}
+}
+
+func BenchmarkChunkMasksGeneric(b *testing.B) {
+	doc := []byte(strings.Repeat(taskEnd, 2))[:64*maxChunks]
+	b.SetBytes(int64(len(doc)))
+	var q, br [maxChunks]uint64
+	for range b.N {
+		chunkMasksGeneric(doc, q[:], br[:])
 	}
 }

@@ -21,12 +21,13 @@ type Scanner struct {
 	err   error
 	stack []byte
 	kbuf  []byte
-	bs    int // a backslash's offset, see backslashFrom
+	qm    [maxChunks]uint64
+	bm    [maxChunks]uint64
 }
 
 // Reset points the scanner at a new document.
 func (s *Scanner) Reset(b []byte) {
-	s.b, s.i, s.err, s.bs = b, 0, nil, -1
+	s.b, s.i, s.err = b, 0, nil
 	s.stack = s.stack[:0]
 }
 
