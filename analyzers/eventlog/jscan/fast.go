@@ -104,18 +104,23 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 	batch := 1
 	for p < len(b) {
 		// Whole chunks without a backslash: quotes and brackets by mask,
-		// strings by the parity of the quotes before each byte.
-		if avail := (len(b) - p) / 64; !esc && avail > 0 {
-			want := min(avail, batch)
+		// strings by the parity of the quotes before each byte. The last
+		// bytes are masked in a zero-padded copy: zeros match nothing.
+		if !esc {
+			chunk, want := b[p:], min((len(b)-p)/64, batch)
+			if want == 0 {
+				s.pad = [64]byte{}
+				copy(s.pad[:], b[p:])
+				chunk, want = s.pad[:], 1
+			}
 			batch = min(2*batch, maxChunks)
-			n := chunkMasks(b[p:], s.qm[:want], s.bm[:want])
-			qs, brs := s.qm[:n], s.bm[:n]
-			for k := range qs {
-				in := prefixXor(qs[k]) ^ inStr
+			n := chunkMasks(chunk, s.qm[:want], s.bm[:want])
+			for k := range n {
+				in := prefixXor(s.qm[k]) ^ inStr
 				inStr = uint64(int64(in) >> 63)
-				for br := brs[k] &^ in; br != 0; br &= br - 1 {
-					j := p + bits.TrailingZeros64(br)
-					switch c := b[j]; c {
+				for br := s.bm[k] &^ in; br != 0; br &= br - 1 {
+					j := 64*k + bits.TrailingZeros64(br)
+					switch c := chunk[j]; c {
 					case '{', '[':
 						st = append(st, c)
 					case '}', ']':
@@ -125,13 +130,12 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 						}
 						if st = st[:len(st)-1]; len(st) == 0 {
 							s.stack = st
-							return j + 1, true
+							return p + j + 1, true
 						}
 					}
 				}
-				p += 64
 			}
-			if n == want {
+			if p += 64 * n; n == want {
 				continue
 			}
 		}

@@ -23,6 +23,7 @@ type Scanner struct {
 	kbuf  []byte
 	qm    [maxChunks]uint64
 	bm    [maxChunks]uint64
+	pad   [64]byte // the last bytes of a document, for the masks
 }
 
 // Reset points the scanner at a new document.
@@ -48,7 +49,11 @@ var ErrTrailing = errors.New("json: data after the top-level value")
 
 func (s *Scanner) ws() {
 	for s.i < len(s.b) {
-		switch s.b[s.i] {
+		c := s.b[s.i]
+		if c > ' ' { // the usual case, in one comparison
+			return
+		}
+		switch c {
 		case ' ', '\t', '\r', '\n':
 			s.i++
 		default:
