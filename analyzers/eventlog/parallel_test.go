@@ -281,8 +281,10 @@ func TestParallelMatchesSerial(t *testing.T) {
 			want := reportJSON(t, p, Options{readPart: (*analysis).readPartSerial})
 			for _, c := range []struct{ workers, block int }{{0, 4 << 20}, {1, 4 << 20}, {3, 64 << 10}, {2, 1000}} {
 				setBlockSize(t, c.block)
-				if got := reportJSON(t, p, Options{workers: c.workers}); got != want {
-					t.Errorf("workers %d block %d: differs from serial\n got %.300s\nwant %.300s", c.workers, c.block, got, want)
+				for _, noMmap := range []bool{false, true} {
+					if got := reportJSON(t, p, Options{workers: c.workers, noMmap: noMmap}); got != want {
+						t.Errorf("workers %d block %d noMmap %v: differs from serial\n got %.300s\nwant %.300s", c.workers, c.block, noMmap, got, want)
+					}
 				}
 			}
 		})
@@ -330,8 +332,19 @@ func TestParallelEdgeCases(t *testing.T) {
 			for _, block := range []int{1, 7, 100, 4096, 4 << 20} {
 				setBlockSize(t, block)
 				for _, w := range []int{1, 2, 5} {
-					if got := reportJSON(t, p, Options{workers: w}); got != want {
-						t.Fatalf("block %d workers %d:\n got %s\nwant %s", block, w, got, want)
+					for _, noMmap := range []bool{false, true} {
+						maps := 0
+						got := reportJSON(t, p, Options{workers: w, noMmap: noMmap, mapped: func(string) { maps++ }})
+						if got != want {
+							t.Fatalf("block %d workers %d noMmap %v:\n got %s\nwant %s", block, w, noMmap, got, want)
+						}
+						wantMaps := 1
+						if noMmap || body == "" { // an empty file is not mapped
+							wantMaps = 0
+						}
+						if maps != wantMaps {
+							t.Fatalf("block %d workers %d noMmap %v: mapped %d times, want %d", block, w, noMmap, maps, wantMaps)
+						}
 					}
 				}
 			}
@@ -356,19 +369,22 @@ func TestParallelOversizedLine(t *testing.T) {
 			if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r, err := Analyze(context.Background(), p, Options{workers: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := r.Hudiscope.Files[0]
-			d := r.Hudiscope.Damage
-			wantEvents := int64(2)
-			if tc.cut {
-				wantEvents = 1
-			}
-			if f.MalformedLines != 1 || f.Events != wantEvents || f.Truncated != tc.cut || len(d) != 1 || *d[0].Line != 2 ||
-				d[0].DecodedOffset != int64(len(good)) || !strings.Contains(d[0].Detail, fmt.Sprintf("line of %d bytes", len(long))) {
-				t.Errorf("file %+v damage %+v", f, d)
+			for _, noMmap := range []bool{false, true} {
+				r, err := Analyze(context.Background(), p, Options{workers: 2, noMmap: noMmap})
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := r.Hudiscope.Files[0]
+				d := r.Hudiscope.Damage
+				wantEvents := int64(2)
+				if tc.cut {
+					wantEvents = 1
+				}
+				if f.MalformedLines != 1 || f.Events != wantEvents || f.Truncated != tc.cut || len(d) != 1 || *d[0].Line != 2 ||
+					d[0].DecodedOffset != int64(len(good)) || !strings.Contains(d[0].Detail, fmt.Sprintf("line of %d bytes", len(long))) ||
+					f.DecodedBytes != int64(len(tc.body)) || f.EncodedBytes != int64(len(tc.body)) {
+					t.Errorf("noMmap %v: file %+v damage %+v", noMmap, f, d)
+				}
 			}
 		})
 	}
@@ -393,6 +409,54 @@ func TestParallelCancel(t *testing.T) {
 		}
 	}})
 	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// Lines longer than a block, and a line over the limit, through the mapping
+// and through read(2), give what the serial reader gives.
+func TestMappedLongLines(t *testing.T) {
+	setBlockSize(t, 64)
+	app := `{"Event":"SparkListenerApplicationStart","App Name":"a","Timestamp":1000}`
+	long := `{"Event":"SparkListenerLogStart","Spark Version":"` + strings.Repeat("v", 200) + `"}`
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"long-middle": app + "\n" + long + "\n" + app + "\n",
+		"long-last":   app + "\n" + long,
+		"long-cut":    app + "\n" + long[:150],
+		"long-eol":    app + "\n" + long + "\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := reportJSON(t, p, Options{readPart: (*analysis).readPartSerial})
+		for _, noMmap := range []bool{false, true} {
+			if got := reportJSON(t, p, Options{workers: 2, noMmap: noMmap}); got != want {
+				t.Errorf("%s noMmap %v:\n got %s\nwant %s", name, noMmap, got, want)
+			}
+		}
+	}
+}
+
+// A file that shrinks while it is read through the mapping is an error naming
+// it, not a crash (SIGBUS).
+func TestMappedFileShrinks(t *testing.T) {
+	var b bytes.Buffer
+	for range 20000 {
+		b.WriteString(`{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Launch Time":1,"Finish Time":2}}` + "\n")
+	}
+	p := filepath.Join(t.TempDir(), "log")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setBlockSize(t, 4096)
+	_, err := Analyze(context.Background(), p, Options{mapped: func(path string) {
+		if err := os.Truncate(path, 100); err != nil {
+			t.Error(err)
+		}
+	}})
+	if err == nil || !strings.Contains(err.Error(), p+": ") || !strings.Contains(err.Error(), "did the file shrink") {
 		t.Fatalf("err %v", err)
 	}
 }
