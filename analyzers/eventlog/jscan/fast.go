@@ -50,13 +50,21 @@ func prefixXor(x uint64) uint64 {
 	return x
 }
 
+// firstEq has 0x80 in the first byte of w equal to the byte repeated in pat,
+// if any (bytes after it may be flagged wrongly): cheaper than eq where only
+// the first match, or whether there is one, matters.
+func firstEq(w, pat uint64) uint64 {
+	v := w ^ pat
+	return (v - lsb) &^ v & (0x80 * lsb)
+}
+
 // fastString finds the end of the string whose contents start at start when
 // the closing quote comes within a few words and no backslash precedes it;
 // ok is false otherwise (the caller uses the exact loop).
 func fastString(b []byte, start int) (end int, ok bool) {
 	for j, n := start, 0; j+8 <= len(b) && n < 4; j, n = j+8, n+1 {
 		w := binary.LittleEndian.Uint64(b[j:])
-		q, e := eq(w, quote8), eq(w, back8)
+		q, e := firstEq(w, quote8), firstEq(w, back8)
 		if q != 0 {
 			if e != 0 && bits.TrailingZeros64(e) < bits.TrailingZeros64(q) {
 				return 0, false

@@ -124,10 +124,12 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 			s.kbuf = appendUnescaped(s.kbuf[:0], key)
 			key = s.kbuf
 		}
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			s.fail("expected ':'")
-			return false
+		if s.i >= len(s.b) || s.b[s.i] != ':' { // usually right after the key
+			s.ws()
+			if s.i >= len(s.b) || s.b[s.i] != ':' {
+				s.fail("expected ':'")
+				return false
+			}
 		}
 		s.i++
 		start := s.i
