@@ -140,6 +140,10 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 		if s.i == start {
 			s.Skip() // the callback did not consume the value
 		}
+		if s.i < len(s.b) && s.b[s.i] == ',' { // usually right after the value
+			s.i++
+			continue
+		}
 		s.ws()
 		if s.i >= len(s.b) {
 			s.fail("unexpected end of input in object")
