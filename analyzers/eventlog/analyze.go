@@ -31,6 +31,10 @@ type Options struct {
 
 	// workers is the number of parser goroutines; 0 means GOMAXPROCS (tests).
 	workers int
+	// noMmap reads plain local files with read(2), not through a mapping (tests).
+	noMmap bool
+	// mapped is called when a part is read through a mapping (tests).
+	mapped func(path string)
 	// readPart replaces analysis.readPart (tests: the single-threaded reference).
 	readPart func(a *analysis, ctx context.Context, op source.Opener, p source.Part, idx, total int) error
 }

@@ -281,11 +281,76 @@ func TestParallelMatchesSerial(t *testing.T) {
 			want := reportJSON(t, p, Options{readPart: (*analysis).readPartSerial})
 			for _, c := range []struct{ workers, block int }{{0, 4 << 20}, {1, 4 << 20}, {3, 64 << 10}, {2, 1000}} {
 				setBlockSize(t, c.block)
-				if got := reportJSON(t, p, Options{workers: c.workers}); got != want {
-					t.Errorf("workers %d block %d: differs from serial\n got %.300s\nwant %.300s", c.workers, c.block, got, want)
+				for _, noMmap := range []bool{false, true} {
+					if got := reportJSON(t, p, Options{workers: c.workers, noMmap: noMmap}); got != want {
+						t.Errorf("workers %d block %d noMmap %v: differs from serial\n got %.300s\nwant %.300s", c.workers, c.block, noMmap, got, want)
+					}
 				}
 			}
 		})
+	}
+}
+
+// A real Spark 3 log damaged the ways logs get damaged: garbage lines, a byte
+// changed to a quote, backslash or bracket inside task metrics, lines cut
+// short, CRLF endings and a cut last line. The parallel reader, through the
+// mapping and through read(2), matches the serial one on each.
+func TestParallelDamagedRealLog(t *testing.T) {
+	src := filepath.Join(sharedLogs(t), "spark-codecs-reencoded", "application_1603128018386_7846.lz4")
+	f, err := os.Open(src)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	r, _, _ := codec.Open(f, src)
+	whole, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(whole, []byte("\n"))[:2500]
+	var out bytes.Buffer
+	seed := uint32(7)
+	rnd := func(n int) int { // a fixed sequence (xorshift), the same every run
+		seed ^= seed << 13
+		seed ^= seed >> 17
+		seed ^= seed << 5
+		return int(seed % uint32(n))
+	}
+	for i, l := range lines {
+		l = append([]byte(nil), l...)
+		switch k := rnd(100); {
+		case k < 2 && len(l) > 10:
+			l[rnd(len(l))] = "\"\\{}[]y"[rnd(7)]
+		case k < 3:
+			l = l[:rnd(len(l)+1)]
+		case k < 4:
+			out.WriteString("garbage, not JSON\n")
+		}
+		out.Write(l)
+		if i%3 == 0 {
+			out.WriteByte('\r')
+		}
+		out.WriteByte('\n')
+	}
+	body := out.Bytes()
+	dir := t.TempDir()
+	for name, b := range map[string][]byte{"damaged": body, "damaged-cut": body[:len(body)-1234]} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := reportJSON(t, p, Options{readPart: (*analysis).readPartSerial})
+		if !strings.Contains(want, `"malformedLines":`) || strings.Contains(want, `"malformedLines":0`) {
+			t.Fatalf("%s: the damage was not seen: %.500s", name, want)
+		}
+		for _, block := range []int{4096, 1 << 20} {
+			setBlockSize(t, block)
+			for _, noMmap := range []bool{false, true} {
+				if got := reportJSON(t, p, Options{workers: 2, noMmap: noMmap}); got != want {
+					t.Errorf("%s block %d noMmap %v: differs from serial\n got %.300s\nwant %.300s", name, block, noMmap, got, want)
+				}
+			}
+		}
 	}
 }
 
@@ -330,8 +395,19 @@ func TestParallelEdgeCases(t *testing.T) {
 			for _, block := range []int{1, 7, 100, 4096, 4 << 20} {
 				setBlockSize(t, block)
 				for _, w := range []int{1, 2, 5} {
-					if got := reportJSON(t, p, Options{workers: w}); got != want {
-						t.Fatalf("block %d workers %d:\n got %s\nwant %s", block, w, got, want)
+					for _, noMmap := range []bool{false, true} {
+						maps := 0
+						got := reportJSON(t, p, Options{workers: w, noMmap: noMmap, mapped: func(string) { maps++ }})
+						if got != want {
+							t.Fatalf("block %d workers %d noMmap %v:\n got %s\nwant %s", block, w, noMmap, got, want)
+						}
+						wantMaps := 1
+						if noMmap || body == "" { // an empty file is not mapped
+							wantMaps = 0
+						}
+						if maps != wantMaps {
+							t.Fatalf("block %d workers %d noMmap %v: mapped %d times, want %d", block, w, noMmap, maps, wantMaps)
+						}
 					}
 				}
 			}
@@ -356,19 +432,22 @@ func TestParallelOversizedLine(t *testing.T) {
 			if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r, err := Analyze(context.Background(), p, Options{workers: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := r.Hudiscope.Files[0]
-			d := r.Hudiscope.Damage
-			wantEvents := int64(2)
-			if tc.cut {
-				wantEvents = 1
-			}
-			if f.MalformedLines != 1 || f.Events != wantEvents || f.Truncated != tc.cut || len(d) != 1 || *d[0].Line != 2 ||
-				d[0].DecodedOffset != int64(len(good)) || !strings.Contains(d[0].Detail, fmt.Sprintf("line of %d bytes", len(long))) {
-				t.Errorf("file %+v damage %+v", f, d)
+			for _, noMmap := range []bool{false, true} {
+				r, err := Analyze(context.Background(), p, Options{workers: 2, noMmap: noMmap})
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := r.Hudiscope.Files[0]
+				d := r.Hudiscope.Damage
+				wantEvents := int64(2)
+				if tc.cut {
+					wantEvents = 1
+				}
+				if f.MalformedLines != 1 || f.Events != wantEvents || f.Truncated != tc.cut || len(d) != 1 || *d[0].Line != 2 ||
+					d[0].DecodedOffset != int64(len(good)) || !strings.Contains(d[0].Detail, fmt.Sprintf("line of %d bytes", len(long))) ||
+					f.DecodedBytes != int64(len(tc.body)) || f.EncodedBytes != int64(len(tc.body)) {
+					t.Errorf("noMmap %v: file %+v damage %+v", noMmap, f, d)
+				}
 			}
 		})
 	}
@@ -393,6 +472,54 @@ func TestParallelCancel(t *testing.T) {
 		}
 	}})
 	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// Lines longer than a block, and a line over the limit, through the mapping
+// and through read(2), give what the serial reader gives.
+func TestMappedLongLines(t *testing.T) {
+	setBlockSize(t, 64)
+	app := `{"Event":"SparkListenerApplicationStart","App Name":"a","Timestamp":1000}`
+	long := `{"Event":"SparkListenerLogStart","Spark Version":"` + strings.Repeat("v", 200) + `"}`
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"long-middle": app + "\n" + long + "\n" + app + "\n",
+		"long-last":   app + "\n" + long,
+		"long-cut":    app + "\n" + long[:150],
+		"long-eol":    app + "\n" + long + "\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := reportJSON(t, p, Options{readPart: (*analysis).readPartSerial})
+		for _, noMmap := range []bool{false, true} {
+			if got := reportJSON(t, p, Options{workers: 2, noMmap: noMmap}); got != want {
+				t.Errorf("%s noMmap %v:\n got %s\nwant %s", name, noMmap, got, want)
+			}
+		}
+	}
+}
+
+// A file that shrinks while it is read through the mapping is an error naming
+// it, not a crash (SIGBUS).
+func TestMappedFileShrinks(t *testing.T) {
+	var b bytes.Buffer
+	for range 20000 {
+		b.WriteString(`{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Launch Time":1,"Finish Time":2}}` + "\n")
+	}
+	p := filepath.Join(t.TempDir(), "log")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setBlockSize(t, 4096)
+	_, err := Analyze(context.Background(), p, Options{mapped: func(path string) {
+		if err := os.Truncate(path, 100); err != nil {
+			t.Error(err)
+		}
+	}})
+	if err == nil || !strings.Contains(err.Error(), p+": ") || !strings.Contains(err.Error(), "did the file shrink") {
 		t.Fatalf("err %v", err)
 	}
 }

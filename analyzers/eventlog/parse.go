@@ -3,6 +3,7 @@ package eventlog
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/jscan"
@@ -144,6 +145,9 @@ var eventPrefix = []byte(`{"Event":"`)
 
 // isBlank reports a line holding only whitespace.
 func isBlank(b []byte) bool {
+	if len(b) > 0 && b[0] > ' ' && b[0] < utf8.RuneSelf {
+		return false // the usual '{', without looking at the end
+	}
 	return len(bytes.TrimSpace(b)) == 0
 }
 

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/codec"
@@ -220,6 +223,92 @@ func readBlocks(ctx context.Context, dec io.Reader, cr *countReader, free chan *
 	}
 }
 
+// mappedBlocks is readBlocks over a plain file mapped in memory: blocks are
+// windows of data, cut after a newline, and nothing is copied. A line longer
+// than a block is one block, or dropped as readBlocks drops it when over the
+// limit, so that the blocks parse as readBlocks' do.
+func mappedBlocks(ctx context.Context, data []byte, free chan *block, order, work chan<- *block) {
+	defer close(order)
+	defer close(work)
+	for pos := 0; ; {
+		var b *block
+		select {
+		case b = <-free:
+		case <-ctx.Done():
+			return
+		}
+		b.err, b.last, b.skipped, b.buf, b.n = nil, false, -1, nil, 0
+		b.base = int64(pos)
+		end := pos + blockSize
+		if end >= len(data) {
+			end, b.last = len(data), true
+		} else if i := bytes.LastIndexByte(data[pos:end], '\n'); i >= 0 {
+			end = pos + i + 1
+		} else {
+			n := bytes.IndexByte(data[pos:], '\n') // the line's length
+			if n < 0 {
+				n = len(data) - pos
+			}
+			end = min(pos+n+1, len(data))
+			b.last = end == len(data) && data[end-1] != '\n'
+			if n > maxLineBytes {
+				b.skipped = int64(n)
+			}
+		}
+		if b.skipped < 0 {
+			b.buf, b.n = data[pos:end:end], end-pos
+		}
+		b.decoded, b.encoded = int64(end), int64(end)
+		order <- b // never blocks: it holds every block
+		select {
+		case work <- b:
+		case <-ctx.Done():
+			return
+		}
+		if b.last {
+			return
+		}
+		pos = end
+	}
+}
+
+// faultCatcher turns a memory fault while reading a mapped file (the file
+// shrank under the mapping: SIGBUS) into an error for the part, where the
+// goroutines reading the mapping run with debug.SetPanicOnFault.
+type faultCatcher struct {
+	path   string
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	err    error
+}
+
+// catch is deferred by each goroutine reading the mapping; other panics go on.
+func (f *faultCatcher) catch() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	e, ok := r.(interface {
+		error
+		Addr() uintptr
+	})
+	if !ok {
+		panic(r)
+	}
+	f.mu.Lock()
+	if f.err == nil {
+		f.err = fmt.Errorf("%s: %w (did the file shrink while it was read?)", f.path, e)
+	}
+	f.mu.Unlock()
+	f.cancel()
+}
+
+func (f *faultCatcher) fault() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
 // readPart streams one part: a reader goroutine cuts the decoded stream into
 // line-aligned blocks, GOMAXPROCS workers parse them into events, and this
 // goroutine applies each block's events in read order, so the result is that
@@ -237,6 +326,16 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 	}
 	fi := FileInfo{Path: p.Path, Index: p.Index, Codec: string(c), CodecFromName: string(codec.FromName(p.Name))}
 
+	// A plain, complete local file is read through a mapping. Not a file
+	// still being written: the mapping would end at today's size.
+	var mapped []byte
+	if f, ok := rc.(*os.File); ok && c == codec.Plain && !a.opt.noMmap && !strings.HasSuffix(p.Name, ".inprogress") {
+		if m, err := mapFile(f); err == nil {
+			mapped = m
+			defer unmapFile(m)
+		}
+	}
+
 	workers := runtime.GOMAXPROCS(0)
 	if a.opt.workers > 0 {
 		workers = a.opt.workers
@@ -244,26 +343,50 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 	nblocks := workers + 3
 	free := make(chan *block, nblocks)
 	for range nblocks {
-		free <- &block{buf: make([]byte, blockSize), done: make(chan struct{}, 1)}
+		b := &block{done: make(chan struct{}, 1)}
+		if mapped == nil {
+			b.buf = make([]byte, blockSize)
+		}
+		free <- b
 	}
 	order := make(chan *block, nblocks)
 	work := make(chan *block)
 	rctx, cancel := context.WithCancel(ctx)
+	faults := &faultCatcher{path: p.Path, cancel: cancel}
 	var wg sync.WaitGroup
 	defer func() {
 		cancel()
-		wg.Wait() // the decoder is closed only after its reader stopped
+		wg.Wait() // the decoder is closed, the file unmapped, only after the readers stopped
 	}()
-	wg.Go(func() { readBlocks(rctx, dec, cr, free, order, work) })
+	// onMapping guards a goroutine that reads the mapping.
+	onMapping := func(run func()) func() {
+		if mapped == nil {
+			return run
+		}
+		return func() {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer faults.catch()
+			run()
+		}
+	}
+	if mapped != nil {
+		if a.opt.mapped != nil {
+			a.opt.mapped(p.Path)
+		}
+		wg.Go(onMapping(func() { mappedBlocks(rctx, mapped, free, order, work) }))
+	} else {
+		wg.Go(func() { readBlocks(rctx, dec, cr, free, order, work) })
+	}
 	for range workers {
-		wg.Go(func() {
+		wg.Go(onMapping(func() {
 			var ps parser
 			for b := range work {
 				b.parse(&ps)
 				b.done <- struct{}{}
 			}
-		})
+		}))
 	}
+	dropped := 0 // mapped bytes given back, a multiple of the page size
 
 	var (
 		lineNo     int64
@@ -285,7 +408,10 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 	for b := range order {
 		select {
 		case <-b.done:
-		case <-ctx.Done():
+		case <-rctx.Done(): // cancelled, or a fault stopped a worker
+			if err := faults.fault(); err != nil {
+				return err
+			}
 			return ctx.Err()
 		}
 		if b.skipped >= 0 {
@@ -312,8 +438,15 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 		if b.err != nil {
 			readErr = b.err
 		}
-		last := b.last
-		if cap(b.buf) > blockSize {
+		last, encoded := b.last, b.encoded // b is the reader's again once freed
+		if mapped != nil {
+			// Every block up to this one is parsed: its pages can go.
+			if end := int(b.decoded) &^ (os.Getpagesize() - 1); end > dropped {
+				dropPages(mapped[dropped:end])
+				dropped = end
+			}
+			b.buf = nil
+		} else if cap(b.buf) > blockSize {
 			b.buf = make([]byte, blockSize) // drop a long line's buffer
 		}
 		b.batch.reset()
@@ -321,17 +454,26 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 		a.totalDecoded = startTotal + decoded
 		if a.opt.Progress != nil && (decoded >= nextReport || last) {
 			nextReport = decoded + 8<<20
-			a.opt.Progress(Progress{Part: idx + 1, Parts: total, File: p.Name, EncodedRead: b.encoded, EncodedTotal: p.Size,
+			a.opt.Progress(Progress{Part: idx + 1, Parts: total, File: p.Name, EncodedRead: encoded, EncodedTotal: p.Size,
 				DecodedBytes: decoded, TotalDecoded: a.totalDecoded, Events: a.st.eventsRead})
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 	}
+	if err := faults.fault(); err != nil {
+		return err
+	}
 	if err := ctx.Err(); err != nil {
 		return err // the reader stopped early
 	}
 	wg.Wait()
+	if err := faults.fault(); err != nil {
+		return err
+	}
+	if mapped != nil {
+		cr.n = int64(len(mapped))
+	}
 	fi.EncodedBytes, fi.DecodedBytes = cr.n, decoded
 	fi.Events = a.st.eventsRead - a.eventsBefore
 	a.eventsBefore = a.st.eventsRead

@@ -21,6 +21,9 @@ type Scanner struct {
 	err   error
 	stack []byte
 	kbuf  []byte
+	qm    [maxChunks]uint64
+	bm    [maxChunks]uint64
+	pad   [64]byte // the last bytes of a document, for the masks
 }
 
 // Reset points the scanner at a new document.
@@ -46,7 +49,11 @@ var ErrTrailing = errors.New("json: data after the top-level value")
 
 func (s *Scanner) ws() {
 	for s.i < len(s.b) {
-		switch s.b[s.i] {
+		c := s.b[s.i]
+		if c > ' ' { // the usual case, in one comparison
+			return
+		}
+		switch c {
 		case ' ', '\t', '\r', '\n':
 			s.i++
 		default:
@@ -109,18 +116,20 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 			s.fail("expected object key")
 			return false
 		}
-		key := s.rawString()
+		key, esc := s.rawStringEsc()
 		if s.err != nil {
 			return false
 		}
-		if bytes.IndexByte(key, '\\') >= 0 {
+		if esc {
 			s.kbuf = appendUnescaped(s.kbuf[:0], key)
 			key = s.kbuf
 		}
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			s.fail("expected ':'")
-			return false
+		if s.i >= len(s.b) || s.b[s.i] != ':' { // usually right after the key
+			s.ws()
+			if s.i >= len(s.b) || s.b[s.i] != ':' {
+				s.fail("expected ':'")
+				return false
+			}
 		}
 		s.i++
 		start := s.i
@@ -130,6 +139,10 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 		}
 		if s.i == start {
 			s.Skip() // the callback did not consume the value
+		}
+		if s.i < len(s.b) && s.b[s.i] == ',' { // usually right after the value
+			s.i++
+			continue
 		}
 		s.ws()
 		if s.i >= len(s.b) {
@@ -210,6 +223,22 @@ func (s *Scanner) literal(lit string) {
 // rawString consumes a string at s.i (which holds '"') and returns its raw,
 // still escaped, contents.
 func (s *Scanner) rawString() []byte {
+	raw, _ := s.rawStringEsc()
+	return raw
+}
+
+// rawStringEsc is rawString also telling whether the contents hold a backslash.
+func (s *Scanner) rawStringEsc() ([]byte, bool) {
+	start := s.i + 1
+	if end, ok := fastString(s.b, start); ok {
+		s.i = end + 1
+		return s.b[start:end], false
+	}
+	raw := s.rawStringSlow()
+	return raw, bytes.IndexByte(raw, '\\') >= 0
+}
+
+func (s *Scanner) rawStringSlow() []byte {
 	start := s.i + 1
 	j := start
 	for {
@@ -245,6 +274,10 @@ func (s *Scanner) Skip() {
 		s.rawString()
 		return
 	case '{', '[':
+		if end, ok := s.skipContainer(s.i); ok {
+			s.i = end
+			return
+		}
 	case '}', ']', ',', ':':
 		s.fail("unexpected %q", c)
 		return
@@ -252,6 +285,7 @@ func (s *Scanner) Skip() {
 		s.scalar()
 		return
 	}
+	// Malformed: the byte loop finds the error and where it is.
 	s.stack = append(s.stack[:0], c)
 	s.i++
 	for s.i < len(s.b) {
@@ -352,6 +386,10 @@ func parseInt(v []byte) (int64, bool) {
 // strings and booleans (1/0) convert; null and anything else give def.
 func (s *Scanner) Int(def int64) int64 {
 	switch s.Peek() {
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if n, ok := s.fastInt(); ok {
+			return n
+		}
 	case '"':
 		raw := s.rawString()
 		if n, ok := parseInt(bytes.TrimSpace(raw)); ok {
@@ -391,8 +429,11 @@ func (s *Scanner) Bool() bool {
 		return false
 	}
 	v := s.scalar()
-	if string(v) == "true" {
+	switch string(v) {
+	case "true":
 		return true
+	case "false":
+		return false // without parseInt's failing ParseFloat, which allocates its error
 	}
 	n, ok := parseInt(v)
 	return ok && n != 0
@@ -403,11 +444,11 @@ func (s *Scanner) Bool() bool {
 func (s *Scanner) String() (string, bool) {
 	switch s.Peek() {
 	case '"':
-		raw := s.rawString()
+		raw, esc := s.rawStringEsc()
 		if s.err != nil {
 			return "", false
 		}
-		if bytes.IndexByte(raw, '\\') < 0 {
+		if !esc {
 			return string(raw), true
 		}
 		return string(appendUnescaped(nil, raw)), true

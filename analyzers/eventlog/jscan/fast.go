@@ -1,0 +1,221 @@
+package jscan
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Word-at-a-time (SWAR) paths. Most bytes of an event log sit in values the
+// analysis skips (a task's "Accumulables", whole ignored events) and in short
+// keys and strings, where a per-byte loop or a bytes.IndexByte call per string
+// costs more than the bytes. These paths look at 8 bytes per step and give
+// exactly the results of the byte loops (kept as the slow paths, which also
+// produce every error message). On amd64 with AVX2 the masks of a skip come
+// from masks_amd64.s, 64 bytes per step; ref_test.go keeps the scanner as it
+// was before all this, and fast_test.go checks the two agree.
+
+const (
+	lsb    = 0x0101010101010101
+	low7   = 0x7f7f7f7f7f7f7f7f
+	quote8 = '"' * lsb
+	back8  = '\\' * lsb
+)
+
+// eq has 0x80 in each byte of w equal to the byte repeated in pat, 0 elsewhere
+// (exact: no borrow between bytes).
+func eq(w, pat uint64) uint64 {
+	v := w ^ pat
+	return ^((v&low7 + low7) | v | low7)
+}
+
+// eqBracket has 0x80 in each byte of w that is one of {}[] (and, harmlessly,
+// Y y _ DEL, which a caller checks again: none of them may stand outside a
+// string in JSON, and the byte loop ignores them there too).
+func eqBracket(w uint64) uint64 {
+	return eq(w&(0xdf*lsb)|0x06*lsb, 0x5f*lsb)
+}
+
+// compress gathers the top bit of each byte of m into bits 0..7.
+func compress(m uint64) uint64 {
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
+
+// prefixXor sets bit i to the parity of bits 0..i: with quote positions in,
+// the bits inside strings (opening quote included, closing quote not) come out.
+func prefixXor(x uint64) uint64 {
+	x ^= x << 1
+	x ^= x << 2
+	x ^= x << 4
+	x ^= x << 8
+	x ^= x << 16
+	x ^= x << 32
+	return x
+}
+
+// firstEq has 0x80 in the first byte of w equal to the byte repeated in pat,
+// if any (bytes after it may be flagged wrongly): cheaper than eq where only
+// the first match, or whether there is one, matters.
+func firstEq(w, pat uint64) uint64 {
+	v := w ^ pat
+	return (v - lsb) &^ v & (0x80 * lsb)
+}
+
+// fastString finds the end of the string whose contents start at start when
+// the closing quote comes within a few words and no backslash precedes it;
+// ok is false otherwise (the caller uses the exact loop).
+func fastString(b []byte, start int) (end int, ok bool) {
+	for j, n := start, 0; j+8 <= len(b) && n < 4; j, n = j+8, n+1 {
+		w := binary.LittleEndian.Uint64(b[j:])
+		q, e := firstEq(w, quote8), firstEq(w, back8)
+		if q != 0 {
+			if e != 0 && bits.TrailingZeros64(e) < bits.TrailingZeros64(q) {
+				return 0, false
+			}
+			return j + bits.TrailingZeros64(q)>>3, true
+		}
+		if e != 0 {
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// chunkMasksGeneric is chunkMasks a word at a time.
+func chunkMasksGeneric(b []byte, q, br []uint64) int {
+	for c := range q {
+		var qm, bm, bs uint64
+		for k := 0; k < 64; k += 8 {
+			w := binary.LittleEndian.Uint64(b[64*c+k:])
+			bs |= eq(w, back8)
+			qm |= compress(eq(w, quote8)) << k
+			bm |= compress(eqBracket(w)) << k
+		}
+		if bs != 0 {
+			return c
+		}
+		q[c], br[c] = qm, bm
+	}
+	return len(q)
+}
+
+// maxChunks bounds the 64-byte chunks masked at once; a skip starts with one
+// and doubles, so a short container does not pay for masking bytes after it.
+const maxChunks = 16
+
+// skipContainer finds the end of the object or array opening at s.b[i] with
+// the rules of the byte loop in Skip (strings and matched brackets only). ok
+// is false when that loop would fail; s.i is not moved.
+func (s *Scanner) skipContainer(i int) (end int, ok bool) {
+	b := s.b
+	st := append(s.stack[:0], b[i])
+	p := i + 1
+	var inStr uint64 // all ones inside a string
+	esc := false     // inside a string, the previous byte was an unpaired backslash
+	batch := 1
+	for p < len(b) {
+		// Whole chunks without a backslash: quotes and brackets by mask,
+		// strings by the parity of the quotes before each byte. The last
+		// bytes are masked in a zero-padded copy: zeros match nothing.
+		if !esc {
+			chunk, want := b[p:], min((len(b)-p)/64, batch)
+			if want == 0 {
+				s.pad = [64]byte{}
+				copy(s.pad[:], b[p:])
+				chunk, want = s.pad[:], 1
+			}
+			batch = min(2*batch, maxChunks)
+			n := chunkMasks(chunk, s.qm[:want], s.bm[:want])
+			for k := range n {
+				in := prefixXor(s.qm[k]) ^ inStr
+				inStr = uint64(int64(in) >> 63)
+				for br := s.bm[k] &^ in; br != 0; br &= br - 1 {
+					j := 64*k + bits.TrailingZeros64(br)
+					switch c := chunk[j]; c {
+					case '{', '[':
+						st = append(st, c)
+					case '}', ']':
+						if st[len(st)-1]^c != '{'^'}' { // also '['^']'
+							s.stack = st
+							return 0, false
+						}
+						if st = st[:len(st)-1]; len(st) == 0 {
+							s.stack = st
+							return p + j + 1, true
+						}
+					}
+				}
+			}
+			if p += 64 * n; n == want {
+				continue
+			}
+		}
+		// A chunk with a backslash, or the input ends: the byte loop.
+		for stop := min(p+64, len(b)); p < stop; p++ {
+			c := b[p]
+			if inStr != 0 {
+				switch {
+				case esc:
+					esc = false
+				case c == '\\':
+					esc = true
+				case c == '"':
+					inStr = 0
+				}
+				continue
+			}
+			switch c {
+			case '"':
+				inStr = ^uint64(0)
+			case '{', '[':
+				st = append(st, c)
+			case '}', ']':
+				if st[len(st)-1]^c != '{'^'}' {
+					s.stack = st
+					return 0, false
+				}
+				if st = st[:len(st)-1]; len(st) == 0 {
+					s.stack = st
+					return p + 1, true
+				}
+			}
+		}
+	}
+	s.stack = st
+	return 0, false
+}
+
+// fastInt reads a plain integer (optional minus, digits, at most 18 of them)
+// at s.i that a delimiter of scalar ends; ok is false for anything else
+// (fractions, exponents, literals, long numbers), which the exact path reads.
+func (s *Scanner) fastInt() (int64, bool) {
+	b, i := s.b, s.i
+	neg := false
+	if i < len(b) && b[i] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	var n int64
+	for ; i < len(b) && i-start < 18; i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		n = n*10 + int64(c)
+	}
+	if i == start {
+		return 0, false
+	}
+	if i < len(b) {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n', ':', '"', '{', '[':
+		default:
+			return 0, false
+		}
+	}
+	s.i = i
+	if neg {
+		n = -n
+	}
+	return n, true
+}

@@ -1,0 +1,215 @@
+package jscan
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// walker is what Scanner and refScanner share.
+type walker interface {
+	Reset([]byte)
+	Err() error
+	Pos() int
+	End() bool
+	Object(func([]byte)) bool
+	Array(func()) bool
+	Skip()
+	Int(int64) int64
+	Bool() bool
+	String() (string, bool)
+	RawString() ([]byte, bool)
+}
+
+// trace walks doc with every kind of read, chosen by mode and by the keys met,
+// and records each result, position and the error.
+func trace(w walker, doc []byte, mode int) string {
+	var out strings.Builder
+	w.Reset(doc)
+	var value func(choice, depth int)
+	value = func(choice, depth int) {
+		if depth > 6 {
+			choice = 0
+		}
+		switch choice % 7 {
+		case 0:
+			w.Skip()
+		case 1:
+			fmt.Fprintf(&out, "i%d", w.Int(-7))
+		case 2:
+			fmt.Fprintf(&out, "b%v", w.Bool())
+		case 3:
+			v, ok := w.String()
+			fmt.Fprintf(&out, "s%q%v", v, ok)
+		case 4:
+			ok := w.Object(func(k []byte) {
+				fmt.Fprintf(&out, "k%q@%d", k, w.Pos())
+				c := len(k)
+				if len(k) > 0 {
+					c += int(k[0])
+				}
+				value(c+mode, depth+1)
+			})
+			fmt.Fprintf(&out, "o%v", ok)
+		case 5:
+			n := 0
+			ok := w.Array(func() { n++; value(n+mode, depth+1) })
+			fmt.Fprintf(&out, "a%v", ok)
+		case 6:
+			v, ok := w.RawString()
+			fmt.Fprintf(&out, "r%q%v", v, ok)
+		}
+		fmt.Fprintf(&out, "@%d;", w.Pos())
+	}
+	value(mode, 0)
+	fmt.Fprintf(&out, "end%v@%d err %v", w.End(), w.Pos(), w.Err())
+	return out.String()
+}
+
+// checkSame compares the scanner, with the vector masks and without, to the
+// reference.
+func checkSame(t *testing.T, doc []byte) {
+	t.Helper()
+	defer func(v bool) { useAVX2 = v }(useAVX2)
+	vector := []bool{false}
+	if useAVX2 {
+		vector = append(vector, true)
+	}
+	for mode := range 7 {
+		var r refScanner
+		want := trace(&r, doc, mode)
+		for _, v := range vector {
+			useAVX2 = v
+			var s Scanner
+			if got := trace(&s, doc, mode); got != want {
+				t.Fatalf("mode %d, vector %v, %q:\n got %s\nwant %s", mode, v, doc, got, want)
+			}
+		}
+	}
+}
+
+// The two ways of masking a chunk agree, and stop at the same backslash.
+func TestChunkMasks(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine")
+	}
+	b := make([]byte, 64*maxChunks)
+	for i := range b {
+		if b[i] = byte(i*7 + i/64); b[i] == '\\' { // every other byte value, at every position
+			b[i] = 'a'
+		}
+	}
+	b = append(b, taskEnd...)
+	n := len(b) / 64
+	q1, br1 := make([]uint64, n), make([]uint64, n)
+	q2, br2 := make([]uint64, n), make([]uint64, n)
+	if d1, d2 := chunkMasks(b, q1, br1), chunkMasksGeneric(b, q2, br2); d1 != n || d2 != n {
+		t.Fatalf("%d chunks, done %d (vector) %d (generic)", n, d1, d2)
+	}
+	for k := range n {
+		if q1[k] != q2[k] || br1[k] != br2[k] {
+			t.Fatalf("chunk %d: vector %x %x, generic %x %x", k, q1[k], br1[k], q2[k], br2[k])
+		}
+		for j := range 64 {
+			c := b[64*k+j]
+			wantQ := c == '"'
+			wantB := strings.IndexByte("{}[]Yy_\x7f", c) >= 0
+			if (q1[k]>>j&1 == 1) != wantQ || (br1[k]>>j&1 == 1) != wantB {
+				t.Fatalf("chunk %d byte %d (%q): quote bit %v bracket bit %v", k, j, c, q1[k]>>j&1, br1[k]>>j&1)
+			}
+		}
+	}
+	for _, at := range []int{0, 63, 64, 100, 64*maxChunks - 1} {
+		m := append([]byte(nil), b[:64*maxChunks]...)
+		m[at] = '\\'
+		q, br := make([]uint64, maxChunks), make([]uint64, maxChunks)
+		if d1, d2 := chunkMasks(m, q, br), chunkMasksGeneric(m, q, br); d1 != at/64 || d2 != at/64 {
+			t.Errorf("backslash at %d: done %d (vector) %d (generic), want %d", at, d1, d2, at/64)
+		}
+	}
+}
+
+// A Spark 3 task-end line, the bulk of an event log.
+const taskEnd = `{"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task Type":"ShuffleMapTask","Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":6,"Index":6,"Attempt":0,"Launch Time":1623285410189,"Executor ID":"1","Host":"hostname-08.domain.com","Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":1623285411353,"Failed":false,"Killed":false,"Accumulables":[{"ID":22,"Name":"data size","Update":"24","Value":"24","Internal":true,"Count Failed Values":true,"Metadata":"sql"},{"ID":30,"Name":"shuffle bytes written","Update":"68","Value":"68","Internal":true,"Count Failed Values":true,"Metadata":"sql"},{"ID":94,"Name":"internal.metrics.executorDeserializeTime","Update":501,"Value":501,"Internal":true,"Count Failed Values":true},{"ID":95,"Name":"internal.metrics.executorDeserializeCpuTime","Update":430367119,"Value":430367119,"Internal":true,"Count Failed Values":true}]},"Task Executor Metrics":{"JVMHeapMemory":0,"JVMOffHeapMemory":0,"OnHeapExecutionMemory":0,"MinorGCCount":0,"MinorGCTime":0,"MajorGCCount":0,"MajorGCTime":0},"Task Metrics":{"Executor Deserialize Time":501,"Executor Deserialize CPU Time":430367119,"Executor Run Time":589,"Executor CPU Time":552041741,"Peak Execution Memory":67371008,"Result Size":2325,"JVM GC Time":0,"Result Serialization Time":0,"Memory Bytes Spilled":0,"Disk Bytes Spilled":0,"Shuffle Read Metrics":{"Remote Blocks Fetched":0,"Local Blocks Fetched":0,"Fetch Wait Time":0,"Remote Bytes Read":0,"Remote Bytes Read To Disk":0,"Local Bytes Read":0,"Total Records Read":0},"Shuffle Write Metrics":{"Shuffle Bytes Written":68,"Shuffle Write Time":20576768,"Shuffle Records Written":1},"Input Metrics":{"Bytes Read":0,"Records Read":0},"Output Metrics":{"Bytes Written":0,"Records Written":-12.5e1},"Updated Blocks":[]}}`
+
+// Every prefix of a real line (a cut last line), and the line with each byte
+// replaced by a byte the scanner treats specially, read in every mode, give
+// what the byte-at-a-time scanner gives.
+func TestFastPathsMatchReference(t *testing.T) {
+	doc := []byte(taskEnd)
+	for n := range len(doc) + 1 {
+		checkSame(t, doc[:n])
+	}
+	for i := range doc {
+		for _, c := range []byte("\"\\{}[]yY_ ,:0-e\x7f\xdf") {
+			m := []byte(taskEnd)
+			m[i] = c
+			checkSame(t, m)
+		}
+	}
+	for _, d := range []string{
+		`{"a":"` + strings.Repeat(`\\`, 40) + `"}`,
+		`{"a":"` + strings.Repeat(`\\`, 39) + `\"x"}`,
+		`[` + strings.Repeat(`"\"",`, 30) + `1]`,
+		`[\"` + strings.Repeat(" ", 70) + `]`,
+		`["` + strings.Repeat("a", 63) + `\` + `"` + strings.Repeat("]", 70) + `"]`,
+		`[` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `]`,
+		`[` + strings.Repeat("{", 100) + strings.Repeat("]", 100) + `]`,
+		`{"n":123456789012345678,"m":1234567890123456789,"o":-0,"p":12x,"q":1.5,"r":-}`,
+	} {
+		checkSame(t, []byte(d))
+	}
+}
+
+func FuzzFastPaths(f *testing.F) {
+	// Seeds stay small: the fuzzer minimizes every new input it finds, which
+	// a 4 KB line makes slow.
+	f.Add([]byte(`{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Launch Time":1623285410189,"Accumulables":[{"ID":22,"Name":"data size","Update":"24","Value":"24","Internal":true},{"ID":94,"Update":501}]},"Task Metrics":{"Executor Run Time":589,"Input Metrics":{"Bytes Read":0}}}`))
+	f.Add([]byte(`{"a":[1,{"b":"c\"d"}],"e":null}`))
+	f.Add([]byte(`["` + strings.Repeat("a", 70) + `\\"]` + strings.Repeat(" ", 64)))
+	f.Fuzz(func(t *testing.T, b []byte) { checkSame(t, b) })
+}
+
+func BenchmarkSkipLine(b *testing.B) {
+	doc := []byte(taskEnd)
+	b.SetBytes(int64(len(doc)))
+	var s Scanner
+	for range b.N {
+		s.Reset(doc)
+		s.Skip()
+	}
+}
+
+func BenchmarkSkipLineRef(b *testing.B) {
+	doc := []byte(taskEnd)
+	b.SetBytes(int64(len(doc)))
+	var s refScanner
+	for range b.N {
+		s.Reset(doc)
+		s.Skip()
+	}
+}
+
+func BenchmarkSkipLineGeneric(b *testing.B) {
+	defer func(v bool) { useAVX2 = v }(useAVX2)
+	useAVX2 = false
+	BenchmarkSkipLine(b)
+}
+
+func BenchmarkChunkMasks(b *testing.B) {
+	doc := []byte(strings.Repeat(taskEnd, 2))[:64*maxChunks]
+	b.SetBytes(int64(len(doc)))
+	var q, br [maxChunks]uint64
+	for range b.N {
+		chunkMasks(doc, q[:], br[:])
+	}
+}
+
+func BenchmarkChunkMasksGeneric(b *testing.B) {
+	doc := []byte(strings.Repeat(taskEnd, 2))[:64*maxChunks]
+	b.SetBytes(int64(len(doc)))
+	var q, br [maxChunks]uint64
+	for range b.N {
+		chunkMasksGeneric(doc, q[:], br[:])
+	}
+}
