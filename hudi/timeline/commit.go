@@ -97,6 +97,22 @@ type PartitionWrites struct {
 	NumWrites, NumInserts, NumUpdateWrites, NumDeletes, TotalWriteBytes int64
 }
 
+// add counts one file's write stat into w; the full and the compact decode count alike.
+func (w *PartitionWrites) add(writes, inserts, updates, deletes, bytes int64, prevCommit string) {
+	w.Files++
+	if updates > 0 {
+		w.UpdatedFiles++
+	}
+	if writes == inserts && (prevCommit == "" || prevCommit == "null") {
+		w.NewFiles++ // every record an insert, no previous version: a new file group
+	}
+	w.NumWrites += writes
+	w.NumInserts += inserts
+	w.NumUpdateWrites += updates
+	w.NumDeletes += deletes
+	w.TotalWriteBytes += bytes
+}
+
 // PartitionWrites sums the write stats of each partition, sorted by partition path (a
 // partition listed with no stats has a zero row).
 func (m *CommitMetadata) PartitionWrites() []PartitionWrites {
@@ -107,18 +123,7 @@ func (m *CommitMetadata) PartitionWrites() []PartitionWrites {
 	for _, p := range m.Partitions() {
 		w := PartitionWrites{Partition: p}
 		for _, s := range m.PartitionToWriteStats[p] {
-			w.Files++
-			if s.NumUpdateWrites > 0 {
-				w.UpdatedFiles++
-			}
-			if s.NumWrites == s.NumInserts && (s.PrevCommit == "" || s.PrevCommit == "null") {
-				w.NewFiles++
-			}
-			w.NumWrites += s.NumWrites
-			w.NumInserts += s.NumInserts
-			w.NumUpdateWrites += s.NumUpdateWrites
-			w.NumDeletes += s.NumDeletes
-			w.TotalWriteBytes += s.TotalWriteBytes
+			w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.PrevCommit)
 		}
 		out = append(out, w)
 	}

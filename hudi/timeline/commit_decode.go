@@ -249,18 +249,7 @@ func decodeCommitSummary(b []byte) (commitSummary, error) {
 		w := PartitionWrites{Partition: p}
 		for i := range ss {
 			s := &ss[i]
-			w.Files++
-			if s.NumUpdateWrites > 0 {
-				w.UpdatedFiles++
-			}
-			if s.NumWrites == s.NumInserts && (s.PrevCommit == "" || s.PrevCommit == "null") {
-				w.NewFiles++
-			}
-			w.NumWrites += s.NumWrites
-			w.NumInserts += s.NumInserts
-			w.NumUpdateWrites += s.NumUpdateWrites
-			w.NumDeletes += s.NumDeletes
-			w.TotalWriteBytes += s.TotalWriteBytes
+			w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.PrevCommit)
 			keys = keys.add(p, s)
 		}
 		t.NumWrites += w.NumWrites
