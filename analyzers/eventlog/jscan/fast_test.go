@@ -136,6 +136,9 @@ const taskEnd = `{"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID"
 // replaced by a byte the scanner treats specially, read in every mode, give
 // what the byte-at-a-time scanner gives.
 func TestFastPathsMatchReference(t *testing.T) {
+	if raceEnabled {
+		t.Skip("single-threaded and exhaustive (48 s under -race): runs in go test")
+	}
 	doc := []byte(taskEnd)
 	for n := range len(doc) + 1 {
 		checkSame(t, doc[:n])

@@ -1,0 +1,5 @@
+//go:build !race
+
+package jscan
+
+const raceEnabled = false
