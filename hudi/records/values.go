@@ -4,9 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/big"
-	"strconv"
 	"strings"
 	"time"
 
@@ -219,14 +217,8 @@ func avroDecimal(v any, s *avro.SchemaNode) (any, error) {
 // avroValue makes decoded Avro values printable: NaN/Inf floats (no JSON form) become strings.
 func avroValue(v any) any {
 	switch x := v.(type) {
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return strconv.FormatFloat(x, 'g', -1, 64)
-		}
-	case float32:
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return strconv.FormatFloat(float64(x), 'g', -1, 32)
-		}
+	case float32, float64:
+		return JSONValue(x) // same NaN/Inf spelling as JSON output; finite values unchanged
 	case map[string]any:
 		for k, e := range x {
 			x[k] = avroValue(e)
