@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
@@ -247,7 +246,7 @@ func IncrementalRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, 
 func IncrementalBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, q IncrementalQuery, fn func(*records.Batch) error) (records.Stats, error) {
 	// Without meta fields no row carries the commit time an incremental read filters on;
 	// every Hudi release refuses the read (IncrementalRelation) rather than return nothing.
-	if t.Config != nil && strings.EqualFold(t.Config.Props["hoodie.populate.meta.fields"], "false") {
+	if t.Config != nil && records.NoMetaFields(t.Config) {
 		return records.Stats{}, ErrRowsUnknown{"Hudi refuses incremental reads of a table that does not populate meta fields " +
 			"(hoodie.populate.meta.fields=false): \"Incremental queries are not supported when meta fields are disabled\"; " +
 			"read a snapshot (hudiscope snapshot) instead"}

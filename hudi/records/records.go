@@ -55,10 +55,16 @@ type Options struct {
 // KeyFieldsFor are the fields a reader keys records by when the table leaves meta fields
 // empty; nil when it populates them.
 func KeyFieldsFor(cfg *tableconfig.Config) []string {
-	if strings.EqualFold(cfg.Props["hoodie.populate.meta.fields"], "false") {
+	if NoMetaFields(cfg) {
 		return cfg.RecordKeys
 	}
 	return nil
+}
+
+// NoMetaFields reports whether the table leaves its meta fields empty
+// (hoodie.populate.meta.fields=false).
+func NoMetaFields(cfg *tableconfig.Config) bool {
+	return strings.EqualFold(cfg.Props["hoodie.populate.meta.fields"], "false")
 }
 
 // deriveKey is a record's key from its key fields, as Hudi's key generators write it: the
