@@ -84,12 +84,11 @@ func (b *Batch) Get(i int, name string) any {
 	if r.rec != nil {
 		return r.rec.Values[name]
 	}
-	c := b.base
-	j, ok := c.pos[name]
-	if !ok || c.vals[j] == nil {
+	j, ok := b.base.pos[name]
+	if !ok {
 		return nil
 	}
-	return parquetLeaf(c.vals[j][r.base], c.types[j])
+	return b.Value(i, j)
 }
 
 // Int64 is column j of row i when it holds a 64-bit integer (no conversion, no allocation).
