@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -281,20 +282,11 @@ func columnsOf(fields []string, asked []string) []string {
 	}
 	cols := []string{records.CommitTime, records.RecordKey, records.PartitionPath}
 	for _, c := range asked {
-		if !containsString(cols, c) {
+		if !slices.Contains(cols, c) {
 			cols = append(cols, c)
 		}
 	}
 	return cols
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (rw *rowWriter) write(r records.Record) error { return rw.writeRow(outRow{rec: &r}) }
