@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -364,35 +365,26 @@ func (rw *rowWriter) flush() error {
 type orderedRow [][2]any
 
 func (r orderedRow) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
+	// One encoder for the whole row (this runs per printed row); no HTML escaping (docs/json.md's
+	// format rule). Encode ends each value with a newline, cut before the next byte.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
 	b.WriteByte('{')
 	for i, kv := range r {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := marshalNoEscape(kv[0])
-		if err != nil {
+		if err := enc.Encode(kv[0]); err != nil {
 			return nil, err
 		}
-		v, err := marshalNoEscape(kv[1])
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
+		b.Truncate(b.Len() - 1)
 		b.WriteByte(':')
-		b.Write(v)
+		if err := enc.Encode(kv[1]); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1)
 	}
 	b.WriteByte('}')
-	return []byte(b.String()), nil
-}
-
-// marshalNoEscape is json.Marshal without HTML escaping (docs/json.md's format rule).
-func marshalNoEscape(v any) ([]byte, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+	return b.Bytes(), nil
 }

@@ -144,3 +144,22 @@ func TestRowCommandsJSONDocumented(t *testing.T) {
 		check("changes", doc, "before", "after")
 	}
 }
+
+// orderedRow keeps column order and writes <, > and & as they are (no HTML escaping).
+func TestOrderedRowJSON(t *testing.T) {
+	for _, c := range []struct {
+		row  orderedRow
+		want string
+	}{
+		{orderedRow{}, `{}`},
+		{orderedRow{{"z<&>", "a<b>&c"}, {"a", []any{1, nil}}, {"m", map[string]any{"k": "v"}}}, `{"z<&>":"a<b>&c","a":[1,null],"m":{"k":"v"}}`},
+	} {
+		b, err := c.row.MarshalJSON()
+		if err != nil || string(b) != c.want {
+			t.Errorf("MarshalJSON = %s, %v; want %s", b, err, c.want)
+		}
+	}
+	if _, err := (orderedRow{{"f", func() {}}}).MarshalJSON(); err == nil || !strings.Contains(err.Error(), "unsupported type: func()") {
+		t.Errorf("MarshalJSON of a func: %v, want an unsupported type error", err)
+	}
+}
