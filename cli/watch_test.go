@@ -31,10 +31,8 @@ func TestTimelineWatchJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, op := range append(base, steps[:3]...) {
-		if err := replay.Apply(dir, op); err != nil {
-			t.Fatal(err)
-		}
+	if err := replay.ApplyAll(dir, append(base, steps[:3]...)); err != nil {
+		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "timeline", dir, "--watch=1s", "-o", "json", "--cluster-defaults", "-", "--alert", "rollback")
 	cmd.Env = append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1")
@@ -149,10 +147,8 @@ func TestTimelineWatchExitOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, op := range append(base, steps...) {
-		if err := replay.Apply(dir, op); err != nil {
-			t.Fatal(err)
-		}
+	if err := replay.ApplyAll(dir, append(base, steps...)); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ".hoodie/timeline/20261130000000000.commit.requested"), nil, 0o644); err != nil {
 		t.Fatal(err)
