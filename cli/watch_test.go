@@ -99,7 +99,7 @@ func TestTimelineWatchJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			f, _ := timeline.ParseInstantFileName(filepath.Base(op.Path))
-			want[op.Instant+"."+family(f.Action)] = true
+			want[instantKey(op.Instant, f.Action)] = true
 		}
 		for len(want) > 0 {
 			m := next(fmt.Sprint(want))
@@ -114,7 +114,7 @@ func TestTimelineWatchJSON(t *testing.T) {
 			kinds[m["change"].(string)]++
 			rt, _ := m["requestedTime"].(string)
 			action, _ := m["action"].(string)
-			k := rt + "." + family(action)
+			k := instantKey(rt, action)
 			if !want[k] {
 				t.Errorf("change %v is about an instant outside the batch %v", m, want)
 			}
@@ -200,18 +200,10 @@ func TestWatchBackoff(t *testing.T) {
 	}
 }
 
-// family: a plan and the action it completes as are one instant (a savepoint is its own,
-// though it shares its commit's time).
-func family(action string) string {
-	switch action {
-	case "compaction":
-		return "commit"
-	case "logcompaction":
-		return "deltacommit"
-	case "clustering":
-		return "replacecommit"
-	}
-	return action
+// instantKey is the instant's timeline.Instant.Key: a plan and the action it completes as are
+// one instant (a savepoint is its own, though it shares its commit's time).
+func instantKey(requested, action string) string {
+	return (&timeline.Instant{RequestedTime: requested, Action: action}).Key()
 }
 
 type throttleErr struct{}
