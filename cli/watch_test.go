@@ -31,10 +31,8 @@ func TestTimelineWatchJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, op := range append(base, steps[:3]...) {
-		if err := replay.Apply(dir, op); err != nil {
-			t.Fatal(err)
-		}
+	if err := replay.ApplyAll(dir, append(base, steps[:3]...)); err != nil {
+		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "timeline", dir, "--watch=1s", "-o", "json", "--cluster-defaults", "-", "--alert", "rollback")
 	cmd.Env = append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1")
@@ -101,7 +99,7 @@ func TestTimelineWatchJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			f, _ := timeline.ParseInstantFileName(filepath.Base(op.Path))
-			want[op.Instant+"."+family(f.Action)] = true
+			want[instantKey(op.Instant, f.Action)] = true
 		}
 		for len(want) > 0 {
 			m := next(fmt.Sprint(want))
@@ -116,7 +114,7 @@ func TestTimelineWatchJSON(t *testing.T) {
 			kinds[m["change"].(string)]++
 			rt, _ := m["requestedTime"].(string)
 			action, _ := m["action"].(string)
-			k := rt + "." + family(action)
+			k := instantKey(rt, action)
 			if !want[k] {
 				t.Errorf("change %v is about an instant outside the batch %v", m, want)
 			}
@@ -149,10 +147,8 @@ func TestTimelineWatchExitOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, op := range append(base, steps...) {
-		if err := replay.Apply(dir, op); err != nil {
-			t.Fatal(err)
-		}
+	if err := replay.ApplyAll(dir, append(base, steps...)); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ".hoodie/timeline/20261130000000000.commit.requested"), nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -204,18 +200,10 @@ func TestWatchBackoff(t *testing.T) {
 	}
 }
 
-// family: a plan and the action it completes as are one instant (a savepoint is its own,
-// though it shares its commit's time).
-func family(action string) string {
-	switch action {
-	case "compaction":
-		return "commit"
-	case "logcompaction":
-		return "deltacommit"
-	case "clustering":
-		return "replacecommit"
-	}
-	return action
+// instantKey is the instant's timeline.Instant.Key: a plan and the action it completes as are
+// one instant (a savepoint is its own, though it shares its commit's time).
+func instantKey(requested, action string) string {
+	return (&timeline.Instant{RequestedTime: requested, Action: action}).Key()
 }
 
 type throttleErr struct{}

@@ -37,16 +37,9 @@ func TestWatchReplay(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			for _, op := range base {
-				if err := replay.Apply(dir, op); err != nil {
-					t.Fatal(err)
-				}
-			}
 			// Start with the first three instant files, so the table opens with a timeline.
-			for _, op := range steps[:3] {
-				if err := replay.Apply(dir, op); err != nil {
-					t.Fatal(err)
-				}
+			if err := replay.ApplyAll(dir, append(base, steps[:3]...)); err != nil {
+				t.Fatal(err)
 			}
 			opts := Options{Location: dir, ClusterDefaults: "-", Steps: []Step{StepTimeline, StepHealth}}
 			s, err := Load(ctx, opts, nil)
@@ -345,10 +338,8 @@ func replayedTable(t *testing.T, fixture string) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, op := range append(base, steps...) {
-		if err := replay.Apply(dir, op); err != nil {
-			t.Fatal(err)
-		}
+	if err := replay.ApplyAll(dir, append(base, steps...)); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

@@ -27,10 +27,8 @@ func watchedApp(t *testing.T, w, h, upto int) (*App, func(n int) []string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, op := range append(base, steps[:upto]...) {
-		if err := replay.Apply(dir, op); err != nil {
-			t.Fatal(err)
-		}
+	if err := replay.ApplyAll(dir, append(base, steps[:upto]...)); err != nil {
+		t.Fatal(err)
 	}
 	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, ClusterDefaults: "-", CountRequests: true,
 		Now: func() time.Time { return fixedNow }}, nil)

@@ -198,19 +198,16 @@ func carriedFiles(prev *Timeline, listed map[string]storage.Entry) map[string]bo
 		return out
 	}
 	for _, in := range prev.Instants {
-		cf := in.CompletedFile()
-		if !in.decoded || in.State != Completed || cf == "" {
+		if !in.decoded || in.State != Completed {
 			continue
 		}
-		e, ok := listed[cf]
+		old, ok := completedEntry(in)
 		if !ok {
 			continue
 		}
-		for _, old := range in.Files {
-			if old.Path == cf && sameEntry(old, e) {
-				for _, f := range in.Files {
-					out[f.Path] = true
-				}
+		if e, ok := listed[old.Path]; ok && sameEntry(old, e) {
+			for _, f := range in.Files {
+				out[f.Path] = true
 			}
 		}
 	}
@@ -247,22 +244,19 @@ func carryDecoded(prev, tl *Timeline) int {
 }
 
 func sameFile(a, b *Instant) bool {
-	fa, fb := a.CompletedFile(), b.CompletedFile()
-	if fa == "" || fa != fb {
-		return false
-	}
-	var ea, eb storage.Entry
-	for _, e := range a.Files {
-		if e.Path == fa {
-			ea = e
+	ea, okA := completedEntry(a)
+	eb, okB := completedEntry(b)
+	return okA && okB && ea.Path == eb.Path && sameEntry(ea, eb)
+}
+
+// completedEntry is the listing entry of the instant's completed file (CompletedFile's).
+func completedEntry(in *Instant) (storage.Entry, bool) {
+	for _, e := range in.Files {
+		if fileState(e.Name) == Completed {
+			return e, true
 		}
 	}
-	for _, e := range b.Files {
-		if e.Path == fb {
-			eb = e
-		}
-	}
-	return sameEntry(ea, eb)
+	return storage.Entry{}, false
 }
 
 // sameEntry: a completed file is written once; size and time are compared when both listings

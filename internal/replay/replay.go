@@ -199,3 +199,13 @@ func Apply(dir string, op Op) error {
 	}
 	return nil
 }
+
+// ApplyAll performs the steps in order, stopping at the first that fails.
+func ApplyAll(dir string, ops []Op) error {
+	for _, op := range ops {
+		if err := Apply(dir, op); err != nil {
+			return err
+		}
+	}
+	return nil
+}

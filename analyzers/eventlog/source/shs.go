@@ -94,9 +94,7 @@ func (s SHS) Completed(ctx context.Context, client *http.Client) (bool, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		body := safetext.Terminal(config.Redact("", strings.TrimSpace(string(msg))))
-		return false, fmt.Errorf("history server: GET %s: %s: %s", u, resp.Status, body)
+		return false, statusError(u, resp)
 	}
 	var app struct {
 		Attempts []struct {
@@ -113,6 +111,14 @@ func (s SHS) Completed(ctx context.Context, client *http.Client) (bool, error) {
 		}
 	}
 	return false, fmt.Errorf("history server: GET %s: no attempt %q in the application's attempts", u, s.AttemptID)
+}
+
+// statusError is a non-200 answer to GET u, with the start of the server's text: it may echo
+// a credential or carry terminal escapes, so it is redacted and made safe to print.
+func statusError(u string, resp *http.Response) error {
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	body := safetext.Terminal(config.Redact("", strings.TrimSpace(string(msg))))
+	return fmt.Errorf("history server: GET %s: %s: %s", u, resp.Status, body)
 }
 
 // Download is a History Server zip saved to a temporary file.
@@ -268,10 +274,7 @@ func (s SHS) Fetch(ctx context.Context, client *http.Client) (_ *Download, err e
 	defer resp.Body.Close()
 	wd.kick()
 	if resp.StatusCode != http.StatusOK {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		// The body is the server's text: it may echo a credential or carry terminal escapes.
-		body := safetext.Terminal(config.Redact("", strings.TrimSpace(string(msg))))
-		return nil, fmt.Errorf("history server: GET %s: %s: %s", logsURL, resp.Status, body)
+		return nil, statusError(logsURL, resp)
 	}
 	if resp.ContentLength > lim.MaxBytes {
 		return nil, named("", ErrTooLarge)

@@ -23,6 +23,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	_ "github.com/hudiscope/hudiscope/hudi/storage/hdfs"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -56,52 +57,35 @@ func TestHDFSEqualsZip(t *testing.T) {
 
 // upload copies a fixture zip's table to root on HDFS with the plain client (test setup only).
 func upload(t *testing.T, c *hdfs.Client, z, root string) {
-	ctx := context.Background()
 	src, err := storage.Open(z, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var walk func(dir string)
-	walk = func(dir string) {
-		es, err := src.List(ctx, dir)
+	c.RemoveAll(root)
+	testutil.EachFile(t, src, func(rel string, b []byte) {
+		p := path.Join(root, rel)
+		c.MkdirAll(path.Dir(p), 0o755)
+		w, err := c.Create(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range es {
-			if e.IsDir {
-				walk(e.Path)
-				continue
-			}
-			b, err := src.ReadFile(ctx, e.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := path.Join(root, e.Path)
-			c.MkdirAll(path.Dir(p), 0o755)
-			w, err := c.Create(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w.Write(b)
+		w.Write(b)
+		err = w.Close()
+		for i := 0; i < 20 && errors.Is(err, hdfs.ErrReplicating); i++ {
+			time.Sleep(50 * time.Millisecond) // the namenode has not seen the block complete yet
 			err = w.Close()
-			for i := 0; i < 20 && errors.Is(err, hdfs.ErrReplicating); i++ {
-				time.Sleep(50 * time.Millisecond) // the namenode has not seen the block complete yet
-				err = w.Close()
-			}
-			if errors.Is(err, hdfs.ErrReplicating) {
-				// Still "replicating" (seen for small files on the mini cluster): accept
-				// the file once the namenode reports its full length.
-				if fi, serr := c.Stat(p); serr == nil && fi.Size() == int64(len(b)) {
-					err = nil
-				}
-			}
-			if err != nil {
-				t.Fatal(err)
+		}
+		if errors.Is(err, hdfs.ErrReplicating) {
+			// Still "replicating" (seen for small files on the mini cluster): accept
+			// the file once the namenode reports its full length.
+			if fi, serr := c.Stat(p); serr == nil && fi.Size() == int64(len(b)) {
+				err = nil
 			}
 		}
-	}
-	c.RemoveAll(root)
-	walk("")
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 func summary(t *testing.T, location string) []string {

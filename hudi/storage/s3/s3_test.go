@@ -19,6 +19,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/storage/s3"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/hudiscope/hudiscope/internal/testutil/s3fake"
 )
 
@@ -41,26 +42,7 @@ func newFake(t testing.TB) *fake {
 
 // loadStorage copies every file of a (zip) table into the bucket under prefix.
 func (f *fake) loadStorage(t testing.TB, src storage.Storage, prefix string) {
-	ctx := context.Background()
-	var walk func(dir string)
-	walk = func(dir string) {
-		es, err := src.List(ctx, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range es {
-			if e.IsDir {
-				walk(e.Path)
-				continue
-			}
-			b, err := src.ReadFile(ctx, e.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Put(t, prefix+"/"+e.Path, b)
-		}
-	}
-	walk("")
+	testutil.EachFile(t, src, func(p string, b []byte) { f.Put(t, prefix+"/"+p, b) })
 }
 
 func fixtureZips(t *testing.T) []string {

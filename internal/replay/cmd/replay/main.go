@@ -78,16 +78,9 @@ func run(src, dst string, start int, every time.Duration, commits int, ready str
 	if err != nil {
 		return err
 	}
-	for _, op := range base {
-		if err := replay.Apply(dst, op); err != nil {
-			return err
-		}
-	}
 	start = min(start, len(steps))
-	for _, op := range steps[:start] {
-		if err := replay.Apply(dst, op); err != nil {
-			return err
-		}
+	if err := replay.ApplyAll(dst, append(base, steps[:start]...)); err != nil {
+		return err
 	}
 	if ready != "" {
 		if err := os.WriteFile(ready, nil, 0o644); err != nil {
