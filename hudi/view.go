@@ -65,12 +65,11 @@ func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src Listing
 		}
 	}
 	started := false
-	var startErr error
 	err := filegroup.ListViewFunc(ctx, t.Store, &t.problems, t.timeline(), tl, func(p *filegroup.Partition) error {
 		if !started {
 			started = true
-			if startErr = begin(filegroup.SourceStorage); startErr != nil {
-				return startErr
+			if err := begin(filegroup.SourceStorage); err != nil {
+				return err
 			}
 		}
 		return emit(p)
