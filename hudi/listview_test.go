@@ -12,7 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
-// View over a storage listing builds each partition as it is listed (filegroup.ListView); it
+// View over a storage listing builds each partition as it is listed (filegroup.ListViewFunc); it
 // must equal listing everything first and building after (BuildView), on every fixture (COW,
 // MOR with logs, pending compaction and clustering, replacecommits, v4–v9) and the synthetic
 // table.

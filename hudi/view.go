@@ -24,18 +24,16 @@ const (
 )
 
 // View builds the file-system view (file groups and slices as of tl) from src's listing. A
-// storage listing builds each partition as soon as it is listed (filegroup.ListView).
+// storage listing builds each partition as soon as it is listed (ViewFunc).
 func (t *Table) View(ctx context.Context, tl *timeline.Timeline, src ListingSource) (*filegroup.View, error) {
-	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
-		parts, err := t.metadataPartitions(ctx, tl, src)
-		if err == nil {
-			return t.BuildView(ctx, tl, parts, filegroup.SourceMetadata), nil
-		}
-		if src == ListingMetadata {
-			return nil, err
-		}
-	}
-	v, err := filegroup.ListView(ctx, t.Store, &t.problems, t.timeline(), tl, filegroup.SourceStorage)
+	v := &filegroup.View{}
+	err := t.ViewFunc(ctx, tl, src, func(source string) error {
+		v.Source = source
+		return nil
+	}, func(p *filegroup.Partition) error {
+		v.Partitions = append(v.Partitions, p)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +46,7 @@ func (t *Table) View(ctx context.Context, tl *timeline.Timeline, src ListingSour
 // and holds one partition at a time. begin is called once, before any partition, with the
 // listing's source (View.Source); a listing that fails before that returns its error alone.
 func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src ListingSource, begin func(source string) error, emit func(*filegroup.Partition) error) error {
-	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
+	if t.useMetadata(src) {
 		parts, err := t.metadataPartitions(ctx, tl, src)
 		if err == nil {
 			v := t.BuildView(ctx, tl, parts, filegroup.SourceMetadata)
@@ -67,12 +65,11 @@ func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src Listing
 		}
 	}
 	started := false
-	var startErr error
 	err := filegroup.ListViewFunc(ctx, t.Store, &t.problems, t.timeline(), tl, func(p *filegroup.Partition) error {
 		if !started {
 			started = true
-			if startErr = begin(filegroup.SourceStorage); startErr != nil {
-				return startErr
+			if err := begin(filegroup.SourceStorage); err != nil {
+				return err
 			}
 		}
 		return emit(p)
@@ -86,22 +83,21 @@ func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src Listing
 // ListPartitions lists every partition and its files from src (ListingAuto as in View). tl,
 // the active timeline, decides which metadata-table log blocks count; storage listing ignores it.
 func (t *Table) ListPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, error) {
-	parts, _, err := t.listPartitions(ctx, tl, src)
-	return parts, err
-}
-
-func (t *Table) listPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, string, error) {
-	if src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config)) {
+	if t.useMetadata(src) {
 		parts, err := t.metadataPartitions(ctx, tl, src)
 		if err == nil {
-			return parts, filegroup.SourceMetadata, nil
+			return parts, nil
 		}
 		if src == ListingMetadata {
-			return nil, "", err
+			return nil, err
 		}
 	}
-	parts, err := filegroup.ListPartitions(ctx, t.Store, &t.problems)
-	return parts, filegroup.SourceStorage, err
+	return filegroup.ListPartitions(ctx, t.Store, &t.problems)
+}
+
+// useMetadata says whether src lists from the metadata table first.
+func (t *Table) useMetadata(src ListingSource) bool {
+	return src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config))
 }
 
 // metadataPartitions reads the metadata table's listing; with ListingAuto a failure is

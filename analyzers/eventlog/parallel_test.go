@@ -355,8 +355,12 @@ func TestParallelDamagedRealLog(t *testing.T) {
 		for _, block := range []int{4096, 1 << 20} {
 			setBlockSize(t, block)
 			for _, noMmap := range []bool{false, true} {
-				if got := reportJSON(t, p, Options{workers: 2, noMmap: noMmap}); got != want {
+				maps := 0
+				if got := reportJSON(t, p, Options{workers: 2, noMmap: noMmap, mapped: func(string) { maps++ }}); got != want {
 					t.Errorf("%s block %d noMmap %v: differs from serial\n got %.300s\nwant %.300s", name, block, noMmap, got, want)
+				}
+				if wantMaps := map[bool]int{false: 1, true: 0}[noMmap]; maps != wantMaps {
+					t.Errorf("%s block %d noMmap %v: mapped %d times, want %d", name, block, noMmap, maps, wantMaps)
 				}
 			}
 		}
@@ -504,8 +508,12 @@ func TestMappedLongLines(t *testing.T) {
 		}
 		want := reportJSON(t, p, Options{readPart: (*analysis).readPartSerial})
 		for _, noMmap := range []bool{false, true} {
-			if got := reportJSON(t, p, Options{workers: 2, noMmap: noMmap}); got != want {
+			maps := 0
+			if got := reportJSON(t, p, Options{workers: 2, noMmap: noMmap, mapped: func(string) { maps++ }}); got != want {
 				t.Errorf("%s noMmap %v:\n got %s\nwant %s", name, noMmap, got, want)
+			}
+			if wantMaps := map[bool]int{false: 1, true: 0}[noMmap]; maps != wantMaps {
+				t.Errorf("%s noMmap %v: mapped %d times, want %d", name, noMmap, maps, wantMaps)
 			}
 		}
 	}

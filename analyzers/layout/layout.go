@@ -625,7 +625,7 @@ func ingest(i *timeline.Instant, readable bool) int64 {
 	case timeline.ActionCommit, timeline.ActionDeltaCommit:
 		return 1
 	case timeline.ActionReplaceCommit:
-		if _, ok := i.Writes(); readable && ok && i.CommitOperation() != "CLUSTER" {
+		if readable && i.HasWrites() && i.CommitOperation() != "CLUSTER" {
 			return 1
 		}
 	}

@@ -330,22 +330,13 @@ func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, p
 	return view
 }
 
-// ListView is ListPartitions then BuildView, each partition built on the goroutine that listed
-// it as soon as it is listed: building runs on every core alongside the listing, and a
-// partition's listing is dropped once built (a million Entry values are 100 MB).
-func ListView(ctx context.Context, store storage.Storage, problems *problem.Log, r *timeline.Reader, tl *timeline.Timeline, source string) (*View, error) {
-	view := &View{Source: source}
-	err := ListViewFunc(ctx, store, problems, r, tl, func(p *Partition) error {
-		view.Partitions = append(view.Partitions, p)
-		return nil
-	})
-	return view, err
-}
-
-// ListViewFunc is ListView handing the partitions to emit, in path order, each as soon as it
-// and every partition that sorts before it are built — a caller can write one partition while
-// later ones are listed, and need not hold the whole view. emit runs on the calling goroutine;
-// once it fails it is not called again, the listing finishes and its error is returned.
+// ListViewFunc is ListPartitions then BuildView, handing the partitions to emit in path order.
+// Each is built on the goroutine that listed it (building runs on every core alongside the
+// listing, and a partition's listing is dropped once built: a million Entry values are 100 MB)
+// and emitted as soon as it and every partition that sorts before it are built — a caller can
+// write one partition while later ones are listed, and need not hold the whole view. emit runs
+// on the calling goroutine; once it fails it is not called again, the listing finishes and its
+// error is returned.
 func ListViewFunc(ctx context.Context, store storage.Storage, problems *problem.Log, r *timeline.Reader, tl *timeline.Timeline, emit func(*Partition) error) error {
 	vs := newViewState(ctx, r, tl)
 	v1 := r.Config.Version < 8

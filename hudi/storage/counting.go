@@ -45,6 +45,12 @@ func (c *Counting) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	return c.Storage.ReadFile(ctx, p)
 }
 
+// ReadFileBuf keeps the base's buffer reuse (BufferReader is not promoted through Storage).
+func (c *Counting) ReadFileBuf(ctx context.Context, p string, buf []byte) ([]byte, error) {
+	c.gets.Add(1)
+	return ReadFileBuf(ctx, c.Storage, p, buf)
+}
+
 func (c *Counting) Open(ctx context.Context, p string) (File, error) {
 	f, err := c.Storage.Open(ctx, p)
 	if err != nil {

@@ -23,13 +23,9 @@ var parallelSortMin = 1 << 16
 // and its name is the path's tail. Names come back sorted; types are the records' (lstat only
 // where the file system does not give one), so links are not followed, as with os.ReadDir.
 func listNames(abs, dir string) ([]Entry, error) {
-	var fd int
-	err := retryEINTR(func() (err error) {
-		fd, err = unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		return err
-	})
+	fd, err := openFD(abs, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", abs, &os.PathError{Op: "open", Path: abs, Err: err})
+		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
 	defer unix.Close(fd)
 	prefix := Join(dir)

@@ -27,13 +27,9 @@ func readRegular(a string, max int64, buf []byte) ([]byte, error) {
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, notRegularPath(a)
 	}
-	var fd int
-	err := retryEINTR(func() (err error) {
-		fd, err = unix.Open(a, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-		return err
-	})
+	fd, err := openFD(a, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", a, &fs.PathError{Op: "open", Path: a, Err: err})
+		return nil, fmt.Errorf("read %s: %w", a, err)
 	}
 	defer unix.Close(fd)
 	if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
@@ -74,6 +70,20 @@ func readRegular(a string, max int64, buf []byte) ([]byte, error) {
 			buf = buf[:cap(buf)]
 		}
 	}
+}
+
+// openFD opens a without an os.File (close-on-exec, retried on EINTR); the error is an
+// *fs.PathError naming a.
+func openFD(a string, flags int) (int, error) {
+	var fd int
+	err := retryEINTR(func() (err error) {
+		fd, err = unix.Open(a, flags|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: a, Err: err}
+	}
+	return fd, nil
 }
 
 func retryEINTR(f func() error) error {

@@ -106,6 +106,9 @@ func TestPartitionWrites(t *testing.T) {
 	if _, ok := (&Instant{}).Writes(); ok {
 		t.Error("an unread instant has writes")
 	}
+	if !in.HasWrites() || (&Instant{}).HasWrites() || !(&Instant{summarized: true}).HasWrites() {
+		t.Error("HasWrites disagrees with Writes")
+	}
 	if (&Instant{Operation: "CLUSTER"}).CommitOperation() != "" {
 		t.Error("a pending clustering's operation read as its commit's")
 	}

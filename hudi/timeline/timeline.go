@@ -130,6 +130,9 @@ func (i *Instant) Writes() ([]PartitionWrites, bool) {
 	return i.writes, i.summarized
 }
 
+// HasWrites is Writes' second result without summing anything.
+func (i *Instant) HasWrites() bool { return i.Commit != nil || i.summarized }
+
 // CommitOperation is the operation type of the instant's commit metadata ("" when not read).
 func (i *Instant) CommitOperation() string {
 	if i.Commit != nil {
