@@ -49,8 +49,14 @@ func (f ScaleFlags) maxBytes() (int64, error) {
 	return int64(n), nil
 }
 
-// sqlString quotes a SQL string literal.
-func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+// sqlString quotes a Spark SQL string literal. Every Spark release unescapes backslash
+// sequences inside literals (unless spark.sql.parser.escapedStringLiterals is set), and
+// releases before Spark 4 read a doubled quote as the end of one literal and the start of the
+// next (adjacent literals concatenate): a quote is written as backslash-quote and a backslash
+// as two, so no quote is lost and a backslash cannot escape the closing quote.
+func sqlString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
 
 // sqlIdent quotes an identifier with backticks (a path in hudi.`...`).
 func sqlIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }

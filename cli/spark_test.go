@@ -40,7 +40,7 @@ func TestSparkSQLGenerated(t *testing.T) {
 			"hoodie.datasource.query.type=incremental hoodie.datasource.read.begin.instanttime=20240101000000 hoodie.datasource.read.end.instanttime=20240102000000 hoodie.datasource.read.incr.fallback.fulltablescan.enable=true",
 			"compared as Hudi 0.15.0 (0.x) compares it: requested time > begin."},
 		{"incremental 1.0.x inclusive, columns, limit", incrementalSpark("", "/data/t'x", model.IncrementalQuery{Begin: "20261129155610512", Reader: mustReader(t, "1.0.2")}, RowFlags{Columns: []string{"id", "a`b"}, Limit: 10}),
-			"SELECT _hoodie_commit_time, _hoodie_record_key, _hoodie_partition_path, `id`, `a``b` FROM hudi_table_changes('/data/t''x', 'latest_state', '20261129155610512') LIMIT 10;",
+			"SELECT _hoodie_commit_time, _hoodie_record_key, _hoodie_partition_path, `id`, `a``b` FROM hudi_table_changes('/data/t\\'x', 'latest_state', '20261129155610512') LIMIT 10;",
 			"hoodie.datasource.query.type=incremental hoodie.datasource.read.begin.instanttime=20261129155610512",
 			"completion time >= begin"},
 		{"cdc earliest", changesSpark("", "s3://b/t", model.ChangesQuery{Begin: "earliest"}, false, 0),
@@ -171,5 +171,21 @@ func TestSparkRunsSparkSQL(t *testing.T) {
 	_, stderr, code = runCLI(t, "changes", tbl, "--begin", "earliest", "--spark", "--spark-sql", "/nonexistent/spark-sql")
 	if code != exitUsage || !strings.Contains(stderr, "--spark: /nonexistent/spark-sql not found") {
 		t.Fatalf("missing spark-sql: exit %d, stderr %s", code, stderr)
+	}
+}
+
+// Quotes and backslashes in a location or value stay inside the literal, as Spark's lexer
+// reads it: \' is a quote, \\ a backslash (a path ending in a backslash used to escape the
+// closing quote and let the rest of the statement run as SQL).
+func TestSQLStringEscapes(t *testing.T) {
+	for in, want := range map[string]string{
+		`/data/t`:          `'/data/t'`,
+		`/data/o'brien`:    `'/data/o\'brien'`,
+		`C:\tables\`:       `'C:\\tables\\'`,
+		`x\'); DROP x; --`: `'x\\\'); DROP x; --'`,
+	} {
+		if got := sqlString(in); got != want {
+			t.Errorf("sqlString(%q) = %s, want %s", in, got, want)
+		}
 	}
 }
