@@ -102,7 +102,7 @@ func TestReadOnlyProof(t *testing.T) {
 func tuiSession(t *testing.T, table, props, eventLog, exportDir string) {
 	// Watching (--watch) too: refreshes, an event log followed, re-analysis after each.
 	opts := model.Options{Location: table, Archived: true, Props: props, EventLog: eventLog, CountRequests: true, FollowEventLog: true}
-	rules, _ := model.ParseAlertRules("rollback,archival-stopped,inflight-older=1h,pending-older=6h,no-commit=1h")
+	rules, _ := model.ParseAlertRules("--alert", "rollback,archival-stopped,inflight-older=1h,pending-older=6h,no-commit=1h")
 	app := ui.New(ui.Options{Location: table, ExportDir: exportDir, Now: func() time.Time { return time.Unix(1800000000, 0) },
 		Watch: &ui.WatchOptions{Interval: time.Second, Rules: rules, Manual: true}})
 	var a tea.Model = app

@@ -73,11 +73,11 @@ type WatchFlags struct {
 // watchTimeline follows the timeline of a loaded snapshot, printing changes (text) or one
 // JSON line per change and alert, until ctx ends, WatchCount refreshes or an --exit-on alert.
 func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io.Writer, format string) error {
-	shown, err := model.ParseAlertRules(c.Alert)
+	shown, err := model.ParseAlertRules("--alert", c.Alert)
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
-	exitOn, err := model.ParseAlertRules(c.ExitOn)
+	exitOn, err := model.ParseAlertRules("--exit-on", c.ExitOn)
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
@@ -205,7 +205,7 @@ func (c *OpenCmd) watchOptions() (*ui.WatchOptions, error) {
 	if c.Watch == 0 {
 		return nil, nil
 	}
-	rules, err := model.ParseAlertRules(c.Alert)
+	rules, err := model.ParseAlertRules("--alert", c.Alert)
 	if err != nil {
 		return nil, codeError{exitUsage, err.Error()}
 	}

@@ -170,7 +170,8 @@ func TestTimelineWatchExitOn(t *testing.T) {
 				"(hoodie.keep.max.commits; alert from 14, Hudi 1.1+ (table version 9))"},
 		{[]string{"--exit-on", "rollback"}, 2, "--exit-on needs --watch"},
 		{[]string{"--watch=1s", "--exit-on", "inflight-older"}, 2, "--exit-on inflight-older needs a duration"},
-		{[]string{"--watch=1s", "--exit-on", "slow"}, 2, `unknown alert "slow"`},
+		{[]string{"--watch=1s", "--exit-on", "slow"}, 2, `--exit-on: unknown alert "slow"`},
+		{[]string{"--watch=1s", "--alert", "slow"}, 2, `--alert: unknown alert "slow"`},
 		{[]string{"--watch=10ms"}, 2, "the interval is at least 1s"},
 	}
 	for _, c := range cases {

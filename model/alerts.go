@@ -40,8 +40,9 @@ func (r AlertRules) Any() bool {
 	return r.InflightOlder > 0 || r.PendingOlder > 0 || r.NoCommit > 0 || r.Rollback || r.ArchivalStopped
 }
 
-// ParseAlertRules parses `inflight-older=1h,pending-older=2h,no-commit=30m,rollback,archival-stopped`.
-func ParseAlertRules(s string) (AlertRules, error) {
+// ParseAlertRules parses `inflight-older=1h,pending-older=2h,no-commit=30m,rollback,archival-stopped`,
+// the value of flag (--alert or --exit-on), which its errors name.
+func ParseAlertRules(flag, s string) (AlertRules, error) {
 	var r AlertRules
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
@@ -53,13 +54,13 @@ func ParseAlertRules(s string) (AlertRules, error) {
 		if hasV {
 			var err error
 			if d, err = time.ParseDuration(v); err != nil || d <= 0 {
-				return r, fmt.Errorf("--exit-on %s: %q is not a positive duration (30m, 1h)", k, v)
+				return r, fmt.Errorf("%s %s: %q is not a positive duration (30m, 1h)", flag, k, v)
 			}
 		}
 		switch AlertKind(k) {
 		case AlertInflightOlder, AlertPendingOlder, AlertNoCommit:
 			if !hasV {
-				return r, fmt.Errorf("--exit-on %s needs a duration: %s=1h", k, k)
+				return r, fmt.Errorf("%s %s needs a duration: %s=1h", flag, k, k)
 			}
 			switch AlertKind(k) {
 			case AlertInflightOlder:
@@ -71,7 +72,7 @@ func ParseAlertRules(s string) (AlertRules, error) {
 			}
 		case AlertRollback, AlertArchivalStopped:
 			if hasV {
-				return r, fmt.Errorf("--exit-on %s takes no value", k)
+				return r, fmt.Errorf("%s %s takes no value", flag, k)
 			}
 			if AlertKind(k) == AlertRollback {
 				r.Rollback = true
@@ -79,7 +80,7 @@ func ParseAlertRules(s string) (AlertRules, error) {
 				r.ArchivalStopped = true
 			}
 		default:
-			return r, fmt.Errorf("--exit-on: unknown alert %q (one of inflight-older=D, pending-older=D, rollback, archival-stopped, no-commit=D)", k)
+			return r, fmt.Errorf("%s: unknown alert %q (one of inflight-older=D, pending-older=D, rollback, archival-stopped, no-commit=D)", flag, k)
 		}
 	}
 	return r, nil

@@ -107,7 +107,7 @@ func TestAlerts(t *testing.T) {
 		mk(now.Add(-90*time.Minute), "commit", timeline.Inflight),
 		mk(now.Add(-time.Minute), "commit", timeline.Inflight),
 	}}
-	rules, err := ParseAlertRules("inflight-older=1h,pending-older=1h,no-commit=2h,rollback,archival-stopped")
+	rules, err := ParseAlertRules("--alert", "inflight-older=1h,pending-older=1h,no-commit=2h,rollback,archival-stopped")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestAlerts(t *testing.T) {
 		t.Errorf("alerts:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 	for _, bad := range []string{"inflight-older", "rollback=1h", "foo", "no-commit=-1m"} {
-		if _, err := ParseAlertRules(bad); err == nil {
+		if _, err := ParseAlertRules("--alert", bad); err == nil {
 			t.Errorf("ParseAlertRules(%q) accepted", bad)
 		}
 	}
@@ -291,7 +291,7 @@ func FuzzParseAlertRules(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r, err := ParseAlertRules(s)
+		r, err := ParseAlertRules("--alert", s)
 		if err == nil && (r.InflightOlder < 0 || r.PendingOlder < 0 || r.NoCommit < 0) {
 			t.Fatalf("%q: negative duration accepted: %+v", s, r)
 		}

@@ -35,7 +35,7 @@ func watchedApp(t *testing.T, w, h, upto int) (*App, func(n int) []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, _ := model.ParseAlertRules("rollback,inflight-older=1h")
+	rules, _ := model.ParseAlertRules("--alert", "rollback,inflight-older=1h")
 	a := newTestApp(w, h, func(o *Options) { o.Watch = &WatchOptions{Interval: 30 * time.Second, Rules: rules, Manual: true} })
 	feed(a, s)
 	press(a, "z", "z", "z") // raw instant strings
