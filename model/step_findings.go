@@ -42,8 +42,7 @@ func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
 		return tl
 	}
 	compact := func(in *timeline.Instant) bool {
-		_, ok := in.Writes()
-		return ok && in.Commit == nil && in.IsCompleted() && timeline.IsWriteAction(in.Action)
+		return in.HasWrites() && in.Commit == nil && in.IsCompleted() && timeline.IsWriteAction(in.Action)
 	}
 	need := map[string]bool{}
 	if s.View != nil {
