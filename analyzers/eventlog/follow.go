@@ -196,22 +196,45 @@ func (f *Follower) readPart(ctx context.Context, fp *followPart, growing bool, i
 	} else if _, err := io.CopyN(io.Discard, rc, fp.offset); err != nil {
 		return fmt.Errorf("%s: skip to %d: %w", p.Path, fp.offset, err)
 	}
-	b, err := io.ReadAll(io.LimitReader(rc, p.Size-fp.offset))
-	if err != nil {
-		return fmt.Errorf("%s: %w", p.Path, err)
+	// Read in windows of followWindow bytes, so a multi-gigabyte log seen for the first time
+	// (a watch started on a long-running application) is never held whole. A window's
+	// unfinished last line is carried into the next.
+	var carry []byte
+	for fp.offset+int64(len(carry)) < p.Size {
+		want := min(p.Size-fp.offset-int64(len(carry)), int64(followWindow-len(carry)))
+		b := append(carry, make([]byte, want)...)
+		m, err := io.ReadFull(rc, b[len(carry):])
+		b = b[:len(carry)+m]
+		short := err == io.EOF || err == io.ErrUnexpectedEOF // the file is shorter than listed
+		if err != nil && !short {
+			return fmt.Errorf("%s: %w", p.Path, err)
+		}
+		end := short || fp.offset+int64(len(b)) >= p.Size
+		// Only whole lines while the writer may be in the middle of one; all of it once the
+		// application ended (a last line without a newline is read as one-shot reads it).
+		n := len(b)
+		if growing || !end {
+			n = bytes.LastIndexByte(b, '\n') + 1
+			if n == 0 && len(b) >= followWindow {
+				n = len(b) // a line longer than the window: read as damage, not held forever
+			}
+		}
+		if n > 0 {
+			fp.offset += int64(n)
+			if err := f.chunk(ctx, fp, b[:n], idx, total); err != nil {
+				return err
+			}
+		}
+		if end {
+			return nil
+		}
+		carry = append([]byte(nil), b[n:]...)
 	}
-	// Only whole lines while the writer may be in the middle of one; all of it once the
-	// application ended (a last line without a newline is read as one-shot reads it).
-	n := len(b)
-	if growing {
-		n = bytes.LastIndexByte(b, '\n') + 1
-	}
-	if n == 0 {
-		return nil
-	}
-	fp.offset += int64(n)
-	return f.chunk(ctx, fp, b[:n], idx, total)
+	return nil
 }
+
+// followWindow is the most of a part one read holds (a variable for tests).
+var followWindow = 64 << 20
 
 // chunk runs the one-shot part reader over data (nil: the whole part) and merges its file
 // record into the part's.

@@ -209,3 +209,58 @@ func FuzzFollowerChunks(f *testing.F) {
 		}
 	})
 }
+
+// A part is read in windows of followWindow bytes (a watch started on a long-running
+// application never holds its whole log): with a 200 KB window over the 2 MB fixture log
+// (longest line 97,001 bytes), as it grows and once finished, the followed analysis equals the
+// one-shot one.
+func TestFollowerReadsInWindows(t *testing.T) {
+	src := filepath.Join("..", "..", "testdata", "fixtures", "cdc-1.2.0", "local-1795967842896")
+	full, err := os.ReadFile(src)
+	if err != nil {
+		t.Skip(err)
+	}
+	old := followWindow
+	followWindow = 200_000
+	t.Cleanup(func() { followWindow = old })
+	dir := t.TempDir()
+	final := filepath.Join(dir, "local-1795967842896")
+	live := final + ".inprogress"
+	// Most of the log at once, cut mid-line, then the rest: each read spans many windows.
+	cut := len(full) * 3 / 4
+	if err := os.WriteFile(live, full[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{IncludeTasks: true, DisplayPath: "app"}
+	fo, err := NewFollower(live, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := fo.Poll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var got int64
+	for _, p := range fo.parts {
+		got = p.offset
+	}
+	if got != int64(bytes.LastIndexByte(full[:cut], '\n')+1) {
+		t.Errorf("after the first poll consumed %d bytes, want up to the last whole line", got)
+	}
+	if err := os.WriteFile(live, full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(live, final); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fo.Poll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Analyze(ctx, final, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gj, wj := followJSON(t, fo.Report()), followJSON(t, want); gj != wj {
+		t.Errorf("windowed analysis differs from the one-shot one: %s", firstDiff(gj, wj))
+	}
+}
