@@ -11,29 +11,43 @@ package hudi_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
 
-// synthSize is one synthetic table.
-type synthSize struct{ commits, files int }
+// synthSize is one synthetic table; mdt adds a metadata table listing its files.
+type synthSize struct {
+	commits, files int
+	mdt            bool
+}
 
-func (s synthSize) String() string { return fmt.Sprintf("%dc-%df", s.commits, s.files) }
+func (s synthSize) String() string {
+	if s.mdt {
+		return fmt.Sprintf("%dc-%df-mdt", s.commits, s.files)
+	}
+	return fmt.Sprintf("%dc-%df", s.commits, s.files)
+}
 
 var (
-	small    = synthSize{200, 2000}
-	sizes    = []synthSize{small, {10000, 100000}, {50000, 10000}, {1000, 1000000}}
+	small    = synthSize{commits: 200, files: 2000}
+	smallMDT = synthSize{commits: 200, files: 2000, mdt: true}
+	sizes    = []synthSize{small, {commits: 10000, files: 100000}, {commits: 50000, files: 10000}, {commits: 1000, files: 1000000}}
+	// mdtSizes are listed from their metadata table (a 1M-file table written by Hudi has one).
+	mdtSizes = []synthSize{smallMDT, {commits: 1000, files: 1000000, mdt: true}}
 	fixtures = map[synthSize]string{}
 )
 
@@ -51,7 +65,11 @@ func synthTable(tb testing.TB, sz synthSize) string {
 			tb.Skip(err)
 		}
 		parts := min(1000, max(1, sz.files/1000))
-		must(tb, synth.WriteDisk(dir, fx, sz.commits, sz.files, parts))
+		write := synth.WriteDisk
+		if sz.mdt {
+			write = synth.WriteDiskMDT
+		}
+		must(tb, write(dir, fx, sz.commits, sz.files, parts))
 		must(tb, os.WriteFile(filepath.Join(dir, ".complete"), nil, 0o644))
 	}
 	fixtures[sz] = dir
@@ -76,21 +94,27 @@ func reportPeakHeap(b *testing.B) {
 // filesJSON is `hudiscope files --no-mdt --json`: partitions streamed while the listing runs
 // (eager: the previous path, the whole view built, then encoding/json).
 func filesJSON(tb testing.TB, dir string, w io.Writer, eager bool) {
+	filesJSONFrom(tb, dir, w, eager, hudi.ListingStorage)
+}
+
+// filesJSONFrom is filesJSON listing from src (ListingMetadata: `hudiscope files --json` on a
+// table with a metadata table).
+func filesJSONFrom(tb testing.TB, dir string, w io.Writer, eager bool, src hudi.ListingSource) {
 	ctx := context.Background()
 	if eager {
-		s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepFiles}, NoMDT: true}, nil)
+		s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepFiles}, NoMDT: src == hudi.ListingStorage}, nil)
 		if err != nil || s.View == nil {
 			tb.Fatalf("%v %v", err, s.StepErrors)
 		}
 		must(tb, report.WriteJSON(w, report.NewFilesDocument(s.View)))
 		return
 	}
-	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, NoMDT: true, LazyCommits: true}, nil)
+	s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, NoMDT: src == hudi.ListingStorage, LazyCommits: true}, nil)
 	if err != nil || s.Timeline == nil {
 		tb.Fatalf("%v %v", err, s.StepErrors)
 	}
 	jw := report.NewFilesJSONWriter(w)
-	must(tb, s.Table.ViewFunc(ctx, s.Timeline, hudi.ListingStorage, jw.Begin, jw.Partition))
+	must(tb, s.Table.ViewFunc(ctx, s.Timeline, src, jw.Begin, jw.Partition))
 	must(tb, jw.Close())
 }
 
@@ -159,6 +183,38 @@ func TestSyntheticLazyMatchesEager(t *testing.T) {
 	}
 }
 
+// The metadata-table listing of a synthetic table equals its storage listing: the same JSON
+// apart from the listing source, and the same layout.
+func TestSyntheticMDTMatchesStorage(t *testing.T) {
+	dir := synthTable(t, smallMDT)
+	var mdt, listed bytes.Buffer
+	filesJSONFrom(t, dir, &mdt, false, hudi.ListingMetadata)
+	filesJSONFrom(t, dir, &listed, false, hudi.ListingStorage)
+	got := strings.Replace(mdt.String(), `"listingSource": "metadata table"`, `"listingSource": "storage listing"`, 1)
+	if got != listed.String() || !strings.Contains(mdt.String(), `"listingSource": "metadata table"`) {
+		t.Errorf("metadata-table listing differs from storage (%d vs %d bytes)", mdt.Len(), listed.Len())
+	}
+	if n := strings.Count(listed.String(), `"baseFile"`); n != smallMDT.files {
+		t.Errorf("%d base files listed, want %d", n, smallMDT.files)
+	}
+	// A failing writer stops the metadata-table view at its first partition.
+	tbl, err := hudi.Open(context.Background(), dir, storage.Options{})
+	must(t, err)
+	tl, err := tbl.ActiveTimelineNames(context.Background())
+	must(t, err)
+	calls := 0
+	err = tbl.ViewFunc(context.Background(), tl, hudi.ListingMetadata, func(string) error { return nil },
+		func(*filegroup.Partition) error { calls++; return errors.New("disk full") })
+	if err == nil || err.Error() != "disk full" || calls != 1 {
+		t.Errorf("failing emit: %v after %d calls", err, calls)
+	}
+	var lm bytes.Buffer
+	rm := layoutText(t, dir, &lm, false)
+	if rm.TotalFiles != int64(smallMDT.files) || rm.NumPartitions != 2 || !strings.Contains(lm.String(), "(MDT=on)") {
+		t.Errorf("layout from the metadata table: %d files\n%s", rm.TotalFiles, lm.String())
+	}
+}
+
 // files reads no ordinary commit's metadata: only replacecommits are decoded.
 func TestSyntheticFilesSkipsCommits(t *testing.T) {
 	dir := synthTable(t, small)
@@ -181,7 +237,9 @@ func TestSyntheticFilesSkipsCommits(t *testing.T) {
 	}
 }
 
-func benchSizes(b *testing.B, run func(b *testing.B, dir string)) {
+func benchSizes(b *testing.B, run func(b *testing.B, dir string)) { benchSizesOf(b, sizes, run) }
+
+func benchSizesOf(b *testing.B, sizes []synthSize, run func(b *testing.B, dir string)) {
 	for _, sz := range sizes {
 		b.Run(sz.String(), func(b *testing.B) {
 			dir := synthTable(b, sz)
@@ -197,6 +255,11 @@ func benchSizes(b *testing.B, run func(b *testing.B, dir string)) {
 
 func BenchmarkFilesJSON(b *testing.B) {
 	benchSizes(b, func(b *testing.B, dir string) { filesJSON(b, dir, io.Discard, false) })
+}
+
+// BenchmarkFilesJSONMDT: `hudiscope files --json` listing from the metadata table.
+func BenchmarkFilesJSONMDT(b *testing.B) {
+	benchSizesOf(b, mdtSizes, func(b *testing.B, dir string) { filesJSONFrom(b, dir, io.Discard, false, hudi.ListingMetadata) })
 }
 
 func BenchmarkEagerFilesJSON(b *testing.B) {

@@ -47,18 +47,12 @@ func (t *Table) View(ctx context.Context, tl *timeline.Timeline, src ListingSour
 // listing's source (View.Source); a listing that fails before that returns its error alone.
 func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src ListingSource, begin func(source string) error, emit func(*filegroup.Partition) error) error {
 	if t.useMetadata(src) {
-		parts, err := t.metadataPartitions(ctx, tl, src)
+		l, err := t.metadataListing(ctx, tl, src)
 		if err == nil {
-			v := t.BuildView(ctx, tl, parts, filegroup.SourceMetadata)
-			if err := begin(v.Source); err != nil {
+			if err := begin(filegroup.SourceMetadata); err != nil {
 				return err
 			}
-			for _, p := range v.Partitions {
-				if err := emit(p); err != nil {
-					return err
-				}
-			}
-			return nil
+			return filegroup.BuildViewFunc(ctx, t.timeline(), tl, l.Len(), l.Entries, emit)
 		}
 		if src == ListingMetadata {
 			return err
@@ -104,10 +98,21 @@ func (t *Table) useMetadata(src ListingSource) bool {
 // recorded as a problem (the caller then lists storage).
 func (t *Table) metadataPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, error) {
 	parts, err := metadata.ListPartitions(ctx, t.Store, &t.problems, tl)
+	t.metadataFailed(err, src)
+	return parts, err
+}
+
+// metadataListing is metadataPartitions with entries made a partition at a time.
+func (t *Table) metadataListing(ctx context.Context, tl *timeline.Timeline, src ListingSource) (*metadata.Listing, error) {
+	l, err := metadata.List(ctx, t.Store, &t.problems, tl)
+	t.metadataFailed(err, src)
+	return l, err
+}
+
+func (t *Table) metadataFailed(err error, src ListingSource) {
 	if err != nil && src != ListingMetadata {
 		t.problems.Add(t.path(metadata.TablePath), "cannot list files from the metadata table, listing storage instead: "+err.Error())
 	}
-	return parts, err
 }
 
 // BuildView groups already listed files (partition → files) into file groups and slices;

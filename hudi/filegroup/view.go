@@ -6,6 +6,7 @@ package filegroup
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -566,4 +567,63 @@ func (g *FileGroup) sortSlices() {
 // String describes a view briefly, for logs and tests.
 func (v *View) String() string {
 	return fmt.Sprintf("%d partitions, %d file groups (%s)", len(v.Partitions), v.NumFileGroups(), v.Source)
+}
+
+// BuildViewFunc is BuildView for a listing held elsewhere (the metadata table's): partition i
+// of n is fetched with part(i) — in path order — built, and handed to emit in that order on
+// the calling goroutine. Partitions are built on every core a few ahead of emit, so at most a
+// handful of listings and built partitions are held at once. Once emit fails it is not called
+// again and its error is returned.
+func BuildViewFunc(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, n int, part func(i int) (string, []storage.Entry), emit func(*Partition) error) error {
+	vs := newViewState(ctx, r, tl)
+	v1 := r.Config.Version < 8
+	workers := max(1, runtime.GOMAXPROCS(0))
+	type job struct {
+		i   int
+		out chan *Partition
+	}
+	jobs := make(chan job)
+	futures := make(chan chan *Partition, 2*workers)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for j := range jobs {
+				pp, files := part(j.i)
+				j.out <- vs.buildPartition(pp, files, v1)
+			}
+		})
+	}
+	go func() {
+		defer close(futures)
+		defer close(jobs)
+		for i := range n {
+			out := make(chan *Partition, 1)
+			select {
+			case futures <- out:
+			case <-stop:
+				return
+			}
+			select {
+			case jobs <- job{i, out}:
+			case <-stop:
+				out <- nil // queued but never built: the consumer is draining
+				return
+			}
+		}
+	}()
+	var err error
+	for out := range futures {
+		p := <-out
+		if err == nil && p != nil {
+			if err = ctx.Err(); err == nil {
+				err = emit(p)
+			}
+			if err != nil {
+				close(stop)
+			}
+		}
+	}
+	wg.Wait()
+	return err
 }

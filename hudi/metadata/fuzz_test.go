@@ -43,8 +43,8 @@ func TestFuzzMDTLogSeeds(t *testing.T) {
 	var got []string
 	if err := scanFilesHFile(bytes.NewReader(hf), int64(len(hf)), "", func(k string, r *mdtRecord) {
 		got = append(got, k)
-		if r.files["new.parquet"].size != 4321 {
-			t.Errorf("record %q = %+v", k, r.files)
+		if r.Files["new.parquet"].Size != 4321 {
+			t.Errorf("record %q = %+v", k, r.Files)
 		}
 	}); err != nil || len(got) != 1 || got[0] != "p=000" {
 		t.Errorf("hfile seed: %v %v", got, err)

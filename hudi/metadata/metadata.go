@@ -22,6 +22,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	twmb "github.com/twmb/avro"
 )
 
 // TablePath is the metadata table's base path inside a data table.
@@ -46,38 +47,40 @@ func CanListFiles(cfg *tableconfig.Config) bool {
 		!slices.Contains(cfg.MetadataPartsInflight, mdtFilesPartition)
 }
 
-// fileInfo is one HoodieMetadataFileInfo after merging.
+// fileInfo is one HoodieMetadataFileInfo, decoded straight from the record (fields the
+// writer schema lacks stay zero).
 type fileInfo struct {
-	size    int64
-	deleted bool
+	Size    int64 `avro:"size"`
+	Deleted bool  `avro:"isDeleted"`
 }
 
-// mdtRecord is one merged `files` partition record.
+// mdtRecord is one `files` partition record: HoodieMetadataRecord's type and
+// filesystemMetadata (null decodes to a nil map); the writer's other fields are skipped.
 type mdtRecord struct {
-	typ   int
-	files map[string]fileInfo
+	Type  int32               `avro:"type"`
+	Files map[string]fileInfo `avro:"filesystemMetadata"`
 }
 
 // merge applies a newer record on top of r, as Hudi's HoodieMetadataPayload combines them.
 func (r *mdtRecord) merge(newer *mdtRecord) {
-	if newer.typ != 0 {
-		r.typ = newer.typ
+	if newer.Type != 0 {
+		r.Type = newer.Type
 	}
-	if r.files == nil {
-		r.files = map[string]fileInfo{}
+	if r.Files == nil {
+		r.Files = make(map[string]fileInfo, len(newer.Files))
 	}
-	for name, fi := range newer.files {
-		old, ok := r.files[name]
+	for name, fi := range newer.Files {
+		old, ok := r.Files[name]
 		switch {
-		case fi.deleted && ok && !old.deleted:
-			delete(r.files, name)
-		case fi.deleted:
-			r.files[name] = fi // keep the tombstone for older slices merged later
-		case ok && !old.deleted:
-			old.size = max(old.size, fi.size) // logs grow
-			r.files[name] = old
+		case fi.Deleted && ok && !old.Deleted:
+			delete(r.Files, name)
+		case fi.Deleted:
+			r.Files[name] = fi // keep the tombstone for older slices merged later
+		case ok && !old.Deleted:
+			old.Size = max(old.Size, fi.Size) // logs grow
+			r.Files[name] = old
 		default:
-			r.files[name] = fi
+			r.Files[name] = fi
 		}
 	}
 }
@@ -101,6 +104,38 @@ func (m *mdtInstants) isCompleted(instant string) bool {
 // times). store is the data table's storage and tl its active timeline; corrupt log blocks
 // are recorded in problems.
 func ListPartitions(ctx context.Context, store storage.Storage, problems *problem.Log, tl *timeline.Timeline) (map[string][]storage.Entry, error) {
+	l, err := List(ctx, store, problems, tl)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]storage.Entry, l.Len())
+	for i := range l.Len() {
+		part, entries := l.Entries(i)
+		out[part] = entries
+	}
+	return out, nil
+}
+
+// Listing is a metadata-table listing whose entries are made a partition at a time.
+type Listing struct {
+	parts []string     // in path order; "" is the table's only partition when unpartitioned
+	recs  []*mdtRecord // parts[i]'s record (nil: listed without files)
+}
+
+// Len is the number of partitions.
+func (l *Listing) Len() int { return len(l.parts) }
+
+// Entries returns partition i (in path order) and its files in name order, and lets go of
+// its record: call it once per partition. Different partitions may be asked for at once.
+func (l *Listing) Entries(i int) (string, []storage.Entry) {
+	e := partitionEntries(l.parts[i], l.recs[i])
+	l.recs[i] = nil
+	return l.parts[i], e
+}
+
+// List is ListPartitions without making every partition's entries up front (a million
+// files' entries are 100 MB): see Listing.
+func List(ctx context.Context, store storage.Storage, problems *problem.Log, tl *timeline.Timeline) (*Listing, error) {
 	// Read the MDT's properties and list its `files` partition at the same time (each is a
 	// round trip on object stores), then its timeline.
 	mdt := storage.NewPrefixed(store, TablePath)
@@ -217,9 +252,12 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 			cur.merge(r)
 			return
 		}
-		nr := &mdtRecord{}
-		nr.merge(r)
-		records[key] = nr
+		// The first record of a key is kept as decoded (merging it into an empty record
+		// would copy every entry and change nothing).
+		if r.Files == nil {
+			r.Files = map[string]fileInfo{}
+		}
+		records[key] = r
 	}
 	for i, id := range baseIDs {
 		if err := scanFilesHFile(srcs[i].r, srcs[i].size, "", apply); err != nil {
@@ -279,28 +317,82 @@ func ListPartitions(ctx context.Context, store storage.Storage, problems *proble
 	if all == nil {
 		return nil, errors.New("metadata table has no " + mdtAllPartitionsKey + " record")
 	}
-	out := map[string][]storage.Entry{}
-	for p, fi := range all.files {
-		if fi.deleted {
+	l := &Listing{}
+	keys := make(map[string]string, len(all.Files)) // partition path → record key
+	for p, fi := range all.Files {
+		if fi.Deleted {
 			continue
 		}
 		part := p
 		if part == mdtNonPartitioned {
 			part = ""
 		}
-		entries := []storage.Entry{}
-		if rec := records[p]; rec != nil {
-			for name, f := range rec.files {
-				if f.deleted {
-					continue
-				}
-				entries = append(entries, storage.Entry{Name: name, Path: storage.Join(part, name), Size: f.size})
-			}
+		if _, dup := keys[part]; dup {
+			continue // "" and "." both name the unpartitioned table's partition
 		}
-		sort.Slice(entries, func(a, b int) bool { return entries[a].Name < entries[b].Name })
-		out[part] = entries
+		keys[part] = p
+		l.parts = append(l.parts, part)
 	}
-	return out, nil
+	slices.Sort(l.parts)
+	l.recs = make([]*mdtRecord, len(l.parts))
+	for i, part := range l.parts {
+		l.recs[i] = records[keys[part]]
+	}
+	return l, nil
+}
+
+// partitionEntries lists rec's live files in name order. Paths of plain names in a clean
+// partition share one allocation (names are slices of it): a million files are a million
+// entries, so a string each would double the listing's memory.
+func partitionEntries(part string, rec *mdtRecord) []storage.Entry {
+	entries := []storage.Entry{}
+	if rec == nil {
+		return entries
+	}
+	names := make([]string, 0, len(rec.Files))
+	total := 0
+	for name, f := range rec.Files {
+		if !f.Deleted {
+			names = append(names, name)
+			total += len(part) + 1 + len(name)
+		}
+	}
+	slices.Sort(names)
+	cleanPart := part == "" || storage.Join(part) == part
+	var buf strings.Builder
+	buf.Grow(total)
+	type span struct{ start, name, end int }
+	spans := make([]span, len(names))
+	for i, name := range names {
+		if !cleanPart || !plainName(name) {
+			spans[i] = span{-1, 0, 0}
+			continue
+		}
+		start := buf.Len()
+		if part != "" {
+			buf.WriteString(part)
+			buf.WriteByte('/')
+		}
+		spans[i] = span{start, buf.Len(), buf.Len() + len(name)}
+		buf.WriteString(name)
+	}
+	all := buf.String()
+	entries = make([]storage.Entry, len(names))
+	for i, name := range names {
+		e := storage.Entry{Name: name, Size: rec.Files[name].Size}
+		if sp := spans[i]; sp.start >= 0 {
+			e.Name, e.Path = all[sp.name:sp.end], all[sp.start:sp.end]
+		} else {
+			e.Path = storage.Join(part, name) // cleaned as before: a hostile name stays inside
+		}
+		entries[i] = e
+	}
+	return entries
+}
+
+// plainName reports whether name is one path element that joining leaves as it is.
+func plainName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
 }
 
 // errSkipped marks a corrupt or over-ceiling block: a problem, not a failed listing.
@@ -435,12 +527,8 @@ func scanFilesHFile(r io.ReaderAt, size int64, schema string, apply func(string,
 		return fmt.Errorf("avro schema: %w", err)
 	}
 	return h.Scan(func(key, value []byte) error {
-		var v any
-		if _, err := s.Decode(value, &v); err != nil {
-			return fmt.Errorf("record %q: %w", key, err)
-		}
-		rec, err := filesRecord(v)
-		if err != nil {
+		rec := &mdtRecord{}
+		if _, err := s.Decode(value, rec, twmb.SkipUnknown()); err != nil {
 			return fmt.Errorf("record %q: %w", key, err)
 		}
 		apply(string(key), rec) // the Avro `key` field is written empty: the cell key counts
@@ -451,50 +539,6 @@ func scanFilesHFile(r io.ReaderAt, size int64, schema string, apply func(string,
 // unwrapUnion is where a union decoded as {"branch": value} would be unwrapped; twmb/avro
 // decodes unions bare into `any`, so values pass through.
 func unwrapUnion(v any) any { return v }
-
-func toInt64(v any) (int64, bool) {
-	switch n := unwrapUnion(v).(type) {
-	case int64:
-		return n, true
-	case int32:
-		return int64(n), true
-	case int:
-		return int64(n), true
-	case float64:
-		return int64(n), true
-	}
-	return 0, false
-}
-
-// filesRecord extracts type and filesystemMetadata from a decoded HoodieMetadataRecord.
-func filesRecord(v any) (*mdtRecord, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("not a record (%T)", v)
-	}
-	r := &mdtRecord{files: map[string]fileInfo{}}
-	if n, ok := toInt64(m["type"]); ok {
-		r.typ = int(n)
-	}
-	fsm := unwrapUnion(m["filesystemMetadata"])
-	if fsm == nil {
-		return r, nil
-	}
-	fm, ok := fsm.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("filesystemMetadata is %T", fsm)
-	}
-	for name, fv := range fm {
-		info, ok := unwrapUnion(fv).(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("filesystemMetadata[%q] is %T", name, fv)
-		}
-		size, _ := toInt64(info["size"])
-		del, _ := unwrapUnion(info["isDeleted"]).(bool)
-		r.files[name] = fileInfo{size: size, deleted: del}
-	}
-	return r, nil
-}
 
 // deleteBlockKeys returns the record keys of a DELETE block (content version 3: int32
 // version, int32 length, Avro HoodieDeleteRecordList).

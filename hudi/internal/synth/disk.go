@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -61,11 +62,52 @@ func InstantTime(i int) string {
 // 100th a replacecommit, the rest commits, all carrying fx.Commit) and files base files (hard
 // links to fx.Parquet) spread over parts partitions. No metadata table: list with --no-mdt.
 func WriteDisk(dir string, fx *Fixture, commits, files, parts int) error {
+	return writeDisk(dir, fx, commits, files, parts, false)
+}
+
+// WriteDiskMDT is WriteDisk plus a metadata table whose `files` partition lists exactly the
+// base files written (one base HFile, as after Hudi's MDT initialisation), so the same table
+// can be listed from the MDT and from storage and the two compared.
+func WriteDiskMDT(dir string, fx *Fixture, commits, files, parts int) error {
+	if err := writeDisk(dir, fx, commits, files, parts, true); err != nil {
+		return err
+	}
+	listing := make(map[string]map[string]int64, parts)
+	for p := 0; p < parts; p++ {
+		listing[diskPartition(p)] = map[string]int64{}
+	}
+	for f := 0; f < files; f++ {
+		listing[diskPartition(f%parts)][diskBaseName(f, commits)] = int64(len(fx.Parquet))
+	}
+	for rel, b := range metadataTable("synth", listing) {
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// diskPartition and diskBaseName name WriteDisk's partitions and base files.
+func diskPartition(p int) string { return fmt.Sprintf("dt=2026-01-%04d", p) }
+
+func diskBaseName(f, commits int) string {
+	return fmt.Sprintf("%08x-0000-0000-0000-000000000000-0_0-1-1_%s.parquet", f, InstantTime((f%commits)*3+1))
+}
+
+func writeDisk(dir string, fx *Fixture, commits, files, parts int, mdt bool) error {
 	tdir := filepath.Join(dir, ".hoodie", "timeline")
 	if err := os.MkdirAll(tdir, 0o755); err != nil {
 		return err
 	}
 	props := strings.ReplaceAll(string(fx.Props), "hoodie.table.metadata.partitions=", "hoodie.table.metadata.partitions.disabled=")
+	if mdt {
+		// The metadata table written after has only the `files` partition.
+		props = regexp.MustCompile(`(?m)^hoodie\.table\.metadata\.partitions\.disabled=.*$`).ReplaceAllString(props, "hoodie.table.metadata.partitions=files")
+	}
 	if err := os.WriteFile(filepath.Join(dir, ".hoodie", "hoodie.properties"), []byte(props), 0o644); err != nil {
 		return err
 	}
@@ -86,7 +128,7 @@ func WriteDisk(dir string, fx *Fixture, commits, files, parts int) error {
 		}
 	}
 	for p := 0; p < parts; p++ {
-		pd := filepath.Join(dir, fmt.Sprintf("dt=2026-01-%04d", p))
+		pd := filepath.Join(dir, diskPartition(p))
 		if err := os.MkdirAll(pd, 0o755); err != nil {
 			return err
 		}
@@ -99,8 +141,7 @@ func WriteDisk(dir string, fx *Fixture, commits, files, parts int) error {
 			return err
 		}
 		for f := p; f < files; f += parts {
-			name := fmt.Sprintf("%08x-0000-0000-0000-000000000000-0_0-1-1_%s.parquet", f, InstantTime((f%commits)*3+1))
-			if err := os.Link(tmpl, filepath.Join(pd, name)); err != nil {
+			if err := os.Link(tmpl, filepath.Join(pd, diskBaseName(f, commits))); err != nil {
 				return err
 			}
 		}

@@ -21,23 +21,15 @@ const (
 // Base files hold filler bytes of varying sizes (never parsed).
 func Table(name string, parts, files int) map[string][]byte {
 	out := map[string][]byte{}
-	props := func(tableName, typ, format string, extra string) []byte {
-		return []byte(fmt.Sprintf("#Properties saved on 2026-01-01T00:00:00.000Z\n#Thu Jan 01 00:00:00 UTC 2026\n"+
-			"hoodie.table.name=%s\nhoodie.table.type=%s\nhoodie.table.version=9\nhoodie.timeline.layout.version=2\n"+
-			"hoodie.table.base.file.format=%s\nhoodie.table.timeline.timezone=UTC\nhoodie.table.checksum=%d\n%s",
-			tableName, typ, format, checksum(tableName), extra))
-	}
-	out[".hoodie/hoodie.properties"] = props(name, "COPY_ON_WRITE", "PARQUET",
+	out[".hoodie/hoodie.properties"] = tableProps(name, "COPY_ON_WRITE", "PARQUET",
 		"hoodie.table.partition.fields=p\nhoodie.table.recordkey.fields=id\nhoodie.table.metadata.partitions=files\n")
 	out[".hoodie/timeline/"+Requested+".commit.requested"] = nil
 	out[".hoodie/timeline/"+Requested+".inflight"] = nil
 	out[".hoodie/timeline/"+Requested+"_"+Completed+".commit"] = []byte(`{"partitionToWriteStats":{},"operationType":"INSERT","extraMetadata":{}}`)
 
 	listing := map[string]map[string]int64{}
-	allParts := map[string]int64{}
 	for p := 0; p < parts; p++ {
 		part := fmt.Sprintf("p=%03d", p)
-		allParts[part] = 0
 		listing[part] = map[string]int64{}
 		out[part+"/.hoodie_partition_metadata"] = []byte("#partition metadata\ncommitTime=" + Requested + "\npartitionDepth=1\n")
 		for f := 0; f < files; f++ {
@@ -48,9 +40,22 @@ func Table(name string, parts, files int) map[string][]byte {
 		}
 	}
 
-	// Metadata table: one completed deltacommit, one base HFile in `files`.
+	for rel, b := range metadataTable(name, listing) {
+		out[rel] = b
+	}
+	return out
+}
+
+// metadataTable returns path → content of a metadata table (one completed deltacommit, one
+// base HFile in `files`) listing partition → file name → size, and every partition.
+func metadataTable(name string, listing map[string]map[string]int64) map[string][]byte {
+	out := map[string][]byte{}
+	allParts := make(map[string]int64, len(listing))
+	for part := range listing {
+		allParts[part] = 0
+	}
 	mdtName := name + "_metadata"
-	out[".hoodie/metadata/.hoodie/hoodie.properties"] = props(mdtName, "MERGE_ON_READ", "HFILE",
+	out[".hoodie/metadata/.hoodie/hoodie.properties"] = tableProps(mdtName, "MERGE_ON_READ", "HFILE",
 		"hoodie.table.recordkey.fields=key\nhoodie.table.keygenerator.type=HOODIE_TABLE_METADATA\nhoodie.populate.meta.fields=false\n")
 	out[".hoodie/metadata/.hoodie/timeline/"+Requested+".deltacommit.requested"] = nil
 	out[".hoodie/metadata/.hoodie/timeline/"+Requested+".deltacommit.inflight"] = nil
@@ -62,6 +67,14 @@ func Table(name string, parts, files int) map[string][]byte {
 	}
 	out[".hoodie/metadata/files/files-0000-0_0-0-0_"+Requested+".hfile"] = HFile(cells, map[string][]byte{"schema": []byte(MetadataSchema)})
 	return out
+}
+
+// tableProps is a version 9 hoodie.properties with extra lines appended.
+func tableProps(tableName, typ, format string, extra string) []byte {
+	return []byte(fmt.Sprintf("#Properties saved on 2026-01-01T00:00:00.000Z\n#Thu Jan 01 00:00:00 UTC 2026\n"+
+		"hoodie.table.name=%s\nhoodie.table.type=%s\nhoodie.table.version=9\nhoodie.timeline.layout.version=2\n"+
+		"hoodie.table.base.file.format=%s\nhoodie.table.timeline.timezone=UTC\nhoodie.table.checksum=%d\n%s",
+		tableName, typ, format, checksum(tableName), extra))
 }
 
 func checksum(name string) uint32 {
@@ -105,16 +118,23 @@ func filesRecord(typ int, files map[string]int64) []byte {
 	return zigzag(b, 0)
 }
 
-// HFile writes a minimal HFile v3 (codec NONE, no checksums, one data block, file info,
-// no block index): enough for a full-scan reader.
+// hfileBlockSize is where a data block is cut (Hudi's hoodie.hfile.block.size default).
+const hfileBlockSize = 1 << 20
+
+// HFile writes a minimal HFile v3 (codec NONE, no checksums, data blocks of about 1 MB, file
+// info, no block index): enough for a full-scan reader.
 func HFile(cells map[string][]byte, fileInfo map[string][]byte) []byte {
 	keys := make([]string, 0, len(cells))
 	for k := range cells {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	var blocks [][]byte
 	var data []byte
 	for _, k := range keys {
+		if len(data) >= hfileBlockSize {
+			blocks, data = append(blocks, data), nil
+		}
 		key := binary.BigEndian.AppendUint16(nil, uint16(len(k)))
 		key = append(key, k...)
 		key = append(key, 0)                        // family length
@@ -139,9 +159,16 @@ func HFile(cells map[string][]byte, fileInfo map[string][]byte) []byte {
 		out = append(out, payload...)
 		return off
 	}
-	first := uint64(1<<64 - 1)
-	if len(keys) > 0 {
-		first = uint64(block("DATABLK*", data, -1))
+	if len(data) > 0 {
+		blocks = append(blocks, data)
+	}
+	first, last, prev := uint64(1<<64-1), uint64(0), int64(-1)
+	for i, b := range blocks {
+		prev = block("DATABLK*", b, prev)
+		if i == 0 {
+			first = uint64(prev)
+		}
+		last = uint64(prev)
 	}
 	fi := map[string][]byte{"KEY_VALUE_VERSION": {0, 0, 0, 1}}
 	for k, v := range fileInfo {
@@ -167,7 +194,7 @@ func HFile(cells map[string][]byte, fileInfo map[string][]byte) []byte {
 	}
 	payload := append([]byte("PBUF"), binary.AppendUvarint(nil, uint64(len(proto)))...)
 	payload = append(payload, proto...)
-	fiOff := uint64(block("FILEINF2", payload, int64(first)))
+	fiOff := uint64(block("FILEINF2", payload, prev))
 
 	var tp []byte
 	field := func(n int, v uint64) {
@@ -178,7 +205,7 @@ func HFile(cells map[string][]byte, fileInfo map[string][]byte) []byte {
 	field(2, fiOff)
 	field(7, uint64(len(keys)))
 	field(9, first)
-	field(10, first)
+	field(10, last)
 	field(12, 2) // NONE
 	trailer := make([]byte, 4096)
 	copy(trailer, "TRABLK\"$")

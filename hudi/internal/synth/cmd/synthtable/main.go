@@ -1,6 +1,7 @@
 // Command synthtable writes a synthetic table for benchmarks (see synth.WriteDisk):
 //
 //	go run ./hudi/internal/synth/cmd/synthtable -commits 50000 -files 10000 /tmp/hs-50k-10k
+//	go run ./hudi/internal/synth/cmd/synthtable -mdt -commits 1000 -files 1000000 -parts 1000 /tmp/hs-1k-1m-mdt
 package main
 
 import (
@@ -15,6 +16,7 @@ func main() {
 	commits := flag.Int("commits", 10000, "completed instants")
 	files := flag.Int("files", 100000, "base files")
 	parts := flag.Int("parts", 100, "partitions")
+	mdt := flag.Bool("mdt", false, "also write a metadata table listing the base files (synth.WriteDiskMDT)")
 	fixture := flag.String("fixture", "testdata/fixtures/incr-1.2.0/table.zip", "fixture zip")
 	flag.Parse()
 	if flag.NArg() != 1 {
@@ -23,7 +25,11 @@ func main() {
 	}
 	fx, err := synth.ReadFixture(*fixture)
 	if err == nil {
-		err = synth.WriteDisk(flag.Arg(0), fx, *commits, *files, *parts)
+		write := synth.WriteDisk
+		if *mdt {
+			write = synth.WriteDiskMDT
+		}
+		err = write(flag.Arg(0), fx, *commits, *files, *parts)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
