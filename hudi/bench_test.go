@@ -271,6 +271,11 @@ func BenchmarkLayout(b *testing.B) {
 	benchSizes(b, func(b *testing.B, dir string) { layoutText(b, dir, io.Discard, false) })
 }
 
+// BenchmarkLayoutMDT: `hudiscope layout` on tables listed from their metadata table.
+func BenchmarkLayoutMDT(b *testing.B) {
+	benchSizesOf(b, mdtSizes, func(b *testing.B, dir string) { layoutText(b, dir, io.Discard, false) })
+}
+
 func BenchmarkTimelineJSON(b *testing.B) {
 	benchSizes(b, func(b *testing.B, dir string) { timelineJSON(b, dir, io.Discard, false) })
 }
