@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/internal/ordered"
 )
 
 // WriteFilesJSON writes NewFilesDocument(view) byte for byte as WriteJSON would. The document
@@ -141,48 +142,15 @@ func writeFilesChunks(w io.Writer, view *filegroup.View, units []filesUnit, work
 		return nil
 	}
 	pool := sync.Pool{New: func() any { return new([]byte) }}
-	type job struct {
-		u    filesUnit
-		done chan *[]byte
-	}
-	jobs := make(chan job)
-	order := make(chan chan *[]byte, 2*workers)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for j := range jobs {
-				b := pool.Get().(*[]byte)
-				*b = appendFilesUnit((*b)[:0], view, j.u)
-				j.done <- b
-			}
-		})
-	}
-	go func() {
-		defer close(order)
-		defer close(jobs)
-		for _, u := range units {
-			j := job{u, make(chan *[]byte, 1)}
-			select {
-			case order <- j.done:
-			case <-stop:
-				return
-			}
-			jobs <- j
-		}
-	}()
-	var err error
-	for done := range order {
-		b := <-done
-		if err == nil {
-			if _, err = w.Write(*b); err != nil {
-				close(stop) // the producer stops; queued chunks still drain
-			}
-		}
-		pool.Put(b)
-	}
-	wg.Wait()
-	return err
+	return ordered.Range(len(units), workers, func(i int) *[]byte {
+		b := pool.Get().(*[]byte)
+		*b = appendFilesUnit((*b)[:0], view, units[i])
+		return b
+	}, func(b *[]byte) error {
+		defer pool.Put(b)
+		_, err := w.Write(*b)
+		return err
+	})
 }
 
 // appendFilesUnit appends one unit of the partitions array (depth 2 and below).

@@ -15,6 +15,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/ordered"
 )
 
 // BaseFile is one base file of a slice.
@@ -577,53 +578,13 @@ func (v *View) String() string {
 func BuildViewFunc(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, n int, part func(i int) (string, []storage.Entry), emit func(*Partition) error) error {
 	vs := newViewState(ctx, r, tl)
 	v1 := r.Config.Version < 8
-	workers := max(1, runtime.GOMAXPROCS(0))
-	type job struct {
-		i   int
-		out chan *Partition
-	}
-	jobs := make(chan job)
-	futures := make(chan chan *Partition, 2*workers)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for j := range jobs {
-				pp, files := part(j.i)
-				j.out <- vs.buildPartition(pp, files, v1)
-			}
-		})
-	}
-	go func() {
-		defer close(futures)
-		defer close(jobs)
-		for i := range n {
-			out := make(chan *Partition, 1)
-			select {
-			case futures <- out:
-			case <-stop:
-				return
-			}
-			select {
-			case jobs <- job{i, out}:
-			case <-stop:
-				out <- nil // queued but never built: the consumer is draining
-				return
-			}
+	return ordered.Range(n, runtime.GOMAXPROCS(0), func(i int) *Partition {
+		pp, files := part(i)
+		return vs.buildPartition(pp, files, v1)
+	}, func(p *Partition) error {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-	}()
-	var err error
-	for out := range futures {
-		p := <-out
-		if err == nil && p != nil {
-			if err = ctx.Err(); err == nil {
-				err = emit(p)
-			}
-			if err != nil {
-				close(stop)
-			}
-		}
-	}
-	wg.Wait()
-	return err
+		return emit(p)
+	})
 }

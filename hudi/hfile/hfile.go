@@ -295,30 +295,74 @@ func parseInfoProto(b []byte) (map[string][]byte, error) {
 // Scan calls fn for every cell in file order with the row key (the Hudi record key) and the
 // value. The slices are only valid during the call. Scanning stops at fn's first error.
 func (h *Reader) Scan(fn func(key, value []byte) error) error {
-	first := h.Trailer.FirstDataBlockOffset
-	if h.Trailer.EntryCount == 0 || first == math.MaxUint64 {
-		return nil
-	}
-	end := int64(h.Trailer.LoadOnOpenOffset)
+	it := h.Blocks()
 	var seen uint64
-	for off := int64(first); off < end; {
-		b, err := h.readBlock(off)
+	for {
+		off, p, ok, err := it.Next()
 		if err != nil {
 			return err
 		}
-		if bytes.Equal(b.magic, dataMagic) {
-			n, err := h.scanData(b.payload, off, fn)
-			seen += n
-			if err != nil {
-				return err
-			}
+		if !ok {
+			break
 		}
-		off = b.next
+		n, err := h.Cells(off, p, fn)
+		seen += n
+		if err != nil {
+			return err
+		}
+	}
+	return h.CheckCount(seen)
+}
+
+// CheckCount says whether seen cells are what the trailer promises.
+func (h *Reader) CheckCount(seen uint64) error {
+	if h.Trailer.FirstDataBlockOffset == math.MaxUint64 {
+		return nil // no data block to hold them
 	}
 	if seen != h.Trailer.EntryCount {
 		return fmt.Errorf("hfile: scanned %d cells, trailer says %d", seen, h.Trailer.EntryCount)
 	}
 	return nil
+}
+
+// BlockIter walks a file's data blocks in order (Reader.Blocks).
+type BlockIter struct {
+	h        *Reader
+	off, end int64
+}
+
+// Blocks iterates the data blocks: read them one after another with Next and decode each
+// with Cells — possibly elsewhere, since a payload does not depend on the blocks around it.
+func (h *Reader) Blocks() *BlockIter {
+	it := &BlockIter{h: h, end: int64(h.Trailer.LoadOnOpenOffset)}
+	if h.Trailer.EntryCount == 0 || h.Trailer.FirstDataBlockOffset == math.MaxUint64 {
+		it.off = it.end
+	} else {
+		it.off = int64(h.Trailer.FirstDataBlockOffset)
+	}
+	return it
+}
+
+// Next reads the next data block: its offset and payload (the caller's to keep); ok is false
+// after the last one. Other blocks on the way (bloom filters, meta) are skipped.
+func (it *BlockIter) Next() (off int64, payload []byte, ok bool, err error) {
+	for it.off < it.end {
+		b, err := it.h.readBlock(it.off)
+		if err != nil {
+			return 0, nil, false, err
+		}
+		off, it.off = it.off, b.next
+		if bytes.Equal(b.magic, dataMagic) {
+			return off, b.payload, true, nil
+		}
+	}
+	return 0, nil, false, nil
+}
+
+// Cells calls fn for every cell of the data block at off with payload p (from BlockIter.Next)
+// and returns how many it saw.
+func (h *Reader) Cells(off int64, p []byte, fn func(key, value []byte) error) (uint64, error) {
+	return h.scanData(p, off, fn)
 }
 
 func (h *Reader) scanData(p []byte, off int64, fn func(key, value []byte) error) (uint64, error) {

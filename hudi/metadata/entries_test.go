@@ -1,9 +1,13 @@
 package metadata
 
 import (
+	"bytes"
+	"fmt"
+	"slices"
 	"testing"
 	"unsafe"
 
+	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 )
 
@@ -47,5 +51,40 @@ func TestPartitionEntries(t *testing.T) {
 	}
 	if got := partitionEntries("p", nil); got == nil || len(got) != 0 {
 		t.Errorf("no record: %#v", got)
+	}
+}
+
+// A base HFile of many blocks is decoded on every core and applied in file order: every
+// record arrives once, in key order, with its files.
+func TestScanFilesHFileManyBlocks(t *testing.T) {
+	cells := map[string][]byte{}
+	for p := range 300 {
+		files := map[string]int64{}
+		for f := range 200 {
+			files[fmt.Sprintf("%08x-0000-0000-0000-%012x-0_0-1-1_20260101000000000.parquet", p, f)] = int64(p*1000 + f)
+		}
+		cells[fmt.Sprintf("dt=%04d", p)] = synth.FilesRecord(2, files)
+	}
+	hf := synth.HFile(cells, map[string][]byte{"schema": []byte(synth.MetadataSchema)})
+	if len(hf) < 4<<20 {
+		t.Fatalf("HFile of %d bytes takes the one-goroutine path", len(hf))
+	}
+	var keys []string
+	err := scanFilesHFile(bytes.NewReader(hf), int64(len(hf)), "", func(k string, r *mdtRecord) {
+		keys = append(keys, k)
+		p := len(keys) - 1
+		name := fmt.Sprintf("%08x-0000-0000-0000-%012x-0_0-1-1_20260101000000000.parquet", p, 199)
+		if r.Type != 2 || len(r.Files) != 200 || r.Files[name].Size != int64(p*1000+199) {
+			t.Fatalf("record %q: type %d, %d files, %s = %+v", k, r.Type, len(r.Files), name, r.Files[name])
+		}
+	})
+	if err != nil || len(keys) != 300 || !slices.IsSorted(keys) {
+		t.Errorf("%d records (sorted %v): %v", len(keys), slices.IsSorted(keys), err)
+	}
+	// A damaged block fails the scan and names where.
+	bad := bytes.Clone(hf)
+	copy(bad[2<<20:], "garbage!")
+	if err := scanFilesHFile(bytes.NewReader(bad), int64(len(bad)), "", func(string, *mdtRecord) {}); err == nil {
+		t.Error("damaged HFile scanned without error")
 	}
 }

@@ -61,9 +61,9 @@ func metadataTable(name string, listing map[string]map[string]int64) map[string]
 	out[".hoodie/metadata/.hoodie/timeline/"+Requested+".deltacommit.inflight"] = nil
 	out[".hoodie/metadata/.hoodie/timeline/"+Requested+"_"+Completed+".deltacommit"] = []byte(`{"partitionToWriteStats":{},"operationType":"UPSERT_PREPPED"}`)
 	out[".hoodie/metadata/files/.hoodie_partition_metadata"] = []byte("#partition metadata\ncommitTime=" + Requested + "\npartitionDepth=1\n")
-	cells := map[string][]byte{"__all_partitions__": filesRecord(1, allParts)}
+	cells := map[string][]byte{"__all_partitions__": FilesRecord(1, allParts)}
 	for part, fs := range listing {
-		cells[part] = filesRecord(2, fs)
+		cells[part] = FilesRecord(2, fs)
 	}
 	out[".hoodie/metadata/files/files-0000-0_0-0-0_"+Requested+".hfile"] = HFile(cells, map[string][]byte{"schema": []byte(MetadataSchema)})
 	return out
@@ -97,8 +97,8 @@ func avroString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// filesRecord encodes a HoodieMetadataRecord under MetadataSchema (key written empty, as Hudi does).
-func filesRecord(typ int, files map[string]int64) []byte {
+// FilesRecord encodes a HoodieMetadataRecord under MetadataSchema (key written empty, as Hudi does).
+func FilesRecord(typ int, files map[string]int64) []byte {
 	b := avroString(nil, "")
 	b = zigzag(b, int64(typ))
 	b = zigzag(b, 1) // union branch: map
