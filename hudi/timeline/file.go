@@ -214,25 +214,14 @@ func joinDir(dir, name string) string {
 // instants' requested and completion times are re-pointed into it, so nothing keeps the
 // listing (an Entry and a path string per file) alive.
 func keepFiles(ins []*Instant, ls *listing, span func(j int) (lo, hi, n int32)) {
-	own := func(in *Instant, lo, hi, n int32, each func(i int)) {
-		if hi-lo+1 == n {
-			for i := lo; i <= hi; i++ {
-				each(int(i))
-			}
-			return
-		}
-		type key struct{ ts, fam string }
-		k := key{in.RequestedTime, family(in.Action)}
-		for i := lo; i <= hi; i++ {
-			if f, ok := ParseInstantFileName(ls.name(int(i))); ok && ls.entry(int(i)).Err == nil && (key{f.RequestedTime, family(f.Action)}) == k {
-				each(int(i))
-			}
-		}
-	}
 	nFiles, nBytes := 0, 0
 	for j, in := range ins {
 		lo, hi, n := span(j)
-		own(in, lo, hi, n, func(i int) { nFiles, nBytes = nFiles+1, nBytes+len(ls.name(i)) })
+		for i := int(lo); i <= int(hi); i++ {
+			if hi-lo+1 == n || ownFile(in, ls, i) {
+				nFiles, nBytes = nFiles+1, nBytes+len(ls.name(i))
+			}
+		}
 	}
 	files := make([]File, 0, nFiles)
 	// Grown once to the full size, the builder never moves its bytes: a name taken from
@@ -245,7 +234,10 @@ func keepFiles(ins []*Instant, ls *listing, span func(j int) (lo, hi, n int32)) 
 	for j, in := range ins {
 		lo, hi, n := span(j)
 		start := len(files)
-		own(in, lo, hi, n, func(i int) {
+		for i := int(lo); i <= int(hi); i++ {
+			if hi-lo+1 != n && !ownFile(in, ls, i) {
+				continue
+			}
 			name := ls.name(i)
 			if ls.block == nil {
 				names.WriteString(name)
@@ -254,10 +246,10 @@ func keepFiles(ins []*Instant, ls *listing, span func(j int) (lo, hi, n int32)) 
 			}
 			files = append(files, newFile(ls.entry(i), name))
 			if d := ls.entryDir(i); dir == nil || d != *dir {
-				d = strings.Clone(d) // not a slice of the path
-				dir = &d
+				nd := strings.Clone(d) // not a slice of the path
+				dir = &nd
 			}
-		})
+		}
 		in.Files = files[start:len(files):len(files)] // full capacity: an append copies
 		in.dir = dir
 		ts, ct := in.RequestedTime, in.CompletionTime
@@ -268,4 +260,11 @@ func keepFiles(ins []*Instant, ls *listing, span func(j int) (lo, hi, n int32)) 
 			}
 		}
 	}
+}
+
+// ownFile reports whether listed file i, within the span of in's files, is one of them: an
+// instant file of the same requested time and action family.
+func ownFile(in *Instant, ls *listing, i int) bool {
+	f, ok := ParseInstantFileName(ls.name(i))
+	return ok && ls.entry(i).Err == nil && f.RequestedTime == in.RequestedTime && family(f.Action) == family(in.Action)
 }
