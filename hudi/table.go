@@ -115,6 +115,15 @@ func (t *Table) LoadCommits(ctx context.Context, instants []*timeline.Instant, c
 	r.LoadCommits(ctx, instants)
 }
 
+// DecodeCommits reads the commit metadata of instants not read yet without writing to them
+// (they may be published): put each result on a copy with Instant.WithDecoded (see
+// Reader.Decode). compact is LoadCommits'.
+func (t *Table) DecodeCommits(ctx context.Context, instants []*timeline.Instant, compact bool) []timeline.Decoded {
+	r := t.timeline()
+	r.Compact = compact
+	return r.Decode(ctx, instants)
+}
+
 // LoadCommitsStream is LoadCommits in the background; ready(i) blocks until instants[i] has been
 // read (see Reader.LoadCommitsStream).
 func (t *Table) LoadCommitsStream(ctx context.Context, instants []*timeline.Instant, compact bool) (ready func(i int)) {

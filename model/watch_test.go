@@ -319,7 +319,7 @@ func TestWatchArchived(t *testing.T) {
 	}
 	oldest := next.Timeline.Instants[0]
 	for _, f := range oldest.Files {
-		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(f.Path))); err != nil {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(oldest.FilePath(f)))); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -30,6 +30,14 @@ func (c *Counting) ListNames(ctx context.Context, dir string) ([]Entry, error) {
 	return ListNames(ctx, c.Storage, dir)
 }
 
+func (c *Counting) ListNameBlock(ctx context.Context, dir string) (NameBlock, bool, error) {
+	b, ok, err := ListNameBlock(ctx, c.Storage, dir)
+	if ok {
+		c.lists.Add(1) // else the caller lists through ListNames, which counts
+	}
+	return b, ok, err
+}
+
 func (c *Counting) ListAfter(ctx context.Context, dir, after string) ([]Entry, error) {
 	c.lists.Add(1)
 	return ListAfter(ctx, c.Storage, dir, after)

@@ -54,7 +54,19 @@ func TestCountingCounts(t *testing.T) {
 	if _, err := c.Open(ctx, "missing"); err == nil {
 		t.Fatal("opened a missing file")
 	}
-	if lists, gets := c.Counts(); lists != 3 || gets != 6 {
-		t.Errorf("counts: %d lists, %d gets; want 3, 6", lists, gets)
+	if b, ok, err := ListNameBlock(ctx, c, ""); err != nil || !ok || len(b.Names) != 1 || b.Names[0] != "a" {
+		t.Fatalf("ListNameBlock: %v %v %v", b, ok, err)
+	}
+	if lists, gets := c.Counts(); lists != 4 || gets != 6 {
+		t.Errorf("counts: %d lists, %d gets; want 4, 6", lists, gets)
+	}
+	// Over a backend without name blocks nothing is listed or counted: the caller lists
+	// through ListNames, which counts.
+	c2 := NewCounting(struct{ Storage }{base})
+	if _, ok, err := ListNameBlock(ctx, c2, ""); ok || err != nil {
+		t.Errorf("ListNameBlock without a block lister: ok %v, %v", ok, err)
+	}
+	if lists, _ := c2.Counts(); lists != 0 {
+		t.Errorf("%d lists counted for no listing", lists)
 	}
 }

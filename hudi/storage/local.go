@@ -130,6 +130,16 @@ func (l *Local) ReadFileBuf(_ context.Context, p string, buf []byte) ([]byte, er
 	return readRegular(a, l.maxRead, buf)
 }
 
+// ListNameBlock lists a directory's names as one block (see NameBlock).
+func (l *Local) ListNameBlock(_ context.Context, dir string) (NameBlock, bool, error) {
+	a, err := l.resolve("list", dir)
+	if err != nil {
+		return NameBlock{}, true, err
+	}
+	b, err := listNameBlock(a)
+	return b, true, err
+}
+
 // ListNames lists a directory without stat-ing its entries.
 func (l *Local) ListNames(_ context.Context, dir string) ([]Entry, error) {
 	a, err := l.resolve("list", dir)

@@ -28,3 +28,22 @@ func readDirPaths(f *os.File, prefix string) ([]string, error) {
 	}
 	return names, err
 }
+
+// listNameBlock lists abs with os.ReadDir (sorted by name).
+func listNameBlock(abs string) (NameBlock, error) {
+	des, err := os.ReadDir(abs)
+	if err != nil {
+		return NameBlock{}, fmt.Errorf("list %s: %w", abs, err)
+	}
+	b := NameBlock{Names: make([]string, len(des))}
+	for i, de := range des {
+		b.Names[i] = de.Name()
+		if de.IsDir() {
+			if b.Dirs == nil {
+				b.Dirs = map[string]bool{}
+			}
+			b.Dirs[de.Name()] = true
+		}
+	}
+	return b, nil
+}

@@ -254,3 +254,63 @@ func TestZipOpenOnlyRegular(t *testing.T) {
 		}
 	}
 }
+
+// ListNameBlock gives ListNames' names, order and directory flags, whatever the chunk size and
+// sorting path; a name never straddles two chunks.
+func TestLocalListNameBlock(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "timeline")
+	if err := os.MkdirAll(filepath.Join(sub, "dir.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3000 {
+		name := fmt.Sprintf("%017d.commit", 3000-i)
+		if err := os.WriteFile(filepath.Join(sub, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("dir.d", filepath.Join(sub, "link")); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLocal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n, c int) { parallelSortMin, nameChunk = n, c }(parallelSortMin, nameChunk)
+	for _, c := range []struct {
+		dir            string
+		sortMin, chunk int
+	}{{"a/timeline", 1 << 16, 1 << 20}, {"a/timeline", 100, 50}, {"./a//timeline/", 7, 24}, {"", 1 << 16, 1}} {
+		parallelSortMin, nameChunk = c.sortMin, c.chunk
+		got, ok, err := ListNameBlock(context.Background(), l, c.dir)
+		if err != nil || !ok {
+			t.Fatalf("%q: ok %v, %v", c.dir, ok, err)
+		}
+		want, err := l.ListNames(context.Background(), c.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Names) != len(want) {
+			t.Fatalf("%q: %d names, want %d", c.dir, len(got.Names), len(want))
+		}
+		dirs := 0
+		for i, e := range want {
+			if got.Names[i] != e.Name || got.Dirs[e.Name] != e.IsDir {
+				t.Fatalf("%q name %d = %q (dir %v), want %q (dir %v)", c.dir, i, got.Names[i], got.Dirs[got.Names[i]], e.Name, e.IsDir)
+			}
+			if e.IsDir {
+				dirs++
+			}
+		}
+		if len(got.Dirs) != dirs {
+			t.Errorf("%q: %d directories, want %d", c.dir, len(got.Dirs), dirs)
+		}
+	}
+	if _, ok, err := l.ListNameBlock(context.Background(), "missing"); !ok || !errors.Is(err, fs.ErrNotExist) ||
+		err.Error() != "list "+filepath.Join(root, "missing")+": open "+filepath.Join(root, "missing")+": no such file or directory" {
+		t.Errorf("missing directory: %v, %v", ok, err)
+	}
+	if _, _, err := l.ListNameBlock(context.Background(), "../x"); err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("escaping directory: %v", err)
+	}
+}

@@ -170,6 +170,31 @@ func ListNames(ctx context.Context, s Storage, dir string) ([]Entry, error) {
 	return s.List(ctx, dir)
 }
 
+// NameBlock is a folder's names, sorted, without sizes or times. The names share a few large
+// allocations: a timeline folder of 600k files is ~35 MB this way, ~90 MB as Entries with a
+// path string each.
+type NameBlock struct {
+	// Names are the base names, sorted.
+	Names []string
+	// Dirs holds the names that are directories (nil when there are none).
+	Dirs map[string]bool
+}
+
+// BlockLister is implemented by backends that can list a folder's names as a NameBlock; ok is
+// false when this one cannot (a wrapper over a backend that has no such listing).
+type BlockLister interface {
+	ListNameBlock(ctx context.Context, dir string) (b NameBlock, ok bool, err error)
+}
+
+// ListNameBlock lists dir as a NameBlock when the backend can (ok), else the caller lists it
+// through ListNames. A missing dir is ErrNotExist.
+func ListNameBlock(ctx context.Context, s Storage, dir string) (NameBlock, bool, error) {
+	if bl, ok := s.(BlockLister); ok {
+		return bl.ListNameBlock(ctx, dir)
+	}
+	return NameBlock{}, false, nil
+}
+
 // BufferReader is implemented by backends that can read a whole file into the caller's buffer:
 // a reader of many small files (50k instant files of a few KB) reuses one buffer per worker
 // instead of allocating each file anew. The result may alias buf; it is only valid until buf

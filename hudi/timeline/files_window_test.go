@@ -50,8 +50,11 @@ func TestActiveNamesFiles(t *testing.T) {
 	for _, in := range tl.Instants {
 		for _, f := range in.Files {
 			got[in.RequestedTime+" "+in.Action] = append(got[in.RequestedTime+" "+in.Action], f.Name)
-			if f.Path != ".hoodie/timeline/"+f.Name {
-				t.Errorf("%s: path %s", f.Name, f.Path)
+			if p := in.FilePath(f); p != ".hoodie/timeline/"+f.Name {
+				t.Errorf("%s: path %s", f.Name, p)
+			}
+			if f.Size != -1 || !f.ModTime().IsZero() || f.IsDir() {
+				t.Errorf("%s: a name-only listing gave size %d, time %v, dir %v", f.Name, f.Size, f.ModTime(), f.IsDir())
 			}
 		}
 	}
@@ -70,7 +73,7 @@ func TestActiveNamesFiles(t *testing.T) {
 	// Appending to one instant's Files never writes into its neighbour's.
 	first := tl.Instants[0]
 	next := tl.Instants[1].Files[0]
-	_ = append(first.Files, storage.Entry{Name: "x"})
+	_ = append(first.Files, timeline.File{Name: "x"})
 	if tl.Instants[1].Files[0] != next {
 		t.Error("an append to Files overwrote the next instant's file")
 	}

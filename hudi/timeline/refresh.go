@@ -156,7 +156,7 @@ func (f *Refresher) refresh(ctx context.Context, full bool) (*Timeline, RefreshS
 		for _, in := range f.prev.Instants {
 			for _, e := range in.Files {
 				if e.Name <= st.After {
-					kept = append(kept, e)
+					kept = append(kept, in.entry(e))
 				}
 			}
 		}
@@ -207,7 +207,7 @@ func carriedFiles(prev *Timeline, listed map[string]storage.Entry) map[string]bo
 		}
 		if e, ok := listed[old.Path]; ok && sameEntry(old, e) {
 			for _, f := range in.Files {
-				out[f.Path] = true
+				out[in.FilePath(f)] = true
 			}
 		}
 	}
@@ -253,7 +253,7 @@ func sameFile(a, b *Instant) bool {
 func completedEntry(in *Instant) (storage.Entry, bool) {
 	for _, e := range in.Files {
 		if fileState(e.Name) == Completed {
-			return e, true
+			return in.entry(e), true
 		}
 	}
 	return storage.Entry{}, false

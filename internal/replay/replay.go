@@ -56,7 +56,7 @@ func Plan(ctx context.Context, src string) (base, steps []Op, err error) {
 	instantFiles := map[string]bool{}
 	for _, in := range tl.Instants {
 		for _, f := range in.Files {
-			instantFiles[f.Path] = true
+			instantFiles[in.FilePath(f)] = true
 		}
 	}
 	var walk func(dir string) error
@@ -89,11 +89,12 @@ func Plan(ctx context.Context, src string) (base, steps []Op, err error) {
 	for _, in := range tl.Instants {
 		for _, f := range in.Files {
 			pf, _ := timeline.ParseInstantFileName(f.Name)
-			b, err := st.ReadFile(ctx, f.Path)
+			p := in.FilePath(f)
+			b, err := st.ReadFile(ctx, p)
 			if err != nil {
 				return nil, nil, err
 			}
-			op := Op{Path: f.Path, Data: b, Instant: in.RequestedTime, at: in.Started,
+			op := Op{Path: p, Data: b, Instant: in.RequestedTime, at: in.Started,
 				Note: fmt.Sprintf("%s %s %s", in.RequestedTime, pf.Action, strings.ToLower(string(pf.State)))}
 			switch pf.State {
 			case timeline.Requested:

@@ -109,7 +109,7 @@ func instants(tl *timeline.Timeline) []instantFields {
 			f.Completion = "(derived from mtime)" // S3 LastModified is the upload time, not the zip's
 		}
 		for _, e := range in.Files {
-			f.Files = append(f.Files, fmt.Sprintf("%s:%d", e.Path, e.Size))
+			f.Files = append(f.Files, fmt.Sprintf("%s:%d", in.FilePath(e), e.Size))
 		}
 		out = append(out, f)
 	}
