@@ -91,6 +91,10 @@ func (st *state) job(id int) *jobRec {
 type parser struct {
 	sc    jscan.Scanner
 	names map[string]string // interned event names
+
+	// The key order of each object of a task end read, learnt from the
+	// last one: most of the bytes of a log are task ends.
+	kTask, kReason, kInfo, kMetrics, kIn, kOut, kShRead, kShWrite jscan.Keys
 }
 
 // event is one parsed line, applied to the state in log order.
@@ -232,14 +236,14 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 	sc.Reset(line)
 	b.tasks = append(b.tasks, taskEnd{stageID: -1, launch: -1, finish: -1})
 	t := &b.tasks[len(b.tasks)-1]
-	sc.Object(func(k []byte) {
+	sc.ObjectKeys(&p.kTask, func(k []byte) {
 		switch string(k) {
 		case "Stage ID":
 			t.stageID = int(sc.Int(-1))
 		case "Stage Attempt ID":
 			t.attempt = int(sc.Int(0))
 		case "Task End Reason":
-			sc.Object(func(k []byte) {
+			sc.ObjectKeys(&p.kReason, func(k []byte) {
 				switch string(k) {
 				case "Reason":
 					t.reason, _ = sc.String()
@@ -250,7 +254,7 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 				}
 			})
 		case "Task Info":
-			sc.Object(func(k []byte) {
+			sc.ObjectKeys(&p.kInfo, func(k []byte) {
 				switch string(k) {
 				case "Launch Time":
 					t.launch = sc.Int(-1)
@@ -267,7 +271,7 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 				}
 			})
 		case "Task Metrics":
-			t.hasMetrics = sc.Object(func(k []byte) {
+			t.hasMetrics = sc.ObjectKeys(&p.kMetrics, func(k []byte) {
 				switch string(k) {
 				case "Executor Run Time":
 					t.runTime = sc.Int(0)
@@ -286,7 +290,7 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 				case "Peak Execution Memory":
 					t.peakExecMem = sc.Int(0)
 				case "Input Metrics":
-					sc.Object(func(k []byte) {
+					sc.ObjectKeys(&p.kIn, func(k []byte) {
 						switch string(k) {
 						case "Bytes Read":
 							t.inBytes = sc.Int(0)
@@ -297,7 +301,7 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 						}
 					})
 				case "Output Metrics":
-					sc.Object(func(k []byte) {
+					sc.ObjectKeys(&p.kOut, func(k []byte) {
 						switch string(k) {
 						case "Bytes Written":
 							t.outBytes = sc.Int(0)
@@ -308,7 +312,7 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 						}
 					})
 				case "Shuffle Read Metrics":
-					sc.Object(func(k []byte) {
+					sc.ObjectKeys(&p.kShRead, func(k []byte) {
 						switch string(k) {
 						case "Remote Bytes Read":
 							t.remoteRead = sc.Int(0)
@@ -326,7 +330,7 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 						}
 					})
 				case "Shuffle Write Metrics":
-					sc.Object(func(k []byte) {
+					sc.ObjectKeys(&p.kShWrite, func(k []byte) {
 						switch string(k) {
 						case "Shuffle Bytes Written":
 							t.shWriteBytes = sc.Int(0)

@@ -84,8 +84,31 @@ func checkSame(t *testing.T, doc []byte) {
 			if got := trace(&s, doc, mode); got != want {
 				t.Fatalf("mode %d, vector %v, %q:\n got %s\nwant %s", mode, v, doc, got, want)
 			}
+			// Keys learnt from a task end, then from doc itself, change nothing.
+			k := &keysScanner{}
+			for i, learn := range [][]byte{[]byte(taskEnd), doc} {
+				trace(k, learn, mode)
+				if got := trace(k, doc, mode); got != want {
+					t.Fatalf("ObjectKeys (learnt %d), mode %d, vector %v, %q:\n got %s\nwant %s", i, mode, v, doc, got, want)
+				}
+			}
 		}
 	}
+}
+
+// keysScanner reads every object with ObjectKeys, one Keys per depth (the
+// call site of trace).
+type keysScanner struct {
+	Scanner
+	keys  [8]Keys
+	depth int
+}
+
+func (k *keysScanner) Object(fn func([]byte)) bool {
+	d := min(k.depth, len(k.keys)-1)
+	k.depth++
+	defer func() { k.depth-- }()
+	return k.ObjectKeys(&k.keys[d], fn)
 }
 
 // The two ways of masking a chunk agree, and stop at the same backslash.

@@ -92,6 +92,26 @@ func (s *Scanner) End() bool {
 // methods (Skip when it is not wanted). A null is an empty object. Any other
 // value is skipped and Object returns false.
 func (s *Scanner) Object(fn func(key []byte)) bool {
+	return s.object(nil, fn)
+}
+
+// Keys remembers the keys of the last object read with it, in order, as the
+// bytes they were written with. An event log writes each kind of object with
+// the same keys in the same order, so the next one is read by comparing each
+// member's leading bytes to the key remembered at its place, instead of
+// scanning the key for its closing quote and a backslash. The zero value is
+// ready; one Keys serves one kind of object (one call site).
+type Keys struct {
+	raw [][]byte // `"key":` of the m-th member; only keys without escapes
+}
+
+// ObjectKeys is Object, reading keys by k's prediction first: the same
+// members, keys, positions and errors as Object.
+func (s *Scanner) ObjectKeys(k *Keys, fn func(key []byte)) bool {
+	return s.object(k, fn)
+}
+
+func (s *Scanner) object(ks *Keys, fn func(key []byte)) bool {
 	switch s.Peek() {
 	case '{':
 	case 'n':
@@ -110,28 +130,47 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 		s.i++
 		return true
 	}
-	for s.err == nil {
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != '"' {
-			s.fail("expected object key")
-			return false
-		}
-		key, esc := s.rawStringEsc()
-		if s.err != nil {
-			return false
-		}
-		if esc {
-			s.kbuf = appendUnescaped(s.kbuf[:0], key)
-			key = s.kbuf
-		}
-		if s.i >= len(s.b) || s.b[s.i] != ':' { // usually right after the key
-			s.ws()
-			if s.i >= len(s.b) || s.b[s.i] != ':' {
-				s.fail("expected ':'")
-				return false
+	for m := 0; s.err == nil; m++ {
+		var key []byte
+		if ks != nil && m < len(ks.raw) {
+			// The remembered `"key":` at this place: the same key, no
+			// escapes, the colon right after, as the scan below would find.
+			if r := ks.raw[m]; len(s.b)-s.i >= len(r) && string(s.b[s.i:s.i+len(r)]) == string(r) {
+				key = r[1 : len(r)-2]
+				s.i += len(r)
 			}
 		}
-		s.i++
+		if key == nil {
+			s.ws()
+			if s.i >= len(s.b) || s.b[s.i] != '"' {
+				s.fail("expected object key")
+				return false
+			}
+			kstart := s.i
+			k, esc := s.rawStringEsc()
+			if s.err != nil {
+				return false
+			}
+			key = k
+			if esc {
+				s.kbuf = appendUnescaped(s.kbuf[:0], key)
+				key = s.kbuf
+			}
+			if s.i >= len(s.b) || s.b[s.i] != ':' { // usually right after the key
+				s.ws()
+				if s.i >= len(s.b) || s.b[s.i] != ':' {
+					s.fail("expected ':'")
+					return false
+				}
+			} else if ks != nil && !esc && m <= len(ks.raw) && m < maxKeys {
+				// Remember this key at this place for the next object.
+				if m == len(ks.raw) {
+					ks.raw = append(ks.raw, nil)
+				}
+				ks.raw[m] = append(ks.raw[m][:0], s.b[kstart:s.i+1]...)
+			}
+			s.i++
+		}
 		start := s.i
 		fn(key)
 		if s.err != nil {
@@ -162,6 +201,10 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 	}
 	return false
 }
+
+// maxKeys bounds the members a Keys remembers (a map-like object, such as
+// Spark's properties, is not worth remembering beyond its first ones).
+const maxKeys = 64
 
 // Array iterates the elements of an array; fn must consume each element. A
 // null is an empty array; any other value is skipped and Array returns false.
