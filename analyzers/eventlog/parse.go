@@ -95,6 +95,8 @@ type parser struct {
 	// The key order of each object of a task end read, learnt from the
 	// last one: most of the bytes of a log are task ends.
 	kTask, kReason, kInfo, kMetrics, kIn, kOut, kShRead, kShWrite jscan.Keys
+	// Likewise for stage and job events, whose properties repeat too.
+	kStage, kStageInfo, kStageProps, kJob, kJobProps jscan.Keys
 }
 
 // event is one parsed line, applied to the state in log order.
@@ -358,8 +360,8 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 }
 
 // props reads the job-properties keys the analysis uses.
-func props(sc *jscan.Scanner, desc, group, sqlID **string) {
-	sc.Object(func(k []byte) {
+func props(sc *jscan.Scanner, ks *jscan.Keys, desc, group, sqlID **string) {
+	sc.ObjectKeys(ks, func(k []byte) {
 		switch string(k) {
 		case "spark.job.description":
 			*desc = sc.StringPtr()
@@ -384,10 +386,10 @@ func (p *parser) stageEvent(line []byte, submitted bool) (func(*state), bool) {
 	var name, failure, desc, group *string
 	sub, comp, evSub := int64(-1), int64(-1), int64(-1)
 	sawProps := false
-	sc.Object(func(k []byte) {
+	sc.ObjectKeys(&p.kStage, func(k []byte) {
 		switch string(k) {
 		case "Stage Info":
-			sc.Object(func(k []byte) {
+			sc.ObjectKeys(&p.kStageInfo, func(k []byte) {
 				switch string(k) {
 				case "Stage ID":
 					id = int(sc.Int(-1))
@@ -411,7 +413,7 @@ func (p *parser) stageEvent(line []byte, submitted bool) (func(*state), bool) {
 			evSub = sc.Int(-1)
 		case "Properties":
 			sawProps = true
-			props(sc, &desc, &group, nil)
+			props(sc, &p.kStageProps, &desc, &group, nil)
 		default:
 			sc.Skip()
 		}
@@ -468,7 +470,7 @@ func (p *parser) jobStart(line []byte) (func(*state), bool) {
 	sub := int64(-1)
 	var desc, group, sqlID *string
 	var stageIDs []int
-	sc.Object(func(k []byte) {
+	sc.ObjectKeys(&p.kJob, func(k []byte) {
 		switch string(k) {
 		case "Job ID":
 			id = int(sc.Int(-1))
@@ -477,7 +479,7 @@ func (p *parser) jobStart(line []byte) (func(*state), bool) {
 		case "Stage IDs":
 			sc.Array(func() { stageIDs = append(stageIDs, int(sc.Int(0))) })
 		case "Properties":
-			props(sc, &desc, &group, &sqlID)
+			props(sc, &p.kJobProps, &desc, &group, &sqlID)
 		default:
 			sc.Skip()
 		}

@@ -219,3 +219,21 @@ func (s *Scanner) fastInt() (int64, bool) {
 	}
 	return n, true
 }
+
+// delim marks the bytes that end a scalar (see scalar).
+var delim = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\r': true, '\n': true, ':': true, '"': true, '{': true, '[': true}
+
+// skipNumber skips a scalar starting with a minus or a digit the way scalar
+// does (it accepts any such scalar), without its switch per byte when the
+// scalar is a plain integer: the most common value a walk skips.
+func (s *Scanner) skipNumber() {
+	b, i := s.b, s.i+1
+	for i < len(b) && b[i]-'0' <= 9 {
+		i++
+	}
+	if i < len(b) && !delim[b[i]] {
+		s.scalar() // a fraction, an exponent or garbage: the exact path
+		return
+	}
+	s.i = i
+}

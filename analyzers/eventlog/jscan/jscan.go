@@ -324,6 +324,9 @@ func (s *Scanner) Skip() {
 	case '}', ']', ',', ':':
 		s.fail("unexpected %q", c)
 		return
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		s.skipNumber()
+		return
 	default:
 		s.scalar()
 		return
