@@ -80,22 +80,30 @@ func fastString(b []byte, start int) (end int, ok bool) {
 	return 0, false
 }
 
-// chunkMasksGeneric is chunkMasks a word at a time.
-func chunkMasksGeneric(b []byte, q, br []uint64) int {
-	for c := range q {
-		var qm, bm, bs uint64
+// chunkBracketsGeneric is chunkBrackets a word at a time.
+func chunkBracketsGeneric(b []byte, in uint64, depth int, br []uint64) (int, uint64) {
+	for c := range br {
+		var qm, bm, cm, bs uint64
 		for k := 0; k < 64; k += 8 {
 			w := binary.LittleEndian.Uint64(b[64*c+k:])
 			bs |= eq(w, back8)
 			qm |= compress(eq(w, quote8)) << k
 			bm |= compress(eqBracket(w)) << k
+			cm |= compress(w<<5&(0x80*lsb)) << k // bit 2 of each byte: a closing bracket
 		}
 		if bs != 0 {
-			return c
+			return c, in
 		}
-		q[c], br[c] = qm, bm
+		str := prefixXor(qm) ^ in
+		in = uint64(int64(str) >> 63)
+		br[c] = bm &^ str
+		closes := bits.OnesCount64(br[c] & cm)
+		if closes >= depth {
+			return c + 1, in
+		}
+		depth += bits.OnesCount64(br[c]) - 2*closes
 	}
-	return len(q)
+	return len(br), in
 }
 
 // maxChunks bounds the 64-byte chunks masked at once; a skip starts with one
@@ -111,24 +119,20 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 	p := i + 1
 	var inStr uint64 // all ones inside a string
 	esc := false     // inside a string, the previous byte was an unpaired backslash
-	batch := 1
 	for p < len(b) {
 		// Whole chunks without a backslash: quotes and brackets by mask,
 		// strings by the parity of the quotes before each byte. The last
 		// bytes are masked in a zero-padded copy: zeros match nothing.
 		if !esc {
-			chunk, want := b[p:], min((len(b)-p)/64, batch)
+			chunk, want := b[p:], min((len(b)-p)/64, maxChunks)
 			if want == 0 {
 				s.pad = [64]byte{}
 				copy(s.pad[:], b[p:])
 				chunk, want = s.pad[:], 1
 			}
-			batch = min(2*batch, maxChunks)
-			n := chunkMasks(chunk, s.qm[:want], s.bm[:want])
+			n, after := chunkBrackets(chunk, inStr, len(st), s.bm[:want])
 			for k := range n {
-				in := prefixXor(s.qm[k]) ^ inStr
-				inStr = uint64(int64(in) >> 63)
-				for br := s.bm[k] &^ in; br != 0; br &= br - 1 {
+				for br := s.bm[k]; br != 0; br &= br - 1 {
 					j := 64*k + bits.TrailingZeros64(br)
 					switch c := chunk[j]; c {
 					case '{', '[':
@@ -145,6 +149,7 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 					}
 				}
 			}
+			inStr = after
 			if p += 64 * n; n == want {
 				continue
 			}

@@ -2,6 +2,7 @@ package jscan
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 )
@@ -111,8 +112,10 @@ func (k *keysScanner) Object(fn func([]byte)) bool {
 	return k.ObjectKeys(&k.keys[d], fn)
 }
 
-// The two ways of masking a chunk agree, and stop at the same backslash.
-func TestChunkMasks(t *testing.T) {
+// The two ways of masking a chunk agree with a byte loop, carry the state
+// of being inside a string from chunk to chunk, and stop at the same
+// backslash.
+func TestChunkBrackets(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 on this machine")
 	}
@@ -124,30 +127,73 @@ func TestChunkMasks(t *testing.T) {
 	}
 	b = append(b, taskEnd...)
 	n := len(b) / 64
-	q1, br1 := make([]uint64, n), make([]uint64, n)
-	q2, br2 := make([]uint64, n), make([]uint64, n)
-	if d1, d2 := chunkMasks(b, q1, br1), chunkMasksGeneric(b, q2, br2); d1 != n || d2 != n {
-		t.Fatalf("%d chunks, done %d (vector) %d (generic)", n, d1, d2)
-	}
-	for k := range n {
-		if q1[k] != q2[k] || br1[k] != br2[k] {
-			t.Fatalf("chunk %d: vector %x %x, generic %x %x", k, q1[k], br1[k], q2[k], br2[k])
-		}
-		for j := range 64 {
-			c := b[64*k+j]
-			wantQ := c == '"'
-			wantB := strings.IndexByte("{}[]Yy_\x7f", c) >= 0
-			if (q1[k]>>j&1 == 1) != wantQ || (br1[k]>>j&1 == 1) != wantB {
-				t.Fatalf("chunk %d byte %d (%q): quote bit %v bracket bit %v", k, j, c, q1[k]>>j&1, br1[k]>>j&1)
+	for _, in0 := range []uint64{0, ^uint64(0)} {
+		br1, br2 := make([]uint64, n), make([]uint64, n)
+		d1, in1 := chunkBrackets(b, in0, 1<<30, br1)
+		d2, in2 := chunkBracketsGeneric(b, in0, 1<<30, br2)
+		inStr := in0 != 0
+		for k := range n {
+			if br1[k] != br2[k] {
+				t.Fatalf("in %x, chunk %d: vector %x, generic %x", in0, k, br1[k], br2[k])
 			}
+			for j := range 64 {
+				c := b[64*k+j]
+				if c == '"' {
+					inStr = !inStr
+				}
+				want := !inStr && c != '"' && strings.IndexByte("{}[]Yy_\x7f", c) >= 0
+				if br1[k]>>j&1 == 1 != want {
+					t.Fatalf("in %x, chunk %d byte %d (%q): bracket bit %v", in0, k, j, c, br1[k]>>j&1)
+				}
+			}
+		}
+		if d1 != n || d2 != n || in1 != in2 || (in1 != 0) != inStr {
+			t.Fatalf("in %x: %d chunks, done %d (vector) %d (generic), in after %x %x, want %v", in0, n, d1, d2, in1, in2, inStr)
 		}
 	}
 	for _, at := range []int{0, 63, 64, 100, 64*maxChunks - 1} {
 		m := append([]byte(nil), b[:64*maxChunks]...)
 		m[at] = '\\'
-		q, br := make([]uint64, maxChunks), make([]uint64, maxChunks)
-		if d1, d2 := chunkMasks(m, q, br), chunkMasksGeneric(m, q, br); d1 != at/64 || d2 != at/64 {
-			t.Errorf("backslash at %d: done %d (vector) %d (generic), want %d", at, d1, d2, at/64)
+		br := make([]uint64, maxChunks)
+		d1, in1 := chunkBrackets(m, 0, 1<<30, br)
+		d2, in2 := chunkBracketsGeneric(m, 0, 1<<30, br)
+		if d1 != at/64 || d2 != at/64 || in1 != in2 {
+			t.Errorf("backslash at %d: done %d (vector) %d (generic), want %d; in after %x %x", at, d1, d2, at/64, in1, in2)
+		}
+	}
+}
+
+// Both stop after the same chunk, the first whose closing brackets are at
+// least the depth open at its start.
+func TestChunkBracketsStop(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine")
+	}
+	doc := []byte(strings.Repeat(taskEnd, 3))
+	for off := range 64 {
+		b := doc[off:]
+		for depth := range 8 {
+			br1, br2 := make([]uint64, maxChunks), make([]uint64, maxChunks)
+			d1, in1 := chunkBrackets(b, 0, depth, br1)
+			d2, in2 := chunkBracketsGeneric(b, 0, depth, br2)
+			// The stop by hand, from the generic masks.
+			want, d := maxChunks, depth
+			for k := range maxChunks {
+				var closes int
+				for m := br2[k]; m != 0; m &= m - 1 {
+					if c := b[64*k+bits.TrailingZeros64(m)]; c&4 != 0 {
+						closes++
+					}
+				}
+				if closes >= d {
+					want = k + 1
+					break
+				}
+				d += bits.OnesCount64(br2[k]) - 2*closes
+			}
+			if d1 != want || d2 != want || in1 != in2 || br1[d1-1] != br2[d1-1] {
+				t.Fatalf("offset %d depth %d: done %d (vector) %d (generic), want %d; in %x %x", off, depth, d1, d2, want, in1, in2)
+			}
 		}
 	}
 }
@@ -222,20 +268,20 @@ func BenchmarkSkipLineGeneric(b *testing.B) {
 	BenchmarkSkipLine(b)
 }
 
-func BenchmarkChunkMasks(b *testing.B) {
+func BenchmarkChunkBrackets(b *testing.B) {
 	doc := []byte(strings.Repeat(taskEnd, 2))[:64*maxChunks]
 	b.SetBytes(int64(len(doc)))
-	var q, br [maxChunks]uint64
+	var br [maxChunks]uint64
 	for range b.N {
-		chunkMasks(doc, q[:], br[:])
+		chunkBrackets(doc, 0, 1<<30, br[:])
 	}
 }
 
-func BenchmarkChunkMasksGeneric(b *testing.B) {
+func BenchmarkChunkBracketsGeneric(b *testing.B) {
 	doc := []byte(strings.Repeat(taskEnd, 2))[:64*maxChunks]
 	b.SetBytes(int64(len(doc)))
-	var q, br [maxChunks]uint64
+	var br [maxChunks]uint64
 	for range b.N {
-		chunkMasksGeneric(doc, q[:], br[:])
+		chunkBracketsGeneric(doc, 0, 1<<30, br[:])
 	}
 }

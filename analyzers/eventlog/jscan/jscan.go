@@ -21,7 +21,6 @@ type Scanner struct {
 	err   error
 	stack []byte
 	kbuf  []byte
-	qm    [maxChunks]uint64
 	bm    [maxChunks]uint64
 	pad   [64]byte // the last bytes of a document, for the masks
 }
