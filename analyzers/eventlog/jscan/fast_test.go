@@ -93,23 +93,64 @@ func checkSame(t *testing.T, doc []byte) {
 					t.Fatalf("ObjectKeys (learnt %d), mode %d, vector %v, %q:\n got %s\nwant %s", i, mode, v, doc, got, want)
 				}
 			}
+			// Likewise numbered keys, the odd ones skipped by number 0.
+			wantSkip := trace(&skipOdd{walker: &refScanner{}}, doc, mode)
+			ids := &keysScanner{ids: true}
+			for i, learn := range [][]byte{[]byte(taskEnd), doc} {
+				trace(ids, learn, mode)
+				if got := trace(ids, doc, mode); got != wantSkip {
+					t.Fatalf("ObjectIDs (learnt %d), mode %d, vector %v, %q:\n got %s\nwant %s", i, mode, v, doc, got, wantSkip)
+				}
+			}
 		}
 	}
 }
 
+// skipOdd leaves the value of each key of odd length to Object to skip.
+type skipOdd struct{ walker }
+
+func (k *skipOdd) Object(fn func([]byte)) bool {
+	return k.walker.Object(func(key []byte) {
+		if len(key)%2 == 0 {
+			fn(key)
+		}
+	})
+}
+
 // keysScanner reads every object with ObjectKeys, one Keys per depth (the
-// call site of trace).
+// call site of trace); with ids, with ObjectIDs, numbering the keys in the
+// order met and skipping those of odd length (number 0), as skipOdd does.
 type keysScanner struct {
 	Scanner
 	keys  [8]Keys
 	depth int
+	ids   bool
+	names []string
+	num   map[string]int
 }
 
 func (k *keysScanner) Object(fn func([]byte)) bool {
 	d := min(k.depth, len(k.keys)-1)
 	k.depth++
 	defer func() { k.depth-- }()
-	return k.ObjectKeys(&k.keys[d], fn)
+	if !k.ids {
+		return k.ObjectKeys(&k.keys[d], fn)
+	}
+	idOf := func(key []byte) int {
+		if len(key)%2 == 1 {
+			return 0
+		}
+		if n, ok := k.num[string(key)]; ok {
+			return n
+		}
+		if k.num == nil {
+			k.num = map[string]int{}
+		}
+		k.names = append(k.names, string(key))
+		k.num[string(key)] = len(k.names)
+		return len(k.names)
+	}
+	return k.ObjectIDs(&k.keys[d], idOf, func(id int) { fn([]byte(k.names[id-1])) })
 }
 
 // The two ways of masking a chunk agree with a byte loop, carry the state

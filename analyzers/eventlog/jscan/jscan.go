@@ -7,6 +7,7 @@ package jscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -91,7 +92,7 @@ func (s *Scanner) End() bool {
 // methods (Skip when it is not wanted). A null is an empty object. Any other
 // value is skipped and Object returns false.
 func (s *Scanner) Object(fn func(key []byte)) bool {
-	return s.object(nil, fn)
+	return s.object(nil, fn, nil, nil)
 }
 
 // Keys remembers the keys of the last object read with it, in order, as the
@@ -101,16 +102,56 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 // scanning the key for its closing quote and a backslash. The zero value is
 // ready; one Keys serves one kind of object (one call site).
 type Keys struct {
-	raw [][]byte // `"key":` of the m-th member; only keys without escapes
+	recs []keyRec // of the m-th member
+}
+
+// keyRec is one remembered key, with its first 32 bytes as words and masks
+// to compare them without a call to memequal (a call spills every register
+// of the member loop, the loop that reads each key of a task end).
+type keyRec struct {
+	w, m [4]uint64
+	raw  []byte // `"key":`, of a key without escapes
+	id   int    // for ObjectIDs, the number of the key
+}
+
+func (r *keyRec) set(raw []byte, id int) {
+	r.raw, r.id = append(r.raw[:0], raw...), id
+	r.w, r.m = [4]uint64{}, [4]uint64{}
+	for i, c := range raw[:min(len(raw), 32)] {
+		r.w[i/8] |= uint64(c) << (8 * (i % 8))
+		r.m[i/8] |= 0xff << (8 * (i % 8))
+	}
+}
+
+// at reports whether b starts with r.raw.
+func (r *keyRec) at(b []byte) bool {
+	if len(b) >= 32 && len(r.raw) <= 32 {
+		b = b[:32]
+		d := (binary.LittleEndian.Uint64(b)^r.w[0])&r.m[0] |
+			(binary.LittleEndian.Uint64(b[8:])^r.w[1])&r.m[1] |
+			(binary.LittleEndian.Uint64(b[16:])^r.w[2])&r.m[2] |
+			(binary.LittleEndian.Uint64(b[24:])^r.w[3])&r.m[3]
+		return d == 0
+	}
+	return len(b) >= len(r.raw) && string(b[:len(r.raw)]) == string(r.raw)
 }
 
 // ObjectKeys is Object, reading keys by k's prediction first: the same
 // members, keys, positions and errors as Object.
 func (s *Scanner) ObjectKeys(k *Keys, fn func(key []byte)) bool {
-	return s.object(k, fn)
+	return s.object(k, fn, nil, nil)
 }
 
-func (s *Scanner) object(ks *Keys, fn func(key []byte)) bool {
+// ObjectIDs is ObjectKeys for a caller that numbers the keys it reads: id
+// gives a key's number, 0 for a key whose value is skipped, and is called
+// only for keys not predicted (k remembers the numbers with the keys); fn
+// gets the number of each member not skipped and must consume its value.
+// The id function must be a pure function of the key.
+func (s *Scanner) ObjectIDs(k *Keys, id func(key []byte) int, fn func(id int)) bool {
+	return s.object(k, nil, id, fn)
+}
+
+func (s *Scanner) object(ks *Keys, fn func(key []byte), idOf func([]byte) int, fnID func(int)) bool {
 	switch s.Peek() {
 	case '{':
 	case 'n':
@@ -131,12 +172,14 @@ func (s *Scanner) object(ks *Keys, fn func(key []byte)) bool {
 	}
 	for m := 0; s.err == nil; m++ {
 		var key []byte
-		if ks != nil && m < len(ks.raw) {
+		id := -1
+		if ks != nil && m < len(ks.recs) {
 			// The remembered `"key":` at this place: the same key, no
 			// escapes, the colon right after, as the scan below would find.
-			if r := ks.raw[m]; len(s.b)-s.i >= len(r) && string(s.b[s.i:s.i+len(r)]) == string(r) {
-				key = r[1 : len(r)-2]
-				s.i += len(r)
+			if r := &ks.recs[m]; r.at(s.b[s.i:]) {
+				key = r.raw[1 : len(r.raw)-2]
+				s.i += len(r.raw)
+				id = r.id
 			}
 		}
 		if key == nil {
@@ -161,17 +204,30 @@ func (s *Scanner) object(ks *Keys, fn func(key []byte)) bool {
 					s.fail("expected ':'")
 					return false
 				}
-			} else if ks != nil && !esc && m <= len(ks.raw) && m < maxKeys {
+			} else if ks != nil && !esc && m <= len(ks.recs) && m < maxKeys {
 				// Remember this key at this place for the next object.
-				if m == len(ks.raw) {
-					ks.raw = append(ks.raw, nil)
+				if m == len(ks.recs) {
+					ks.recs = append(ks.recs, keyRec{})
 				}
-				ks.raw[m] = append(ks.raw[m][:0], s.b[kstart:s.i+1]...)
+				if idOf != nil {
+					id = idOf(key)
+				}
+				ks.recs[m].set(s.b[kstart:s.i+1], id)
 			}
 			s.i++
 		}
 		start := s.i
-		fn(key)
+		switch {
+		case idOf == nil:
+			fn(key)
+		case id < 0:
+			id = idOf(key) // a key not remembered
+			fallthrough
+		default:
+			if id != 0 {
+				fnID(id)
+			}
+		}
 		if s.err != nil {
 			return false
 		}
