@@ -272,6 +272,21 @@ func TestFastPathsMatchReference(t *testing.T) {
 	} {
 		checkSame(t, []byte(d))
 	}
+	// Integers of every length up to 20 digits (eight at a time, then the
+	// rest), ended by each kind of byte, with and without bytes after them,
+	// where trace reads them with Int (key "e" in mode 4, the third element
+	// in mode 5) and skips them.
+	digits := "19283746501928374650"
+	for n := 1; n <= len(digits); n++ {
+		for _, end := range []string{",", "}", "]", " ", "x", ".5", "e3", "/", ":", "\x80", "9"} {
+			for _, pad := range []string{"", `,"z":0}`, strings.Repeat(" ", 9)} {
+				for _, num := range []string{digits[:n], "-" + digits[:n], digits[20-n:]} {
+					checkSame(t, []byte(`{"e":`+num+end+pad))
+					checkSame(t, []byte(`[0,0,`+num+end+pad))
+				}
+			}
+		}
+	}
 }
 
 func FuzzFastPaths(f *testing.F) {
