@@ -126,14 +126,16 @@ func (r *keyRec) set(raw []byte, id int) {
 // at reports whether b starts with r.raw.
 func (r *keyRec) at(b []byte) bool {
 	if len(b) >= 32 && len(r.raw) <= 32 {
-		b = b[:32]
-		d := (binary.LittleEndian.Uint64(b)^r.w[0])&r.m[0] |
-			(binary.LittleEndian.Uint64(b[8:])^r.w[1])&r.m[1] |
-			(binary.LittleEndian.Uint64(b[16:])^r.w[2])&r.m[2] |
-			(binary.LittleEndian.Uint64(b[24:])^r.w[3])&r.m[3]
-		return d == 0
+		return r.at32(b[:32])
 	}
 	return len(b) >= len(r.raw) && string(b[:len(r.raw)]) == string(r.raw)
+}
+
+// at32 is at for a key of at most 32 bytes and b of 32 bytes.
+func (r *keyRec) at32(b []byte) bool {
+	le := binary.LittleEndian
+	return (le.Uint64(b[0:8])^r.w[0])&r.m[0]|(le.Uint64(b[8:16])^r.w[1])&r.m[1]|
+		(le.Uint64(b[16:24])^r.w[2])&r.m[2]|(le.Uint64(b[24:32])^r.w[3])&r.m[3] == 0
 }
 
 // ObjectKeys is Object, reading keys by k's prediction first: the same
@@ -176,7 +178,14 @@ func (s *Scanner) object(ks *Keys, fn func(key []byte), idOf func([]byte) int, f
 		if ks != nil && m < len(ks.recs) {
 			// The remembered `"key":` at this place: the same key, no
 			// escapes, the colon right after, as the scan below would find.
-			if r := &ks.recs[m]; r.at(s.b[s.i:]) {
+			r := &ks.recs[m]
+			var hit bool
+			if rest := s.b[s.i:]; len(rest) >= 32 && len(r.raw) <= 32 {
+				hit = r.at32(rest[:32]) // inlined, unlike at
+			} else {
+				hit = r.at(rest)
+			}
+			if hit {
 				key = r.raw[1 : len(r.raw)-2]
 				s.i += len(r.raw)
 				id = r.id
