@@ -459,9 +459,9 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 			sc.ObjectIDs(&p.kReason, reasonKey, func(id int) {
 				switch id {
 				case keyReason:
-					t.reason, _ = sc.String()
+					t.reason, _ = sc.StringInterned(p.intern)
 				case keyClassName:
-					t.className, _ = sc.String()
+					t.className, _ = sc.StringInterned(p.intern)
 				}
 			})
 		case keyTaskInfo:

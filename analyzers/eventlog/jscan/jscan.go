@@ -576,6 +576,23 @@ func (s *Scanner) String() (string, bool) {
 	return string(v), true
 }
 
+// StringInterned is String, giving a string without escapes as intern makes
+// it from the raw bytes: for a field with few distinct values (a task's end
+// reason) a caller's table saves an allocation per value.
+func (s *Scanner) StringInterned(intern func([]byte) string) (string, bool) {
+	if s.Peek() != '"' {
+		return s.String()
+	}
+	raw, esc := s.rawStringEsc()
+	if s.err != nil {
+		return "", false
+	}
+	if !esc {
+		return intern(raw), true
+	}
+	return string(appendUnescaped(nil, raw)), true
+}
+
 // StringPtr is String returning nil for null.
 func (s *Scanner) StringPtr() *string {
 	v, ok := s.String()
