@@ -109,13 +109,14 @@ type Keys struct {
 // to compare them without a call to memequal (a call spills every register
 // of the member loop, the loop that reads each key of a task end).
 type keyRec struct {
-	w, m [4]uint64
-	raw  []byte // `"key":`, of a key without escapes
-	id   int    // for ObjectIDs, the number of the key
+	w, m  [4]uint64
+	raw   []byte // `"key":`, of a key without escapes
+	id    int    // for ObjectIDs, the number of the key
+	short bool   // len(raw) <= 32: w and m hold all of it
 }
 
 func (r *keyRec) set(raw []byte, id int) {
-	r.raw, r.id = append(r.raw[:0], raw...), id
+	r.raw, r.id, r.short = append(r.raw[:0], raw...), id, len(raw) <= 32
 	r.w, r.m = [4]uint64{}, [4]uint64{}
 	for i, c := range raw[:min(len(raw), 32)] {
 		r.w[i/8] |= uint64(c) << (8 * (i % 8))
@@ -172,26 +173,29 @@ func (s *Scanner) object(ks *Keys, fn func(key []byte), idOf func([]byte) int, f
 		s.i++
 		return true
 	}
+	b := s.b // the callbacks move s.i, never s.b
 	for m := 0; s.err == nil; m++ {
 		var key []byte
 		id := -1
+		hit := false
 		if ks != nil && m < len(ks.recs) {
 			// The remembered `"key":` at this place: the same key, no
 			// escapes, the colon right after, as the scan below would find.
 			r := &ks.recs[m]
-			var hit bool
-			if rest := s.b[s.i:]; len(rest) >= 32 && len(r.raw) <= 32 {
-				hit = r.at32(rest[:32]) // inlined, unlike at
+			if i := s.i; i <= len(b)-32 && r.short {
+				hit = r.at32(b[i : i+32]) // inlined, unlike at
 			} else {
-				hit = r.at(rest)
+				hit = r.at(b[i:])
 			}
 			if hit {
-				key = r.raw[1 : len(r.raw)-2]
 				s.i += len(r.raw)
 				id = r.id
+				if idOf == nil {
+					key = r.raw[1 : len(r.raw)-2]
+				}
 			}
 		}
-		if key == nil {
+		if !hit {
 			s.ws()
 			if s.i >= len(s.b) || s.b[s.i] != '"' {
 				s.fail("expected object key")
@@ -243,8 +247,8 @@ func (s *Scanner) object(ks *Keys, fn func(key []byte), idOf func([]byte) int, f
 		if s.i == start {
 			s.Skip() // the callback did not consume the value
 		}
-		if s.i < len(s.b) && s.b[s.i] == ',' { // usually right after the value
-			s.i++
+		if i := s.i; i < len(b) && b[i] == ',' { // usually right after the value
+			s.i = i + 1
 			continue
 		}
 		s.ws()
