@@ -272,6 +272,21 @@ func TestFastPathsMatchReference(t *testing.T) {
 	} {
 		checkSame(t, []byte(d))
 	}
+	// Runs of backslashes inside and outside strings, across the edges of
+	// the 64-byte chunks, before quotes, brackets and the end.
+	for off := 50; off < 80; off++ {
+		for run := 1; run <= 4; run++ {
+			bs := strings.Repeat(`\`, run)
+			for _, d := range []string{
+				`[{"a":"` + strings.Repeat("x", off) + bs + `"],"b":[1]},"` + bs + `\""]`,
+				`[` + strings.Repeat(" ", off) + bs + `"{]"]`,
+				`{"a":[` + strings.Repeat(`"\n",`, off/5) + `"` + strings.Repeat("y", off%7) + bs + `"}"]}`,
+				`["` + strings.Repeat("z", off) + bs,
+			} {
+				checkSame(t, []byte(d))
+			}
+		}
+	}
 	// Integers of every length up to 20 digits (eight at a time, then the
 	// rest), ended by each kind of byte, with and without bytes after them,
 	// where trace reads them with Int (key "e" in mode 4, the third element
