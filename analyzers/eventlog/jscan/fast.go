@@ -165,10 +165,10 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 			for k := range n {
 				for br := s.bm[k]; br != 0; br &= br - 1 {
 					j := 64*k + bits.TrailingZeros64(br)
-					switch c := chunk[j]; c {
-					case '{', '[':
+					switch c := chunk[j]; c | 0x20 { // '[' ']' are '{' '}' but for 0x20
+					case '{':
 						st = append(st, c)
-					case '}', ']':
+					case '}':
 						if st[len(st)-1]^c != '{'^'}' { // also '['^']'
 							s.stack = st
 							return 0, false
@@ -191,10 +191,10 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 		if br, in, e, ok := escChunk(chunk, inStr, esc); ok {
 			for ; br != 0; br &= br - 1 {
 				j := bits.TrailingZeros64(br)
-				switch c := chunk[j]; c {
-				case '{', '[':
+				switch c := chunk[j]; c | 0x20 {
+				case '{':
 					st = append(st, c)
-				case '}', ']':
+				case '}':
 					if st[len(st)-1]^c != '{'^'}' {
 						s.stack = st
 						return 0, false
@@ -249,10 +249,6 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 // (fractions, exponents, literals, long numbers), which the exact path reads.
 func (s *Scanner) fastInt() (int64, bool) {
 	b, i := s.b, s.i
-	if i+1 < len(b) && b[i]-'0' <= 9 && delim[b[i+1]] {
-		s.i = i + 1 // one digit: most of a task's metrics are 0
-		return int64(b[i] - '0'), true
-	}
 	neg := false
 	if i < len(b) && b[i] == '-' {
 		neg = true
