@@ -91,6 +91,12 @@ func (st *state) job(id int) *jobRec {
 type parser struct {
 	sc    jscan.Scanner
 	names map[string]string // interned event names
+
+	// The key order of each object of a task end read, learnt from the
+	// last one: most of the bytes of a log are task ends.
+	kTask, kReason, kInfo, kMetrics, kIn, kOut, kShRead, kShWrite jscan.Keys
+	// Likewise for stage and job events, whose properties repeat too.
+	kStage, kStageInfo, kStageProps, kJob, kJobProps jscan.Keys
 }
 
 // event is one parsed line, applied to the state in log order.
@@ -227,123 +233,281 @@ func (p *parser) line(line []byte, b *batch) (parsed bool, blank bool) {
 	return true, false
 }
 
+// Numbers of the task-end keys read (0: skipped), per object; see
+// jscan.ObjectIDs.
+const (
+	_ = iota
+	keyStageID
+	keyStageAttempt
+	keyEndReason
+	keyTaskInfo
+	keyTaskMetrics
+)
+
+func taskKey(k []byte) int {
+	switch string(k) {
+	case "Stage ID":
+		return keyStageID
+	case "Stage Attempt ID":
+		return keyStageAttempt
+	case "Task End Reason":
+		return keyEndReason
+	case "Task Info":
+		return keyTaskInfo
+	case "Task Metrics":
+		return keyTaskMetrics
+	}
+	return 0
+}
+
+const (
+	_ = iota
+	keyReason
+	keyClassName
+)
+
+func reasonKey(k []byte) int {
+	switch string(k) {
+	case "Reason":
+		return keyReason
+	case "Class Name":
+		return keyClassName
+	}
+	return 0
+}
+
+const (
+	_ = iota
+	keyLaunch
+	keyFinish
+	keyFailed
+	keyKilled
+	keySpeculative
+)
+
+func infoKey(k []byte) int {
+	switch string(k) {
+	case "Launch Time":
+		return keyLaunch
+	case "Finish Time":
+		return keyFinish
+	case "Failed":
+		return keyFailed
+	case "Killed":
+		return keyKilled
+	case "Speculative":
+		return keySpeculative
+	}
+	return 0
+}
+
+const (
+	_ = iota
+	keyRunTime
+	keyDeserTime
+	keyGCTime
+	keyResultSize
+	keyMemSpill
+	keyDiskSpill
+	keyCPUTime
+	keyPeakExecMem
+	keyInput
+	keyOutput
+	keyShuffleRead
+	keyShuffleWrite
+)
+
+func metricsKey(k []byte) int {
+	switch string(k) {
+	case "Executor Run Time":
+		return keyRunTime
+	case "Executor Deserialize Time":
+		return keyDeserTime
+	case "JVM GC Time":
+		return keyGCTime
+	case "Result Size":
+		return keyResultSize
+	case "Memory Bytes Spilled":
+		return keyMemSpill
+	case "Disk Bytes Spilled":
+		return keyDiskSpill
+	case "Executor CPU Time":
+		return keyCPUTime
+	case "Peak Execution Memory":
+		return keyPeakExecMem
+	case "Input Metrics":
+		return keyInput
+	case "Output Metrics":
+		return keyOutput
+	case "Shuffle Read Metrics":
+		return keyShuffleRead
+	case "Shuffle Write Metrics":
+		return keyShuffleWrite
+	}
+	return 0
+}
+
+// The members of the four metrics objects, one numbering.
+const (
+	_ = iota
+	keyInBytes
+	keyInRecords
+	keyOutBytes
+	keyOutRecords
+	keyRemoteRead
+	keyLocalRead
+	keyTotalRecordsRead
+	keyRecordsRead
+	keyFetchWait
+	keyShWriteBytes
+	keyShWriteRecs
+	keyShTime
+)
+
+func inputKey(k []byte) int {
+	switch string(k) {
+	case "Bytes Read":
+		return keyInBytes
+	case "Records Read":
+		return keyInRecords
+	}
+	return 0
+}
+
+func outputKey(k []byte) int {
+	switch string(k) {
+	case "Bytes Written":
+		return keyOutBytes
+	case "Records Written":
+		return keyOutRecords
+	}
+	return 0
+}
+
+func shuffleReadKey(k []byte) int {
+	switch string(k) {
+	case "Remote Bytes Read":
+		return keyRemoteRead
+	case "Local Bytes Read":
+		return keyLocalRead
+	case "Total Records Read":
+		return keyTotalRecordsRead
+	case "Records Read":
+		return keyRecordsRead
+	case "Fetch Wait Time":
+		return keyFetchWait
+	}
+	return 0
+}
+
+func shuffleWriteKey(k []byte) int {
+	switch string(k) {
+	case "Shuffle Bytes Written":
+		return keyShWriteBytes
+	case "Shuffle Records Written":
+		return keyShWriteRecs
+	case "Shuffle Write Time":
+		return keyShTime
+	}
+	return 0
+}
+
+// taskEnd reads the members of a task end the analysis uses, by number
+// (jscan.ObjectIDs): the keys of most task ends are matched to the last
+// one's, and the members not used are skipped without a call.
 func (p *parser) taskEnd(line []byte, b *batch) bool {
 	sc := &p.sc
 	sc.Reset(line)
 	b.tasks = append(b.tasks, taskEnd{stageID: -1, launch: -1, finish: -1})
 	t := &b.tasks[len(b.tasks)-1]
-	sc.Object(func(k []byte) {
-		switch string(k) {
-		case "Stage ID":
+	metric := func(id int) {
+		switch id {
+		case keyInBytes:
+			t.inBytes = sc.Int(0)
+		case keyInRecords:
+			t.inRecords = sc.Int(0)
+		case keyOutBytes:
+			t.outBytes = sc.Int(0)
+		case keyOutRecords:
+			t.outRecords = sc.Int(0)
+		case keyRemoteRead:
+			t.remoteRead = sc.Int(0)
+		case keyLocalRead:
+			t.localRead = sc.Int(0)
+		case keyTotalRecordsRead:
+			t.totalRecordsRead = sc.Int(0)
+			t.hasTotalRecordsRead = true
+		case keyRecordsRead:
+			t.recordsRead = sc.Int(0)
+		case keyFetchWait:
+			t.fetchWait = sc.Int(0)
+		case keyShWriteBytes:
+			t.shWriteBytes = sc.Int(0)
+		case keyShWriteRecs:
+			t.shWriteRecs = sc.Int(0)
+		case keyShTime:
+			t.shTime = sc.Int(0)
+		}
+	}
+	sc.ObjectIDs(&p.kTask, taskKey, func(id int) {
+		switch id {
+		case keyStageID:
 			t.stageID = int(sc.Int(-1))
-		case "Stage Attempt ID":
+		case keyStageAttempt:
 			t.attempt = int(sc.Int(0))
-		case "Task End Reason":
-			sc.Object(func(k []byte) {
-				switch string(k) {
-				case "Reason":
-					t.reason, _ = sc.String()
-				case "Class Name":
-					t.className, _ = sc.String()
-				default:
-					sc.Skip()
+		case keyEndReason:
+			sc.ObjectIDs(&p.kReason, reasonKey, func(id int) {
+				switch id {
+				case keyReason:
+					t.reason, _ = sc.StringInterned(p.intern)
+				case keyClassName:
+					t.className, _ = sc.StringInterned(p.intern)
 				}
 			})
-		case "Task Info":
-			sc.Object(func(k []byte) {
-				switch string(k) {
-				case "Launch Time":
+		case keyTaskInfo:
+			sc.ObjectIDs(&p.kInfo, infoKey, func(id int) {
+				switch id {
+				case keyLaunch:
 					t.launch = sc.Int(-1)
-				case "Finish Time":
+				case keyFinish:
 					t.finish = sc.Int(-1)
-				case "Failed":
+				case keyFailed:
 					t.failed = sc.Bool()
-				case "Killed":
+				case keyKilled:
 					t.killed = sc.Bool()
-				case "Speculative":
+				case keySpeculative:
 					t.speculative = sc.Bool()
-				default:
-					sc.Skip()
 				}
 			})
-		case "Task Metrics":
-			t.hasMetrics = sc.Object(func(k []byte) {
-				switch string(k) {
-				case "Executor Run Time":
+		case keyTaskMetrics:
+			t.hasMetrics = sc.ObjectIDs(&p.kMetrics, metricsKey, func(id int) {
+				switch id {
+				case keyRunTime:
 					t.runTime = sc.Int(0)
-				case "Executor Deserialize Time":
+				case keyDeserTime:
 					t.deserTime = sc.Int(0)
-				case "JVM GC Time":
+				case keyGCTime:
 					t.gcTime = sc.Int(0)
-				case "Result Size":
+				case keyResultSize:
 					t.resultSize = sc.Int(0)
-				case "Memory Bytes Spilled":
+				case keyMemSpill:
 					t.memSpill = sc.Int(0)
-				case "Disk Bytes Spilled":
+				case keyDiskSpill:
 					t.diskSpill = sc.Int(0)
-				case "Executor CPU Time":
+				case keyCPUTime:
 					t.cpuTime = sc.Int(0)
-				case "Peak Execution Memory":
+				case keyPeakExecMem:
 					t.peakExecMem = sc.Int(0)
-				case "Input Metrics":
-					sc.Object(func(k []byte) {
-						switch string(k) {
-						case "Bytes Read":
-							t.inBytes = sc.Int(0)
-						case "Records Read":
-							t.inRecords = sc.Int(0)
-						default:
-							sc.Skip()
-						}
-					})
-				case "Output Metrics":
-					sc.Object(func(k []byte) {
-						switch string(k) {
-						case "Bytes Written":
-							t.outBytes = sc.Int(0)
-						case "Records Written":
-							t.outRecords = sc.Int(0)
-						default:
-							sc.Skip()
-						}
-					})
-				case "Shuffle Read Metrics":
-					sc.Object(func(k []byte) {
-						switch string(k) {
-						case "Remote Bytes Read":
-							t.remoteRead = sc.Int(0)
-						case "Local Bytes Read":
-							t.localRead = sc.Int(0)
-						case "Total Records Read":
-							t.totalRecordsRead = sc.Int(0)
-							t.hasTotalRecordsRead = true
-						case "Records Read":
-							t.recordsRead = sc.Int(0)
-						case "Fetch Wait Time":
-							t.fetchWait = sc.Int(0)
-						default:
-							sc.Skip()
-						}
-					})
-				case "Shuffle Write Metrics":
-					sc.Object(func(k []byte) {
-						switch string(k) {
-						case "Shuffle Bytes Written":
-							t.shWriteBytes = sc.Int(0)
-						case "Shuffle Records Written":
-							t.shWriteRecs = sc.Int(0)
-						case "Shuffle Write Time":
-							t.shTime = sc.Int(0)
-						default:
-							sc.Skip()
-						}
-					})
-				default:
-					sc.Skip()
+				case keyInput:
+					sc.ObjectIDs(&p.kIn, inputKey, metric)
+				case keyOutput:
+					sc.ObjectIDs(&p.kOut, outputKey, metric)
+				case keyShuffleRead:
+					sc.ObjectIDs(&p.kShRead, shuffleReadKey, metric)
+				case keyShuffleWrite:
+					sc.ObjectIDs(&p.kShWrite, shuffleWriteKey, metric)
 				}
 			})
-		default:
-			sc.Skip()
 		}
 	})
 	if !sc.End() {
@@ -354,8 +518,8 @@ func (p *parser) taskEnd(line []byte, b *batch) bool {
 }
 
 // props reads the job-properties keys the analysis uses.
-func props(sc *jscan.Scanner, desc, group, sqlID **string) {
-	sc.Object(func(k []byte) {
+func props(sc *jscan.Scanner, ks *jscan.Keys, desc, group, sqlID **string) {
+	sc.ObjectKeys(ks, func(k []byte) {
 		switch string(k) {
 		case "spark.job.description":
 			*desc = sc.StringPtr()
@@ -380,10 +544,10 @@ func (p *parser) stageEvent(line []byte, submitted bool) (func(*state), bool) {
 	var name, failure, desc, group *string
 	sub, comp, evSub := int64(-1), int64(-1), int64(-1)
 	sawProps := false
-	sc.Object(func(k []byte) {
+	sc.ObjectKeys(&p.kStage, func(k []byte) {
 		switch string(k) {
 		case "Stage Info":
-			sc.Object(func(k []byte) {
+			sc.ObjectKeys(&p.kStageInfo, func(k []byte) {
 				switch string(k) {
 				case "Stage ID":
 					id = int(sc.Int(-1))
@@ -407,7 +571,7 @@ func (p *parser) stageEvent(line []byte, submitted bool) (func(*state), bool) {
 			evSub = sc.Int(-1)
 		case "Properties":
 			sawProps = true
-			props(sc, &desc, &group, nil)
+			props(sc, &p.kStageProps, &desc, &group, nil)
 		default:
 			sc.Skip()
 		}
@@ -464,7 +628,7 @@ func (p *parser) jobStart(line []byte) (func(*state), bool) {
 	sub := int64(-1)
 	var desc, group, sqlID *string
 	var stageIDs []int
-	sc.Object(func(k []byte) {
+	sc.ObjectKeys(&p.kJob, func(k []byte) {
 		switch string(k) {
 		case "Job ID":
 			id = int(sc.Int(-1))
@@ -473,7 +637,7 @@ func (p *parser) jobStart(line []byte) (func(*state), bool) {
 		case "Stage IDs":
 			sc.Array(func() { stageIDs = append(stageIDs, int(sc.Int(0))) })
 		case "Properties":
-			props(sc, &desc, &group, &sqlID)
+			props(sc, &p.kJobProps, &desc, &group, &sqlID)
 		default:
 			sc.Skip()
 		}

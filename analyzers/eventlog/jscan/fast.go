@@ -80,27 +80,66 @@ func fastString(b []byte, start int) (end int, ok bool) {
 	return 0, false
 }
 
-// chunkMasksGeneric is chunkMasks a word at a time.
-func chunkMasksGeneric(b []byte, q, br []uint64) int {
-	for c := range q {
-		var qm, bm, bs uint64
+// chunkBracketsGeneric is chunkBrackets a word at a time.
+func chunkBracketsGeneric(b []byte, in uint64, depth int, br []uint64) (int, uint64) {
+	for c := range br {
+		var qm, bm, cm, bs uint64
 		for k := 0; k < 64; k += 8 {
 			w := binary.LittleEndian.Uint64(b[64*c+k:])
 			bs |= eq(w, back8)
 			qm |= compress(eq(w, quote8)) << k
 			bm |= compress(eqBracket(w)) << k
+			cm |= compress(w<<5&(0x80*lsb)) << k // bit 2 of each byte: a closing bracket
 		}
 		if bs != 0 {
-			return c
+			return c, in
 		}
-		q[c], br[c] = qm, bm
+		str := prefixXor(qm) ^ in
+		in = uint64(int64(str) >> 63)
+		br[c] = bm &^ str
+		closes := bits.OnesCount64(br[c] & cm)
+		if closes >= depth {
+			return c + 1, in
+		}
+		depth += bits.OnesCount64(br[c]) - 2*closes
 	}
-	return len(q)
+	return len(br), in
 }
 
-// maxChunks bounds the 64-byte chunks masked at once; a skip starts with one
-// and doubles, so a short container does not pay for masking bytes after it.
+// maxChunks bounds the 64-byte chunks masked at once (the masks stop early
+// where the container may end).
 const maxChunks = 16
+
+const odd8 = 0xaaaaaaaaaaaaaaaa // the odd bits
+
+// escChunk masks one 64-byte chunk as the byte loop of skipContainer reads
+// it, backslashes included (a chunk of an SQL plan or a stack trace): a quote
+// after an odd run of backslashes does not count, and esc says the chunk's
+// first byte is escaped. It returns the brackets outside strings, in and esc
+// for the byte after the chunk, and ok false when a backslash stands outside
+// a string, which the byte loop ignores where this would escape the next
+// byte. The escapes are found as simdjson's escape scanner finds them.
+func escChunk(c []byte, in uint64, esc bool) (br, inOut uint64, escOut, ok bool) {
+	var qm, bm, bs uint64
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(c[k:])
+		qm |= compress(eq(w, quote8)) << k
+		bm |= compress(eqBracket(w)) << k
+		bs |= compress(eq(w, back8)) << k
+	}
+	var first uint64 // the first byte is escaped
+	if esc {
+		first = 1
+	}
+	potential := bs &^ first
+	code := ((potential<<1 | odd8) - potential) ^ odd8
+	escaped := code ^ (bs | first)
+	str := prefixXor(qm&^escaped) ^ in
+	if bs&^str != 0 {
+		return 0, 0, false, false
+	}
+	return bm &^ str, uint64(int64(str) >> 63), (code&bs)>>63 != 0, true
+}
 
 // skipContainer finds the end of the object or array opening at s.b[i] with
 // the rules of the byte loop in Skip (strings and matched brackets only). ok
@@ -111,29 +150,25 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 	p := i + 1
 	var inStr uint64 // all ones inside a string
 	esc := false     // inside a string, the previous byte was an unpaired backslash
-	batch := 1
 	for p < len(b) {
 		// Whole chunks without a backslash: quotes and brackets by mask,
 		// strings by the parity of the quotes before each byte. The last
 		// bytes are masked in a zero-padded copy: zeros match nothing.
+		chunk, want := b[p:], min((len(b)-p)/64, maxChunks)
+		if want == 0 {
+			s.pad = [64]byte{}
+			copy(s.pad[:], b[p:])
+			chunk, want = s.pad[:], 1
+		}
 		if !esc {
-			chunk, want := b[p:], min((len(b)-p)/64, batch)
-			if want == 0 {
-				s.pad = [64]byte{}
-				copy(s.pad[:], b[p:])
-				chunk, want = s.pad[:], 1
-			}
-			batch = min(2*batch, maxChunks)
-			n := chunkMasks(chunk, s.qm[:want], s.bm[:want])
+			n, after := chunkBrackets(chunk, inStr, len(st), s.bm[:want])
 			for k := range n {
-				in := prefixXor(s.qm[k]) ^ inStr
-				inStr = uint64(int64(in) >> 63)
-				for br := s.bm[k] &^ in; br != 0; br &= br - 1 {
+				for br := s.bm[k]; br != 0; br &= br - 1 {
 					j := 64*k + bits.TrailingZeros64(br)
-					switch c := chunk[j]; c {
-					case '{', '[':
+					switch c := chunk[j]; c | 0x20 { // '[' ']' are '{' '}' but for 0x20
+					case '{':
 						st = append(st, c)
-					case '}', ']':
+					case '}':
 						if st[len(st)-1]^c != '{'^'}' { // also '['^']'
 							s.stack = st
 							return 0, false
@@ -145,11 +180,36 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 					}
 				}
 			}
+			inStr = after
 			if p += 64 * n; n == want {
 				continue
 			}
+			chunk = chunk[64*n:]
 		}
-		// A chunk with a backslash, or the input ends: the byte loop.
+		// The next chunk holds a backslash, or its first byte is escaped,
+		// or the masks stopped where the container may end.
+		if br, in, e, ok := escChunk(chunk, inStr, esc); ok {
+			for ; br != 0; br &= br - 1 {
+				j := bits.TrailingZeros64(br)
+				switch c := chunk[j]; c | 0x20 {
+				case '{':
+					st = append(st, c)
+				case '}':
+					if st[len(st)-1]^c != '{'^'}' {
+						s.stack = st
+						return 0, false
+					}
+					if st = st[:len(st)-1]; len(st) == 0 {
+						s.stack = st
+						return p + j + 1, true
+					}
+				}
+			}
+			inStr, esc = in, e
+			p += 64
+			continue
+		}
+		// A backslash outside a string: the byte loop, for this chunk.
 		for stop := min(p+64, len(b)); p < stop; p++ {
 			c := b[p]
 			if inStr != 0 {
@@ -218,4 +278,22 @@ func (s *Scanner) fastInt() (int64, bool) {
 		n = -n
 	}
 	return n, true
+}
+
+// delim marks the bytes that end a scalar (see scalar).
+var delim = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\r': true, '\n': true, ':': true, '"': true, '{': true, '[': true}
+
+// skipNumber skips a scalar starting with a minus or a digit the way scalar
+// does (it accepts any such scalar), without its switch per byte when the
+// scalar is a plain integer: the most common value a walk skips.
+func (s *Scanner) skipNumber() {
+	b, i := s.b, s.i+1
+	for i < len(b) && b[i]-'0' <= 9 {
+		i++
+	}
+	if i < len(b) && !delim[b[i]] {
+		s.scalar() // a fraction, an exponent or garbage: the exact path
+		return
+	}
+	s.i = i
 }

@@ -2,6 +2,7 @@ package jscan
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 )
@@ -84,12 +85,78 @@ func checkSame(t *testing.T, doc []byte) {
 			if got := trace(&s, doc, mode); got != want {
 				t.Fatalf("mode %d, vector %v, %q:\n got %s\nwant %s", mode, v, doc, got, want)
 			}
+			// Keys learnt from a task end, then from doc itself, change nothing.
+			k := &keysScanner{}
+			for i, learn := range [][]byte{[]byte(taskEnd), doc} {
+				trace(k, learn, mode)
+				if got := trace(k, doc, mode); got != want {
+					t.Fatalf("ObjectKeys (learnt %d), mode %d, vector %v, %q:\n got %s\nwant %s", i, mode, v, doc, got, want)
+				}
+			}
+			// Likewise numbered keys, the odd ones skipped by number 0.
+			wantSkip := trace(&skipOdd{walker: &refScanner{}}, doc, mode)
+			ids := &keysScanner{ids: true}
+			for i, learn := range [][]byte{[]byte(taskEnd), doc} {
+				trace(ids, learn, mode)
+				if got := trace(ids, doc, mode); got != wantSkip {
+					t.Fatalf("ObjectIDs (learnt %d), mode %d, vector %v, %q:\n got %s\nwant %s", i, mode, v, doc, got, wantSkip)
+				}
+			}
 		}
 	}
 }
 
-// The two ways of masking a chunk agree, and stop at the same backslash.
-func TestChunkMasks(t *testing.T) {
+// skipOdd leaves the value of each key of odd length to Object to skip.
+type skipOdd struct{ walker }
+
+func (k *skipOdd) Object(fn func([]byte)) bool {
+	return k.walker.Object(func(key []byte) {
+		if len(key)%2 == 0 {
+			fn(key)
+		}
+	})
+}
+
+// keysScanner reads every object with ObjectKeys, one Keys per depth (the
+// call site of trace); with ids, with ObjectIDs, numbering the keys in the
+// order met and skipping those of odd length (number 0), as skipOdd does.
+type keysScanner struct {
+	Scanner
+	keys  [8]Keys
+	depth int
+	ids   bool
+	names []string
+	num   map[string]int
+}
+
+func (k *keysScanner) Object(fn func([]byte)) bool {
+	d := min(k.depth, len(k.keys)-1)
+	k.depth++
+	defer func() { k.depth-- }()
+	if !k.ids {
+		return k.ObjectKeys(&k.keys[d], fn)
+	}
+	idOf := func(key []byte) int {
+		if len(key)%2 == 1 {
+			return 0
+		}
+		if n, ok := k.num[string(key)]; ok {
+			return n
+		}
+		if k.num == nil {
+			k.num = map[string]int{}
+		}
+		k.names = append(k.names, string(key))
+		k.num[string(key)] = len(k.names)
+		return len(k.names)
+	}
+	return k.ObjectIDs(&k.keys[d], idOf, func(id int) { fn([]byte(k.names[id-1])) })
+}
+
+// The two ways of masking a chunk agree with a byte loop, carry the state
+// of being inside a string from chunk to chunk, and stop at the same
+// backslash.
+func TestChunkBrackets(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 on this machine")
 	}
@@ -101,30 +168,73 @@ func TestChunkMasks(t *testing.T) {
 	}
 	b = append(b, taskEnd...)
 	n := len(b) / 64
-	q1, br1 := make([]uint64, n), make([]uint64, n)
-	q2, br2 := make([]uint64, n), make([]uint64, n)
-	if d1, d2 := chunkMasks(b, q1, br1), chunkMasksGeneric(b, q2, br2); d1 != n || d2 != n {
-		t.Fatalf("%d chunks, done %d (vector) %d (generic)", n, d1, d2)
-	}
-	for k := range n {
-		if q1[k] != q2[k] || br1[k] != br2[k] {
-			t.Fatalf("chunk %d: vector %x %x, generic %x %x", k, q1[k], br1[k], q2[k], br2[k])
-		}
-		for j := range 64 {
-			c := b[64*k+j]
-			wantQ := c == '"'
-			wantB := strings.IndexByte("{}[]Yy_\x7f", c) >= 0
-			if (q1[k]>>j&1 == 1) != wantQ || (br1[k]>>j&1 == 1) != wantB {
-				t.Fatalf("chunk %d byte %d (%q): quote bit %v bracket bit %v", k, j, c, q1[k]>>j&1, br1[k]>>j&1)
+	for _, in0 := range []uint64{0, ^uint64(0)} {
+		br1, br2 := make([]uint64, n), make([]uint64, n)
+		d1, in1 := chunkBrackets(b, in0, 1<<30, br1)
+		d2, in2 := chunkBracketsGeneric(b, in0, 1<<30, br2)
+		inStr := in0 != 0
+		for k := range n {
+			if br1[k] != br2[k] {
+				t.Fatalf("in %x, chunk %d: vector %x, generic %x", in0, k, br1[k], br2[k])
 			}
+			for j := range 64 {
+				c := b[64*k+j]
+				if c == '"' {
+					inStr = !inStr
+				}
+				want := !inStr && c != '"' && strings.IndexByte("{}[]Yy_\x7f", c) >= 0
+				if br1[k]>>j&1 == 1 != want {
+					t.Fatalf("in %x, chunk %d byte %d (%q): bracket bit %v", in0, k, j, c, br1[k]>>j&1)
+				}
+			}
+		}
+		if d1 != n || d2 != n || in1 != in2 || (in1 != 0) != inStr {
+			t.Fatalf("in %x: %d chunks, done %d (vector) %d (generic), in after %x %x, want %v", in0, n, d1, d2, in1, in2, inStr)
 		}
 	}
 	for _, at := range []int{0, 63, 64, 100, 64*maxChunks - 1} {
 		m := append([]byte(nil), b[:64*maxChunks]...)
 		m[at] = '\\'
-		q, br := make([]uint64, maxChunks), make([]uint64, maxChunks)
-		if d1, d2 := chunkMasks(m, q, br), chunkMasksGeneric(m, q, br); d1 != at/64 || d2 != at/64 {
-			t.Errorf("backslash at %d: done %d (vector) %d (generic), want %d", at, d1, d2, at/64)
+		br := make([]uint64, maxChunks)
+		d1, in1 := chunkBrackets(m, 0, 1<<30, br)
+		d2, in2 := chunkBracketsGeneric(m, 0, 1<<30, br)
+		if d1 != at/64 || d2 != at/64 || in1 != in2 {
+			t.Errorf("backslash at %d: done %d (vector) %d (generic), want %d; in after %x %x", at, d1, d2, at/64, in1, in2)
+		}
+	}
+}
+
+// Both stop after the same chunk, the first whose closing brackets are at
+// least the depth open at its start.
+func TestChunkBracketsStop(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine")
+	}
+	doc := []byte(strings.Repeat(taskEnd, 3))
+	for off := range 64 {
+		b := doc[off:]
+		for depth := range 8 {
+			br1, br2 := make([]uint64, maxChunks), make([]uint64, maxChunks)
+			d1, in1 := chunkBrackets(b, 0, depth, br1)
+			d2, in2 := chunkBracketsGeneric(b, 0, depth, br2)
+			// The stop by hand, from the generic masks.
+			want, d := maxChunks, depth
+			for k := range maxChunks {
+				var closes int
+				for m := br2[k]; m != 0; m &= m - 1 {
+					if c := b[64*k+bits.TrailingZeros64(m)]; c&4 != 0 {
+						closes++
+					}
+				}
+				if closes >= d {
+					want = k + 1
+					break
+				}
+				d += bits.OnesCount64(br2[k]) - 2*closes
+			}
+			if d1 != want || d2 != want || in1 != in2 || br1[d1-1] != br2[d1-1] {
+				t.Fatalf("offset %d depth %d: done %d (vector) %d (generic), want %d; in %x %x", off, depth, d1, d2, want, in1, in2)
+			}
 		}
 	}
 }
@@ -161,6 +271,36 @@ func TestFastPathsMatchReference(t *testing.T) {
 		`{"n":123456789012345678,"m":1234567890123456789,"o":-0,"p":12x,"q":1.5,"r":-}`,
 	} {
 		checkSame(t, []byte(d))
+	}
+	// Runs of backslashes inside and outside strings, across the edges of
+	// the 64-byte chunks, before quotes, brackets and the end.
+	for off := 50; off < 80; off++ {
+		for run := 1; run <= 4; run++ {
+			bs := strings.Repeat(`\`, run)
+			for _, d := range []string{
+				`[{"a":"` + strings.Repeat("x", off) + bs + `"],"b":[1]},"` + bs + `\""]`,
+				`[` + strings.Repeat(" ", off) + bs + `"{]"]`,
+				`{"a":[` + strings.Repeat(`"\n",`, off/5) + `"` + strings.Repeat("y", off%7) + bs + `"}"]}`,
+				`["` + strings.Repeat("z", off) + bs,
+			} {
+				checkSame(t, []byte(d))
+			}
+		}
+	}
+	// Integers of every length up to 20 digits (eight at a time, then the
+	// rest), ended by each kind of byte, with and without bytes after them,
+	// where trace reads them with Int (key "e" in mode 4, the third element
+	// in mode 5) and skips them.
+	digits := "19283746501928374650"
+	for n := 1; n <= len(digits); n++ {
+		for _, end := range []string{",", "}", "]", " ", "x", ".5", "e3", "/", ":", "\x80", "9"} {
+			for _, pad := range []string{"", `,"z":0}`, strings.Repeat(" ", 9)} {
+				for _, num := range []string{digits[:n], "-" + digits[:n], digits[20-n:]} {
+					checkSame(t, []byte(`{"e":`+num+end+pad))
+					checkSame(t, []byte(`[0,0,`+num+end+pad))
+				}
+			}
+		}
 	}
 }
 
@@ -199,20 +339,20 @@ func BenchmarkSkipLineGeneric(b *testing.B) {
 	BenchmarkSkipLine(b)
 }
 
-func BenchmarkChunkMasks(b *testing.B) {
+func BenchmarkChunkBrackets(b *testing.B) {
 	doc := []byte(strings.Repeat(taskEnd, 2))[:64*maxChunks]
 	b.SetBytes(int64(len(doc)))
-	var q, br [maxChunks]uint64
+	var br [maxChunks]uint64
 	for range b.N {
-		chunkMasks(doc, q[:], br[:])
+		chunkBrackets(doc, 0, 1<<30, br[:])
 	}
 }
 
-func BenchmarkChunkMasksGeneric(b *testing.B) {
+func BenchmarkChunkBracketsGeneric(b *testing.B) {
 	doc := []byte(strings.Repeat(taskEnd, 2))[:64*maxChunks]
 	b.SetBytes(int64(len(doc)))
-	var q, br [maxChunks]uint64
+	var br [maxChunks]uint64
 	for range b.N {
-		chunkMasksGeneric(doc, q[:], br[:])
+		chunkBracketsGeneric(doc, 0, 1<<30, br[:])
 	}
 }

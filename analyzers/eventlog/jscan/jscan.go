@@ -7,6 +7,7 @@ package jscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -21,7 +22,6 @@ type Scanner struct {
 	err   error
 	stack []byte
 	kbuf  []byte
-	qm    [maxChunks]uint64
 	bm    [maxChunks]uint64
 	pad   [64]byte // the last bytes of a document, for the masks
 }
@@ -92,6 +92,69 @@ func (s *Scanner) End() bool {
 // methods (Skip when it is not wanted). A null is an empty object. Any other
 // value is skipped and Object returns false.
 func (s *Scanner) Object(fn func(key []byte)) bool {
+	return s.object(nil, fn, nil, nil)
+}
+
+// Keys remembers the keys of the last object read with it, in order, as the
+// bytes they were written with. An event log writes each kind of object with
+// the same keys in the same order, so the next one is read by comparing each
+// member's leading bytes to the key remembered at its place, instead of
+// scanning the key for its closing quote and a backslash. The zero value is
+// ready; one Keys serves one kind of object (one call site).
+type Keys struct {
+	recs []keyRec // of the m-th member
+}
+
+// keyRec is one remembered key, with its first 32 bytes as words and masks
+// to compare them without a call to memequal (a call spills every register
+// of the member loop, the loop that reads each key of a task end).
+type keyRec struct {
+	w, m  [4]uint64
+	raw   []byte // `"key":`, of a key without escapes
+	id    int    // for ObjectIDs, the number of the key
+	short bool   // len(raw) <= 32: w and m hold all of it
+}
+
+func (r *keyRec) set(raw []byte, id int) {
+	r.raw, r.id, r.short = append(r.raw[:0], raw...), id, len(raw) <= 32
+	r.w, r.m = [4]uint64{}, [4]uint64{}
+	for i, c := range raw[:min(len(raw), 32)] {
+		r.w[i/8] |= uint64(c) << (8 * (i % 8))
+		r.m[i/8] |= 0xff << (8 * (i % 8))
+	}
+}
+
+// at reports whether b starts with r.raw.
+func (r *keyRec) at(b []byte) bool {
+	if len(b) >= 32 && len(r.raw) <= 32 {
+		return r.at32(b[:32])
+	}
+	return len(b) >= len(r.raw) && string(b[:len(r.raw)]) == string(r.raw)
+}
+
+// at32 is at for a key of at most 32 bytes and b of 32 bytes.
+func (r *keyRec) at32(b []byte) bool {
+	le := binary.LittleEndian
+	return (le.Uint64(b[0:8])^r.w[0])&r.m[0]|(le.Uint64(b[8:16])^r.w[1])&r.m[1]|
+		(le.Uint64(b[16:24])^r.w[2])&r.m[2]|(le.Uint64(b[24:32])^r.w[3])&r.m[3] == 0
+}
+
+// ObjectKeys is Object, reading keys by k's prediction first: the same
+// members, keys, positions and errors as Object.
+func (s *Scanner) ObjectKeys(k *Keys, fn func(key []byte)) bool {
+	return s.object(k, fn, nil, nil)
+}
+
+// ObjectIDs is ObjectKeys for a caller that numbers the keys it reads: id
+// gives a key's number, 0 for a key whose value is skipped, and is called
+// only for keys not predicted (k remembers the numbers with the keys); fn
+// gets the number of each member not skipped and must consume its value.
+// The id function must be a pure function of the key.
+func (s *Scanner) ObjectIDs(k *Keys, id func(key []byte) int, fn func(id int)) bool {
+	return s.object(k, nil, id, fn)
+}
+
+func (s *Scanner) object(ks *Keys, fn func(key []byte), idOf func([]byte) int, fnID func(int)) bool {
 	switch s.Peek() {
 	case '{':
 	case 'n':
@@ -110,38 +173,82 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 		s.i++
 		return true
 	}
-	for s.err == nil {
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != '"' {
-			s.fail("expected object key")
-			return false
-		}
-		key, esc := s.rawStringEsc()
-		if s.err != nil {
-			return false
-		}
-		if esc {
-			s.kbuf = appendUnescaped(s.kbuf[:0], key)
-			key = s.kbuf
-		}
-		if s.i >= len(s.b) || s.b[s.i] != ':' { // usually right after the key
-			s.ws()
-			if s.i >= len(s.b) || s.b[s.i] != ':' {
-				s.fail("expected ':'")
-				return false
+	b := s.b // the callbacks move s.i, never s.b
+	for m := 0; s.err == nil; m++ {
+		var key []byte
+		id := -1
+		hit := false
+		if ks != nil && m < len(ks.recs) {
+			// The remembered `"key":` at this place: the same key, no
+			// escapes, the colon right after, as the scan below would find.
+			r := &ks.recs[m]
+			if i := s.i; i <= len(b)-32 && r.short {
+				hit = r.at32(b[i : i+32]) // inlined, unlike at
+			} else {
+				hit = r.at(b[i:])
+			}
+			if hit {
+				s.i += len(r.raw)
+				id = r.id
+				if idOf == nil {
+					key = r.raw[1 : len(r.raw)-2]
+				}
 			}
 		}
-		s.i++
+		if !hit {
+			s.ws()
+			if s.i >= len(s.b) || s.b[s.i] != '"' {
+				s.fail("expected object key")
+				return false
+			}
+			kstart := s.i
+			k, esc := s.rawStringEsc()
+			if s.err != nil {
+				return false
+			}
+			key = k
+			if esc {
+				s.kbuf = appendUnescaped(s.kbuf[:0], key)
+				key = s.kbuf
+			}
+			if s.i >= len(s.b) || s.b[s.i] != ':' { // usually right after the key
+				s.ws()
+				if s.i >= len(s.b) || s.b[s.i] != ':' {
+					s.fail("expected ':'")
+					return false
+				}
+			} else if ks != nil && !esc && m <= len(ks.recs) && m < maxKeys {
+				// Remember this key at this place for the next object.
+				if m == len(ks.recs) {
+					ks.recs = append(ks.recs, keyRec{})
+				}
+				if idOf != nil {
+					id = idOf(key)
+				}
+				ks.recs[m].set(s.b[kstart:s.i+1], id)
+			}
+			s.i++
+		}
 		start := s.i
-		fn(key)
+		switch {
+		case idOf == nil:
+			fn(key)
+		case id < 0:
+			id = idOf(key) // a key not remembered
+			fallthrough
+		default:
+			if id != 0 {
+				fnID(id)
+			}
+		}
 		if s.err != nil {
 			return false
 		}
 		if s.i == start {
 			s.Skip() // the callback did not consume the value
 		}
-		if s.i < len(s.b) && s.b[s.i] == ',' { // usually right after the value
-			s.i++
+		if i := s.i; i < len(b) && b[i] == ',' { // usually right after the value
+			s.i = i + 1
 			continue
 		}
 		s.ws()
@@ -162,6 +269,10 @@ func (s *Scanner) Object(fn func(key []byte)) bool {
 	}
 	return false
 }
+
+// maxKeys bounds the members a Keys remembers (a map-like object, such as
+// Spark's properties, is not worth remembering beyond its first ones).
+const maxKeys = 64
 
 // Array iterates the elements of an array; fn must consume each element. A
 // null is an empty array; any other value is skipped and Array returns false.
@@ -281,6 +392,9 @@ func (s *Scanner) Skip() {
 	case '}', ']', ',', ':':
 		s.fail("unexpected %q", c)
 		return
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		s.skipNumber()
+		return
 	default:
 		s.scalar()
 		return
@@ -387,6 +501,10 @@ func parseInt(v []byte) (int64, bool) {
 func (s *Scanner) Int(def int64) int64 {
 	switch s.Peek() {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if b, i := s.b, s.i; i+1 < len(b) && b[i]-'0' <= 9 && delim[b[i+1]] {
+			s.i = i + 1 // one digit, without a call: most of a task's metrics are 0
+			return int64(b[i] - '0')
+		}
 		if n, ok := s.fastInt(); ok {
 			return n
 		}
@@ -464,6 +582,23 @@ func (s *Scanner) String() (string, bool) {
 		return "", false
 	}
 	return string(v), true
+}
+
+// StringInterned is String, giving a string without escapes as intern makes
+// it from the raw bytes: for a field with few distinct values (a task's end
+// reason) a caller's table saves an allocation per value.
+func (s *Scanner) StringInterned(intern func([]byte) string) (string, bool) {
+	if s.Peek() != '"' {
+		return s.String()
+	}
+	raw, esc := s.rawStringEsc()
+	if s.err != nil {
+		return "", false
+	}
+	if !esc {
+		return intern(raw), true
+	}
+	return string(appendUnescaped(nil, raw)), true
 }
 
 // StringPtr is String returning nil for null.

@@ -2,6 +2,7 @@ package jscan
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -64,4 +65,26 @@ func FuzzSkip(f *testing.F) {
 			t.Fatalf("valid JSON rejected: %q: %v", b, s.Err())
 		}
 	})
+}
+
+// StringInterned gives what String gives, through intern only for strings
+// without escapes.
+func TestStringInterned(t *testing.T) {
+	for _, doc := range []string{`"Success"`, `"a\"b"`, `"\u00e9"`, `12`, `-1.5`, `true`, `null`, `{"a":1}`, `[1]`, `"cut`, ``, `"x"  `} {
+		var a, b Scanner
+		a.Reset([]byte(doc))
+		b.Reset([]byte(doc))
+		calls := 0
+		got, gotOK := a.StringInterned(func(raw []byte) string { calls++; return "<" + string(raw) + ">" })
+		want, wantOK := b.String()
+		if calls == 1 {
+			want = "<" + want + ">" // the table's value, for the same bytes
+		}
+		if got != want || gotOK != wantOK || a.Pos() != b.Pos() || fmt.Sprint(a.Err()) != fmt.Sprint(b.Err()) {
+			t.Errorf("%q: StringInterned %q %v at %d (%v), String %q %v at %d (%v)", doc, got, gotOK, a.Pos(), a.Err(), want, wantOK, b.Pos(), b.Err())
+		}
+		if wantCalls := map[bool]int{true: 1}[doc == `"Success"` || doc == `"x"  `]; calls != wantCalls {
+			t.Errorf("%q: intern called %d times, want %d", doc, calls, wantCalls)
+		}
+	}
 }

@@ -6,4 +6,6 @@ package jscan
 // portable path on amd64).
 var useAVX2 = false
 
-func chunkMasks(b []byte, q, br []uint64) int { return chunkMasksGeneric(b, q, br) }
+func chunkBrackets(b []byte, in uint64, depth int, br []uint64) (int, uint64) {
+	return chunkBracketsGeneric(b, in, depth, br)
+}
