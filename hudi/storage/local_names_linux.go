@@ -21,7 +21,8 @@ var parallelSortMin = 1 << 16
 // reads 8 KiB at a time and builds a DirEntry per name, then sorts them as interfaces; the
 // timeline directory of a long timeline holds 150k names). Each entry's path is allocated once
 // and its name is the path's tail. Names come back sorted; types are the records' (lstat only
-// where the file system does not give one), so links are not followed, as with os.ReadDir.
+// where the file system does not give one), so links are not followed, as with os.ReadDir;
+// Entry.Regular marks the regular files.
 func listNames(abs, dir string) ([]Entry, error) {
 	fd, err := openFD(abs, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
@@ -36,21 +37,22 @@ func listNames(abs, dir string) ([]Entry, error) {
 		prefix += "/"
 	}
 	type named struct {
-		path string
-		dir  bool
+		path         string
+		dir, regular bool
 	}
 	var ents []named
 	err = eachDirent(fd, abs, func(name []byte, typ uint8) {
-		isDir := typ == unix.DT_DIR
+		isDir, regular := typ == unix.DT_DIR, typ == unix.DT_REG
 		if typ == unix.DT_UNKNOWN {
 			var st unix.Stat_t
 			if err := fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 				isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
+				regular = st.Mode&unix.S_IFMT == unix.S_IFREG
 			} else if err == unix.ENOENT {
 				return // vanished since it was listed
 			}
 		}
-		ents = append(ents, named{joinName(prefix, name), isDir})
+		ents = append(ents, named{joinName(prefix, name), isDir, regular})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
@@ -58,7 +60,9 @@ func listNames(abs, dir string) ([]Entry, error) {
 	pl := len(prefix) // every path has it: compare names only
 	cmp := func(a, b named) int { return strings.Compare(a.path[pl:], b.path[pl:]) }
 	out := make([]Entry, 0, len(ents))
-	add := func(e named) { out = append(out, Entry{Name: e.path[pl:], Path: e.path, IsDir: e.dir, Size: -1}) }
+	add := func(e named) {
+		out = append(out, Entry{Name: e.path[pl:], Path: e.path, IsDir: e.dir, Regular: e.regular, Size: -1})
+	}
 	if len(ents) < parallelSortMin {
 		slices.SortFunc(ents, cmp)
 		for _, e := range ents {

@@ -9,7 +9,7 @@ import (
 )
 
 // readRegular reads a whole local file through openRegular's checks.
-func readRegular(a string, max int64, _ []byte) ([]byte, error) {
+func readRegular(a string, max int64, _ []byte, _ bool) ([]byte, error) {
 	f, err := openRegular(a)
 	if err != nil {
 		if errors.Is(err, ErrNotRegular) {

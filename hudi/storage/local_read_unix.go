@@ -18,18 +18,38 @@ import (
 // at open is the end of the file; anything else reads on until the kernel says so, so a file
 // that grows or a file system that returns short reads is still read whole (up to max).
 //
+// listedRegular: a directory listing saw a regular file under this name (d_type, which does not
+// follow links). The stat before opening is then skipped — the name lookup in a 150k-entry
+// timeline directory is a third of a small file's read — and the file is opened O_NOFOLLOW, so
+// only the regular file listed (or whatever replaced it since, as between a stat and an open)
+// is opened; a link in its place fails with ELOOP and takes the stat-first path, which follows
+// it. The descriptor's type is checked either way, and O_NONBLOCK keeps a FIFO swapped in from
+// blocking the open.
+//
 // buf is reused when it holds the file (ReadFileBuf); the result may alias it.
-func readRegular(a string, max int64, buf []byte) ([]byte, error) {
+func readRegular(a string, max int64, buf []byte, listedRegular bool) ([]byte, error) {
 	var st unix.Stat_t
-	if err := retryEINTR(func() error { return unix.Stat(a, &st) }); err != nil {
-		return nil, fmt.Errorf("read %s: %w", a, &fs.PathError{Op: "open", Path: a, Err: err})
+	fd := -1
+	if listedRegular {
+		var err error
+		if fd, err = openFD(a, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW); err != nil {
+			if !errors.Is(err, unix.ELOOP) {
+				return nil, fmt.Errorf("read %s: %w", a, err)
+			}
+			fd = -1 // a link now: stat it (following it) as any unlisted file
+		}
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, notRegularPath(a)
-	}
-	fd, err := openFD(a, unix.O_RDONLY|unix.O_NONBLOCK)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", a, err)
+	if fd < 0 {
+		if err := retryEINTR(func() error { return unix.Stat(a, &st) }); err != nil {
+			return nil, fmt.Errorf("read %s: %w", a, &fs.PathError{Op: "open", Path: a, Err: err})
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFREG {
+			return nil, notRegularPath(a)
+		}
+		var err error
+		if fd, err = openFD(a, unix.O_RDONLY|unix.O_NONBLOCK); err != nil {
+			return nil, fmt.Errorf("read %s: %w", a, err)
+		}
 	}
 	defer unix.Close(fd)
 	if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {

@@ -193,7 +193,7 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 			t.Fatalf("%q: %d entries, want %d", dir, len(got), len(des))
 		}
 		for i, de := range des {
-			want := Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1}
+			want := Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Regular: de.Type().IsRegular(), Size: -1}
 			if got[i] != want {
 				t.Fatalf("%q entry %d = %+v, want %+v", dir, i, got[i], want)
 			}
@@ -226,6 +226,87 @@ func TestLocalReadFileBuf(t *testing.T) {
 	b, err = ReadFileBuf(context.Background(), l, "large", buf)
 	if err != nil || len(b) != 100 || cap(b) < 101 {
 		t.Fatalf("large: %d bytes (cap %d), %v", len(b), cap(b), err)
+	}
+}
+
+// TestLocalReadEntrySwapped: a file listed as regular is read without a stat of its name, but
+// whatever replaced it since the listing is judged as ReadFile judges it — a link is followed,
+// a FIFO or a device is refused without blocking — with ReadFile's very messages.
+func TestLocalReadEntrySwapped(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("target", "linked content")
+	for _, n := range []string{"same", "link", "fifo", "dev", "gone"} {
+		write(n+".commit", "listed content")
+	}
+	l, err := OpenLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ents, err := l.ListNames(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]Entry{}
+	for _, e := range ents {
+		if !e.Regular || e.IsDir {
+			t.Fatalf("%s listed as %+v, want regular", e.Name, e)
+		}
+		listed[e.Name] = e
+	}
+	swap := func(name string, make func(p string) error) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		if make != nil {
+			if err := make(p); err != nil {
+				t.Skip("cannot swap in", name, err)
+			}
+		}
+	}
+	swap("link.commit", func(p string) error { return os.Symlink("target", p) })
+	swap("fifo.commit", func(p string) error { return syscall.Mkfifo(p, 0o644) })
+	swap("dev.commit", func(p string) error { return os.Symlink("/dev/zero", p) })
+	swap("gone.commit", nil)
+	for name, want := range map[string]string{
+		"same.commit": "listed content", "link.commit": "linked content",
+		"fifo.commit": "is a named pipe (FIFO), not a regular file", "dev.commit": "is a character device, not a regular file",
+		"gone.commit": "no such file or directory",
+	} {
+		done := make(chan string, 1)
+		go func() {
+			b, err := l.ReadEntryBuf(ctx, listed[name], make([]byte, 0, 64))
+			wb, werr := l.ReadFile(ctx, name)
+			switch {
+			case err == nil && werr == nil && string(b) == string(wb):
+				done <- string(b)
+			case err != nil && werr != nil && err.Error() == werr.Error() && errors.Is(err, ErrNotRegular) == errors.Is(werr, ErrNotRegular):
+				done <- err.Error()
+			default:
+				done <- fmt.Sprintf("ReadEntryBuf %q, %v; ReadFile %q, %v", b, err, wb, werr)
+			}
+		}()
+		select {
+		case got := <-done:
+			isErr := !strings.HasSuffix(want, "content")
+			if !strings.Contains(got, want) || (isErr && !strings.Contains(got, filepath.Join(dir, name))) || (!isErr && got != want) {
+				t.Errorf("%s: %s, want %q naming the path", name, got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: read blocked", name)
+		}
+	}
+	// A bare path is read stat-first, as ReadFileBuf reads it.
+	if b, err := ReadEntryBuf(ctx, l, Entry{Path: "link.commit"}, nil); err != nil || string(b) != "linked content" {
+		t.Errorf("unlisted entry: %q, %v", b, err)
 	}
 }
 

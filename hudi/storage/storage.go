@@ -31,6 +31,10 @@ type Entry struct {
 	// 1s (extended timestamp). 0: the backend does not say.
 	ModTimePrecision time.Duration
 	IsDir            bool
+	// Regular: the listing saw a regular file itself (not a link or a special file), so a
+	// reader may open it without stat-ing the name first (ReadEntryBuf); it still checks the
+	// opened descriptor. False when the listing does not say.
+	Regular bool
 	// Err is set when the entry was listed but could not be described (Size is then -1).
 	Err error
 }
@@ -184,6 +188,22 @@ func ReadFileBuf(ctx context.Context, s Storage, p string, buf []byte) ([]byte, 
 		return br.ReadFileBuf(ctx, p, buf)
 	}
 	return s.ReadFile(ctx, p)
+}
+
+// EntryReader is a BufferReader that also takes what a listing said about the file: on local
+// disk, a name listed as a regular file is opened without a stat of the name first (a lookup
+// in a 150k-entry timeline directory is half the cost of reading a small instant file).
+type EntryReader interface {
+	ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byte, error)
+}
+
+// ReadEntryBuf reads the listed file e through EntryReader when the backend has it, else as
+// ReadFileBuf(e.Path).
+func ReadEntryBuf(ctx context.Context, s Storage, e Entry, buf []byte) ([]byte, error) {
+	if er, ok := s.(EntryReader); ok {
+		return er.ReadEntryBuf(ctx, e, buf)
+	}
+	return ReadFileBuf(ctx, s, e.Path, buf)
 }
 
 // Escapes says why a root-relative path taken from table files could lead outside the root

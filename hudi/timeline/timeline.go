@@ -552,10 +552,12 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant, buf []byte) []b
 	if in.State != Completed {
 		return buf
 	}
-	cf := in.CompletedFile()
+	ce, _ := completedEntry(in)
+	cf := ce.Path
 	// Both decoders copy every string they keep (the Avro library copies unless told to
-	// alias, JSON always does), so the worker's buffer is reused for the next file.
-	b, err := storage.ReadFileBuf(ctx, r.Store, cf, buf)
+	// alias, JSON always does), so the worker's buffer is reused for the next file. The
+	// listing entry lets local disk skip a stat of the name (Entry.Regular).
+	b, err := storage.ReadEntryBuf(ctx, r.Store, ce, buf)
 	if cap(b) > cap(buf) && cap(b) <= maxReusedBuffer {
 		buf = b[:0]
 	}
