@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,9 +14,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// parallelSortMin is the entry count from which the names are sorted on two cores.
-var parallelSortMin = 1 << 16
 
 // listNames lists abs by reading the kernel's directory records in 256 KiB batches (os.ReadDir
 // reads 8 KiB at a time and builds a DirEntry per name, then sorts them as interfaces; the
@@ -58,41 +56,70 @@ func listNames(abs, dir string) ([]Entry, error) {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
 	pl := len(prefix) // every path has it: compare names only
-	cmp := func(a, b named) int { return strings.Compare(a.path[pl:], b.path[pl:]) }
-	out := make([]Entry, 0, len(ents))
-	add := func(e named) {
-		out = append(out, Entry{Name: e.path[pl:], Path: e.path, IsDir: e.dir, Regular: e.regular, Size: -1})
-	}
-	if len(ents) < parallelSortMin {
-		slices.SortFunc(ents, cmp)
-		for _, e := range ents {
-			add(e)
-		}
-		return out, nil
-	}
-	// A long timeline's directory (600k names at 200k commits): sort the halves on two cores
-	// and merge.
-	lo, hi := ents[:len(ents)/2], ents[len(ents)/2:]
-	var wg sync.WaitGroup
-	wg.Go(func() { slices.SortFunc(lo, cmp) })
-	slices.SortFunc(hi, cmp)
-	wg.Wait()
-	for len(lo) > 0 && len(hi) > 0 {
-		if cmp(hi[0], lo[0]) < 0 {
-			add(hi[0])
-			hi = hi[1:]
-		} else {
-			add(lo[0])
-			lo = lo[1:]
-		}
-	}
-	for _, e := range lo {
-		add(e)
-	}
-	for _, e := range hi {
-		add(e)
+	out := make([]Entry, len(ents))
+	for j, k := range sortKeys(len(ents), func(i int) string { return ents[i].path[pl:] }) {
+		e := ents[k.i]
+		out[j] = Entry{Name: e.path[pl:], Path: e.path, IsDir: e.dir, Regular: e.regular, Size: -1}
 	}
 	return out, nil
+}
+
+// nameKey is a name's sort key: the 16 bytes after the prefix every name shares, as two
+// big-endian numbers (zero past the name's end), and the name's index.
+type nameKey struct {
+	hi, lo uint64
+	i      int32
+}
+
+// sortKeys orders n names (name(i)) as strings.Compare does. The names of a timeline
+// directory share a long prefix ("2026…") and differ in the next few bytes (the instant time),
+// so comparing two numbers settles nearly every comparison; equal keys (one instant's files,
+// or names alike for 16 more bytes) compare the names. Sorting 150k names as strings was a
+// third of listing them.
+func sortKeys(n int, name func(i int) string) []nameKey {
+	common := -1
+	var first string
+	for i := range n {
+		nm := name(i)
+		if common < 0 {
+			first, common = nm, len(nm)
+			continue
+		}
+		common = min(common, len(nm))
+		if nm[:common] != first[:common] {
+			j := 0
+			for j < common && nm[j] == first[j] {
+				j++
+			}
+			common = j
+		}
+	}
+	common = max(common, 0)
+	word := func(s string, off int) uint64 {
+		var w uint64
+		for k := range 8 {
+			w <<= 8
+			if off+k < len(s) {
+				w |= uint64(s[off+k])
+			}
+		}
+		return w
+	}
+	keys := make([]nameKey, n)
+	for i := range keys {
+		nm := name(i)
+		keys[i] = nameKey{word(nm, common), word(nm, common+8), int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b nameKey) int {
+		switch {
+		case a.hi != b.hi:
+			return cmp.Compare(a.hi, b.hi)
+		case a.lo != b.lo:
+			return cmp.Compare(a.lo, b.lo)
+		}
+		return strings.Compare(name(int(a.i)), name(int(b.i)))
+	})
+	return keys
 }
 
 // direntBufs recycles eachDirent's buffers: a fresh zeroed 256 KiB per directory was a third

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -174,13 +176,7 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n int) { parallelSortMin = n }(parallelSortMin)
-	for _, c := range []struct {
-		dir     string
-		sortMin int
-	}{{"a/timeline", 1 << 16}, {"a/timeline", 100}, {"./a//timeline/", 7}, {"", 1 << 16}} {
-		dir := c.dir
-		parallelSortMin = c.sortMin
+	for _, dir := range []string{"a/timeline", "./a//timeline/", ""} {
 		got, err := l.ListNames(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
@@ -202,6 +198,37 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 	if _, err := l.ListNames(context.Background(), "missing"); err == nil || !errors.Is(err, fs.ErrNotExist) ||
 		err.Error() != "list "+filepath.Join(root, "missing")+": open "+filepath.Join(root, "missing")+": no such file or directory" {
 		t.Errorf("missing directory: %v", err)
+	}
+}
+
+// sortKeys orders names as strings.Compare does: names sharing long prefixes, names that end
+// within or before the 16 key bytes, prefixes of other names, one instant's three files.
+func TestSortKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, base := range []string{"", "2026", "20260101000001001", "a"} {
+		var names []string
+		for range 2000 {
+			n := base
+			for range rng.IntN(24) {
+				n += string("019._az\xff"[rng.IntN(8)])
+			}
+			names = append(names, n)
+		}
+		names = append(names, base+"20260101000001001.commit.requested", base+"20260101000001001.inflight",
+			base+"20260101000001001_20260101000002002.commit", base+"20260101000001001", base+"2026010100000100")
+		keys := sortKeys(len(names), func(i int) string { return names[i] })
+		got := make([]string, len(keys))
+		for j, k := range keys {
+			got[j] = names[k.i]
+		}
+		want := slices.Clone(names)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("base %q: order differs from strings.Compare", base)
+		}
+	}
+	if keys := sortKeys(0, nil); len(keys) != 0 {
+		t.Errorf("no names: %v", keys)
 	}
 }
 
