@@ -299,41 +299,78 @@ func TestLocalReadEntrySwapped(t *testing.T) {
 			}
 		}
 	}
+	dr, err := l.OpenDir(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dr.Close()
+	if _, ok := dr.(*localDir); !ok {
+		t.Fatalf("OpenDir gave %T", dr)
+	}
 	swap("link.commit", func(p string) error { return os.Symlink("target", p) })
 	swap("fifo.commit", func(p string) error { return syscall.Mkfifo(p, 0o644) })
 	swap("dev.commit", func(p string) error { return os.Symlink("/dev/zero", p) })
 	swap("gone.commit", nil)
-	for name, want := range map[string]string{
-		"same.commit": "listed content", "link.commit": "linked content",
-		"fifo.commit": "is a named pipe (FIFO), not a regular file", "dev.commit": "is a character device, not a regular file",
-		"gone.commit": "no such file or directory",
-	} {
-		done := make(chan string, 1)
-		go func() {
-			b, err := l.ReadEntryBuf(ctx, listed[name], make([]byte, 0, 64))
-			wb, werr := l.ReadFile(ctx, name)
-			switch {
-			case err == nil && werr == nil && string(b) == string(wb):
-				done <- string(b)
-			case err != nil && werr != nil && err.Error() == werr.Error() && errors.Is(err, ErrNotRegular) == errors.Is(werr, ErrNotRegular):
-				done <- err.Error()
-			default:
-				done <- fmt.Sprintf("ReadEntryBuf %q, %v; ReadFile %q, %v", b, err, wb, werr)
+	for _, read := range []func(context.Context, Entry, []byte) ([]byte, error){l.ReadEntryBuf, dr.ReadEntryBuf} {
+		for name, want := range map[string]string{
+			"same.commit": "listed content", "link.commit": "linked content",
+			"fifo.commit": "is a named pipe (FIFO), not a regular file", "dev.commit": "is a character device, not a regular file",
+			"gone.commit": "no such file or directory",
+		} {
+			done := make(chan string, 1)
+			go func() {
+				b, err := read(ctx, listed[name], make([]byte, 0, 64))
+				wb, werr := l.ReadFile(ctx, name)
+				switch {
+				case err == nil && werr == nil && string(b) == string(wb):
+					done <- string(b)
+				case err != nil && werr != nil && err.Error() == werr.Error() && errors.Is(err, ErrNotRegular) == errors.Is(werr, ErrNotRegular):
+					done <- err.Error()
+				default:
+					done <- fmt.Sprintf("ReadEntryBuf %q, %v; ReadFile %q, %v", b, err, wb, werr)
+				}
+			}()
+			select {
+			case got := <-done:
+				isErr := !strings.HasSuffix(want, "content")
+				if !strings.Contains(got, want) || (isErr && !strings.Contains(got, filepath.Join(dir, name))) || (!isErr && got != want) {
+					t.Errorf("%s: %s, want %q naming the path", name, got, want)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s: read blocked", name)
 			}
-		}()
-		select {
-		case got := <-done:
-			isErr := !strings.HasSuffix(want, "content")
-			if !strings.Contains(got, want) || (isErr && !strings.Contains(got, filepath.Join(dir, name))) || (!isErr && got != want) {
-				t.Errorf("%s: %s, want %q naming the path", name, got, want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: read blocked", name)
 		}
 	}
 	// A bare path is read stat-first, as ReadFileBuf reads it.
 	if b, err := ReadEntryBuf(ctx, l, Entry{Path: "link.commit"}, nil); err != nil || string(b) != "linked content" {
 		t.Errorf("unlisted entry: %q, %v", b, err)
+	}
+	// Through the directory: an entry of another directory, or not a plain name in it, is read
+	// by path (and refused outside the root) — never opened relative to the directory.
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("sub/f", "in sub")
+	if b, err := dr.ReadEntryBuf(ctx, Entry{Name: "f", Path: "sub/f", Regular: true}, nil); err != nil || string(b) != "in sub" {
+		t.Errorf("sub/f: %q, %v", b, err)
+	}
+	if _, err := dr.ReadEntryBuf(ctx, Entry{Name: "x", Path: "../x", Regular: true}, nil); err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("../x: %v", err)
+	}
+	sub, err := l.OpenDir(ctx, "./sub/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	ents, err = l.ListNames(ctx, "./sub/")
+	if err != nil || len(ents) != 1 {
+		t.Fatalf("sub: %v %v", ents, err)
+	}
+	if b, err := sub.ReadEntryBuf(ctx, ents[0], nil); err != nil || string(b) != "in sub" || ents[0].Path != "sub/f" {
+		t.Errorf("sub/f listed: %q, %v", b, err)
+	}
+	if _, err := l.OpenDir(ctx, "missing"); err == nil {
+		t.Error("missing directory opened")
 	}
 }
 

@@ -206,6 +206,38 @@ func ReadEntryBuf(ctx context.Context, s Storage, e Entry, buf []byte) ([]byte, 
 	return ReadFileBuf(ctx, s, e.Path, buf)
 }
 
+// DirReader reads listed files of one directory (ReadEntryBuf's contract) until closed.
+type DirReader interface {
+	ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byte, error)
+	Close() error
+}
+
+// DirOpener is implemented by backends for which reading many files of one directory through a
+// handle on it is cheaper (local disk: each open resolves one name in the open directory, not
+// the whole path, and no absolute path is built per file).
+type DirOpener interface {
+	OpenDir(ctx context.Context, dir string) (DirReader, error)
+}
+
+// OpenDir returns a reader of dir's listed files: the backend's when it has one (and dir
+// opens), else ReadEntryBuf on s. Entries of other directories are read by path either way.
+func OpenDir(ctx context.Context, s Storage, dir string) DirReader {
+	if o, ok := s.(DirOpener); ok {
+		if d, err := o.OpenDir(ctx, dir); err == nil {
+			return d
+		}
+	}
+	return storeDir{s}
+}
+
+type storeDir struct{ s Storage }
+
+func (d storeDir) ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byte, error) {
+	return ReadEntryBuf(ctx, d.s, e, buf)
+}
+
+func (storeDir) Close() error { return nil }
+
 // Escapes says why a root-relative path taken from table files could lead outside the root
 // (absolute, a volume, or ".." once cleaned); "" when it cannot.
 func Escapes(p string) string {

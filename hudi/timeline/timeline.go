@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unique"
 
@@ -510,14 +511,26 @@ func (r *Reader) LoadCommitsStream(ctx context.Context, instants []*Instant) (re
 		done[k] = make(chan struct{})
 	}
 	work := make(chan int)
-	for range min(n, len(done)) {
+	workers := min(n, len(done))
+	var dir storage.DirReader // the timeline directory, open while the workers read its files
+	var wg sync.WaitGroup
+	if workers > 0 {
+		dir = storage.OpenDir(ctx, r.Store, r.Config.TimelineDir)
+		wg.Add(workers)
 		go func() {
+			wg.Wait()
+			dir.Close()
+		}()
+	}
+	for range workers {
+		go func() {
+			defer wg.Done()
 			var buf []byte // reused across this worker's files; decoders copy what they keep
 			for k := range work {
 				for _, in := range instants[k*chunk : min((k+1)*chunk, len(instants))] {
 					if !in.decoded && !in.Archived && needsDecode(in) {
 						in.decoded = true
-						buf = r.decodeInstant(ctx, in, buf)
+						buf = r.decodeInstant(ctx, dir, in, buf)
 					}
 				}
 				close(done[k])
@@ -533,9 +546,9 @@ func (r *Reader) LoadCommitsStream(ctx context.Context, instants []*Instant) (re
 	return func(i int) { <-done[i/chunk] }
 }
 
-// decodeInstant reads and decodes one instant; buf is a read buffer to reuse, returned (grown)
-// for the next call.
-func (r *Reader) decodeInstant(ctx context.Context, in *Instant, buf []byte) []byte {
+// decodeInstant reads and decodes one instant, its completed file through dir; buf is a read
+// buffer to reuse, returned (grown) for the next call.
+func (r *Reader) decodeInstant(ctx context.Context, dir storage.DirReader, in *Instant, buf []byte) []byte {
 	if in.Action == ActionReplaceCommit && in.PlanAction == "" {
 		if rf := in.requestedFile(); rf != "" {
 			if b, err := r.Store.ReadFile(ctx, rf); err == nil && len(b) > 0 {
@@ -557,7 +570,7 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant, buf []byte) []b
 	// Both decoders copy every string they keep (the Avro library copies unless told to
 	// alias, JSON always does), so the worker's buffer is reused for the next file. The
 	// listing entry lets local disk skip a stat of the name (Entry.Regular).
-	b, err := storage.ReadEntryBuf(ctx, r.Store, ce, buf)
+	b, err := dir.ReadEntryBuf(ctx, ce, buf)
 	if cap(b) > cap(buf) && cap(b) <= maxReusedBuffer {
 		buf = b[:0]
 	}
