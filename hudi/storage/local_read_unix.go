@@ -171,11 +171,7 @@ func (d *localDir) ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byt
 	if !e.Regular || !ok || name == "" || name == "." || name == ".." || strings.IndexByte(name, '/') >= 0 {
 		return d.l.ReadEntryBuf(ctx, e, buf)
 	}
-	var fd int
-	err := retryEINTR(func() (err error) {
-		fd, err = unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		return err
-	})
+	fd, err := openatName(d.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC)
 	switch {
 	case errors.Is(err, unix.ELOOP):
 		e.Regular = false // a link now: stat it (following it) as any unlisted file

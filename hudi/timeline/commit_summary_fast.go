@@ -544,7 +544,8 @@ type partSum struct {
 func (p *summaryPlan) decode(block []byte) (commitSummary, bool) {
 	r := wreader{b: block, ok: true}
 	var sum commitSummary
-	var parts []partSum
+	var partsBuf [4]partSum // most commits write a few partitions: no allocation for the list
+	parts := partsBuf[:0]
 	var small [8]fileKey
 	keys := fileKeys{list: small[:0]}
 	for i := range p.top {

@@ -51,13 +51,13 @@ func ocfFirstRecordJSON(b []byte) ([]byte, error) {
 }
 
 // firstBlock reads a container whose first block holds at least one record.
-func firstBlock(b []byte) (*ocfFile, error) {
+func firstBlock(b []byte) (ocfFile, error) {
 	f, err := readOCF(b)
 	if err != nil {
-		return nil, fmt.Errorf("avro container: %w", err)
+		return ocfFile{}, fmt.Errorf("avro container: %w", err)
 	}
 	if f.count < 1 {
-		return nil, errors.New("avro container holds no record")
+		return ocfFile{}, errors.New("avro container holds no record")
 	}
 	return f, nil
 }
