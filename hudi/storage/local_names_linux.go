@@ -41,6 +41,7 @@ func listNames(abs, dir string) ([]Entry, error) {
 	names := (*np)[:0]
 	const isDir, isRegular = 1, 2
 	var kinds []uint8
+	var offs []int32 // where each name starts in names
 	err = eachDirent(fd, abs, func(name []byte, typ uint8) {
 		k := uint8(0)
 		switch typ {
@@ -61,6 +62,7 @@ func listNames(abs, dir string) ([]Entry, error) {
 				return // vanished since it was listed
 			}
 		}
+		offs = append(offs, int32(len(names)))
 		names = append(append(names, name...), 0)
 		kinds = append(kinds, k)
 	})
@@ -68,12 +70,19 @@ func listNames(abs, dir string) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
-	paths := joinAll(prefix, names, len(kinds))
-	pl := len(prefix) // every path has it: compare names only
-	out := make([]Entry, len(paths))
-	for j, k := range sortKeys(len(paths), func(i int) string { return paths[i][pl:] }) {
-		p := paths[k.i]
-		out[j] = Entry{Name: p[pl:], Path: p, IsDir: kinds[k.i] == isDir, Regular: kinds[k.i] == isRegular, Size: -1}
+	n := len(kinds)
+	offs = append(offs, int32(len(names))) // the end of the last name (and its NUL)
+	name := func(i int) []byte { return names[offs[i] : offs[i+1]-1] }
+	keys := sortKeys(n, func(i int) string { b := name(i); return unsafe.String(unsafe.SliceData(b), len(b)) })
+	// The paths are laid out in sorted order: the timeline reads them in that order (a name
+	// parse each), and names in listing (hash) order made each a cache miss.
+	block := make([]byte, 0, n*len(prefix)+len(names)-n)
+	out := make([]Entry, n)
+	for j, k := range keys {
+		start := len(block)
+		block = append(append(block, prefix...), name(int(k.i))...)
+		p := unsafe.String(&block[start], len(block)-start)
+		out[j] = Entry{Name: p[len(prefix):], Path: p, IsDir: kinds[k.i] == isDir, Regular: kinds[k.i] == isRegular, Size: -1}
 	}
 	return out, nil
 }
@@ -87,9 +96,9 @@ type nameKey struct {
 
 // sortKeys orders n names (name(i)) as strings.Compare does. The names of a timeline
 // directory share a long prefix ("2026…") and differ in the next few bytes (the instant time),
-// so comparing two numbers settles nearly every comparison; equal keys (one instant's files,
-// or names alike for 16 more bytes) compare the names. Sorting 150k names as strings was a
-// third of listing them.
+// so a radix sort of the first number orders nearly every name; equal keys (one instant's
+// files, or names alike for 16 more bytes) compare the names. Sorting 150k names as strings
+// was a third of listing them.
 func sortKeys(n int, name func(i int) string) []nameKey {
 	common := -1
 	var first string
@@ -124,15 +133,56 @@ func sortKeys(n int, name func(i int) string) []nameKey {
 		nm := name(i)
 		keys[i] = nameKey{word(nm, common), word(nm, common+8), int32(i)}
 	}
-	slices.SortFunc(keys, func(a, b nameKey) int {
-		switch {
-		case a.hi != b.hi:
-			return cmp.Compare(a.hi, b.hi)
-		case a.lo != b.lo:
-			return cmp.Compare(a.lo, b.lo)
+	keys = radixByHi(keys)
+	// Runs of equal hi (one instant's files, names alike for 8 more bytes) by lo, then name.
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].hi == keys[i].hi {
+			j++
 		}
-		return strings.Compare(name(int(a.i)), name(int(b.i)))
-	})
+		if j-i > 1 {
+			slices.SortFunc(keys[i:j], func(a, b nameKey) int {
+				if a.lo != b.lo {
+					return cmp.Compare(a.lo, b.lo)
+				}
+				return strings.Compare(name(int(a.i)), name(int(b.i)))
+			})
+		}
+		i = j
+	}
+	return keys
+}
+
+// radixByHi sorts keys by hi, least significant byte first (stable), skipping the bytes every
+// key shares; it may return the scratch copy. Eight linear passes at most, against 2.5M
+// comparisons for 150k names.
+func radixByHi(keys []nameKey) []nameKey {
+	if len(keys) < 64 {
+		slices.SortStableFunc(keys, func(a, b nameKey) int { return cmp.Compare(a.hi, b.hi) })
+		return keys
+	}
+	tmp := make([]nameKey, len(keys))
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [256]int
+		for i := range keys {
+			count[byte(keys[i].hi>>shift)]++
+		}
+		if count[byte(keys[0].hi>>shift)] == len(keys) {
+			continue // one value for this byte: already in order
+		}
+		pos := 0
+		for b := range count {
+			c := count[b]
+			count[b] = pos
+			pos += c
+		}
+		for _, k := range keys {
+			b := byte(k.hi >> shift)
+			tmp[count[b]] = k
+			count[b]++
+		}
+		keys, tmp = tmp, keys
+	}
 	return keys
 }
 

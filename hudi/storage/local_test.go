@@ -216,15 +216,17 @@ func TestSortKeys(t *testing.T) {
 		}
 		names = append(names, base+"20260101000001001.commit.requested", base+"20260101000001001.inflight",
 			base+"20260101000001001_20260101000002002.commit", base+"20260101000001001", base+"2026010100000100")
-		keys := sortKeys(len(names), func(i int) string { return names[i] })
-		got := make([]string, len(keys))
-		for j, k := range keys {
-			got[j] = names[k.i]
-		}
-		want := slices.Clone(names)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Fatalf("base %q: order differs from strings.Compare", base)
+		for _, names := range [][]string{names, names[len(names)-20:]} { // radix and short paths
+			keys := sortKeys(len(names), func(i int) string { return names[i] })
+			got := make([]string, len(keys))
+			for j, k := range keys {
+				got[j] = names[k.i]
+			}
+			want := slices.Clone(names)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("base %q, %d names: order differs from strings.Compare", base, len(names))
+			}
 		}
 	}
 	if keys := sortKeys(0, nil); len(keys) != 0 {
