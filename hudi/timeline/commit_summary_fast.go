@@ -565,7 +565,7 @@ func (p *summaryPlan) decode(block []byte) (commitSummary, bool) {
 				for ; n > 0 && r.ok; n-- {
 					ps := partSum{w: PartitionWrites{Partition: r.str()}}
 					if r.present(p.statsMap) {
-						p.decodeStats(&r, &ps, &keys)
+						keys = p.decodeStats(&r, &ps, keys)
 					}
 					parts = append(parts, ps)
 				}
@@ -625,8 +625,9 @@ func (p *summaryPlan) decode(block []byte) (commitSummary, bool) {
 	return sum, true
 }
 
-// decodeStats reads one partition's write-stat array into ps and keys.
-func (p *summaryPlan) decodeStats(r *wreader, ps *partSum, keys *fileKeys) {
+// decodeStats reads one partition's write-stat array into ps and keys (by value in and out, so
+// the caller's small key array stays on its stack).
+func (p *summaryPlan) decodeStats(r *wreader, ps *partSum, keys fileKeys) fileKeys {
 	for n := r.block(); n > 0 && r.ok; n = r.block() {
 		for ; n > 0 && r.ok; n-- {
 			ps.stats = true
@@ -660,9 +661,10 @@ func (p *summaryPlan) decodeStats(r *wreader, ps *partSum, keys *fileKeys) {
 				}
 			}
 			ps.w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.PrevCommit)
-			*keys = keys.add(ps.w.Partition, &s)
+			keys = keys.add(ps.w.Partition, &s)
 		}
 	}
+	return keys
 }
 
 // Plans by writer schema text. The last one used is checked first: a timeline repeats one
