@@ -497,7 +497,25 @@ func (r *wreader) skip(w *wnode) {
 			r.fail()
 			return
 		}
-		r.skip(w.branches[i])
+		b := w.branches[i]
+		// Most skipped write-stat fields are a null or a one-byte number or length in a
+		// [null, X] union: skip those here rather than in another call.
+		if b.kind == wNull {
+			return
+		}
+		if r.pos < len(r.b) && r.b[r.pos] < 0x80 {
+			switch b.kind {
+			case wInt, wLong:
+				r.pos++
+				return
+			case wString:
+				if n := int(r.b[r.pos] >> 1); r.b[r.pos]&1 == 0 && n < len(r.b)-r.pos {
+					r.pos += 1 + n
+					return
+				}
+			}
+		}
+		r.skip(b)
 	case wRecord:
 		for _, f := range w.fields {
 			r.skip(f)
