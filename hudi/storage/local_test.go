@@ -176,7 +176,13 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"a/timeline", "./a//timeline/", ""} {
+	defer func(n int) { parallelBuildMin = n }(parallelBuildMin)
+	for _, c := range []struct {
+		dir      string
+		buildMin int
+	}{{"a/timeline", 1 << 16}, {"a/timeline", 100}, {"./a//timeline/", 7}, {"", 1 << 16}, {"", 1}} {
+		dir := c.dir
+		parallelBuildMin = c.buildMin
 		got, err := l.ListNames(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
