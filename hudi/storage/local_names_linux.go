@@ -73,7 +73,9 @@ func listNames(abs, dir string) ([]Entry, error) {
 		names = append(append(names, name...), 0)
 		kinds = append(kinds, k)
 	})
-	*np = names
+	if cap(names) <= maxPooledNames {
+		*np = names
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
@@ -267,7 +269,9 @@ func readDirPaths(f *os.File, prefix string) ([]string, error) {
 		names = append(append(names, name...), 0)
 		n++
 	})
-	*np = names
+	if cap(names) <= maxPooledNames {
+		*np = names
+	}
 	if n == 0 {
 		return nil, err
 	}
@@ -291,6 +295,10 @@ func joinAll(prefix string, names []byte, n int) []string {
 	}
 	return paths
 }
+
+// maxPooledNames: a larger name scratch (a timeline directory's, megabytes) is left to the
+// collector rather than kept for the next listing.
+const maxPooledNames = 1 << 20
 
 // nameBufs recycles listNames' and readDirPaths' scratch space.
 var nameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
