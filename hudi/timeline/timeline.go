@@ -567,9 +567,10 @@ func (r *Reader) decodeInstant(ctx context.Context, dir storage.DirReader, in *I
 	}
 	ce, _ := completedEntry(in)
 	cf := ce.Path
-	// Both decoders copy every string they keep (the Avro library copies unless told to
-	// alias, JSON always does), so the worker's buffer is reused for the next file. The
-	// listing entry lets local disk skip a stat of the name (Entry.Regular).
+	// Nothing decoded keeps the worker's buffer, which is reused for the next file: the Avro
+	// library copies strings unless told to alias, JSON always does, and the names the
+	// compact summary reads in place are interned (copied) below. The listing entry lets
+	// local disk skip a stat of the name (Entry.Regular).
 	b, err := dir.ReadEntryBuf(ctx, ce, buf)
 	if cap(b) > cap(buf) && cap(b) <= maxReusedBuffer {
 		buf = b[:0]
