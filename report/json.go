@@ -135,26 +135,38 @@ func InstantsJSON(instants []*timeline.Instant) []InstantJSON {
 }
 
 func instantJSON(in *timeline.Instant) InstantJSON {
+	return fillInstantJSON(in, new(instantValues))
+}
+
+// instantValues holds what an InstantJSON's optional fields point to: one allocation an
+// instant instead of one per field, and none a row when the streamed writer reuses one.
+type instantValues struct {
+	completion, operation string
+	precisionMs, duration int64
+}
+
+// fillInstantJSON is instantJSON with the optional fields pointing into v.
+func fillInstantJSON(in *timeline.Instant, v *instantValues) InstantJSON {
 	j := InstantJSON{RequestedTime: in.RequestedTime, Derived: in.CompletionDerived, Action: in.Action,
 		State: in.State, Archived: in.Archived, NumWrites: in.Totals.NumWrites, NumInserts: in.Totals.NumInserts,
 		NumUpdateWrites: in.Totals.NumUpdateWrites, NumDeletes: in.Totals.NumDeletes,
 		TotalBytesWritten: in.Totals.TotalBytesWritten, FileCount: in.Totals.Files,
 		PartitionCount: in.Totals.Partitions, PlanAction: in.PlanAction, Error: in.Err}
 	if in.CompletionTime != "" {
-		ct := in.CompletionTime
-		j.CompletionTime = &ct
+		v.completion = in.CompletionTime
+		j.CompletionTime = &v.completion
 		if in.CompletionDerived {
-			ms := max(in.CompletionPrecision.Milliseconds(), 1)
-			j.PrecisionMs = &ms
+			v.precisionMs = max(in.CompletionPrecision.Milliseconds(), 1)
+			j.PrecisionMs = &v.precisionMs
 		}
 	}
 	if in.Operation != "" {
-		op := in.Operation
-		j.Operation = &op
+		v.operation = in.Operation
+		j.Operation = &v.operation
 	}
 	if d := in.Duration(); d > 0 || (in.IsCompleted() && !in.Started.IsZero() && !in.Ended.IsZero()) {
-		ms := d.Milliseconds()
-		j.DurationMs = &ms
+		v.duration = d.Milliseconds()
+		j.DurationMs = &v.duration
 	}
 	return j
 }

@@ -121,11 +121,12 @@ func WriteTimelineJSON(w io.Writer, t *hudi.Table, instants []*timeline.Instant,
 	j.key(0, "table", false)
 	j.value(1, d.Table)
 	j.key(0, "instants", false)
+	var values instantValues // each row is written before the next fills it
 	j.array(1, len(instants), func(i int) {
 		if ready != nil {
 			ready(i)
 		}
-		ij := instantJSON(instants[i])
+		ij := fillInstantJSON(instants[i], &values)
 		ij.CompletedAfterLaterStart = late[i]
 		if j.err == nil {
 			j.out = appendInstantJSON(j.out[:0], 2, &ij)

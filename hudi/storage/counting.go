@@ -59,6 +59,27 @@ func (c *Counting) ReadFileBuf(ctx context.Context, p string, buf []byte) ([]byt
 	return ReadFileBuf(ctx, c.Storage, p, buf)
 }
 
+// ReadEntryBuf keeps the base's stat-free read of listed files.
+func (c *Counting) ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byte, error) {
+	c.gets.Add(1)
+	return ReadEntryBuf(ctx, c.Storage, e, buf)
+}
+
+// OpenDir keeps the base's directory reader, counting each file it reads.
+func (c *Counting) OpenDir(ctx context.Context, dir string) (DirReader, error) {
+	return countingDir{OpenDir(ctx, c.Storage, dir), &c.gets}, nil
+}
+
+type countingDir struct {
+	DirReader
+	gets *atomic.Int64
+}
+
+func (d countingDir) ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byte, error) {
+	d.gets.Add(1)
+	return d.DirReader.ReadEntryBuf(ctx, e, buf)
+}
+
 func (c *Counting) Open(ctx context.Context, p string) (File, error) {
 	f, err := c.Storage.Open(ctx, p)
 	if err != nil {

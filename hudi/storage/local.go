@@ -118,7 +118,7 @@ func (l *Local) ReadFile(_ context.Context, p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readRegular(a, l.maxRead, nil)
+	return readRegular(a, l.maxRead, nil, false)
 }
 
 // ReadFileBuf is ReadFile reading into buf when it is large enough (see BufferReader).
@@ -127,7 +127,17 @@ func (l *Local) ReadFileBuf(_ context.Context, p string, buf []byte) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	return readRegular(a, l.maxRead, buf)
+	return readRegular(a, l.maxRead, buf, false)
+}
+
+// ReadEntryBuf is ReadFileBuf for a listed file: one the listing saw as a regular file
+// (Entry.Regular) is opened without stat-ing its name first (see readRegular).
+func (l *Local) ReadEntryBuf(_ context.Context, e Entry, buf []byte) ([]byte, error) {
+	a, err := l.resolve("read", e.Path)
+	if err != nil {
+		return nil, err
+	}
+	return readRegular(a, l.maxRead, buf, e.Regular)
 }
 
 // ListNameBlock lists a directory's names as one block (see NameBlock).

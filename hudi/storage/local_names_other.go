@@ -38,11 +38,17 @@ func listNameBlock(abs string) (NameBlock, error) {
 	b := NameBlock{Names: make([]string, len(des))}
 	for i, de := range des {
 		b.Names[i] = de.Name()
-		if de.IsDir() {
+		switch {
+		case de.IsDir():
 			if b.Dirs == nil {
 				b.Dirs = map[string]bool{}
 			}
 			b.Dirs[de.Name()] = true
+		case !de.Type().IsRegular():
+			if b.Irregular == nil {
+				b.Irregular = map[string]bool{}
+			}
+			b.Irregular[de.Name()] = true
 		}
 	}
 	return b, nil

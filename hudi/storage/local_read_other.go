@@ -3,13 +3,14 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 )
 
 // readRegular reads a whole local file through openRegular's checks.
-func readRegular(a string, max int64, _ []byte) ([]byte, error) {
+func readRegular(a string, max int64, _ []byte, _ bool) ([]byte, error) {
 	f, err := openRegular(a)
 	if err != nil {
 		if errors.Is(err, ErrNotRegular) {
@@ -28,4 +29,9 @@ func readRegular(a string, max int64, _ []byte) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", a, err)
 	}
 	return b, err
+}
+
+// OpenDir is not offered here: files are read by path (ReadEntryBuf).
+func (l *Local) OpenDir(_ context.Context, dir string) (DirReader, error) {
+	return nil, fmt.Errorf("open %s: no directory reader on this system", dir)
 }

@@ -11,3 +11,13 @@ const pathNUL = false
 func fstatatPath(fd int, path string, pl int, st *unix.Stat_t, flags int) error {
 	return fstatat(fd, path[pl:], st, flags)
 }
+
+// openatName opens name relative to the open directory dirfd.
+func openatName(dirfd int, name string, flags int) (int, error) {
+	var fd int
+	err := retryEINTR(func() (err error) {
+		fd, err = unix.Openat(dirfd, name, flags, 0)
+		return err
+	})
+	return fd, err
+}

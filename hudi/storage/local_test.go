@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -174,13 +176,13 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n int) { parallelSortMin = n }(parallelSortMin)
+	defer func(n int) { parallelBuildMin = n }(parallelBuildMin)
 	for _, c := range []struct {
-		dir     string
-		sortMin int
-	}{{"a/timeline", 1 << 16}, {"a/timeline", 100}, {"./a//timeline/", 7}, {"", 1 << 16}} {
+		dir      string
+		buildMin int
+	}{{"a/timeline", 1 << 16}, {"a/timeline", 100}, {"./a//timeline/", 7}, {"", 1 << 16}, {"", 1}} {
 		dir := c.dir
-		parallelSortMin = c.sortMin
+		parallelBuildMin = c.buildMin
 		got, err := l.ListNames(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
@@ -193,7 +195,7 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 			t.Fatalf("%q: %d entries, want %d", dir, len(got), len(des))
 		}
 		for i, de := range des {
-			want := Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Size: -1}
+			want := Entry{Name: de.Name(), Path: Join(dir, de.Name()), IsDir: de.IsDir(), Regular: de.Type().IsRegular(), Size: -1}
 			if got[i] != want {
 				t.Fatalf("%q entry %d = %+v, want %+v", dir, i, got[i], want)
 			}
@@ -202,6 +204,39 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 	if _, err := l.ListNames(context.Background(), "missing"); err == nil || !errors.Is(err, fs.ErrNotExist) ||
 		err.Error() != "list "+filepath.Join(root, "missing")+": open "+filepath.Join(root, "missing")+": no such file or directory" {
 		t.Errorf("missing directory: %v", err)
+	}
+}
+
+// sortKeys orders names as strings.Compare does: names sharing long prefixes, names that end
+// within or before the 16 key bytes, prefixes of other names, one instant's three files.
+func TestSortKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, base := range []string{"", "2026", "20260101000001001", "a"} {
+		var names []string
+		for range 2000 {
+			n := base
+			for range rng.IntN(24) {
+				n += string("019._az\xff"[rng.IntN(8)])
+			}
+			names = append(names, n)
+		}
+		names = append(names, base+"20260101000001001.commit.requested", base+"20260101000001001.inflight",
+			base+"20260101000001001_20260101000002002.commit", base+"20260101000001001", base+"2026010100000100")
+		for _, names := range [][]string{names, names[len(names)-20:]} { // radix and short paths
+			keys := sortKeys(len(names), func(i int) string { return names[i] })
+			got := make([]string, len(keys))
+			for j, k := range keys {
+				got[j] = names[k.i]
+			}
+			want := slices.Clone(names)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("base %q, %d names: order differs from strings.Compare", base, len(names))
+			}
+		}
+	}
+	if keys := sortKeys(0, nil); len(keys) != 0 {
+		t.Errorf("no names: %v", keys)
 	}
 }
 
@@ -226,6 +261,124 @@ func TestLocalReadFileBuf(t *testing.T) {
 	b, err = ReadFileBuf(context.Background(), l, "large", buf)
 	if err != nil || len(b) != 100 || cap(b) < 101 {
 		t.Fatalf("large: %d bytes (cap %d), %v", len(b), cap(b), err)
+	}
+}
+
+// TestLocalReadEntrySwapped: a file listed as regular is read without a stat of its name, but
+// whatever replaced it since the listing is judged as ReadFile judges it — a link is followed,
+// a FIFO or a device is refused without blocking — with ReadFile's very messages.
+func TestLocalReadEntrySwapped(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("target", "linked content")
+	for _, n := range []string{"same", "link", "fifo", "dev", "gone"} {
+		write(n+".commit", "listed content")
+	}
+	l, err := OpenLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ents, err := l.ListNames(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]Entry{}
+	for _, e := range ents {
+		if !e.Regular || e.IsDir {
+			t.Fatalf("%s listed as %+v, want regular", e.Name, e)
+		}
+		listed[e.Name] = e
+	}
+	swap := func(name string, make func(p string) error) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		if make != nil {
+			if err := make(p); err != nil {
+				t.Skip("cannot swap in", name, err)
+			}
+		}
+	}
+	dr, err := l.OpenDir(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dr.Close()
+	if _, ok := dr.(*localDir); !ok {
+		t.Fatalf("OpenDir gave %T", dr)
+	}
+	swap("link.commit", func(p string) error { return os.Symlink("target", p) })
+	swap("fifo.commit", func(p string) error { return syscall.Mkfifo(p, 0o644) })
+	swap("dev.commit", func(p string) error { return os.Symlink("/dev/zero", p) })
+	swap("gone.commit", nil)
+	for _, read := range []func(context.Context, Entry, []byte) ([]byte, error){l.ReadEntryBuf, dr.ReadEntryBuf} {
+		for name, want := range map[string]string{
+			"same.commit": "listed content", "link.commit": "linked content",
+			"fifo.commit": "is a named pipe (FIFO), not a regular file", "dev.commit": "is a character device, not a regular file",
+			"gone.commit": "no such file or directory",
+		} {
+			done := make(chan string, 1)
+			go func() {
+				b, err := read(ctx, listed[name], make([]byte, 0, 64))
+				wb, werr := l.ReadFile(ctx, name)
+				switch {
+				case err == nil && werr == nil && string(b) == string(wb):
+					done <- string(b)
+				case err != nil && werr != nil && err.Error() == werr.Error() && errors.Is(err, ErrNotRegular) == errors.Is(werr, ErrNotRegular):
+					done <- err.Error()
+				default:
+					done <- fmt.Sprintf("ReadEntryBuf %q, %v; ReadFile %q, %v", b, err, wb, werr)
+				}
+			}()
+			select {
+			case got := <-done:
+				isErr := !strings.HasSuffix(want, "content")
+				if !strings.Contains(got, want) || (isErr && !strings.Contains(got, filepath.Join(dir, name))) || (!isErr && got != want) {
+					t.Errorf("%s: %s, want %q naming the path", name, got, want)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s: read blocked", name)
+			}
+		}
+	}
+	// A bare path is read stat-first, as ReadFileBuf reads it.
+	if b, err := ReadEntryBuf(ctx, l, Entry{Path: "link.commit"}, nil); err != nil || string(b) != "linked content" {
+		t.Errorf("unlisted entry: %q, %v", b, err)
+	}
+	// Through the directory: an entry of another directory, or not a plain name in it, is read
+	// by path (and refused outside the root) — never opened relative to the directory.
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("sub/f", "in sub")
+	if b, err := dr.ReadEntryBuf(ctx, Entry{Name: "f", Path: "sub/f", Regular: true}, nil); err != nil || string(b) != "in sub" {
+		t.Errorf("sub/f: %q, %v", b, err)
+	}
+	if _, err := dr.ReadEntryBuf(ctx, Entry{Name: "x", Path: "../x", Regular: true}, nil); err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("../x: %v", err)
+	}
+	sub, err := l.OpenDir(ctx, "./sub/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	ents, err = l.ListNames(ctx, "./sub/")
+	if err != nil || len(ents) != 1 {
+		t.Fatalf("sub: %v %v", ents, err)
+	}
+	if b, err := sub.ReadEntryBuf(ctx, ents[0], nil); err != nil || string(b) != "in sub" || ents[0].Path != "sub/f" {
+		t.Errorf("sub/f listed: %q, %v", b, err)
+	}
+	if _, err := l.OpenDir(ctx, "missing"); err == nil {
+		t.Error("missing directory opened")
 	}
 }
 
@@ -255,8 +408,8 @@ func TestZipOpenOnlyRegular(t *testing.T) {
 	}
 }
 
-// ListNameBlock gives ListNames' names, order and directory flags, whatever the chunk size and
-// sorting path; a name never straddles two chunks.
+// ListNameBlock gives ListNames' names, order, directory and regular-file flags, whatever the
+// chunk size; a name never straddles two chunks.
 func TestLocalListNameBlock(t *testing.T) {
 	root := t.TempDir()
 	sub := filepath.Join(root, "a", "timeline")
@@ -276,12 +429,12 @@ func TestLocalListNameBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n, c int) { parallelSortMin, nameChunk = n, c }(parallelSortMin, nameChunk)
+	defer func(c int) { nameChunk = c }(nameChunk)
 	for _, c := range []struct {
-		dir            string
-		sortMin, chunk int
-	}{{"a/timeline", 1 << 16, 1 << 20}, {"a/timeline", 100, 50}, {"./a//timeline/", 7, 24}, {"", 1 << 16, 1}} {
-		parallelSortMin, nameChunk = c.sortMin, c.chunk
+		dir   string
+		chunk int
+	}{{"a/timeline", 1 << 20}, {"a/timeline", 50}, {"./a//timeline/", 24}, {"", 1}} {
+		nameChunk = c.chunk
 		got, ok, err := ListNameBlock(context.Background(), l, c.dir)
 		if err != nil || !ok {
 			t.Fatalf("%q: ok %v, %v", c.dir, ok, err)
@@ -295,7 +448,7 @@ func TestLocalListNameBlock(t *testing.T) {
 		}
 		dirs := 0
 		for i, e := range want {
-			if got.Names[i] != e.Name || got.Dirs[e.Name] != e.IsDir {
+			if irregular := !e.IsDir && !e.Regular; got.Names[i] != e.Name || got.Dirs[e.Name] != e.IsDir || got.Irregular[e.Name] != irregular {
 				t.Fatalf("%q name %d = %q (dir %v), want %q (dir %v)", c.dir, i, got.Names[i], got.Dirs[got.Names[i]], e.Name, e.IsDir)
 			}
 			if e.IsDir {

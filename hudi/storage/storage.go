@@ -31,6 +31,10 @@ type Entry struct {
 	// 1s (extended timestamp). 0: the backend does not say.
 	ModTimePrecision time.Duration
 	IsDir            bool
+	// Regular: the listing saw a regular file itself (not a link or a special file), so a
+	// reader may open it without stat-ing the name first (ReadEntryBuf); it still checks the
+	// opened descriptor. False when the listing does not say.
+	Regular bool
 	// Err is set when the entry was listed but could not be described (Size is then -1).
 	Err error
 }
@@ -178,6 +182,10 @@ type NameBlock struct {
 	Names []string
 	// Dirs holds the names that are directories (nil when there are none).
 	Dirs map[string]bool
+	// Irregular holds the names that are neither directories nor regular files — links,
+	// special files, types the listing could not tell (nil when there are none). Every other
+	// name was listed as a regular file (see Entry.Regular).
+	Irregular map[string]bool
 }
 
 // BlockLister is implemented by backends that can list a folder's names as a NameBlock; ok is
@@ -210,6 +218,54 @@ func ReadFileBuf(ctx context.Context, s Storage, p string, buf []byte) ([]byte, 
 	}
 	return s.ReadFile(ctx, p)
 }
+
+// EntryReader is a BufferReader that also takes what a listing said about the file: on local
+// disk, a name listed as a regular file is opened without a stat of the name first (a lookup
+// in a 150k-entry timeline directory is half the cost of reading a small instant file).
+type EntryReader interface {
+	ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byte, error)
+}
+
+// ReadEntryBuf reads the listed file e through EntryReader when the backend has it, else as
+// ReadFileBuf(e.Path).
+func ReadEntryBuf(ctx context.Context, s Storage, e Entry, buf []byte) ([]byte, error) {
+	if er, ok := s.(EntryReader); ok {
+		return er.ReadEntryBuf(ctx, e, buf)
+	}
+	return ReadFileBuf(ctx, s, e.Path, buf)
+}
+
+// DirReader reads listed files of one directory (ReadEntryBuf's contract) until closed.
+type DirReader interface {
+	ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byte, error)
+	Close() error
+}
+
+// DirOpener is implemented by backends for which reading many files of one directory through a
+// handle on it is cheaper (local disk: each open resolves one name in the open directory, not
+// the whole path, and no absolute path is built per file).
+type DirOpener interface {
+	OpenDir(ctx context.Context, dir string) (DirReader, error)
+}
+
+// OpenDir returns a reader of dir's listed files: the backend's when it has one (and dir
+// opens), else ReadEntryBuf on s. Entries of other directories are read by path either way.
+func OpenDir(ctx context.Context, s Storage, dir string) DirReader {
+	if o, ok := s.(DirOpener); ok {
+		if d, err := o.OpenDir(ctx, dir); err == nil {
+			return d
+		}
+	}
+	return storeDir{s}
+}
+
+type storeDir struct{ s Storage }
+
+func (d storeDir) ReadEntryBuf(ctx context.Context, e Entry, buf []byte) ([]byte, error) {
+	return ReadEntryBuf(ctx, d.s, e, buf)
+}
+
+func (storeDir) Close() error { return nil }
 
 // Escapes says why a root-relative path taken from table files could lead outside the root
 // (absolute, a volume, or ".." once cleaned); "" when it cannot.

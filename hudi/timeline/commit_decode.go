@@ -203,11 +203,13 @@ func summaryOf(cm *CommitMetadata) commitSummary {
 	return commitSummary{op: cm.OperationType, totals: cm.Totals(), replaced: cm.PartitionToReplaceFileIDs, writes: cm.PartitionWrites()}
 }
 
-// decodeCommitSummary decodes only what a compact timeline keeps: Avro straight into the
-// typed lite structs (extra metadata, which carries the schema text, is skipped unread) and
-// summed from them, without building write stats. JSON content, and Avro whose writer schema
-// the lite structs do not fit, take the full decode. It equals summaryOf(full decode)
-// (TestDecodeCommitSummaryMatchesFull).
+// decodeCommitSummary decodes only what a compact timeline keeps: Avro through the writer
+// schema's compiled plan (summaryPlan: sums straight off the bytes, the rest skipped), else
+// into the typed lite structs (extra metadata, which carries the schema text, is skipped
+// unread) and summed from them, without building write stats. JSON content, and Avro whose
+// writer schema the lite structs do not fit, take the full decode. It equals
+// summaryOf(full decode) (TestDecodeCommitSummaryMatchesFull). The operation and partition
+// names may alias b: callers that keep them copy (intern) them.
 func decodeCommitSummary(b []byte) (commitSummary, error) {
 	if !avro.IsOCF(b) {
 		cm, err := decodeCommitMetadata(b)
@@ -216,8 +218,22 @@ func decodeCommitSummary(b []byte) (commitSummary, error) {
 		}
 		return summaryOf(cm), nil
 	}
+	c, err := avro.FirstBlock(b)
+	if err != nil {
+		return commitSummary{}, err // what the full decode would return, without a second decompression
+	}
+	if p := summaryPlanFor(c.Schema); p != nil {
+		if sum, ok := p.decode(c.Block); ok {
+			return sum, nil
+		}
+	}
+	return liteSummary(b, c)
+}
+
+// liteSummary is decodeCommitSummary through the typed lite structs (c is b's container).
+func liteSummary(b []byte, c avro.Container) (commitSummary, error) {
 	var lc liteCommit
-	if err := avro.FirstRecordInto(b, &lc); err != nil {
+	if err := c.Into(&lc); err != nil {
 		if errors.Is(err, avro.ErrNotInto) {
 			// CommitMetadata types these fields alike, so it would not fit either.
 			cm, err := decodeCommitGeneric(b)

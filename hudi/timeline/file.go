@@ -23,6 +23,9 @@ type File struct {
 	nsec uint32
 	// prec is the modification time's precision in ns, or, when negative, in -seconds.
 	prec int32
+	// regular: the listing saw a regular file (storage.Entry.Regular), so a local read may
+	// open it without a stat first.
+	regular bool
 }
 
 const (
@@ -33,7 +36,7 @@ const (
 
 // newFile keeps what File holds of a listing entry, with its name as given.
 func newFile(e storage.Entry, name string) File {
-	f := File{Name: name, Size: e.Size}
+	f := File{Name: name, Size: e.Size, regular: e.Regular}
 	if !e.ModTime.IsZero() {
 		f.sec, f.nsec = e.ModTime.Unix(), uint32(e.ModTime.Nanosecond())|fileHasTime
 	}
@@ -81,7 +84,7 @@ func (i *Instant) FilePath(f File) string {
 // entry is f as a listing entry again (a refresh merges carried files into a new listing).
 func (i *Instant) entry(f File) storage.Entry {
 	return storage.Entry{Name: f.Name, Path: i.FilePath(f), Size: f.Size, ModTime: f.ModTime(),
-		ModTimePrecision: f.ModTimePrecision(), IsDir: f.IsDir()}
+		ModTimePrecision: f.ModTimePrecision(), IsDir: f.IsDir(), Regular: f.regular}
 }
 
 // canonAction is a known action as its constant, so an instant does not keep the listed name
@@ -164,7 +167,8 @@ func (l *listing) entry(i int) storage.Entry {
 		return e
 	}
 	n := l.block.Names[i]
-	return storage.Entry{Name: n, Size: -1, IsDir: l.block.Dirs[n]}
+	dir := l.block.Dirs[n]
+	return storage.Entry{Name: n, Size: -1, IsDir: dir, Regular: !dir && !l.block.Irregular[n]}
 }
 
 // path is entry i's table-relative path.

@@ -63,6 +63,16 @@ func FuzzDecodeCommitMetadata(f *testing.F) {
 	f.Add(ocfSeed(fuzzCommitSchema, datum))
 	f.Add(ocfSeed(`{"type":"record","name":"R","fields":[{"name":"operationType","type":"string"}]}`, avroStr("INSERT")[1:]))
 	f.Add(ocfSeed(`"string"`, []byte{2, 'x'}))
+	if s, err := avro.Schema(planSchema); err == nil { // the plan's every branch: unions both ways, skipped kinds
+		d, _ := s.Encode(map[string]any{"extraMetadata": map[string]any{"k": "v"},
+			"partitionToWriteStats": map[string]any{"p": []any{map[string]any{"fileId": "f", "path": nil, "prevCommit": "",
+				"numWrites": int32(1), "ext": [3]byte{}, "e": "A", "numInserts": int64(1), "numUpdateWrites": nil, "d": []any{"B"},
+				"totalWriteBytes": int64(9), "numDeletes": int32(0)}}},
+			"nested": map[string]any{"w": map[string]any{"fileId": nil, "path": "x", "prevCommit": "", "numWrites": nil, "ext": [3]byte{},
+				"e": "A", "numInserts": int64(0), "numUpdateWrites": int64(0), "d": float32(1), "totalWriteBytes": nil, "numDeletes": int32(0)}, "b": []byte{7}},
+			"partitionToReplaceFileIds": map[string]any{"p": []any{"g", nil}}, "operationType": "CLUSTER"})
+		f.Add(ocfSeed(planSchema, d))
+	}
 	f.Add(zstdBombOCF()[:4096]) // a truncated bomb: the zstd path, cut short
 	// A 1 MiB decoding ceiling keeps a mutated bomb cheap per exec.
 	old := avro.MaxBlockBytes
@@ -84,6 +94,8 @@ func FuzzDecodeCommitMetadata(f *testing.F) {
 		if avro.IsOCF(b) {
 			_, _ = avro.FirstRecord(b)
 			typedMatchesGeneric(t, b)
+			// Whatever the compiled summary plan decodes, the typed decode decodes alike.
+			checkFastMatchesLite(t, "input", b)
 		}
 	})
 }

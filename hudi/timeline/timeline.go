@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unique"
 
@@ -489,10 +490,10 @@ func (r *Reader) LoadCommits(ctx context.Context, instants []*Instant) {
 // own). Instants go to the workers in consecutive chunks, in order; every instant is read
 // whether or not ready is called for it. The instants must not be touched before ready says so.
 func (r *Reader) LoadCommitsStream(ctx context.Context, instants []*Instant) (ready func(i int)) {
-	return r.decodeEach(ctx, instants, func(_ int, in *Instant, buf []byte) []byte {
+	return r.decodeEach(ctx, instants, func(_ int, in *Instant, dir storage.DirReader, buf []byte) []byte {
 		if !in.decoded && !in.Archived && needsDecode(in) {
 			d := decodedOf(in)
-			buf = r.decodeInstant(ctx, in, &d, buf)
+			buf = r.decodeInstant(ctx, dir, in, &d, buf)
 			d.applyTo(in)
 		}
 		return buf
@@ -557,10 +558,10 @@ func (d *Decoded) applyTo(in *Instant) {
 // instants the copies were 64 MB, live beside the originals for the whole read).
 func (r *Reader) Decode(ctx context.Context, instants []*Instant) []Decoded {
 	out := make([]Decoded, len(instants))
-	ready := r.decodeEach(ctx, instants, func(i int, in *Instant, buf []byte) []byte {
+	ready := r.decodeEach(ctx, instants, func(i int, in *Instant, dir storage.DirReader, buf []byte) []byte {
 		if !in.decoded && !in.Archived && needsDecode(in) {
 			out[i] = decodedOf(in)
-			buf = r.decodeInstant(ctx, in, &out[i], buf)
+			buf = r.decodeInstant(ctx, dir, in, &out[i], buf)
 		}
 		return buf
 	})
@@ -584,7 +585,7 @@ func (i *Instant) WithDecoded(d *Decoded) *Instant {
 // decodeEach runs each on every instant with bounded parallelism; ready(i) blocks until
 // instants[i] is done. Instants go to the workers in consecutive chunks, in order; each gets
 // the worker's read buffer and returns it (grown) for the next call.
-func (r *Reader) decodeEach(ctx context.Context, instants []*Instant, each func(i int, in *Instant, buf []byte) []byte) (ready func(i int)) {
+func (r *Reader) decodeEach(ctx context.Context, instants []*Instant, each func(i int, in *Instant, dir storage.DirReader, buf []byte) []byte) (ready func(i int)) {
 	n := runtime.GOMAXPROCS(0) * 4
 	// Chunks small enough that a short list still spreads over every worker, large enough
 	// that a long one needs few channels.
@@ -594,12 +595,24 @@ func (r *Reader) decodeEach(ctx context.Context, instants []*Instant, each func(
 		done[k] = make(chan struct{})
 	}
 	work := make(chan int)
-	for range min(n, len(done)) {
+	workers := min(n, len(done))
+	var dir storage.DirReader // the timeline directory, open while the workers read its files
+	var wg sync.WaitGroup
+	if workers > 0 {
+		dir = storage.OpenDir(ctx, r.Store, r.Config.TimelineDir)
+		wg.Add(workers)
 		go func() {
+			wg.Wait()
+			dir.Close()
+		}()
+	}
+	for range workers {
+		go func() {
+			defer wg.Done()
 			var buf []byte // reused across this worker's files; decoders copy what they keep
 			for k := range work {
 				for i := k * chunk; i < min((k+1)*chunk, len(instants)); i++ {
-					buf = each(i, instants[i], buf)
+					buf = each(i, instants[i], dir, buf)
 				}
 				close(done[k])
 			}
@@ -615,8 +628,9 @@ func (r *Reader) decodeEach(ctx context.Context, instants []*Instant, each func(
 }
 
 // decodeInstant reads and decodes one instant into d, reading only the instant's names (it
-// may be shared); buf is a read buffer to reuse, returned (grown) for the next call.
-func (r *Reader) decodeInstant(ctx context.Context, in *Instant, d *Decoded, buf []byte) []byte {
+// may be shared) and its completed file through dir; buf is a read buffer to reuse, returned
+// (grown) for the next call.
+func (r *Reader) decodeInstant(ctx context.Context, dir storage.DirReader, in *Instant, d *Decoded, buf []byte) []byte {
 	if in.Action == ActionReplaceCommit && d.planAction() == "" {
 		if rf := in.requestedFile(); rf != "" {
 			if b, err := r.Store.ReadFile(ctx, rf); err == nil && len(b) > 0 {
@@ -633,10 +647,13 @@ func (r *Reader) decodeInstant(ctx context.Context, in *Instant, d *Decoded, buf
 	if in.State != Completed {
 		return buf
 	}
-	cf := in.CompletedFile()
-	// Both decoders copy every string they keep (the Avro library copies unless told to
-	// alias, JSON always does), so the worker's buffer is reused for the next file.
-	b, err := storage.ReadFileBuf(ctx, r.Store, cf, buf)
+	ce, _ := completedEntry(in)
+	cf := ce.Path
+	// Nothing decoded keeps the worker's buffer, which is reused for the next file: the Avro
+	// library copies strings unless told to alias, JSON always does, and the names the
+	// compact summary reads in place are interned (copied) below. The listing entry lets
+	// local disk skip a stat of the name (Entry.Regular).
+	b, err := dir.ReadEntryBuf(ctx, ce, buf)
 	if cap(b) > cap(buf) && cap(b) <= maxReusedBuffer {
 		buf = b[:0]
 	}

@@ -51,13 +51,13 @@ func ocfFirstRecordJSON(b []byte) ([]byte, error) {
 }
 
 // firstBlock reads a container whose first block holds at least one record.
-func firstBlock(b []byte) (*ocfFile, error) {
+func firstBlock(b []byte) (ocfFile, error) {
 	f, err := readOCF(b)
 	if err != nil {
-		return nil, fmt.Errorf("avro container: %w", err)
+		return ocfFile{}, fmt.Errorf("avro container: %w", err)
 	}
 	if f.count < 1 {
-		return nil, errors.New("avro container holds no record")
+		return ocfFile{}, errors.New("avro container holds no record")
 	}
 	return f, nil
 }
@@ -89,15 +89,36 @@ var ErrNotInto = errors.New("record does not fit the struct")
 // FirstRecordInto decodes a container file's first record into a struct (fields by their
 // `avro` tags; record fields the struct lacks are skipped).
 func FirstRecordInto(b []byte, v any) error {
-	f, err := firstBlock(b)
+	c, err := FirstBlock(b)
 	if err != nil {
 		return err
 	}
-	s, err := schemaOf(f.schema)
+	return c.Into(v)
+}
+
+// Container is a container file's writer schema (JSON text) and its first block, decompressed,
+// which holds at least one record. Both may alias the file's bytes.
+type Container struct {
+	Schema, Block []byte
+}
+
+// FirstBlock reads the framing FirstRecordInto reads, failing as it fails, for callers that
+// decode the first record themselves when they know the writer schema (and else call Into).
+func FirstBlock(b []byte) (Container, error) {
+	f, err := firstBlock(b)
+	if err != nil {
+		return Container{}, err
+	}
+	return Container{Schema: f.schema, Block: f.block}, nil
+}
+
+// Into is FirstRecordInto on the container already read.
+func (c Container) Into(v any) error {
+	s, err := schemaOf(c.Schema)
 	if err != nil {
 		return fmt.Errorf("avro schema: %w", err)
 	}
-	if _, err := s.Decode(f.block, v, avro.SkipUnknown()); err != nil {
+	if _, err := s.Decode(c.Block, v, avro.SkipUnknown()); err != nil {
 		return fmt.Errorf("avro datum: %w: %w", ErrNotInto, err)
 	}
 	return nil

@@ -25,16 +25,16 @@ type ocfFile struct {
 	count  int64  // records in the first block
 }
 
-func readOCF(b []byte) (*ocfFile, error) {
+func readOCF(b []byte) (ocfFile, error) {
 	if !IsOCF(b) {
-		return nil, errors.New("not an Avro object container file")
+		return ocfFile{}, errors.New("not an Avro object container file")
 	}
 	r := &avroBytes{b: b, pos: 4}
 	var schema, codec []byte
 	for {
 		n, err := r.long()
 		if err != nil {
-			return nil, fmt.Errorf("header: %w", err)
+			return ocfFile{}, fmt.Errorf("header: %w", err)
 		}
 		if n == 0 {
 			break
@@ -42,20 +42,20 @@ func readOCF(b []byte) (*ocfFile, error) {
 		if n < 0 {
 			n = -n
 			if _, err := r.long(); err != nil { // block byte size, unused
-				return nil, fmt.Errorf("header: %w", err)
+				return ocfFile{}, fmt.Errorf("header: %w", err)
 			}
 		}
 		if n > 1<<16 {
-			return nil, fmt.Errorf("header: %d metadata entries", n)
+			return ocfFile{}, fmt.Errorf("header: %d metadata entries", n)
 		}
 		for i := int64(0); i < n; i++ {
 			k, err := r.bytes()
 			if err != nil {
-				return nil, fmt.Errorf("header key: %w", err)
+				return ocfFile{}, fmt.Errorf("header key: %w", err)
 			}
 			v, err := r.bytes()
 			if err != nil {
-				return nil, fmt.Errorf("header value: %w", err)
+				return ocfFile{}, fmt.Errorf("header value: %w", err)
 			}
 			switch string(k) {
 			case "avro.schema":
@@ -67,31 +67,31 @@ func readOCF(b []byte) (*ocfFile, error) {
 	}
 	sync, err := r.fixed(16)
 	if err != nil {
-		return nil, fmt.Errorf("header sync marker: %w", err)
+		return ocfFile{}, fmt.Errorf("header sync marker: %w", err)
 	}
-	f := &ocfFile{schema: schema, codec: string(codec)}
+	f := ocfFile{schema: schema, codec: string(codec)} // a value: no allocation a file
 	if len(f.schema) == 0 {
-		return nil, errors.New("header has no avro.schema")
+		return ocfFile{}, errors.New("header has no avro.schema")
 	}
 	if r.pos == len(b) {
 		return f, nil // no blocks: no records
 	}
 	if f.count, err = r.long(); err != nil {
-		return nil, fmt.Errorf("block count: %w", err)
+		return ocfFile{}, fmt.Errorf("block count: %w", err)
 	}
 	size, err := r.long()
 	if err != nil {
-		return nil, fmt.Errorf("block size: %w", err)
+		return ocfFile{}, fmt.Errorf("block size: %w", err)
 	}
 	raw, err := r.fixedLong(size)
 	if err != nil {
-		return nil, fmt.Errorf("block of %d bytes: %w", size, err)
+		return ocfFile{}, fmt.Errorf("block of %d bytes: %w", size, err)
 	}
 	if s, err := r.fixed(16); err != nil || !bytes.Equal(s, sync) {
-		return nil, errors.New("block sync marker does not match the header")
+		return ocfFile{}, errors.New("block sync marker does not match the header")
 	}
 	if f.block, err = decompress(f.codec, raw, MaxBlockBytes); err != nil {
-		return nil, fmt.Errorf("%s block: %w", f.codec, err)
+		return ocfFile{}, fmt.Errorf("%s block: %w", f.codec, err)
 	}
 	return f, nil
 }
