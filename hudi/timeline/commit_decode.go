@@ -198,6 +198,17 @@ type commitSummary struct {
 	writes   []PartitionWrites
 }
 
+// addWrites adds one partition's writes to the summary and its totals.
+func (sum *commitSummary) addWrites(w PartitionWrites) {
+	t := &sum.totals
+	t.NumWrites += w.NumWrites
+	t.NumInserts += w.NumInserts
+	t.NumUpdateWrites += w.NumUpdateWrites
+	t.NumDeletes += w.NumDeletes
+	t.TotalBytesWritten += w.TotalWriteBytes
+	sum.writes = append(sum.writes, w)
+}
+
 // summaryOf sums decoded metadata.
 func summaryOf(cm *CommitMetadata) commitSummary {
 	return commitSummary{op: cm.OperationType, totals: cm.Totals(), replaced: cm.PartitionToReplaceFileIDs, writes: cm.PartitionWrites()}
@@ -268,12 +279,7 @@ func liteSummary(b []byte, c avro.Container) (commitSummary, error) {
 			w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.PrevCommit)
 			keys = keys.add(p, s)
 		}
-		t.NumWrites += w.NumWrites
-		t.NumInserts += w.NumInserts
-		t.NumUpdateWrites += w.NumUpdateWrites
-		t.NumDeletes += w.NumDeletes
-		t.TotalBytesWritten += w.TotalWriteBytes
-		sum.writes = append(sum.writes, w)
+		sum.addWrites(w)
 	}
 	t.Files = keys.count()
 	return sum, nil

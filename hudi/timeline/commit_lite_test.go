@@ -15,9 +15,39 @@ import (
 // The summary decode (what a compact timeline keeps) agrees with the full decode's sums on
 // every fixture.
 func TestDecodeCommitSummaryMatchesFull(t *testing.T) {
+	n := 0
+	eachFixtureCommit(t, func(name string, b []byte) {
+		full, ferr := decodeCommitMetadata(b)
+		sum, serr := decodeCommitSummary(b)
+		if (ferr == nil) != (serr == nil) {
+			t.Fatalf("%s: %v vs %v", name, ferr, serr)
+		}
+		if ferr != nil {
+			return
+		}
+		n++
+		if avro.IsOCF(b) {
+			var lc liteCommit
+			if err := avro.FirstRecordInto(b, &lc); err != nil {
+				t.Errorf("%s: typed decode: %v", name, err)
+			}
+		}
+		if want := summaryOf(full); !reflect.DeepEqual(sum, want) {
+			t.Errorf("%s: summary %+v differs from full %+v", name, sum, want)
+		}
+	})
+	if n == 0 {
+		t.Skip("no fixture commits")
+	}
+	t.Logf("%d commit files", n)
+}
+
+// eachFixtureCommit calls fn with every completed commit file of every fixture zip, named
+// "zip!entry".
+func eachFixtureCommit(t *testing.T, fn func(name string, b []byte)) {
+	t.Helper()
 	zips, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "fixtures", "*", "*.zip"))
 	commitFile := regexp.MustCompile(`\.hoodie/(timeline/)?[0-9_]+\.(commit|deltacommit|replacecommit)$`)
-	n := 0
 	for _, z := range zips {
 		zr, err := zip.OpenReader(z)
 		if err != nil {
@@ -27,34 +57,19 @@ func TestDecodeCommitSummaryMatchesFull(t *testing.T) {
 			if !commitFile.MatchString(f.Name) {
 				continue
 			}
-			rc, _ := f.Open()
-			b, _ := io.ReadAll(rc)
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(rc)
 			rc.Close()
-			full, ferr := decodeCommitMetadata(b)
-			sum, serr := decodeCommitSummary(b)
-			if (ferr == nil) != (serr == nil) {
-				t.Fatalf("%s %s: %v vs %v", z, f.Name, ferr, serr)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if ferr != nil {
-				continue
-			}
-			n++
-			if avro.IsOCF(b) {
-				var lc liteCommit
-				if err := avro.FirstRecordInto(b, &lc); err != nil {
-					t.Errorf("%s %s: typed decode: %v", z, f.Name, err)
-				}
-			}
-			if want := summaryOf(full); !reflect.DeepEqual(sum, want) {
-				t.Errorf("%s %s: summary %+v differs from full %+v", z, f.Name, sum, want)
-			}
+			fn(z+"!"+f.Name, b)
 		}
 		zr.Close()
 	}
-	if n == 0 {
-		t.Skip("no fixture commits")
-	}
-	t.Logf("%d commit files", n)
 }
 
 // Distinct files are counted as Totals counts them: a path, else partition/fileId, and a path

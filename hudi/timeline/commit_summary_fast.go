@@ -632,12 +632,7 @@ func (p *summaryPlan) decode(block []byte) (commitSummary, bool) {
 			t.Partitions++
 		}
 		w := ps.w
-		t.NumWrites += w.NumWrites
-		t.NumInserts += w.NumInserts
-		t.NumUpdateWrites += w.NumUpdateWrites
-		t.NumDeletes += w.NumDeletes
-		t.TotalBytesWritten += w.TotalWriteBytes
-		sum.writes = append(sum.writes, w)
+		sum.addWrites(w)
 	}
 	t.Files = keys.count()
 	return sum, true

@@ -1,13 +1,10 @@
 package timeline
 
 import (
-	"archive/zip"
 	"encoding/binary"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"testing"
 
 	iavro "github.com/hudiscope/hudiscope/hudi/internal/avro"
@@ -52,31 +49,16 @@ func checkFastMatchesLite(t *testing.T, name string, b []byte) bool {
 // Every fixture's Avro commit, and a synthetic table's, is summed by the plan exactly as by the
 // typed decode.
 func TestSummaryPlanMatchesLite(t *testing.T) {
-	zips, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "fixtures", "*", "*.zip"))
-	commitFile := regexp.MustCompile(`\.hoodie/(timeline/)?[0-9_]+\.(commit|deltacommit|replacecommit)$`)
 	avroFiles, fast := 0, 0
-	for _, z := range zips {
-		zr, err := zip.OpenReader(z)
-		if err != nil {
-			t.Fatal(err)
+	eachFixtureCommit(t, func(name string, b []byte) {
+		if !iavro.IsOCF(b) {
+			return
 		}
-		for _, f := range zr.File {
-			if !commitFile.MatchString(f.Name) {
-				continue
-			}
-			rc, _ := f.Open()
-			b, _ := io.ReadAll(rc)
-			rc.Close()
-			if !iavro.IsOCF(b) {
-				continue
-			}
-			avroFiles++
-			if checkFastMatchesLite(t, z+"!"+f.Name, b) {
-				fast++
-			}
+		avroFiles++
+		if checkFastMatchesLite(t, name, b) {
+			fast++
 		}
-		zr.Close()
-	}
+	})
 	if avroFiles == 0 {
 		t.Skip("no Avro fixture commits")
 	}
