@@ -76,8 +76,8 @@ func WriteDiskMDT(dir string, fx *Fixture, commits, files, parts int) error {
 }
 
 // WriteMDT writes (or rewrites) only the metadata table of a table WriteDiskMDT wrote with the
-// same counts, leaving the base files alone: regenerating a million-file table's metadata
-// table takes seconds, its base files much longer.
+// same counts, leaving the base files alone: a million-file table's metadata table takes about
+// a minute to regenerate, relinking its base files far longer.
 func WriteMDT(dir string, fx *Fixture, commits, files, parts int) error {
 	listing := make(map[string]map[string]int64, parts)
 	for p := 0; p < parts; p++ {
