@@ -1,7 +1,7 @@
 // Package synth builds synthetic Hudi tables in memory for tests and benchmarks: a table
 // version 9 copy-on-write table with N partitions × M base files and a metadata table whose
-// `files` partition lists exactly those files (one base HFile written by a minimal HFile v3
-// writer). Nothing here touches real storage.
+// `files` partition lists exactly those files (one base HFile, laid out as Hudi writes HFile v3
+// for the metadata table). Nothing here touches real storage.
 package synth
 
 import (
