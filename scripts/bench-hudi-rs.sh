@@ -5,15 +5,27 @@
 # and the number of file slices each found (they must agree).
 #
 #   scripts/bench-hudi-rs.sh /tmp/hs-50k-10k /tmp/hs-1k-1m
+#   scripts/bench-hudi-rs.sh --synth-mdt
+#
+# --synth-mdt checks that hudi-rs reads the metadata-table HFile synth.WriteDiskMDT writes: it
+# builds a small table (3000 base files in 30 partitions, one run) and deletes one base file
+# from storage, so only a reader of the metadata table reports 3000 slices — storage has 2999.
+# The exit status is 1 when the two tools' counts differ (in every mode).
 #
 # Environment: HUDISCOPE (binary; default: go build into a temp dir), VENV (default
 # /tmp/hudi-rs-venv, created with `pip install hudi==0.5.0` when missing), RUNS.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: $0 TABLE_DIR..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 TABLE_DIR... | $0 --synth-mdt" >&2; exit 2; }
 RUNS=${RUNS:-3}
 VENV=${VENV:-/tmp/hudi-rs-venv}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ "$1" = --synth-mdt ]; then
+	RUNS=1
+	(cd "$(dirname "$0")/.." && go run ./hudi/internal/synth/cmd/synthtable -mdt -commits 20 -files 3000 -parts 30 "$tmp/synth-mdt")
+	rm "$tmp"/synth-mdt/dt=2026-01-0000/00000000-*.parquet
+	set -- "$tmp/synth-mdt"
+fi
 if [ -z "${HUDISCOPE:-}" ]; then
 	HUDISCOPE=$tmp/hudiscope
 	(cd "$(dirname "$0")/.." && go build -o "$HUDISCOPE" .)
@@ -39,7 +51,9 @@ measure() { # label, command...: one line of figures
 	fi
 	read -r u s e m < "$tmp/time"
 	printf '%-10s cpu %6.2f s  wall %6.2f s  rss %5d MB  slices %s\n' "$label" "$(echo "$u + $s" | bc)" "$e" $((m / 1024)) "$count"
+	last_count=$count
 }
+status=0
 # hudi-rs lists partitions only when hoodie.properties declares a partition field present in
 # the schema. The synthetic tables (hudi/internal/synth) keep their fixture's non-partitioned
 # properties while writing dt=… partition directories (hudiscope lists what is on storage), so
@@ -69,6 +83,12 @@ for table in "$@"; do
 	rs=$(shadow "$table")
 	for _ in $(seq "$RUNS"); do
 		measure hudiscope "$HUDISCOPE" files --json "$table"
+		ours=$last_count
 		measure hudi-rs "$VENV/bin/python" "$tmp/slices.py" "$rs"
+		if [ "$ours" != "$last_count" ]; then
+			echo "MISMATCH: hudiscope $ours slices, hudi-rs $last_count" >&2
+			status=1
+		fi
 	done
 done
+exit $status

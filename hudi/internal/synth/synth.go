@@ -1,7 +1,7 @@
 // Package synth builds synthetic Hudi tables in memory for tests and benchmarks: a table
 // version 9 copy-on-write table with N partitions × M base files and a metadata table whose
-// `files` partition lists exactly those files (one base HFile written by a minimal HFile v3
-// writer). Nothing here touches real storage.
+// `files` partition lists exactly those files (one base HFile, laid out as Hudi writes HFile v3
+// for the metadata table). Nothing here touches real storage.
 package synth
 
 import (
@@ -118,62 +118,182 @@ func FilesRecord(typ int, files map[string]int64) []byte {
 	return zigzag(b, 0)
 }
 
-// hfileBlockSize is where a data block is cut (Hudi's hoodie.hfile.block.size default).
-const hfileBlockSize = 1 << 20
+// HFile layout constants, as Hudi 1.x's HFileWriterImpl (hudi-io) writes them for the metadata
+// table: NULL checksums whose zero bytes are still reserved (HBase readers size blocks by them),
+// Hudi's comparator name, and the hoodie.hfile.block.size default for cutting data blocks.
+const (
+	hfileBlockSize   = 1 << 20
+	blockHeaderSize  = 33
+	bytesPerChecksum = 16 << 10
+	hfileComparator  = "org.apache.hudi.io.storage.HoodieHBaseKVComparator"
+	codecNone        = 2
+	latestTimestamp  = 1<<63 - 1 // HConstants.LATEST_TIMESTAMP, what Hudi puts in every cell key
+	createTimeMillis = 1767225600000
+)
 
-// HFile writes a minimal HFile v3 (codec NONE, no checksums, data blocks of about 1 MB, file
-// info, no block index): enough for a full-scan reader.
+// HFile writes an HFile v3 laid out as Hudi writes metadata-table base files (codec NONE): data
+// blocks of about 1 MB, then the load-on-open section — root data index (one entry per data
+// block: offset, on-disk size, first key), an empty meta index, file info — and the trailer.
+// Readers that seek through the index (Hudi, hudi-rs) need all of it; a full scan needs only
+// the data blocks and the file info. fileInfo entries are added to (or override) the ones
+// the writer computes.
 func HFile(cells map[string][]byte, fileInfo map[string][]byte) []byte {
 	keys := make([]string, 0, len(cells))
 	for k := range cells {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var blocks [][]byte
+	w := hfileWriter{prevByType: map[string]int64{}}
+
+	type indexEntry struct {
+		off  int64
+		size int
+		key  string
+	}
+	var index []indexEntry
 	var data []byte
+	var firstKey string
+	var budget, keyBytes, valueBytes int
+	first, last := uint64(1<<64-1), uint64(0)
+	flush := func() {
+		if len(data) == 0 {
+			return
+		}
+		off, size := w.block("DATABLK*", data)
+		if len(index) == 0 {
+			first = uint64(off)
+		}
+		last = uint64(off)
+		index = append(index, indexEntry{off, size, firstKey})
+		data, budget = data[:0], 0
+	}
 	for _, k := range keys {
-		if len(data) >= hfileBlockSize {
-			blocks, data = append(blocks, data), nil
+		v := cells[k]
+		// Hudi's cut rule and accounting: row key + value + 9 (two lengths and the MVCC
+		// byte) per cell, cut before a cell that would take the block past the block size.
+		if budget+len(k)+len(v)+9 > hfileBlockSize {
+			flush()
 		}
-		key := binary.BigEndian.AppendUint16(nil, uint16(len(k)))
-		key = append(key, k...)
-		key = append(key, 0)                        // family length
-		key = binary.BigEndian.AppendUint64(key, 0) // timestamp
-		key = append(key, 4)                        // type Put
-		data = binary.BigEndian.AppendUint32(data, uint32(len(key)))
-		data = binary.BigEndian.AppendUint32(data, uint32(len(cells[k])))
-		data = append(data, key...)
-		data = append(data, cells[k]...)
-		data = append(data, 0) // MVCC vlong 0
-	}
-	var out []byte
-	block := func(magic string, payload []byte, prev int64) int64 {
-		off := int64(len(out))
-		out = append(out, magic...)
-		out = binary.BigEndian.AppendUint32(out, uint32(len(payload)))
-		out = binary.BigEndian.AppendUint32(out, uint32(len(payload)))
-		out = binary.BigEndian.AppendUint64(out, uint64(prev))
-		out = append(out, 0)                            // checksum type none
-		out = binary.BigEndian.AppendUint32(out, 16384) // bytes per checksum
-		out = binary.BigEndian.AppendUint32(out, uint32(33+len(payload)))
-		out = append(out, payload...)
-		return off
-	}
-	if len(data) > 0 {
-		blocks = append(blocks, data)
-	}
-	first, last, prev := uint64(1<<64-1), uint64(0), int64(-1)
-	for i, b := range blocks {
-		prev = block("DATABLK*", b, prev)
-		if i == 0 {
-			first = uint64(prev)
+		if len(data) == 0 {
+			firstKey = k
 		}
-		last = uint64(prev)
+		budget += len(k) + len(v) + 9
+		keyBytes += len(k)
+		valueBytes += len(v)
+		// KeyValue: key length, value length, key (row length, row, family length 0, no
+		// qualifier, timestamp, type Put), value, MVCC vlong 0.
+		data = binary.BigEndian.AppendUint32(data, uint32(2+len(k)+1+8+1))
+		data = binary.BigEndian.AppendUint32(data, uint32(len(v)))
+		data = binary.BigEndian.AppendUint16(data, uint16(len(k)))
+		data = append(data, k...)
+		data = append(data, 0)
+		data = binary.BigEndian.AppendUint64(data, latestTimestamp)
+		data = append(data, 4)
+		data = append(data, v...)
+		data = append(data, 0)
 	}
-	fi := map[string][]byte{"KEY_VALUE_VERSION": {0, 0, 0, 1}}
+	flush()
+
+	// Root data index: per entry offset, on-disk size (header and checksums included), then
+	// the first key as varint length + (row length, row) — Hudi's index keys carry the row only.
+	var root []byte
+	for _, e := range index {
+		root = binary.BigEndian.AppendUint64(root, uint64(e.off))
+		root = binary.BigEndian.AppendUint32(root, uint32(e.size))
+		root = binary.AppendUvarint(root, uint64(2+len(e.key)))
+		root = binary.BigEndian.AppendUint16(root, uint16(len(e.key)))
+		root = append(root, e.key...)
+	}
+	rootOff, _ := w.block("IDXROOT2", root)
+	// The meta index is empty but must be present: readers find the file info right after it.
+	w.block("IDXROOT2", nil)
+
+	fi := map[string][]byte{
+		"KEY_VALUE_VERSION":    binary.BigEndian.AppendUint32(nil, 1),
+		"MAX_MEMSTORE_TS_KEY":  binary.BigEndian.AppendUint64(nil, 0),
+		"hfile.AVG_KEY_LEN":    binary.BigEndian.AppendUint32(nil, uint32(avg(keyBytes, len(keys)))),
+		"hfile.AVG_VALUE_LEN":  binary.BigEndian.AppendUint32(nil, uint32(avg(valueBytes, len(keys)))),
+		"hfile.CREATE_TIME_TS": binary.BigEndian.AppendUint64(nil, createTimeMillis),
+		"hfile.LASTKEY":        nil, // empty file: no last key, as Hudi writes it
+	}
+	if n := len(keys); n > 0 {
+		fi["hfile.LASTKEY"] = append(binary.BigEndian.AppendUint16(nil, uint16(len(keys[n-1]))), keys[n-1]...)
+	}
 	for k, v := range fileInfo {
 		fi[k] = v
 	}
+	fiOff, _ := w.block("FILEINF2", fileInfoPayload(fi))
+
+	var tp []byte
+	field := func(n int, v uint64) {
+		tp = binary.AppendUvarint(tp, uint64(n<<3))
+		tp = binary.AppendUvarint(tp, v)
+	}
+	field(1, uint64(fiOff))
+	field(2, uint64(rootOff))
+	// HBase's meanings (Hudi 1.x puts the data bytes in field 3 and leaves 4 unset; no reader
+	// we know of uses either): the root index payload, and every block's header + payload.
+	field(3, uint64(len(root)))
+	field(4, w.uncompressed)
+	field(5, uint64(len(index)))
+	field(6, 0)
+	field(7, uint64(len(keys)))
+	field(8, 1)
+	field(9, first)
+	field(10, last)
+	tp = binary.AppendUvarint(tp, 11<<3|2)
+	tp = binary.AppendUvarint(tp, uint64(len(hfileComparator)))
+	tp = append(tp, hfileComparator...)
+	field(12, codecNone)
+	trailer := make([]byte, 4096)
+	copy(trailer, "TRABLK\"$")
+	n := binary.PutUvarint(trailer[8:], uint64(len(tp)))
+	copy(trailer[8+n:], tp)
+	binary.BigEndian.PutUint32(trailer[4092:], 3|3<<24) // major 3, minor 3 (HBase's current)
+	return append(w.out, trailer...)
+}
+
+func avg(total, n int) int {
+	if n == 0 {
+		return 0
+	}
+	return total / n
+}
+
+// hfileWriter appends blocks and keeps what the trailer and block headers need.
+type hfileWriter struct {
+	out          []byte
+	prevByType   map[string]int64 // HBase's previous-block-of-the-same-type chain
+	uncompressed uint64           // headers + uncompressed payloads of every block
+}
+
+// block appends one uncompressed block with its header and zeroed NULL-checksum bytes and
+// returns its offset and on-disk size.
+func (w *hfileWriter) block(magic string, payload []byte) (int64, int) {
+	off := int64(len(w.out))
+	withHeader := blockHeaderSize + len(payload)
+	checksums := (withHeader + bytesPerChecksum - 1) / bytesPerChecksum * 4
+	prev, ok := w.prevByType[magic]
+	if !ok {
+		prev = -1
+	}
+	w.prevByType[magic] = off
+	w.out = append(w.out, magic...)
+	w.out = binary.BigEndian.AppendUint32(w.out, uint32(len(payload)+checksums))
+	w.out = binary.BigEndian.AppendUint32(w.out, uint32(len(payload)))
+	w.out = binary.BigEndian.AppendUint64(w.out, uint64(prev))
+	w.out = append(w.out, 0) // checksum type NULL
+	w.out = binary.BigEndian.AppendUint32(w.out, bytesPerChecksum)
+	w.out = binary.BigEndian.AppendUint32(w.out, uint32(withHeader))
+	w.out = append(w.out, payload...)
+	w.out = append(w.out, make([]byte, checksums)...)
+	w.uncompressed += uint64(withHeader)
+	return off, withHeader + checksums
+}
+
+// fileInfoPayload is the FILEINF2 payload: "PBUF", then a length-delimited
+// InfoProto{repeated BytesBytesPair map_entry = 1}, keys sorted so output is reproducible.
+func fileInfoPayload(fi map[string][]byte) []byte {
 	fkeys := make([]string, 0, len(fi))
 	for k := range fi {
 		fkeys = append(fkeys, k)
@@ -193,24 +313,5 @@ func HFile(cells map[string][]byte, fileInfo map[string][]byte) []byte {
 		proto = append(proto, pair...)
 	}
 	payload := append([]byte("PBUF"), binary.AppendUvarint(nil, uint64(len(proto)))...)
-	payload = append(payload, proto...)
-	fiOff := uint64(block("FILEINF2", payload, prev))
-
-	var tp []byte
-	field := func(n int, v uint64) {
-		tp = binary.AppendUvarint(tp, uint64(n<<3))
-		tp = binary.AppendUvarint(tp, v)
-	}
-	field(1, fiOff)
-	field(2, fiOff)
-	field(7, uint64(len(keys)))
-	field(9, first)
-	field(10, last)
-	field(12, 2) // NONE
-	trailer := make([]byte, 4096)
-	copy(trailer, "TRABLK\"$")
-	n := binary.PutUvarint(trailer[8:], uint64(len(tp)))
-	copy(trailer[8+n:], tp)
-	binary.BigEndian.PutUint32(trailer[4092:], 3|3<<24)
-	return append(out, trailer...)
+	return append(payload, proto...)
 }

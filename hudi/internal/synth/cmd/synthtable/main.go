@@ -2,6 +2,9 @@
 //
 //	go run ./hudi/internal/synth/cmd/synthtable -commits 50000 -files 10000 /tmp/hs-50k-10k
 //	go run ./hudi/internal/synth/cmd/synthtable -mdt -commits 1000 -files 1000000 -parts 1000 /tmp/hs-1k-1m-mdt
+//	go run ./hudi/internal/synth/cmd/synthtable -mdt-only -commits 1000 -files 1000000 -parts 1000 /tmp/hs-1k-1m-mdt
+//
+// -mdt-only rewrites just the metadata table of a table -mdt wrote with the same counts.
 package main
 
 import (
@@ -17,6 +20,7 @@ func main() {
 	files := flag.Int("files", 100000, "base files")
 	parts := flag.Int("parts", 100, "partitions")
 	mdt := flag.Bool("mdt", false, "also write a metadata table listing the base files (synth.WriteDiskMDT)")
+	mdtOnly := flag.Bool("mdt-only", false, "write only the metadata table of a table -mdt wrote with the same counts (synth.WriteMDT)")
 	fixture := flag.String("fixture", "testdata/fixtures/incr-1.2.0/table.zip", "fixture zip")
 	flag.Parse()
 	if flag.NArg() != 1 {
@@ -26,7 +30,10 @@ func main() {
 	fx, err := synth.ReadFixture(*fixture)
 	if err == nil {
 		write := synth.WriteDisk
-		if *mdt {
+		switch {
+		case *mdtOnly:
+			write = synth.WriteMDT
+		case *mdt:
 			write = synth.WriteDiskMDT
 		}
 		err = write(flag.Arg(0), fx, *commits, *files, *parts)
