@@ -42,6 +42,13 @@ func Stream[In, Out any](workers int, next func() (in In, ok bool, err error), w
 		defer close(order)
 		defer close(jobs)
 		for {
+			// The consumer drains what is queued after it fails, so a send below can succeed
+			// after stop: look before taking more input.
+			select {
+			case <-stop:
+				return
+			default:
+			}
 			in, ok, err := next()
 			if err != nil || !ok {
 				nextErr = err
