@@ -2,7 +2,6 @@ package metadata
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 	"testing"
 	"unsafe"
@@ -57,15 +56,7 @@ func TestPartitionEntries(t *testing.T) {
 // A base HFile of many blocks is decoded on every core and applied in file order: every
 // record arrives once, in key order, with its files.
 func TestScanFilesHFileManyBlocks(t *testing.T) {
-	cells := map[string][]byte{}
-	for p := range 300 {
-		files := map[string]int64{}
-		for f := range 200 {
-			files[fmt.Sprintf("%08x-0000-0000-0000-%012x-0_0-1-1_20260101000000000.parquet", p, f)] = int64(p*1000 + f)
-		}
-		cells[fmt.Sprintf("dt=%04d", p)] = synth.FilesRecord(2, files)
-	}
-	hf := synth.HFile(cells, map[string][]byte{"schema": []byte(synth.MetadataSchema)})
+	hf := synth.ManyBlockHFile()
 	if len(hf) < 4<<20 {
 		t.Fatalf("HFile of %d bytes takes the one-goroutine path", len(hf))
 	}
@@ -73,7 +64,7 @@ func TestScanFilesHFileManyBlocks(t *testing.T) {
 	err := scanFilesHFile(bytes.NewReader(hf), int64(len(hf)), "", func(k string, r *mdtRecord) {
 		keys = append(keys, k)
 		p := len(keys) - 1
-		name := fmt.Sprintf("%08x-0000-0000-0000-%012x-0_0-1-1_20260101000000000.parquet", p, 199)
+		name := synth.ManyBlockFileName(p, 199)
 		if r.Type != 2 || len(r.Files) != 200 || r.Files[name].Size != int64(p*1000+199) {
 			t.Fatalf("record %q: type %d, %d files, %s = %+v", k, r.Type, len(r.Files), name, r.Files[name])
 		}

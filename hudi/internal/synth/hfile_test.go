@@ -197,16 +197,8 @@ func checkIndex(t *testing.T, d *decoded) {
 }
 
 func TestHFileIndexAndTrailer(t *testing.T) {
-	cells := map[string][]byte{}
-	for p := range 300 {
-		files := map[string]int64{}
-		for f := range 200 {
-			files[fmt.Sprintf("%08x-0000-0000-0000-%012x-0_0-1-1_20260101000000000.parquet", p, f)] = int64(p*1000 + f)
-		}
-		cells[fmt.Sprintf("dt=%04d", p)] = synth.FilesRecord(2, files)
-	}
-	hf := synth.HFile(cells, map[string][]byte{"schema": []byte(synth.MetadataSchema)})
-	d := decode(t, hf)
+	cells := synth.ManyBlockCells()
+	d := decode(t, synth.ManyBlockHFile())
 	checkIndex(t, d)
 	// 300 records of 14,942..15,206 bytes: Hudi's budget (row + value + 9 per cell, cut before
 	// a cell that would pass 1 MiB) fits 68 or 69 in a block.

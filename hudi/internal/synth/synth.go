@@ -118,6 +118,31 @@ func FilesRecord(typ int, files map[string]int64) []byte {
 	return zigzag(b, 0)
 }
 
+// ManyBlockFileName is the f-th file of partition p in ManyBlockHFile; its size is p*1000+f.
+func ManyBlockFileName(p, f int) string {
+	return fmt.Sprintf("%08x-0000-0000-0000-%012x-0_0-1-1_20260101000000000.parquet", p, f)
+}
+
+// ManyBlockHFile is a `files` partition HFile of ManyBlockCells: about 4.5 MB, five 1 MB
+// data blocks.
+func ManyBlockHFile() []byte {
+	return HFile(ManyBlockCells(), map[string][]byte{"schema": []byte(MetadataSchema)})
+}
+
+// ManyBlockCells are 300 partition records ("dt=0000".."dt=0299") of 200 files each
+// (ManyBlockFileName), by row key.
+func ManyBlockCells() map[string][]byte {
+	cells := map[string][]byte{}
+	for p := range 300 {
+		files := map[string]int64{}
+		for f := range 200 {
+			files[ManyBlockFileName(p, f)] = int64(p*1000 + f)
+		}
+		cells[fmt.Sprintf("dt=%04d", p)] = FilesRecord(2, files)
+	}
+	return cells
+}
+
 // HFile layout constants, as Hudi 1.x's HFileWriterImpl (hudi-io) writes them for the metadata
 // table: NULL checksums whose zero bytes are still reserved (HBase readers size blocks by them),
 // Hudi's comparator name, and the hoodie.hfile.block.size default for cutting data blocks.
