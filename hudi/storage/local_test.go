@@ -157,13 +157,16 @@ func TestLocalReadFileContent(t *testing.T) {
 
 // ListNames (getdents on Linux) gives what os.ReadDir gives: sorted names, directories marked,
 // links not followed, paths joined onto the listed directory.
-func TestLocalListNamesMatchesReadDir(t *testing.T) {
+// timelineDirFixture is a local store whose a/timeline holds 3000 instant-like names (more than
+// one 8 KiB batch of records), a directory and a link to it.
+func timelineDirFixture(t *testing.T) *Local {
+	t.Helper()
 	root := t.TempDir()
 	sub := filepath.Join(root, "a", "timeline")
 	if err := os.MkdirAll(filepath.Join(sub, "dir.d"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for i := range 3000 { // more names than one 8 KiB batch holds
+	for i := range 3000 {
 		name := fmt.Sprintf("%017d.commit", 3000-i)
 		if err := os.WriteFile(filepath.Join(sub, name), nil, 0o644); err != nil {
 			t.Fatal(err)
@@ -176,6 +179,12 @@ func TestLocalListNamesMatchesReadDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
+
+func TestLocalListNamesMatchesReadDir(t *testing.T) {
+	l := timelineDirFixture(t)
+	root := l.dir
 	defer func(n int) { parallelBuildMin = n }(parallelBuildMin)
 	for _, c := range []struct {
 		dir      string
@@ -411,24 +420,8 @@ func TestZipOpenOnlyRegular(t *testing.T) {
 // ListNameBlock gives ListNames' names, order, directory and regular-file flags, whatever the
 // chunk size; a name never straddles two chunks.
 func TestLocalListNameBlock(t *testing.T) {
-	root := t.TempDir()
-	sub := filepath.Join(root, "a", "timeline")
-	if err := os.MkdirAll(filepath.Join(sub, "dir.d"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 3000 {
-		name := fmt.Sprintf("%017d.commit", 3000-i)
-		if err := os.WriteFile(filepath.Join(sub, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Symlink("dir.d", filepath.Join(sub, "link")); err != nil {
-		t.Fatal(err)
-	}
-	l, err := OpenLocal(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := timelineDirFixture(t)
+	root := l.dir
 	defer func(c int) { nameChunk = c }(nameChunk)
 	for _, c := range []struct {
 		dir   string
