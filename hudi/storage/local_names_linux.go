@@ -27,13 +27,7 @@ func listNames(abs, dir string) ([]Entry, error) {
 		return nil, fmt.Errorf("list %s: %w", abs, err)
 	}
 	defer unix.Close(fd)
-	prefix := Join(dir)
-	if prefix == "." {
-		prefix = ""
-	}
-	if prefix != "" {
-		prefix += "/"
-	}
+	prefix := DirPrefix(dir)
 	// Names go to scratch space (each followed by a NUL), then every path is carved out of one
 	// allocation: 150k separate path strings were a quarter of a timeline read's allocations.
 	np := nameBufs.Get().(*[]byte)

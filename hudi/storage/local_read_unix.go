@@ -145,13 +145,7 @@ func (l *Local) OpenDir(_ context.Context, dir string) (DirReader, error) {
 		return nil, err
 	}
 	// The prefix listNames gives the entries' paths.
-	prefix := Join(dir)
-	if prefix == "." {
-		prefix = ""
-	}
-	if prefix != "" {
-		prefix += "/"
-	}
+	prefix := DirPrefix(dir)
 	return &localDir{l: l, fd: fd, prefix: prefix}, nil
 }
 

@@ -145,6 +145,15 @@ func Join(elem ...string) string {
 	return strings.TrimPrefix(path.Join(elem...), "/")
 }
 
+// DirPrefix is what the entries listed in dir have before their names: the cleaned dir and a
+// slash, or "" for the root.
+func DirPrefix(dir string) string {
+	if p := Join(dir); p != "." && p != "" {
+		return p + "/"
+	}
+	return ""
+}
+
 // IsNotExist reports whether err means the path is missing.
 func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 

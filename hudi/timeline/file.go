@@ -134,10 +134,7 @@ func (r *Reader) listTimeline(ctx context.Context) (*listing, error) {
 	dir := r.Config.TimelineDir
 	b, ok, err := storage.ListNameBlock(ctx, r.Store, dir)
 	if ok {
-		d := storage.Join(dir) // as the backends make paths
-		if d == "." {
-			d = ""
-		}
+		d := strings.TrimSuffix(storage.DirPrefix(dir), "/") // as the backends make paths
 		return &listing{block: &b, dir: d}, err
 	}
 	entries, err := storage.ListNames(ctx, r.Store, dir)
