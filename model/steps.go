@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/findings"
@@ -156,9 +157,10 @@ func loadCommits(ctx context.Context, s *Snapshot) error {
 		return errSkipped(StepTimeline)
 	}
 	var todo []*timeline.Instant
-	for _, in := range s.Timeline.Instants {
+	var at []int // todo[k] is s.Timeline.Instants[at[k]]
+	for i, in := range s.Timeline.Instants {
 		if !in.MetadataLoaded() {
-			todo = append(todo, in)
+			todo, at = append(todo, in), append(at, i)
 		}
 	}
 	dec := s.Table.DecodeCommits(ctx, todo, true)
@@ -169,15 +171,9 @@ func loadCommits(ctx context.Context, s *Snapshot) error {
 	if len(dec) >= copyCollectMin {
 		runtime.GC()
 	}
-	ins := make([]*timeline.Instant, len(s.Timeline.Instants))
-	k := 0
-	for i, in := range s.Timeline.Instants {
-		if in.MetadataLoaded() {
-			ins[i] = in
-			continue
-		}
-		ins[i] = in.WithDecoded(&dec[k])
-		k++
+	ins := slices.Clone(s.Timeline.Instants)
+	for k, i := range at {
+		ins[i] = ins[i].WithDecoded(&dec[k])
 	}
 	tl := *s.Timeline
 	tl.Instants = ins
@@ -186,7 +182,7 @@ func loadCommits(ctx context.Context, s *Snapshot) error {
 }
 
 // copyCollectMin is the instant count from which loadCommits collects before copying.
-var copyCollectMin = 20000
+const copyCollectMin = 20000
 
 func loadArchived(ctx context.Context, s *Snapshot) error {
 	if s.Timeline == nil {
