@@ -78,9 +78,9 @@ func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src Listing
 // the active timeline, decides which metadata-table log blocks count; storage listing ignores it.
 func (t *Table) ListPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, error) {
 	if t.useMetadata(src) {
-		parts, err := t.metadataPartitions(ctx, tl, src)
+		l, err := t.metadataListing(ctx, tl, src)
 		if err == nil {
-			return parts, nil
+			return l.Map(), nil
 		}
 		if src == ListingMetadata {
 			return nil, err
@@ -94,25 +94,14 @@ func (t *Table) useMetadata(src ListingSource) bool {
 	return src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config))
 }
 
-// metadataPartitions reads the metadata table's listing; with ListingAuto a failure is
+// metadataListing reads the metadata table's listing; with ListingAuto a failure is
 // recorded as a problem (the caller then lists storage).
-func (t *Table) metadataPartitions(ctx context.Context, tl *timeline.Timeline, src ListingSource) (map[string][]storage.Entry, error) {
-	parts, err := metadata.ListPartitions(ctx, t.Store, &t.problems, tl)
-	t.metadataFailed(err, src)
-	return parts, err
-}
-
-// metadataListing is metadataPartitions with entries made a partition at a time.
 func (t *Table) metadataListing(ctx context.Context, tl *timeline.Timeline, src ListingSource) (*metadata.Listing, error) {
 	l, err := metadata.List(ctx, t.Store, &t.problems, tl)
-	t.metadataFailed(err, src)
-	return l, err
-}
-
-func (t *Table) metadataFailed(err error, src ListingSource) {
 	if err != nil && src != ListingMetadata {
 		t.problems.Add(t.path(metadata.TablePath), "cannot list files from the metadata table, listing storage instead: "+err.Error())
 	}
+	return l, err
 }
 
 // BuildView groups already listed files (partition → files) into file groups and slices;

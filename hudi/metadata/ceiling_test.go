@@ -74,11 +74,11 @@ func list(t *testing.T, dir string) (map[string][]storage.Entry, []problem.Probl
 		t.Fatal(err)
 	}
 	var problems problem.Log
-	parts, err := ListPartitions(context.Background(), st, &problems, dataTimeline())
+	l, err := List(context.Background(), st, &problems, dataTimeline())
 	if err != nil {
-		t.Fatalf("ListPartitions: %v", err)
+		t.Fatalf("List: %v", err)
 	}
-	return parts, problems.List()
+	return l.Map(), problems.List()
 }
 
 func summary(parts map[string][]storage.Entry) string {

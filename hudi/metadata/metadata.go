@@ -100,28 +100,21 @@ func (m *mdtInstants) isCompleted(instant string) bool {
 	return m.firstActive != "" && timeline.CompareInstants(instant, m.firstActive) < 0
 }
 
-// ListPartitions lists partitions and their files from the metadata table's `files` partition
-// instead of listing storage: the latest completed base HFile plus the valid HFILE_DATA and
-// DELETE log blocks of its slice, merged. Entries carry names and sizes (no modification
-// times). store is the data table's storage and tl its active timeline; corrupt log blocks
-// are recorded in problems.
-func ListPartitions(ctx context.Context, store storage.Storage, problems *problem.Log, tl *timeline.Timeline) (map[string][]storage.Entry, error) {
-	l, err := List(ctx, store, problems, tl)
-	if err != nil {
-		return nil, err
-	}
+// Listing is a metadata-table listing whose entries are made a partition at a time (a
+// million files' entries are 100 MB).
+type Listing struct {
+	parts []string     // in path order; "" is the table's only partition when unpartitioned
+	recs  []*mdtRecord // parts[i]'s record (nil: listed without files)
+}
+
+// Map makes every partition's entries: partition path → files in name order.
+func (l *Listing) Map() map[string][]storage.Entry {
 	out := make(map[string][]storage.Entry, l.Len())
 	for i := range l.Len() {
 		part, entries := l.Entries(i)
 		out[part] = entries
 	}
-	return out, nil
-}
-
-// Listing is a metadata-table listing whose entries are made a partition at a time.
-type Listing struct {
-	parts []string     // in path order; "" is the table's only partition when unpartitioned
-	recs  []*mdtRecord // parts[i]'s record (nil: listed without files)
+	return out
 }
 
 // Len is the number of partitions.
@@ -135,8 +128,11 @@ func (l *Listing) Entries(i int) (string, []storage.Entry) {
 	return l.parts[i], e
 }
 
-// List is ListPartitions without making every partition's entries up front (a million
-// files' entries are 100 MB): see Listing.
+// List lists partitions and their files from the metadata table's `files` partition
+// instead of listing storage: the latest completed base HFile plus the valid HFILE_DATA and
+// DELETE log blocks of its slice, merged. Entries carry names and sizes (no modification
+// times). store is the data table's storage and tl its active timeline; corrupt log blocks
+// are recorded in problems.
 func List(ctx context.Context, store storage.Storage, problems *problem.Log, tl *timeline.Timeline) (*Listing, error) {
 	// Read the MDT's properties and list its `files` partition at the same time (each is a
 	// round trip on object stores), then its timeline.
