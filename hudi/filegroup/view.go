@@ -314,12 +314,19 @@ func (vs *viewState) isCommitted(instant string) bool {
 	return vs.firstActive != "" && timeline.CompareInstants(instant, vs.firstActive) < 0
 }
 
+// partitionBuilder builds one partition's file groups as of tl, reading pending compaction
+// and clustering plans through r once; it may be called from several goroutines at once.
+func partitionBuilder(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline) func(pp string, files []storage.Entry) *Partition {
+	vs := newViewState(ctx, r, tl)
+	v1 := r.Config.Version < 8
+	return func(pp string, files []storage.Entry) *Partition { return vs.buildPartition(pp, files, v1) }
+}
+
 // BuildView groups listed files (partition → files) into file groups and slices, reading
 // pending compaction and clustering plans through r. source names the listing (SourceStorage,
 // SourceMetadata or another description).
 func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, parts map[string][]storage.Entry, source string) *View {
-	vs := newViewState(ctx, r, tl)
-	v1 := r.Config.Version < 8
+	build := partitionBuilder(ctx, r, tl)
 	view := &View{Source: source}
 	names := make([]string, 0, len(parts))
 	for p := range parts {
@@ -327,7 +334,7 @@ func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, p
 	}
 	sort.Strings(names)
 	for _, pp := range names {
-		view.Partitions = append(view.Partitions, vs.buildPartition(pp, parts[pp], v1))
+		view.Partitions = append(view.Partitions, build(pp, parts[pp]))
 	}
 	return view
 }
@@ -340,11 +347,7 @@ func BuildView(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, p
 // on the calling goroutine; once it fails it is not called again, the listing finishes and its
 // error is returned.
 func ListViewFunc(ctx context.Context, store storage.Storage, problems *problem.Log, r *timeline.Reader, tl *timeline.Timeline, emit func(*Partition) error) error {
-	vs := newViewState(ctx, r, tl)
-	v1 := r.Config.Version < 8
-	return walkOrdered(ctx, store, problems, func(dir string, files []storage.Entry) *Partition {
-		return vs.buildPartition(dir, files, v1)
-	}, emit)
+	return walkOrdered(ctx, store, problems, partitionBuilder(ctx, r, tl), emit)
 }
 
 // groupSlab hands out file groups, slices and base files from arrays sized for one partition:
@@ -576,11 +579,9 @@ func (v *View) String() string {
 // handful of listings and built partitions are held at once. Once emit fails it is not called
 // again and its error is returned.
 func BuildViewFunc(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline, n int, part func(i int) (string, []storage.Entry), emit func(*Partition) error) error {
-	vs := newViewState(ctx, r, tl)
-	v1 := r.Config.Version < 8
+	build := partitionBuilder(ctx, r, tl)
 	return ordered.Range(n, runtime.GOMAXPROCS(0), func(i int) *Partition {
-		pp, files := part(i)
-		return vs.buildPartition(pp, files, v1)
+		return build(part(i))
 	}, func(p *Partition) error {
 		if err := ctx.Err(); err != nil {
 			return err
