@@ -251,10 +251,8 @@ func sameFile(a, b *Instant) bool {
 
 // completedEntry is the listing entry of the instant's completed file (CompletedFile's).
 func completedEntry(in *Instant) (storage.Entry, bool) {
-	for _, e := range in.Files {
-		if fileState(e.Name) == Completed {
-			return in.entry(e), true
-		}
+	if f, ok := in.fileIn(Completed); ok {
+		return in.entry(f), true
 	}
 	return storage.Entry{}, false
 }

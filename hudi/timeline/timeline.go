@@ -206,12 +206,20 @@ func (i *Instant) IsCompleted() bool { return i.State == Completed }
 
 // file returns the table-relative path of the instant's file in a given state.
 func (i *Instant) file(state State) string {
-	for _, f := range i.Files {
-		if fileState(f.Name) == state {
-			return i.FilePath(f)
-		}
+	if f, ok := i.fileIn(state); ok {
+		return i.FilePath(f)
 	}
 	return ""
+}
+
+// fileIn is the instant's file in state, if listed.
+func (i *Instant) fileIn(state State) (File, bool) {
+	for _, f := range i.Files {
+		if fileState(f.Name) == state {
+			return f, true
+		}
+	}
+	return File{}, false
 }
 
 // fileState is the state of an instant file name that ParseInstantFileName accepted (Files
