@@ -415,6 +415,19 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 			fields = append(fields, c)
 		}
 	}
+	// The meta columns are always read, projected or not: their column and type, found once
+	// rather than per row.
+	type metaCol struct {
+		name string
+		col  int
+		typ  parquet.Type
+	}
+	var metas []metaCol
+	for _, m := range []string{CommitTime, RecordKey, PartitionPath} {
+		if c, ok := leafCol[m]; ok && nodes[m] == nil {
+			metas = append(metas, metaCol{m, c, top[indexOf(top, m)].Type()})
+		}
+	}
 	topLeaf := make([]bool, col) // column index → a top-level leaf
 	for _, c := range leafCol {
 		topLeaf[c] = true
@@ -468,12 +481,9 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 						rec.Values[name] = v
 					}
 				}
-				// The meta columns are always read, projected or not.
-				for _, m := range []string{CommitTime, RecordKey, PartitionPath} {
-					if _, ok := rec.Values[m]; !ok {
-						if c, ok := leafCol[m]; ok {
-							rec.Values[m] = parquetLeaf(byCol[c], top[indexOf(top, m)].Type())
-						}
+				for _, m := range metas {
+					if _, ok := rec.Values[m.name]; !ok {
+						rec.Values[m.name] = parquetLeaf(byCol[m.col], m.typ)
 					}
 				}
 				finish(&rec, ordering)
