@@ -225,8 +225,9 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 				out.base = c
 				for i := 0; i < f.n; i++ {
 					if merge {
-						e, ok := idx.lookup(c.bytes(c.key, i))
-						if !ok && len(o.KeyFields) > 0 && len(c.bytes(c.key, i)) == 0 {
+						key := c.bytes(c.key, i)
+						e, ok := idx.lookup(key)
+						if !ok && len(o.KeyFields) > 0 && len(key) == 0 {
 							e, ok = idx.byKey[c.record(i).Key]
 						}
 						if ok && !idx.ents[e].used {
