@@ -37,6 +37,8 @@ type baseFile struct {
 	left  int
 	cur   []colCursor
 	bufs  [2]*baseBuf
+	// batchN is the rows a batch holds (batchRowsFor the columns present).
+	batchN int
 }
 
 // baseBuf is one batch of base rows and what its values point into: pages read to their end
@@ -143,12 +145,19 @@ func openBase(ctx context.Context, store storage.Storage, path string, cols []st
 	case c.commitTime < 0 || b.idx[c.commitTime] < 0 || c.key < 0 || b.idx[c.key] < 0:
 		return nil, fmt.Errorf("parquet %s: no %s/%s column (not a Hudi base file?)", path, CommitTime, RecordKey)
 	}
+	present := 0
+	for _, ci := range b.idx {
+		if ci >= 0 {
+			present++
+		}
+	}
+	b.batchN = batchRowsFor(present)
 	for k := range b.bufs {
 		u := &baseBuf{cols: *c}
 		u.cols.vals = make([][]parquet.Value, len(fields))
 		for i, ci := range b.idx {
 			if ci >= 0 {
-				u.cols.vals[i] = make([]parquet.Value, batchRows)
+				u.cols.vals[i] = make([]parquet.Value, b.batchN)
 			}
 		}
 		b.bufs[k] = u
@@ -175,7 +184,7 @@ func (b *baseFile) closeCursors(u *baseBuf) {
 	}
 }
 
-// next reads the next batch of rows into u (at most batchRows, never across row groups),
+// next reads the next batch of rows into u (at most batchN, never across row groups),
 // first giving back what u held, and returns how many; 0 at the end of the file.
 func (b *baseFile) next(ctx context.Context, u *baseBuf) (n int, err error) {
 	defer func() {
@@ -214,7 +223,7 @@ func (b *baseFile) next(ctx context.Context, u *baseBuf) (n int, err error) {
 			}
 		}
 	}
-	n = min(b.left, batchRows)
+	n = min(b.left, b.batchN)
 	for i, ci := range b.idx {
 		if ci < 0 {
 			continue
