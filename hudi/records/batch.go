@@ -192,6 +192,18 @@ func (c *baseColumns) record(i int) Record {
 	return rec
 }
 
+// derivedKey is base row i's key from its key fields (a table without meta fields), as
+// record(i).Key is, without converting the row's other columns.
+func (c *baseColumns) derivedKey(i int) string {
+	r := Record{Values: make(map[string]any, len(c.keyFields))}
+	for _, f := range c.keyFields {
+		if j, ok := c.pos[f]; ok && c.vals[j] != nil {
+			r.Values[f] = parquetLeaf(c.vals[j][i], c.types[j])
+		}
+	}
+	return deriveKey(r, c.keyFields)
+}
+
 // orderingOf is base row i's ordering values (what a merge compares).
 func (c *baseColumns) orderingOf(i int) []any {
 	out := make([]any, len(c.order))

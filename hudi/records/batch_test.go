@@ -167,3 +167,61 @@ func TestWideBaseFileBatches(t *testing.T) {
 		t.Fatalf("%d rows in batches %v, %v", n, sizes, err)
 	}
 }
+
+// TestDerivedKeyMatchesRecord: a base row of a table without meta fields (empty
+// _hoodie_record_key) is looked up in the log index by derivedKey, which must be the key
+// record(i) derives, for one key field and for several.
+func TestDerivedKeyMatchesRecord(t *testing.T) {
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[flatRow](&buf)
+	for i := range 50 {
+		if _, err := w.Write([]flatRow{{CommitTime: "001", Partition: "p", ID: int64(i), Score: float64(i) / 2}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.parquet"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, keyFields := range [][]string{{"id"}, {"id", "score"}} {
+		o := Options{AllColumns: true, KeyFields: keyFields}
+		b, err := openBase(ctx, st, "f.parquet", projection(o), true, o, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for f := range b.batches(ctx, &err) {
+			for i := range f.n {
+				want := f.cols.record(i).Key
+				if got := f.cols.derivedKey(i); got != want || want == "" {
+					t.Errorf("%v row %d: derivedKey %q, record key %q", keyFields, n, got, want)
+				}
+				n++
+			}
+		}
+		b.Close()
+		if err != nil || n != 50 {
+			t.Fatalf("%v: %d rows, %v", keyFields, n, err)
+		}
+	}
+	o := Options{AllColumns: true, KeyFields: []string{"id", "score"}}
+	b, err := openBase(ctx, st, "f.parquet", projection(o), true, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for f := range b.batches(ctx, &err) {
+		if got := f.cols.derivedKey(3); got != "id:3,score:1.5" {
+			t.Errorf("row 3 key %q, want id:3,score:1.5", got)
+		}
+		break
+	}
+}

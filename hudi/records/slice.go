@@ -230,7 +230,7 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 						key := c.bytes(c.key, i)
 						e, ok := idx.lookup(key)
 						if !ok && len(o.KeyFields) > 0 && len(key) == 0 {
-							e, ok = idx.byKey[c.record(i).Key]
+							e, ok = idx.byKey[c.derivedKey(i)]
 						}
 						if ok && !idx.ents[e].used {
 							idx.ents[e].used = true
