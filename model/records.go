@@ -57,7 +57,7 @@ func (e ErrRowsUnknown) Error() string { return e.Why }
 
 // SnapshotRows calls fn for every row of the snapshot (as of q.AsOf when set).
 func (s *Snapshot) SnapshotRows(ctx context.Context, q SnapshotQuery, fn func(records.Record) error) (records.Stats, error) {
-	return s.SnapshotBatches(ctx, q, perRecord(fn))
+	return s.SnapshotBatches(ctx, q, records.PerRecord(fn))
 }
 
 // SnapshotBatches is SnapshotRows a batch of rows at a time (values converted only when asked).
@@ -66,18 +66,6 @@ func (s *Snapshot) SnapshotBatches(ctx context.Context, q SnapshotQuery, fn func
 		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
 	}
 	return SnapshotBatches(ctx, s.Table, s.Timeline, s.View, s.Options.NoMDT, q, fn)
-}
-
-// perRecord hands a batch's rows to fn one Record at a time.
-func perRecord(fn func(records.Record) error) func(*records.Batch) error {
-	return func(b *records.Batch) error {
-		for i := range b.Len() {
-			if err := fn(b.Record(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 }
 
 // SnapshotRows reads the snapshot of t (as of q.AsOf when set), one file slice at a time.
@@ -89,7 +77,7 @@ func perRecord(fn func(records.Record) error) func(*records.Batch) error {
 // instants, and is refused when an incomplete write (other than clustering) was requested at
 // or before it.
 func SnapshotRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, noMDT bool, q SnapshotQuery, fn func(records.Record) error) (records.Stats, error) {
-	return SnapshotBatches(ctx, t, tl, view, noMDT, q, perRecord(fn))
+	return SnapshotBatches(ctx, t, tl, view, noMDT, q, records.PerRecord(fn))
 }
 
 // SnapshotBatches is SnapshotRows a batch of rows at a time.
@@ -225,7 +213,7 @@ func isCommitAction(in *timeline.Instant) bool {
 
 // IncrementalRows calls fn for every row the incremental read q returns.
 func (s *Snapshot) IncrementalRows(ctx context.Context, q IncrementalQuery, fn func(records.Record) error) (records.Stats, error) {
-	return s.IncrementalBatches(ctx, q, perRecord(fn))
+	return s.IncrementalBatches(ctx, q, records.PerRecord(fn))
 }
 
 // IncrementalBatches is IncrementalRows a batch of rows at a time.
@@ -239,7 +227,7 @@ func (s *Snapshot) IncrementalBatches(ctx context.Context, q IncrementalQuery, f
 // IncrementalRows calls fn for every record the incremental read q returns: the latest
 // version (as of q.End) of each record whose latest write is among the returned writes.
 func IncrementalRows(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, q IncrementalQuery, fn func(records.Record) error) (records.Stats, error) {
-	return IncrementalBatches(ctx, t, tl, view, q, perRecord(fn))
+	return IncrementalBatches(ctx, t, tl, view, q, records.PerRecord(fn))
 }
 
 // IncrementalBatches is IncrementalRows a batch of rows at a time.

@@ -403,7 +403,12 @@ func TestSnapshotAsOfCleanWithoutRetainedCommit(t *testing.T) {
 	// The value the fixture's own clean refuses (before its earliest retained commit) is read:
 	// without a retained commit only the first write bounds it.
 	got, _, err := snapshotCounts(t, byVersions, SnapshotQuery{AsOf: "20261129161819211"})
-	if err != nil || total(got) == 0 {
+	// Read as of that write: no row is newer than it, and its own 2 rows are there.
+	newest := ""
+	for c := range got {
+		newest = max(newest, c)
+	}
+	if err != nil || newest != "20261129161819211" || got[newest] != 2 {
 		t.Errorf("file-versions clean, as of the third write: %v rows, %v", got, err)
 	}
 	garbled := withClean(t, func(map[string]any) []byte { return []byte(`{"earliestCommitToRetain": 42`) })

@@ -17,32 +17,21 @@ import (
 // of at most filesChunk file groups encoded on every core and written in order, so memory
 // holds a few chunks whatever the size of one partition.
 func WriteFilesJSON(w io.Writer, view *filegroup.View) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	head := make([]byte, 0, 256)
-	head = append(head, "{\n  \"schemaVersion\": "...)
-	head = appendJSONString(head, SchemaVersion)
-	head = append(head, ",\n  \"listingSource\": "...)
-	head = appendJSONString(head, view.Source)
-	head = append(head, ",\n  \"partitions\": "...)
-	if len(view.Partitions) == 0 {
-		head = append(head, "[]"...)
-	} else {
-		head = append(head, '[')
-	}
-	if _, err := bw.Write(head); err != nil {
+	// The head and tail are FilesJSONWriter's; only the partitions are written differently.
+	f := NewFilesJSONWriter(w)
+	if err := f.Begin(view.Source); err != nil {
 		return err
 	}
-	if err := writeFilesChunks(bw, view, filesChunks(view), runtime.GOMAXPROCS(0)); err != nil {
-		return err
-	}
-	tail := "\n}\n"
 	if len(view.Partitions) > 0 {
-		tail = "\n  ]\n}\n"
+		if err := f.write([]byte{'['}); err != nil {
+			return err
+		}
+		if err := writeFilesChunks(f.w, view, filesChunks(view), runtime.GOMAXPROCS(0)); err != nil {
+			return err
+		}
+		f.n = len(view.Partitions)
 	}
-	if _, err := bw.WriteString(tail); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return f.Close()
 }
 
 // FilesJSONWriter writes the same document as WriteFilesJSON one partition at a time, for a

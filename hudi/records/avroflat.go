@@ -179,14 +179,14 @@ func flatValue(k flatKind, src []byte) (any, []byte, error) {
 	return nil, nil, fmt.Errorf("kind %d", k)
 }
 
-// flatVarlong reads a zig-zag varint of at most 64 bits.
+// flatVarlong reads an Avro long: binary.Varint's zig-zag encoding, at most 64 bits.
 func flatVarlong(src []byte) (int64, []byte, error) {
-	u, n := binary.Uvarint(src)
+	v, n := binary.Varint(src)
 	if n <= 0 {
 		if n == 0 {
 			return 0, nil, errFlatShort
 		}
 		return 0, nil, errors.New("varint overflows 64 bits")
 	}
-	return int64(u>>1) ^ -int64(u&1), src[n:], nil
+	return v, src[n:], nil
 }

@@ -6,9 +6,20 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// batchRows is the most rows a Batch holds: large enough to amortise the per-batch work,
-// small enough that one batch of a wide table stays a few hundred KiB.
+// batchRows is the most rows a Batch holds: large enough to amortise the per-batch work
+// (a wide table's batches hold fewer: batchValues).
 const batchRows = 1024
+
+// batchValues bounds the values one batch of base columns holds (24 bytes each): a wide
+// table's batches (or a crafted footer's thousands of columns) get fewer rows, since both
+// buffers are allocated when the file is opened.
+const batchValues = 64 << 10
+
+// batchRowsFor is how many rows a batch of cols columns holds: batchRows, fewer past
+// batchValues values, at least one.
+func batchRowsFor(cols int) int {
+	return max(1, min(batchRows, batchValues/max(cols, 1)))
+}
 
 // Batch is up to batchRows rows of one file slice, in the order a snapshot returns them. Rows
 // of the base file that no log record replaced stay in the base file's columns (decoded
@@ -179,6 +190,18 @@ func (c *baseColumns) record(i int) Record {
 		rec.Key = deriveKey(rec, c.keyFields)
 	}
 	return rec
+}
+
+// derivedKey is base row i's key from its key fields (a table without meta fields), as
+// record(i).Key is, without converting the row's other columns.
+func (c *baseColumns) derivedKey(i int) string {
+	r := Record{Values: make(map[string]any, len(c.keyFields))}
+	for _, f := range c.keyFields {
+		if j, ok := c.pos[f]; ok && c.vals[j] != nil {
+			r.Values[f] = parquetLeaf(c.vals[j][i], c.types[j])
+		}
+	}
+	return deriveKey(r, c.keyFields)
 }
 
 // orderingOf is base row i's ordering values (what a merge compares).

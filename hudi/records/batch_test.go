@@ -114,3 +114,114 @@ func TestBatchesAcrossPagesAndRowGroups(t *testing.T) {
 		t.Fatalf("pruned read: %d rows, %d row groups skipped, first ids %v %v", len(res.Records), res.SkippedRowGroups, res.Records[0].Values["id"], res.Records[perGroup].Values["id"])
 	}
 }
+
+// TestWideBaseFileBatches reads a base file of 203 columns: its batches hold
+// batchValues/203 = 322 rows (not 1,024 rows of every column, allocated twice when the file
+// opens), and every row still comes back with its values.
+func TestWideBaseFileBatches(t *testing.T) {
+	if got := []int{batchRowsFor(0), batchRowsFor(64), batchRowsFor(65), batchRowsFor(203), batchRowsFor(1 << 20)}; !slices.Equal(got, []int{1024, 1024, 1008, 322, 1}) {
+		t.Fatalf("batchRowsFor: %v", got)
+	}
+	const rows, extra = 1000, 200
+	g := parquet.Group{CommitTime: parquet.String(), RecordKey: parquet.String(), PartitionPath: parquet.String()}
+	for c := range extra {
+		g[fmt.Sprintf("c%03d", c)] = parquet.Int(64)
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[any](&buf, parquet.NewSchema("wide", g))
+	for i := range rows {
+		r := map[string]any{CommitTime: "001", RecordKey: fmt.Sprintf("k%04d", i), PartitionPath: ""}
+		for c := range extra {
+			r[fmt.Sprintf("c%03d", c)] = int64(i*extra + c)
+		}
+		if _, err := w.Write([]any{r}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f1_0-1-1_001.parquet"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slice := &filegroup.FileSlice{Base: &filegroup.BaseFile{Path: "f1_0-1-1_001.parquet"}}
+	var sizes []int
+	n := 0
+	_, err = readSliceBatches(context.Background(), st, slice, Options{AllColumns: true}, nil, nil, func(b *Batch) error {
+		sizes = append(sizes, b.Len())
+		last := slices.Index(b.Fields, fmt.Sprintf("c%03d", extra-1))
+		for i := range b.Len() {
+			if v, ok := b.Int64(i, last); !ok || v != int64(n*extra+extra-1) || b.Record(i).Key != fmt.Sprintf("k%04d", n) {
+				return fmt.Errorf("row %d: c%03d %v %v, key %s", n, extra-1, v, ok, b.Record(i).Key)
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil || n != rows || !slices.Equal(sizes, []int{322, 322, 322, 34}) {
+		t.Fatalf("%d rows in batches %v, %v", n, sizes, err)
+	}
+}
+
+// TestDerivedKeyMatchesRecord: a base row of a table without meta fields (empty
+// _hoodie_record_key) is looked up in the log index by derivedKey, which must be the key
+// record(i) derives, for one key field and for several.
+func TestDerivedKeyMatchesRecord(t *testing.T) {
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[flatRow](&buf)
+	for i := range 50 {
+		if _, err := w.Write([]flatRow{{CommitTime: "001", Partition: "p", ID: int64(i), Score: float64(i) / 2}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.parquet"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, keyFields := range [][]string{{"id"}, {"id", "score"}} {
+		o := Options{AllColumns: true, KeyFields: keyFields}
+		b, err := openBase(ctx, st, "f.parquet", projection(o), true, o, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for f := range b.batches(ctx, &err) {
+			for i := range f.n {
+				want := f.cols.record(i).Key
+				if got := f.cols.derivedKey(i); got != want || want == "" {
+					t.Errorf("%v row %d: derivedKey %q, record key %q", keyFields, n, got, want)
+				}
+				n++
+			}
+		}
+		b.Close()
+		if err != nil || n != 50 {
+			t.Fatalf("%v: %d rows, %v", keyFields, n, err)
+		}
+	}
+	o := Options{AllColumns: true, KeyFields: []string{"id", "score"}}
+	b, err := openBase(ctx, st, "f.parquet", projection(o), true, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for f := range b.batches(ctx, &err) {
+		if got := f.cols.derivedKey(3); got != "id:3,score:1.5" {
+			t.Errorf("row 3 key %q, want id:3,score:1.5", got)
+		}
+		break
+	}
+}

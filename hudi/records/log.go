@@ -142,20 +142,15 @@ func dataRecords(schema string, content []byte, cols []string, all bool, orderin
 					m[k] = avroValue(v)
 				}
 			}
-			for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
-				if _, ok := m[c]; !ok {
-					m[c] = nil
-				}
-			}
 		} else {
 			rec.Values = make(map[string]any, len(fields)+3)
 			for _, c := range fields {
 				rec.Values[c] = avroValue(m[c])
 			}
-			for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
-				if _, ok := rec.Values[c]; !ok {
-					rec.Values[c] = m[c]
-				}
+		}
+		for _, c := range []string{CommitTime, RecordKey, PartitionPath} {
+			if _, ok := rec.Values[c]; !ok {
+				rec.Values[c] = m[c] // nil when the schema lacks it
 			}
 		}
 		finish(&rec, nil)

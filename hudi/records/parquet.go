@@ -37,6 +37,8 @@ type baseFile struct {
 	left  int
 	cur   []colCursor
 	bufs  [2]*baseBuf
+	// batchN is the rows a batch holds (batchRowsFor the columns present).
+	batchN int
 }
 
 // baseBuf is one batch of base rows and what its values point into: pages read to their end
@@ -143,12 +145,19 @@ func openBase(ctx context.Context, store storage.Storage, path string, cols []st
 	case c.commitTime < 0 || b.idx[c.commitTime] < 0 || c.key < 0 || b.idx[c.key] < 0:
 		return nil, fmt.Errorf("parquet %s: no %s/%s column (not a Hudi base file?)", path, CommitTime, RecordKey)
 	}
+	present := 0
+	for _, ci := range b.idx {
+		if ci >= 0 {
+			present++
+		}
+	}
+	b.batchN = batchRowsFor(present)
 	for k := range b.bufs {
 		u := &baseBuf{cols: *c}
 		u.cols.vals = make([][]parquet.Value, len(fields))
 		for i, ci := range b.idx {
 			if ci >= 0 {
-				u.cols.vals[i] = make([]parquet.Value, batchRows)
+				u.cols.vals[i] = make([]parquet.Value, b.batchN)
 			}
 		}
 		b.bufs[k] = u
@@ -175,7 +184,7 @@ func (b *baseFile) closeCursors(u *baseBuf) {
 	}
 }
 
-// next reads the next batch of rows into u (at most batchRows, never across row groups),
+// next reads the next batch of rows into u (at most batchN, never across row groups),
 // first giving back what u held, and returns how many; 0 at the end of the file.
 func (b *baseFile) next(ctx context.Context, u *baseBuf) (n int, err error) {
 	defer func() {
@@ -214,7 +223,7 @@ func (b *baseFile) next(ctx context.Context, u *baseBuf) (n int, err error) {
 			}
 		}
 	}
-	n = min(b.left, batchRows)
+	n = min(b.left, b.batchN)
 	for i, ci := range b.idx {
 		if ci < 0 {
 			continue
@@ -415,6 +424,19 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 			fields = append(fields, c)
 		}
 	}
+	// The meta columns are always read, projected or not: their column and type, found once
+	// rather than per row.
+	type metaCol struct {
+		name string
+		col  int
+		typ  parquet.Type
+	}
+	var metas []metaCol
+	for _, m := range []string{CommitTime, RecordKey, PartitionPath} {
+		if c, ok := leafCol[m]; ok && nodes[m] == nil {
+			metas = append(metas, metaCol{m, c, top[indexOf(top, m)].Type()})
+		}
+	}
 	topLeaf := make([]bool, col) // column index → a top-level leaf
 	for _, c := range leafCol {
 		topLeaf[c] = true
@@ -468,12 +490,9 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 						rec.Values[name] = v
 					}
 				}
-				// The meta columns are always read, projected or not.
-				for _, m := range []string{CommitTime, RecordKey, PartitionPath} {
-					if _, ok := rec.Values[m]; !ok {
-						if c, ok := leafCol[m]; ok {
-							rec.Values[m] = parquetLeaf(byCol[c], top[indexOf(top, m)].Type())
-						}
+				for _, m := range metas {
+					if _, ok := rec.Values[m.name]; !ok {
+						rec.Values[m.name] = parquetLeaf(byCol[m.col], m.typ)
 					}
 				}
 				finish(&rec, ordering)

@@ -44,14 +44,20 @@ func Committed(tl *timeline.Timeline) func(string) bool {
 // a time, calling fn for each record kept. A slice that cannot be read is recorded in Stats
 // and the scan goes on; an error from fn or the context stops it.
 func Scan(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, o Options, fn func(Record) error) (Stats, error) {
-	return ScanBatches(ctx, t, tl, view, o, func(b *Batch) error {
+	return ScanBatches(ctx, t, tl, view, o, PerRecord(fn))
+}
+
+// PerRecord hands a batch's rows to fn one Record at a time: a row-at-a-time caller of a
+// function that reads batches.
+func PerRecord(fn func(Record) error) func(*Batch) error {
+	return func(b *Batch) error {
 		for i := range b.Len() {
 			if err := fn(b.Record(i)); err != nil {
 				return err
 			}
 		}
 		return nil
-	})
+	}
 }
 
 // ScanBatches is Scan handing rows over a batch at a time, without converting values the

@@ -165,7 +165,7 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 		indexLogs(ctx)
 	}
 	out := &Batch{Fields: cols}
-	recs := make([]Record, 0, batchRows) // row-by-row base records of the current batch
+	var recs []Record // row-by-row base records of the current batch (made only for that path)
 	flush := func() error {
 		if len(out.rows) == 0 {
 			return nil
@@ -190,6 +190,8 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 	}
 	if b := base; b != nil {
 		if b.rows {
+			// Rows point into recs: its capacity is fixed, and the batch is flushed when full.
+			recs = make([]Record, 0, batchRows)
 			rg := -1
 			n, err := readBaseRows(ctx, b.pf, b.path, cols, o.AllColumns, o.OrderingFields, b.keep, func(r Record) error {
 				if r.Key == "" && len(o.KeyFields) > 0 {
@@ -225,9 +227,10 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 				out.base = c
 				for i := 0; i < f.n; i++ {
 					if merge {
-						e, ok := idx.lookup(c.bytes(c.key, i))
-						if !ok && len(o.KeyFields) > 0 && len(c.bytes(c.key, i)) == 0 {
-							e, ok = idx.byKey[c.record(i).Key]
+						key := c.bytes(c.key, i)
+						e, ok := idx.lookup(key)
+						if !ok && len(o.KeyFields) > 0 && len(key) == 0 {
+							e, ok = idx.byKey[c.derivedKey(i)]
 						}
 						if ok && !idx.ents[e].used {
 							idx.ents[e].used = true
