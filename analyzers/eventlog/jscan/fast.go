@@ -266,12 +266,8 @@ func (s *Scanner) fastInt() (int64, bool) {
 	if i == start {
 		return 0, false
 	}
-	if i < len(b) {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n', ':', '"', '{', '[':
-		default:
-			return 0, false
-		}
+	if i < len(b) && !delim[b[i]] {
+		return 0, false
 	}
 	s.i = i
 	if neg {
@@ -280,7 +276,8 @@ func (s *Scanner) fastInt() (int64, bool) {
 	return n, true
 }
 
-// delim marks the bytes that end a scalar (see scalar).
+// delim marks the bytes that end a scalar: scalar, fastInt, skipNumber and
+// Int's one-digit path stop at the same bytes.
 var delim = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\r': true, '\n': true, ':': true, '"': true, '{': true, '[': true}
 
 // skipNumber skips a scalar starting with a minus or a digit the way scalar

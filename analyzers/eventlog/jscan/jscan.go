@@ -432,14 +432,9 @@ func (s *Scanner) Skip() {
 // scalar consumes a number or literal and returns its bytes.
 func (s *Scanner) scalar() []byte {
 	start := s.i
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n', ':', '"', '{', '[':
-			goto done
-		}
+	for s.i < len(s.b) && !delim[s.b[s.i]] {
 		s.i++
 	}
-done:
 	v := s.b[start:s.i]
 	if len(v) == 0 {
 		s.fail("expected a value")
