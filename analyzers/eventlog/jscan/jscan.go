@@ -334,8 +334,14 @@ func (s *Scanner) literal(lit string) {
 // rawString consumes a string at s.i (which holds '"') and returns its raw,
 // still escaped, contents.
 func (s *Scanner) rawString() []byte {
-	raw, _ := s.rawStringEsc()
-	return raw
+	// Not through rawStringEsc: Skip reads most strings here (long ones too,
+	// an SQL plan) and has no use for its second pass looking for a backslash.
+	start := s.i + 1
+	if end, ok := fastString(s.b, start); ok {
+		s.i = end + 1
+		return s.b[start:end]
+	}
+	return s.rawStringSlow()
 }
 
 // rawStringEsc is rawString also telling whether the contents hold a backslash.
