@@ -109,14 +109,13 @@ type Keys struct {
 // to compare them without a call to memequal (a call spills every register
 // of the member loop, the loop that reads each key of a task end).
 type keyRec struct {
-	w, m  [4]uint64
-	raw   []byte // `"key":`, of a key without escapes
-	id    int    // for ObjectIDs, the number of the key
-	short bool   // len(raw) <= 32: w and m hold all of it
+	w, m [4]uint64 // raw's first 32 bytes, and which of them there are
+	raw  []byte    // `"key":`, of a key without escapes
+	id   int       // for ObjectIDs, the number of the key
 }
 
 func (r *keyRec) set(raw []byte, id int) {
-	r.raw, r.id, r.short = append(r.raw[:0], raw...), id, len(raw) <= 32
+	r.raw, r.id = append(r.raw[:0], raw...), id
 	r.w, r.m = [4]uint64{}, [4]uint64{}
 	for i, c := range raw[:min(len(raw), 32)] {
 		r.w[i/8] |= uint64(c) << (8 * (i % 8))
@@ -182,7 +181,7 @@ func (s *Scanner) object(ks *Keys, fn func(key []byte), idOf func([]byte) int, f
 			// The remembered `"key":` at this place: the same key, no
 			// escapes, the colon right after, as the scan below would find.
 			r := &ks.recs[m]
-			if i := s.i; i <= len(b)-32 && r.short {
+			if i := s.i; i <= len(b)-32 && len(r.raw) <= 32 {
 				hit = r.at32(b[i : i+32]) // inlined, unlike at
 			} else {
 				hit = r.at(b[i:])
