@@ -123,11 +123,9 @@ func (r *keyRec) set(raw []byte, id int) {
 	}
 }
 
-// at reports whether b starts with r.raw.
+// at reports whether b starts with r.raw: for a long key, or near the end
+// of b, where at32 cannot look (object uses at32 wherever it can).
 func (r *keyRec) at(b []byte) bool {
-	if len(b) >= 32 && len(r.raw) <= 32 {
-		return r.at32(b[:32])
-	}
 	return len(b) >= len(r.raw) && string(b[:len(r.raw)]) == string(r.raw)
 }
 
@@ -182,7 +180,7 @@ func (s *Scanner) object(ks *Keys, fn func(key []byte), idOf func([]byte) int, f
 			// escapes, the colon right after, as the scan below would find.
 			r := &ks.recs[m]
 			if i := s.i; i <= len(b)-32 && len(r.raw) <= 32 {
-				hit = r.at32(b[i : i+32]) // inlined, unlike at
+				hit = r.at32(b[i : i+32]) // no memequal call, unlike at
 			} else {
 				hit = r.at(b[i:])
 			}
