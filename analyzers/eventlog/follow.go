@@ -198,13 +198,21 @@ func (f *Follower) readPart(ctx context.Context, fp *followPart, growing bool, i
 	}
 	// Read in windows of followWindow bytes, so a multi-gigabyte log seen for the first time
 	// (a watch started on a long-running application) is never held whole. A window's
-	// unfinished last line is carried into the next.
-	var carry []byte
-	for fp.offset+int64(len(carry)) < p.Size {
-		want := min(p.Size-fp.offset-int64(len(carry)), int64(followWindow-len(carry)))
-		b := append(carry, make([]byte, want)...)
-		m, err := io.ReadFull(rc, b[len(carry):])
-		b = b[:len(carry)+m]
+	// unfinished last line is carried into the next, moved to the front of the one buffer
+	// (chunk reads a window through a reader and keeps none of it). The first window is the
+	// largest: what is left of the part only shrinks.
+	var buf []byte
+	carry := 0
+	for fp.offset+int64(carry) < p.Size {
+		want := min(p.Size-fp.offset-int64(carry), int64(followWindow-carry))
+		if need := carry + int(want); len(buf) < need {
+			nb := make([]byte, need)
+			copy(nb, buf[:carry])
+			buf = nb
+		}
+		b := buf[:carry+int(want)]
+		m, err := io.ReadFull(rc, b[carry:])
+		b = b[:carry+m]
 		short := err == io.EOF || err == io.ErrUnexpectedEOF // the file is shorter than listed
 		if err != nil && !short {
 			return fmt.Errorf("%s: %w", p.Path, err)
@@ -228,7 +236,7 @@ func (f *Follower) readPart(ctx context.Context, fp *followPart, growing bool, i
 		if end {
 			return nil
 		}
-		carry = append([]byte(nil), b[n:]...)
+		carry = copy(buf, b[n:])
 	}
 	return nil
 }

@@ -20,6 +20,15 @@ func followJSON(t *testing.T, r *Report) string {
 }
 
 // firstDiff names the first differing line of two documents.
+// consumed is the offset the follower has read its one part up to.
+func consumed(fo *Follower) int64 {
+	var n int64
+	for _, p := range fo.parts {
+		n = p.offset
+	}
+	return n
+}
+
 func firstDiff(a, b string) string {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
 	for i := 0; i < len(al) && i < len(bl); i++ {
@@ -83,11 +92,7 @@ func TestFollowerAppendedLineByLine(t *testing.T) {
 		}
 	}
 	f.Close()
-	var read int64
-	for _, p := range fo.parts {
-		read = p.offset
-	}
-	if read != int64(len(full)) {
+	if read := consumed(fo); read != int64(len(full)) {
 		t.Errorf("consumed %d bytes, the file has %d", read, len(full))
 	}
 	if err := os.Rename(live, final); err != nil {
@@ -240,11 +245,7 @@ func TestFollowerReadsInWindows(t *testing.T) {
 	if _, err := fo.Poll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	var got int64
-	for _, p := range fo.parts {
-		got = p.offset
-	}
-	if got != int64(bytes.LastIndexByte(full[:cut], '\n')+1) {
+	if got := consumed(fo); got != int64(bytes.LastIndexByte(full[:cut], '\n')+1) {
 		t.Errorf("after the first poll consumed %d bytes, want up to the last whole line", got)
 	}
 	if err := os.WriteFile(live, full, 0o644); err != nil {

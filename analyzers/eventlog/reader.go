@@ -461,13 +461,11 @@ func (a *analysis) readPart(ctx context.Context, op source.Opener, p source.Part
 			return err
 		}
 	}
-	if err := faults.fault(); err != nil {
-		return err
-	}
 	if err := ctx.Err(); err != nil {
 		return err // the reader stopped early
 	}
 	wg.Wait()
+	// A fault in mappedBlocks ends order early, every block cut so far parsed: seen here.
 	if err := faults.fault(); err != nil {
 		return err
 	}

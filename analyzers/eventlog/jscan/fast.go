@@ -165,18 +165,9 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 			for k := range n {
 				for br := s.bm[k]; br != 0; br &= br - 1 {
 					j := 64*k + bits.TrailingZeros64(br)
-					switch c := chunk[j]; c | 0x20 { // '[' ']' are '{' '}' but for 0x20
-					case '{':
-						st = append(st, c)
-					case '}':
-						if st[len(st)-1]^c != '{'^'}' { // also '['^']'
-							s.stack = st
-							return 0, false
-						}
-						if st = st[:len(st)-1]; len(st) == 0 {
-							s.stack = st
-							return p + j + 1, true
-						}
+					var bad, done bool
+					if st, bad, done = bracket(st, chunk[j]); bad || done {
+						return s.closed(st, bad, p+j+1)
 					}
 				}
 			}
@@ -191,18 +182,9 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 		if br, in, e, ok := escChunk(chunk, inStr, esc); ok {
 			for ; br != 0; br &= br - 1 {
 				j := bits.TrailingZeros64(br)
-				switch c := chunk[j]; c | 0x20 {
-				case '{':
-					st = append(st, c)
-				case '}':
-					if st[len(st)-1]^c != '{'^'}' {
-						s.stack = st
-						return 0, false
-					}
-					if st = st[:len(st)-1]; len(st) == 0 {
-						s.stack = st
-						return p + j + 1, true
-					}
+				var bad, done bool
+				if st, bad, done = bracket(st, chunk[j]); bad || done {
+					return s.closed(st, bad, p+j+1)
 				}
 			}
 			inStr, esc = in, e
@@ -226,22 +208,43 @@ func (s *Scanner) skipContainer(i int) (end int, ok bool) {
 			switch c {
 			case '"':
 				inStr = ^uint64(0)
-			case '{', '[':
-				st = append(st, c)
-			case '}', ']':
-				if st[len(st)-1]^c != '{'^'}' {
-					s.stack = st
-					return 0, false
-				}
-				if st = st[:len(st)-1]; len(st) == 0 {
-					s.stack = st
-					return p + 1, true
+			case '{', '[', '}', ']':
+				var bad, done bool
+				if st, bad, done = bracket(st, c); bad || done {
+					return s.closed(st, bad, p+1)
 				}
 			}
 		}
 	}
 	s.stack = st
 	return 0, false
+}
+
+// bracket applies c, a byte flagged as a bracket outside a string, to the
+// open brackets st: bad when it closes the wrong kind, done when it closes
+// the first.
+func bracket(st []byte, c byte) (_ []byte, bad, done bool) {
+	switch c | 0x20 { // '[' ']' are '{' '}' but for 0x20
+	case '{':
+		return append(st, c), false, false
+	case '}':
+		if st[len(st)-1]^c != '{'^'}' { // also '['^']'
+			return st, true, false
+		}
+		st = st[:len(st)-1]
+		return st, false, len(st) == 0
+	}
+	return st, false, false // Y y _ DEL, which the masks also flag (see eqBracket)
+}
+
+// closed ends skipContainer after bracket said bad or done, end the offset
+// after the closing bracket.
+func (s *Scanner) closed(st []byte, bad bool, end int) (int, bool) {
+	s.stack = st
+	if bad {
+		return 0, false
+	}
+	return end, true
 }
 
 // fastInt reads a plain integer (optional minus, digits, at most 18 of them)
@@ -266,12 +269,8 @@ func (s *Scanner) fastInt() (int64, bool) {
 	if i == start {
 		return 0, false
 	}
-	if i < len(b) {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n', ':', '"', '{', '[':
-		default:
-			return 0, false
-		}
+	if i < len(b) && !delim[b[i]] {
+		return 0, false
 	}
 	s.i = i
 	if neg {
@@ -280,7 +279,8 @@ func (s *Scanner) fastInt() (int64, bool) {
 	return n, true
 }
 
-// delim marks the bytes that end a scalar (see scalar).
+// delim marks the bytes that end a scalar: scalar, fastInt, skipNumber and
+// Int's one-digit path stop at the same bytes.
 var delim = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\r': true, '\n': true, ':': true, '"': true, '{': true, '[': true}
 
 // skipNumber skips a scalar starting with a minus or a digit the way scalar

@@ -109,14 +109,13 @@ type Keys struct {
 // to compare them without a call to memequal (a call spills every register
 // of the member loop, the loop that reads each key of a task end).
 type keyRec struct {
-	w, m  [4]uint64
-	raw   []byte // `"key":`, of a key without escapes
-	id    int    // for ObjectIDs, the number of the key
-	short bool   // len(raw) <= 32: w and m hold all of it
+	w, m [4]uint64 // raw's first 32 bytes, and which of them there are
+	raw  []byte    // `"key":`, of a key without escapes
+	id   int       // for ObjectIDs, the number of the key
 }
 
 func (r *keyRec) set(raw []byte, id int) {
-	r.raw, r.id, r.short = append(r.raw[:0], raw...), id, len(raw) <= 32
+	r.raw, r.id = append(r.raw[:0], raw...), id
 	r.w, r.m = [4]uint64{}, [4]uint64{}
 	for i, c := range raw[:min(len(raw), 32)] {
 		r.w[i/8] |= uint64(c) << (8 * (i % 8))
@@ -124,11 +123,9 @@ func (r *keyRec) set(raw []byte, id int) {
 	}
 }
 
-// at reports whether b starts with r.raw.
+// at reports whether b starts with r.raw: for a long key, or near the end
+// of b, where at32 cannot look (object uses at32 wherever it can).
 func (r *keyRec) at(b []byte) bool {
-	if len(b) >= 32 && len(r.raw) <= 32 {
-		return r.at32(b[:32])
-	}
 	return len(b) >= len(r.raw) && string(b[:len(r.raw)]) == string(r.raw)
 }
 
@@ -182,8 +179,8 @@ func (s *Scanner) object(ks *Keys, fn func(key []byte), idOf func([]byte) int, f
 			// The remembered `"key":` at this place: the same key, no
 			// escapes, the colon right after, as the scan below would find.
 			r := &ks.recs[m]
-			if i := s.i; i <= len(b)-32 && r.short {
-				hit = r.at32(b[i : i+32]) // inlined, unlike at
+			if i := s.i; i <= len(b)-32 && len(r.raw) <= 32 {
+				hit = r.at32(b[i : i+32]) // no memequal call, unlike at
 			} else {
 				hit = r.at(b[i:])
 			}
@@ -334,8 +331,14 @@ func (s *Scanner) literal(lit string) {
 // rawString consumes a string at s.i (which holds '"') and returns its raw,
 // still escaped, contents.
 func (s *Scanner) rawString() []byte {
-	raw, _ := s.rawStringEsc()
-	return raw
+	// Not through rawStringEsc: Skip reads most strings here (long ones too,
+	// an SQL plan) and has no use for its second pass looking for a backslash.
+	start := s.i + 1
+	if end, ok := fastString(s.b, start); ok {
+		s.i = end + 1
+		return s.b[start:end]
+	}
+	return s.rawStringSlow()
 }
 
 // rawStringEsc is rawString also telling whether the contents hold a backslash.
@@ -432,14 +435,9 @@ func (s *Scanner) Skip() {
 // scalar consumes a number or literal and returns its bytes.
 func (s *Scanner) scalar() []byte {
 	start := s.i
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n', ':', '"', '{', '[':
-			goto done
-		}
+	for s.i < len(s.b) && !delim[s.b[s.i]] {
 		s.i++
 	}
-done:
 	v := s.b[start:s.i]
 	if len(v) == 0 {
 		s.fail("expected a value")
