@@ -120,15 +120,8 @@ func filesChunks(view *filegroup.View) []filesUnit {
 // writeFilesChunks encodes units on workers goroutines and writes them to w in order, with at
 // most 2×workers encoded chunks waiting.
 func writeFilesChunks(w io.Writer, view *filegroup.View, units []filesUnit, workers int) error {
-	if workers <= 1 || len(units) < 2 {
-		var buf []byte
-		for _, u := range units {
-			buf = appendFilesUnit(buf[:0], view, u)
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-		}
-		return nil
+	if len(units) < 2 {
+		workers = 1 // ordered.Range runs one worker in line
 	}
 	pool := sync.Pool{New: func() any { return new([]byte) }}
 	return ordered.Range(len(units), workers, func(i int) *[]byte {
