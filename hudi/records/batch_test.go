@@ -53,14 +53,7 @@ func TestBatchesAcrossPagesAndRowGroups(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "f1_0-1-1_001.parquet"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := storage.Open(dir, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := storeWith(t, "f1_0-1-1_001.parquet", buf.Bytes())
 	slice := &filegroup.FileSlice{Base: &filegroup.BaseFile{Path: "f1_0-1-1_001.parquet"}}
 	res, err := ReadSlice(context.Background(), st, slice, Options{AllColumns: true}, nil)
 	if err != nil {
@@ -141,18 +134,11 @@ func TestWideBaseFileBatches(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "f1_0-1-1_001.parquet"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := storage.Open(dir, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := storeWith(t, "f1_0-1-1_001.parquet", buf.Bytes())
 	slice := &filegroup.FileSlice{Base: &filegroup.BaseFile{Path: "f1_0-1-1_001.parquet"}}
 	var sizes []int
 	n := 0
-	_, err = readSliceBatches(context.Background(), st, slice, Options{AllColumns: true}, nil, nil, func(b *Batch) error {
+	_, err := readSliceBatches(context.Background(), st, slice, Options{AllColumns: true}, nil, nil, func(b *Batch) error {
 		sizes = append(sizes, b.Len())
 		last := slices.Index(b.Fields, fmt.Sprintf("c%03d", extra-1))
 		for i := range b.Len() {
@@ -182,14 +168,7 @@ func TestDerivedKeyMatchesRecord(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "f.parquet"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := storage.Open(dir, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := storeWith(t, "f.parquet", buf.Bytes())
 	ctx := context.Background()
 	for _, keyFields := range [][]string{{"id"}, {"id", "score"}} {
 		o := Options{AllColumns: true, KeyFields: keyFields}
@@ -224,4 +203,18 @@ func TestDerivedKeyMatchesRecord(t *testing.T) {
 		}
 		break
 	}
+}
+
+// storeWith is a local store holding one file, name, with content b.
+func storeWith(t *testing.T, name string, b []byte) storage.Storage {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
