@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/hudiscope/hudiscope/internal/clock"
 )
 
 // CompletionCmd prints a completion script generated from the command line's own model, so
@@ -48,7 +50,7 @@ func (ManCmd) examples() []string {
 }
 
 func (ManCmd) Run(kctx *kong.Context) error {
-	writeMan(os.Stdout, kctx.Model, commandsOf(kctx.Model), time.Now())
+	writeMan(os.Stdout, kctx.Model, commandsOf(kctx.Model), clock.Now())
 	return nil
 }
 

@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )

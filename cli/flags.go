@@ -7,6 +7,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/clock"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -45,7 +46,7 @@ type TableFlags struct {
 func (f TableFlags) options(location string, steps []model.Step, logw io.Writer) model.Options {
 	return model.Options{Location: location, Steps: steps, Storage: f.storage(logw), Archived: f.Archived,
 		Props: f.Props, HoodieConf: f.HoodieConf, Engine: f.Engine, NoMDT: f.NoMDT,
-		ClusterDefaults: f.ClusterDefaults, Now: now, HudiVersion: f.HudiVersion, HudiLibDir: hudiLibDir()}
+		ClusterDefaults: f.ClusterDefaults, Now: clock.Now, HudiVersion: f.HudiVersion, HudiLibDir: hudiLibDir()}
 }
 
 // hudiLibDir is where the installed Hudi bundle is looked for when --hudi-version is not

@@ -185,6 +185,7 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 	}
 	f := ui.NewFleet(ui.FleetOptions{
 		Source: source,
+		Now:    opts.Now,
 		Color:  colorEnabled(os.LookupEnv),
 		ASCII:  c.ASCII,
 		Mouse:  c.Mouse && !c.NoMouse,
@@ -196,7 +197,7 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 			o := opts
 			o.Location, o.Catalog = r.Location, r.Catalog
 			return ui.Options{Location: r.Location, ExportDir: c.ExportDir, Color: colorEnabled(os.LookupEnv), ASCII: c.ASCII,
-				Mouse: c.Mouse && !c.NoMouse, FullExport: c.FullExport,
+				Mouse: c.Mouse && !c.NoMouse, FullExport: c.FullExport, Now: o.Now,
 				Load: func(ctx context.Context, progress func(model.Progress)) { _, _ = model.Load(ctx, o, progress) }}
 		},
 	})

@@ -41,6 +41,9 @@ func fleetJSON(t *testing.T, args ...string) report.FleetDocument {
 }
 
 func TestFleetCommandLocal(t *testing.T) {
+	// Ages are measured against a fixed clock: the pending compaction was requested on
+	// 2026-11-29, one day before.
+	t.Setenv("HUDISCOPE_NOW", "2026-11-30T20:00:00Z")
 	root := fleetDir(t)
 	doc := fleetJSON(t, "fleet", root, "-o", "json", "--cluster-defaults", "-")
 	var names []string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
+	"github.com/hudiscope/hudiscope/internal/clock"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -58,7 +59,7 @@ func (c *LayoutCmd) Run(ctx context.Context) error {
 		return codeError{exitError, err.Error()}
 	}
 	// The date interval is fixed once per run, before any table is read (Java: run()).
-	dates, err := layout.DateInterval(c.NumDays, c.StartDate, c.EndDate, now())
+	dates, err := layout.DateInterval(c.NumDays, c.StartDate, c.EndDate, clock.Now())
 	if err != nil {
 		return codeError{exitError, err.Error()}
 	}

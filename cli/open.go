@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui"
@@ -91,6 +92,7 @@ func (c *OpenCmd) Run() error {
 		Mouse:      c.Mouse && !c.NoMouse,
 		FullExport: c.FullExport,
 		Watch:      watch,
+		Now:        opts.Now, // the model's clock, so panes and analyzers measure ages alike
 		Load: func(ctx context.Context, progress func(model.Progress)) {
 			_, _ = model.Load(ctx, opts, progress)
 		},

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 )
 
 // OutputFlags are how every command chooses its output: -o/--output FORMAT (the formats the
@@ -40,17 +39,6 @@ func (o OutputFlags) format(def string, allowed ...string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("--output must be one of %s (got %s)", strings.Join(allowed, ", "), o.Output)
-}
-
-// now is the clock analyses measure ages against. HUDISCOPE_NOW (RFC 3339) fixes it, so
-// reports and golden tests are reproducible.
-func now() time.Time {
-	if v := os.Getenv("HUDISCOPE_NOW"); v != "" {
-		if t, err := time.Parse(time.RFC3339, v); err == nil {
-			return t
-		}
-	}
-	return time.Now()
 }
 
 // open returns where to write: the --output-file (created or truncated) or stdout. done closes

@@ -47,7 +47,7 @@ func LayoutOptions(eff *config.Effective) layout.Options {
 // Parquet footers (8 reads in flight). The Java tool first asks the metadata table's
 // column_stats partition for the value count of _hoodie_record_key; hudiscope always reads the
 // footers, which give the same number for Hudi-written Parquet.
-func LayoutInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, opt layout.Options) (layout.Input, error) {
+func LayoutInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, opt layout.Options, now time.Time) (layout.Input, error) {
 	if view != nil && opt.Dates != nil {
 		parts, err := layout.FilterPartitions(view.Partitions, opt.Dates)
 		if err != nil {
@@ -56,7 +56,7 @@ func LayoutInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view
 		view = &filegroup.View{Partitions: parts, Source: view.Source}
 	}
 	in := layout.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, View: view, Timeline: tl,
-		MDTEnabled: hasPart(t.Config.MetadataParts, "files"), Now: time.Now(), Zone: time.Local}
+		MDTEnabled: hasPart(t.Config.MetadataParts, "files"), Now: now, Zone: time.Local}
 	if e, err := t.Store.Stat(ctx, ".hoodie/hoodie.properties"); err == nil {
 		in.PropsModTime = e.ModTime
 	}
@@ -115,15 +115,15 @@ func RowCounts(ctx context.Context, t *hudi.Table, view *filegroup.View) map[str
 
 // HealthInput gathers what the health checks read: the last clean's metadata and the metadata
 // table's timeline and record-index file groups.
-func HealthInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) health.Input {
-	return HealthInputWithView(ctx, t, tl, nil)
+func HealthInput(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, now time.Time) health.Input {
+	return HealthInputWithView(ctx, t, tl, nil, now)
 }
 
 // HealthInputWithView is HealthInput reusing a file-system view already listed from the
 // metadata table (the snapshot's), so mdt-sync does not read the metadata table a second time.
-func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View) health.Input {
+func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, now time.Time) health.Input {
 	in := health.Input{BasePath: t.Store.Root(), TableType: t.Config.Type, TableVersion: t.Config.Version, MetadataPartitions: t.Config.MetadataParts,
-		Timeline: tl, Now: time.Now(), Zone: t.Config.Zone}
+		Timeline: tl, Now: now, Zone: t.Config.Zone}
 	var lastClean *timeline.Instant
 	for _, i := range tl.Instants {
 		if i.Action == timeline.ActionClean && i.IsCompleted() && (lastClean == nil || timeline.CompareInstants(i.RequestedTime, lastClean.RequestedTime) > 0) {

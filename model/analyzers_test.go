@@ -11,6 +11,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/clock"
 )
 
 func ownFixture(t *testing.T, name string) string {
@@ -43,7 +44,7 @@ func TestHealthCowServicesFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := health.Run(HealthInput(ctx, tb, tl), health.Options{Config: eff})
+	r := health.Run(HealthInput(ctx, tb, tl, clock.Now()), health.Options{Config: eff})
 	arch := r.Check("archival")
 	// write instants (commits timeline + compaction) = 12 commit + 2 replacecommit = 14;
 	// completed = 12 commit + 2 replacecommit + 12 clean + 1 rollback + 1 savepoint = 28;
@@ -76,7 +77,7 @@ func TestHealthCowServicesFixture(t *testing.T) {
 		t.Errorf("small.file.limit from writer.properties: %d (%s)", opt.SmallFileLimit, opt.SmallFileLimitSource)
 	}
 	opt.Characteristics = true
-	in, _ := LayoutInput(ctx, tb, tl, v, opt)
+	in, _ := LayoutInput(ctx, tb, tl, v, opt, clock.Now())
 	lr := layout.Analyze(in, opt)
 	// `hudiscope files`: 3 date partitions (2024-01-01..03); 5 live file groups after the
 	// clustering at 20261129162054490 (2 + 1 + 2), each with its latest base file written by the

@@ -15,6 +15,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/clock"
 )
 
 func corpusTable(t *testing.T, rel string) string {
@@ -45,7 +46,7 @@ func layoutWithRowCounts(t *testing.T, table string, dates *layout.Interval) (*l
 	}
 	opt := LayoutOptions(nil)
 	opt.PartitionStats, opt.IncludeRowCounts, opt.Dates = true, true, dates
-	in, err := LayoutInput(ctx, tb, tl, v, opt)
+	in, err := LayoutInput(ctx, tb, tl, v, opt, clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

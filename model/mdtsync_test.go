@@ -12,6 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/clock"
 )
 
 func mdtSync(t *testing.T, location string) health.Check {
@@ -29,7 +30,7 @@ func mdtSync(t *testing.T, location string) health.Check {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := health.Run(HealthInput(ctx, tbl, tl), health.Options{Config: eff, Checks: []string{"mdt-sync"}})
+	r := health.Run(HealthInput(ctx, tbl, tl, clock.Now()), health.Options{Config: eff, Checks: []string{"mdt-sync"}})
 	c := r.Check("mdt-sync")
 	if c == nil {
 		t.Fatalf("no mdt-sync check: %+v", r)

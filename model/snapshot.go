@@ -18,6 +18,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/clock"
 )
 
 // Options say what to load. Every command fills one and calls Load; none wires the reader
@@ -81,7 +82,7 @@ func (o Options) now() time.Time {
 	if o.Now != nil {
 		return o.Now()
 	}
-	return time.Now()
+	return clock.Now()
 }
 
 // Snapshot is the table model. Fields are nil until their step has run; StepErrors holds the
@@ -139,7 +140,7 @@ func Load(ctx context.Context, opts Options, progress func(Progress)) (*Snapshot
 			break
 		}
 	}
-	s.LoadedAt = time.Now()
+	s.LoadedAt = opts.now()
 	if progress != nil {
 		progress(Progress{Index: len(todo), Total: len(todo), Snapshot: s, Finished: true})
 	}

@@ -240,11 +240,10 @@ func analyzeLayout(ctx context.Context, s *Snapshot) error {
 		tune = explorerLayout
 	}
 	tune(&opt)
-	in, err := LayoutInput(ctx, s.Table, s.Timeline, s.View, opt)
+	in, err := LayoutInput(ctx, s.Table, s.Timeline, s.View, opt, s.Options.now())
 	if err != nil {
 		return err
 	}
-	in.Now = s.Options.now()
 	s.Layout = layout.Analyze(in, opt)
 	return nil
 }
@@ -255,8 +254,7 @@ func analyzeHealth(ctx context.Context, s *Snapshot) error {
 	}
 	// The file view is reused when an earlier step listed it (mdt-sync then needs no second
 	// metadata-table read); the health command alone does not list the table.
-	in := HealthInputWithView(ctx, s.Table, s.Timeline, s.View)
-	in.Now = s.Options.now()
+	in := HealthInputWithView(ctx, s.Table, s.Timeline, s.View, s.Options.now())
 	addCatalog(&in, s)
 	s.HealthIn = &in
 	s.Health = s.RunHealth(s.Options.Health.ApplyAllDefaults)

@@ -209,7 +209,7 @@ func (w *Watcher) Refresh(ctx context.Context, full bool) (_ *Snapshot, res Refr
 		}
 	}
 	// Until Reanalyze runs, the file view and analyzers are those of the previous timeline.
-	next.LoadedAt = time.Now()
+	next.LoadedAt = w.snap.Options.now()
 	w.Total += res.Requests
 	w.seq++
 	res.Seq = w.seq
@@ -239,7 +239,7 @@ func (w *Watcher) Reanalyze(ctx context.Context) (*Snapshot, int) {
 			}
 		}
 	}
-	next.LoadedAt = time.Now()
+	next.LoadedAt = w.snap.Options.now()
 	w.seq++
 	w.snap = next
 	return next, w.seq

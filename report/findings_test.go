@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -24,7 +25,7 @@ func TestFindingsGolden(t *testing.T) {
 				t.Skip("no event log")
 			}
 			s, err := model.Load(context.Background(), model.Options{Location: filepath.Join(dir, "table.zip"),
-				Props: filepath.Join(dir, "writer.properties"), EventLog: logs[0]}, nil)
+				Props: filepath.Join(dir, "writer.properties"), EventLog: logs[0], Now: func() time.Time { return fixedNow }}, nil)
 			if err != nil {
 				t.Skip(err)
 			}

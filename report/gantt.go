@@ -2,12 +2,12 @@ package report
 
 import (
 	"fmt"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 )
 

@@ -35,13 +35,13 @@ func analysed(t *testing.T, table, props, evlog string, applyDefaults bool) *mod
 	}
 	opt := model.LayoutOptions(eff)
 	opt.PartitionStats, opt.Characteristics, opt.PrintTopK = true, true, 10
-	in, err := model.LayoutInput(ctx, s.Table, s.Timeline, view, opt)
+	in, err := model.LayoutInput(ctx, s.Table, s.Timeline, view, opt, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	in.Now, in.Zone = fixedNow, time.UTC
-	hin := model.HealthInput(ctx, s.Table, s.Timeline)
-	hin.Now, hin.Zone = fixedNow, time.UTC
+	hin := model.HealthInput(ctx, s.Table, s.Timeline, fixedNow)
+	hin.Zone = time.UTC
 	s.View, s.Effective = view, eff
 	s.Layout = layout.Analyze(in, opt)
 	s.Health = health.Run(hin, health.Options{Config: eff, ApplyAllDefaults: applyDefaults})

@@ -6,7 +6,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hudiscope/hudiscope/internal/clock"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -119,7 +120,7 @@ type App struct {
 // New builds the App.
 func New(o Options) *App {
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.Now
 	}
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv

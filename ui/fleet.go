@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/internal/clock"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -79,7 +80,7 @@ type Fleet struct {
 // NewFleet builds the Fleet view.
 func NewFleet(o FleetOptions) *Fleet {
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.Now
 	}
 	c := &Common{Styles: NewStyles(o.Color, o.ASCII), Keys: DefaultKeyMap(), Clock: &Clock{Now: o.Now}}
 	if o.ASCII {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"sort"
 	"strings"
 
@@ -9,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/internal/safetext"
 )
 
 // lvCol is one column of a listView.

@@ -59,13 +59,13 @@ func analysisSnapshot(tb testing.TB, table, props, evlog string) *model.Snapshot
 	}
 	opt := model.LayoutOptions(eff)
 	opt.PartitionStats, opt.Characteristics, opt.PrintTopK = true, true, 10
-	in, err := model.LayoutInput(ctx, s.Table, s.Timeline, view, opt)
+	in, err := model.LayoutInput(ctx, s.Table, s.Timeline, view, opt, fixedNow)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	in.Now, in.Zone = fixedNow, time.UTC
-	hin := model.HealthInput(ctx, s.Table, s.Timeline)
-	hin.Now, hin.Zone = fixedNow, time.UTC
+	hin := model.HealthInput(ctx, s.Table, s.Timeline, fixedNow)
+	hin.Zone = time.UTC
 	s.View, s.Effective = view, eff
 	s.Layout = layout.Analyze(in, opt)
 	s.Health = health.Run(hin, health.Options{Config: eff})
@@ -90,8 +90,8 @@ func morSnapshot(tb testing.TB) *model.Snapshot { return analysisSnapshot(tb, fx
 // the cadence checks have observed numbers, triggers and thresholds.
 func morDefaultsSnapshot(tb testing.TB) *model.Snapshot {
 	s := morSnapshot(tb)
-	hin := model.HealthInput(context.Background(), s.Table, s.Timeline)
-	hin.Now, hin.Zone = fixedNow, time.UTC
+	hin := model.HealthInput(context.Background(), s.Table, s.Timeline, fixedNow)
+	hin.Zone = time.UTC
 	c := *s
 	c.Health = health.Run(hin, health.Options{Config: s.Effective, ApplyAllDefaults: true})
 	return &c

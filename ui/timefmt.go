@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/clock"
 )
 
 // TimeMode is how instant times are shown; the global zone key cycles it.
@@ -30,7 +31,7 @@ type Clock struct {
 
 func (c *Clock) now() time.Time {
 	if c == nil || c.Now == nil {
-		return time.Now()
+		return clock.Now()
 	}
 	return c.Now()
 }

@@ -2,13 +2,13 @@ package eventlog
 
 import (
 	"fmt"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 )
 

@@ -19,6 +19,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/clock"
 )
 
 // Statuses, in severity order.
@@ -270,7 +271,7 @@ type ctx struct {
 // Run runs the selected checks in registration order.
 func Run(in Input, opt Options) *Result {
 	if in.Now.IsZero() {
-		in.Now = time.Now()
+		in.Now = clock.Now()
 	}
 	if in.Zone == nil {
 		in.Zone = time.Local

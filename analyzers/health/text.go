@@ -2,12 +2,12 @@ package health
 
 import (
 	"fmt"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 )
 

@@ -17,6 +17,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/clock"
 	"github.com/hudiscope/hudiscope/internal/units"
 )
 
@@ -250,7 +251,7 @@ func Analyze(in Input, opt Options) *Result {
 		in.Zone = time.Local
 	}
 	if in.Now.IsZero() {
-		in.Now = time.Now()
+		in.Now = clock.Now()
 	}
 	r := &Result{BasePath: in.BasePath, MDTEnabled: in.MDTEnabled}
 	extra := &Extra{TableType: in.TableType, SmallFileLimit: opt.SmallFileLimit, SmallFileLimitSource: opt.SmallFileLimitSource,

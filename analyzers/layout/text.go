@@ -2,11 +2,11 @@ package layout
 
 import (
 	"fmt"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 )
 

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	twmb "github.com/twmb/avro"
+
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/hfile"
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
@@ -24,7 +26,6 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/ordered"
-	twmb "github.com/twmb/avro"
 )
 
 // TablePath is the metadata table's base path inside a data table.

@@ -12,11 +12,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/hudiscope/hudiscope/hudi/internal/avro"
 	"github.com/hudiscope/hudiscope/hudi/internal/parquetsafe"
 	"github.com/hudiscope/hudiscope/hudi/logfile"
 	"github.com/hudiscope/hudiscope/hudi/storage"
-	"github.com/parquet-go/parquet-go"
 )
 
 // LoadArchived reads the archived timeline into tl.Archived: the 0.x archive (Hudi log files of

@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/hudiscope/hudiscope/hudi/internal/synth"
 	"github.com/hudiscope/hudiscope/hudi/problem"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/internal/testutil"
-	"github.com/klauspost/compress/zstd"
 )
 
 func ocfLong(b []byte, v int64) []byte { return binary.AppendVarint(b, v) }

@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	iavro "github.com/hudiscope/hudiscope/hudi/internal/avro"
 	"github.com/twmb/avro"
+
+	iavro "github.com/hudiscope/hudiscope/hudi/internal/avro"
 )
 
 // A compact timeline sums 50k+ commit files that share one writer schema. The reflective decode

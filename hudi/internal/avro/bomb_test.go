@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hudiscope/hudiscope/internal/testutil"
 	kflate "github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
 const stringSchema = `{"type":"record","name":"r","fields":[{"name":"s","type":"string"}]}`

@@ -12,13 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/metadata"
-	"github.com/hudiscope/hudiscope/hudi/timeline"
-
-	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/storage/s3"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/hudiscope/hudiscope/internal/testutil/s3fake"
 )
