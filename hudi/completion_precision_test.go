@@ -20,7 +20,7 @@ import (
 func checkCompletions(t *testing.T, tb *hudi.Table, tl *timeline.Timeline) {
 	t.Helper()
 	for _, in := range tl.All() {
-		if in.Action == timeline.ActionSavepoint {
+		if in.IsSavepoint() {
 			continue // its file carries the time of the commit it pins
 		}
 		if in.CompletionTime != "" && timeline.CompareInstants(in.CompletionTime, in.RequestedTime) < 0 {

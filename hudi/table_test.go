@@ -53,7 +53,7 @@ func TestRollbackDetails(t *testing.T) {
 	tl, _ := tbl.ActiveTimeline(ctx)
 	var rb *timeline.Instant
 	for _, in := range tl.Instants {
-		if in.Action == timeline.ActionRollback {
+		if in.IsRollback() {
 			rb = in
 		}
 	}

@@ -44,7 +44,7 @@ func TestSyntheticCompactTimelineMemory(t *testing.T) {
 	}
 	for i, in := range compact.Instants {
 		e := eager.Instants[i]
-		if in.Action == timeline.ActionCommit && in.Commit != nil {
+		if in.IsCommit() && in.Commit != nil {
 			t.Fatalf("%s: compact read kept the metadata", in.RequestedTime)
 		}
 		w, ok := in.Writes()

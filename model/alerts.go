@@ -93,14 +93,9 @@ type Alert struct {
 	Message string
 }
 
-// isPlannedService: a table service with a plan (compaction, log compaction, clustering).
-func isPlannedService(in *timeline.Instant) bool {
-	switch in.PlanAction {
-	case timeline.ActionCompaction, timeline.ActionLogCompaction, timeline.ActionClustering:
-		return true
-	}
-	return in.Action == timeline.ActionCompaction || in.Action == timeline.ActionLogCompaction || in.Action == timeline.ActionClustering
-}
+// isPlannedService: a pending table service with a plan (compaction, log compaction,
+// clustering). Pending, so the table type, which only decides completed commits, is not needed.
+func isPlannedService(in *timeline.Instant) bool { return in.IsPlannedService("") }
 
 // ArchivalSettings is what the archival-stopped alert measures against: hoodie.keep.max.commits
 // (0: the default 30, the same in every release line) and the table version, whose release line
@@ -149,7 +144,7 @@ func Alerts(tl *timeline.Timeline, changes []Change, now time.Time, r AlertRules
 			switch {
 			case c.Kind == ChangeRolledBack:
 				out = append(out, Alert{AlertRollback, c.Instant.RequestedTime, fmt.Sprintf("%s %s was rolled back", c.Instant.Action, c.Instant.RequestedTime)})
-			case c.Kind == ChangeNew && (c.Instant.Action == timeline.ActionRollback || c.Instant.Action == timeline.ActionRestore):
+			case c.Kind == ChangeNew && (c.Instant.IsRollback() || c.Instant.IsRestore()):
 				out = append(out, Alert{AlertRollback, c.Instant.RequestedTime, fmt.Sprintf("%s %s appeared", c.Instant.Action, c.Instant.RequestedTime)})
 			}
 		}

@@ -126,7 +126,7 @@ func HealthInputWithView(ctx context.Context, t *hudi.Table, tl *timeline.Timeli
 		Timeline: tl, Now: now, Zone: t.Config.Zone}
 	var lastClean *timeline.Instant
 	for _, i := range tl.Instants {
-		if i.Action == timeline.ActionClean && i.IsCompleted() && (lastClean == nil || timeline.CompareInstants(i.RequestedTime, lastClean.RequestedTime) > 0) {
+		if i.IsClean() && i.IsCompleted() && (lastClean == nil || timeline.CompareInstants(i.RequestedTime, lastClean.RequestedTime) > 0) {
 			lastClean = i
 		}
 	}
@@ -164,7 +164,7 @@ func compactionArchive(ctx context.Context, t *hudi.Table, tl *timeline.Timeline
 		return nil, false
 	}
 	for _, i := range tl.Instants {
-		if i.Action == timeline.ActionCommit && i.IsCompleted() {
+		if i.IsCompaction(t.Config.Type) && i.IsCompleted() {
 			return nil, false
 		}
 	}

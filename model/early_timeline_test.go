@@ -156,7 +156,7 @@ func TestFindingsTimelineMatchesEager(t *testing.T) {
 		}
 		// The published instants are not written to.
 		for _, in := range s.Timeline.Instants {
-			if in.Commit != nil && in.Action == timeline.ActionCommit {
+			if in.Commit != nil && in.IsCommit() {
 				t.Fatalf("%s: %s kept its metadata", fx, in.RequestedTime)
 			}
 		}

@@ -376,15 +376,9 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 
 // isService: a pending instant of a table service (compaction, clustering, clean, rollback…),
 // not a pending write.
+// Pending, so the table type, which only decides completed commits, is not needed.
 func isService(i *timeline.Instant) bool {
-	switch i.Action {
-	case timeline.ActionCompaction, timeline.ActionLogCompaction, timeline.ActionClustering, timeline.ActionClean,
-		timeline.ActionRollback, timeline.ActionRestore, "indexing":
-		return true
-	case timeline.ActionReplaceCommit:
-		return i.PlanAction == timeline.ActionClustering
-	}
-	return false
+	return i.IsTableService("") || i.IsRollback() || i.IsRestore() || i.IsIndexing()
 }
 
 func completion(i *timeline.Instant) string {

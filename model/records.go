@@ -156,7 +156,7 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 func validateAsOfClean(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, asOf string) error {
 	var clean *timeline.Instant
 	for i := len(tl.Instants) - 1; i >= 0; i-- {
-		if in := tl.Instants[i]; in.Action == timeline.ActionClean && in.State == timeline.Completed &&
+		if in := tl.Instants[i]; in.IsClean() && in.State == timeline.Completed &&
 			(clean == nil || timeline.CompareInstants(in.RequestedTime, clean.RequestedTime) > 0) {
 			clean = in
 		}
@@ -202,13 +202,7 @@ func (e errBeforeFirstWrite) Error() string { return e.why }
 // isCommitAction: the instants Hudi's getCommitsTimeline holds, clustering excluded (a pending
 // clustering does not stop time travel).
 func isCommitAction(in *timeline.Instant) bool {
-	switch in.Action {
-	case timeline.ActionCommit, timeline.ActionDeltaCommit:
-		return true
-	case timeline.ActionReplaceCommit:
-		return in.PlanAction != timeline.ActionClustering
-	}
-	return false
+	return timeline.IsWriteAction(in.Action) && !in.IsClustering()
 }
 
 // IncrementalRows calls fn for every row the incremental read q returns.
@@ -342,11 +336,8 @@ func upTo(rd checkpoint.Reader, w *timeline.Instant, end string) bool {
 func archivedWrites(tl *timeline.Timeline) []*timeline.Instant {
 	var out []*timeline.Instant
 	for _, in := range tl.Archived {
-		if in.State != timeline.Completed || !timeline.IsWriteAction(in.Action) {
-			continue
-		}
-		switch in.PlanAction {
-		case timeline.ActionClustering, timeline.ActionCompaction, timeline.ActionLogCompaction:
+		// The table type is not known here: services are told by their plan or metadata.
+		if in.State != timeline.Completed || !in.IsDataWrite("") {
 			continue
 		}
 		out = append(out, in)

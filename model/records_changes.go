@@ -95,11 +95,7 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 func cdcWrites(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q ChangesQuery, problems *problem.Log) []*timeline.Instant {
 	var writes []*timeline.Instant
 	for _, in := range tl.Instants {
-		if in.State != timeline.Completed || !timeline.IsWriteAction(in.Action) {
-			continue
-		}
-		switch in.PlanAction {
-		case timeline.ActionClustering, timeline.ActionCompaction, timeline.ActionLogCompaction:
+		if in.State != timeline.Completed || !in.IsDataWrite(t.Config.Type) {
 			continue
 		}
 		if q.Begin != "" && q.Begin != "earliest" && !returns(q.Reader, in, q.Begin) {

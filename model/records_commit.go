@@ -41,14 +41,8 @@ type RowPage struct {
 // ReturnsRows says whether an instant's own records can be read back by commit time: completed
 // writes; clustering and compaction keep the commit times of the records they rewrite.
 func ReturnsRows(in *timeline.Instant) bool {
-	if in == nil || in.State != timeline.Completed || !timeline.IsWriteAction(in.Action) {
-		return false
-	}
-	switch in.PlanAction {
-	case timeline.ActionClustering, timeline.ActionCompaction, timeline.ActionLogCompaction:
-		return false
-	}
-	return true
+	// The table type is not known here: services are told by their plan or metadata.
+	return in != nil && in.State == timeline.Completed && in.IsDataWrite("")
 }
 
 // CommitRows returns the paged reader of the rows instant in wrote.

@@ -369,7 +369,7 @@ func TestSnapshotAsOfCleanWithoutRetainedCommit(t *testing.T) {
 		cs := openTable(t, dir, true)
 		var clean *timeline.Instant
 		for _, in := range cs.tl.Instants {
-			if in.Action == timeline.ActionClean && in.State == timeline.Completed {
+			if in.IsClean() && in.State == timeline.Completed {
 				clean = in
 			}
 		}

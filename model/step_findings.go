@@ -71,7 +71,7 @@ func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
 		return cm
 	}
 	for _, in := range byReq {
-		if !findingsWrite(in) {
+		if !findingsWrite(in, s.Table.Config.Type) {
 			continue
 		}
 		cm := in.Commit
@@ -123,11 +123,6 @@ func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
 
 // findingsWrite mirrors the writes the findings' facts count: completed commits that are not
 // compaction or clustering.
-func findingsWrite(in *timeline.Instant) bool {
-	if !in.IsCompleted() || !timeline.IsWriteAction(in.Action) || in.PlanAction == timeline.ActionClustering {
-		return false
-	}
-	op := in.Operation
-	return !strings.EqualFold(op, "compact") && !strings.EqualFold(op, "log_compact") &&
-		!(in.Action == timeline.ActionReplaceCommit && strings.EqualFold(op, "cluster"))
+func findingsWrite(in *timeline.Instant, tableType string) bool {
+	return in.IsCompleted() && in.IsDataWrite(tableType)
 }

@@ -31,7 +31,7 @@ type Change struct {
 func (c Change) String() string {
 	in := c.Instant
 	what := in.Action
-	if in.PlanAction != "" && in.PlanAction != in.Action {
+	if in.HasPlan() {
 		what = in.PlanAction + "→" + in.Action
 	}
 	switch c.Kind {

@@ -103,9 +103,11 @@ func TimelineGantt(instants []*timeline.Instant, limit int) string {
 
 func ganttSection(in *timeline.Instant) string {
 	switch {
-	case in.PlanAction == timeline.ActionClustering || in.Action == timeline.ActionReplaceCommit:
+	// A replacecommit that is not clustering (insert_overwrite, delete_partition) is a write,
+	// in a section of its own.
+	case in.IsClustering():
 		return "clustering"
-	case in.PlanAction == timeline.ActionCompaction || in.PlanAction == timeline.ActionLogCompaction:
+	case in.IsCompaction("") || in.IsLogCompaction():
 		return "compaction"
 	}
 	return mermaidText(in.Action)

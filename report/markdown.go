@@ -118,7 +118,7 @@ func InstantCells(in *timeline.Instant) []string {
 // see timeline.clampDerived).
 func Duration(in *timeline.Instant) string {
 	d := in.Duration()
-	if in.CoarseCompletion() && in.IsCompleted() && !in.Started.IsZero() && !in.Ended.IsZero() && in.Action != timeline.ActionSavepoint {
+	if in.CoarseCompletion() && in.IsCompleted() && !in.Started.IsZero() && !in.Ended.IsZero() && !in.IsSavepoint() {
 		m := in.MidDuration()
 		if m < 10*time.Second {
 			return "≈" + m.Round(100*time.Millisecond).String()

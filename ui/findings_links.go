@@ -249,19 +249,18 @@ func pathTarget(s *model.Snapshot, path string, stages []any) (jumpMsg, string, 
 // oldest pending clustering plan, else the latest completed compaction, clustering or clean.
 func serviceInstant(ins []*timeline.Instant, path string) *timeline.Instant {
 	kind := strings.Split(path, ".")[1]
-	is := func(in *timeline.Instant, plan string) bool { return in.PlanAction == plan || in.Action == plan }
 	var first, last, pending *timeline.Instant
 	for _, in := range ins {
 		var ok bool
 		switch kind {
 		case "savepoints":
-			ok = in.Action == "savepoint"
+			ok = in.IsSavepoint()
 		case "compactions":
-			ok = is(in, "compaction")
+			ok = in.IsCompaction("")
 		case "clustering":
-			ok = is(in, "clustering")
+			ok = in.IsClustering()
 		case "cleans":
-			ok = in.Action == "clean"
+			ok = in.IsClean()
 		default:
 			return nil
 		}

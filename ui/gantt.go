@@ -32,20 +32,19 @@ var ganttKinds = []ganttKind{
 
 func ganttKindOf(in *timeline.Instant) int {
 	switch {
-	case in.PlanAction == timeline.ActionClustering || in.Action == timeline.ActionReplaceCommit || in.Action == timeline.ActionClustering:
+	case in.IsClustering():
 		return 2
-	case in.PlanAction == timeline.ActionCompaction || in.PlanAction == timeline.ActionLogCompaction ||
-		in.Action == timeline.ActionCompaction || in.Action == timeline.ActionLogCompaction:
+	case in.IsCompaction("") || in.IsLogCompaction():
 		return 3
-	case in.Action == timeline.ActionCommit:
+	case in.IsCommit() || in.IsReplaceCommit(): // a replacecommit that is not clustering is a write
 		return 0
-	case in.Action == timeline.ActionDeltaCommit:
+	case in.IsDeltaCommit():
 		return 1
-	case in.Action == timeline.ActionClean:
+	case in.IsClean():
 		return 4
-	case in.Action == timeline.ActionRollback || in.Action == timeline.ActionRestore:
+	case in.IsRollback() || in.IsRestore():
 		return 5
-	case in.Action == timeline.ActionSavepoint:
+	case in.IsSavepoint():
 		return 6
 	}
 	return 7
@@ -324,7 +323,7 @@ func (t *Timeline) ganttLegend(width int, used map[int]bool) string {
 
 // ganttAction names a write service by its plan (clustering, compaction), else the action.
 func ganttAction(in *timeline.Instant) string {
-	if in.PlanAction != "" && in.PlanAction != in.Action {
+	if in.HasPlan() {
 		return in.PlanAction
 	}
 	return in.Action

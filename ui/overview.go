@@ -198,13 +198,7 @@ func pendingService(in *timeline.Instant) bool {
 	if in.IsCompleted() {
 		return false
 	}
-	switch in.Action {
-	case timeline.ActionCompaction, timeline.ActionLogCompaction, timeline.ActionClustering:
-		return true
-	case timeline.ActionReplaceCommit:
-		return in.PlanAction == timeline.ActionClustering
-	}
-	return false
+	return in.IsPlannedService("") // pending: the table type decides only completed commits
 }
 
 // rows are the overview's lines for the snapshot so far (cheap: counts and lookups only).

@@ -834,7 +834,7 @@ func dashIf(s string) string {
 
 func humanDuration(in *timeline.Instant) string {
 	d := in.Duration()
-	if in.CoarseCompletion() && in.IsCompleted() && !in.Ended.IsZero() && !in.Started.IsZero() && in.Action != timeline.ActionSavepoint {
+	if in.CoarseCompletion() && in.IsCompleted() && !in.Ended.IsZero() && !in.Started.IsZero() && !in.IsSavepoint() {
 		// Known to about a second only: the middle of the possible durations.
 		m := in.MidDuration()
 		if m < time.Second {

@@ -181,7 +181,7 @@ func baseInfo(in *timeline.Instant) [][2]string {
 		{"instant", in.RequestedTime + " " + in.Action + " " + strings.ToLower(string(in.State))},
 		{"times", "requested " + in.RequestedTime + ", completed " + ct + ", took " + tookText(in)},
 	}
-	if in.PlanAction != "" && in.PlanAction != in.Action {
+	if in.HasPlan() {
 		info = append(info, [2]string{"plan", in.PlanAction})
 	}
 	if in.Operation != "" {

@@ -6,7 +6,6 @@ package checkpoint
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
@@ -62,14 +61,8 @@ type Table interface {
 // instant wrote: writes do; clustering and compaction only rewrite files (measured: a begin
 // value just before a clustering's completion returns no row of it).
 func returnsRecords(in *timeline.Instant) bool {
-	if in.State != timeline.Completed || !timeline.IsWriteAction(in.Action) {
-		return false
-	}
-	switch strings.ToUpper(in.Operation) {
-	case "CLUSTER", "COMPACT", "LOG_COMPACT":
-		return false
-	}
-	return true
+	// The table type is not known here: a compaction is told by its plan or its metadata.
+	return in.State == timeline.Completed && in.IsDataWrite("")
 }
 
 // Check evaluates an incremental-read begin time against tl, t's timeline, for one reader.
@@ -242,7 +235,7 @@ func shiftMillis(instant string, d int) string {
 func lastCleanRetain(ctx context.Context, t Table, tl *timeline.Timeline) string {
 	for i := len(tl.Instants) - 1; i >= 0; i-- {
 		in := tl.Instants[i]
-		if in.Action != timeline.ActionClean || in.State != timeline.Completed {
+		if !in.IsClean() || in.State != timeline.Completed {
 			continue
 		}
 		d, err := t.Details(ctx, in)

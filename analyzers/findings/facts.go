@@ -155,8 +155,9 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 	var clusteringDone, clusteringPending, compactDone, compactPending, cleans, savepoints, rollbacks int
 	var pendingPlanBytes int64
 	ops := map[string]int{}
+	tt := tableType(f)
 	for _, in := range instants {
-		clustering := isClustering(in)
+		clustering := in.IsClustering()
 		switch {
 		case clustering && in.IsCompleted():
 			clusteringDone++
@@ -167,19 +168,19 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 					pendingPlanBytes = e.Size
 				}
 			}
-		case in.Action == timeline.ActionCompaction || (in.Action == timeline.ActionCommit && strings.EqualFold(in.Operation, "compact")):
+		case in.IsCompaction(tt):
 			if in.IsCompleted() {
 				compactDone++
 			} else {
 				compactPending++
 			}
-		case in.Action == timeline.ActionClean && in.IsCompleted():
+		case in.IsClean() && in.IsCompleted():
 			cleans++
-		case in.Action == timeline.ActionSavepoint && in.IsCompleted():
+		case in.IsSavepoint() && in.IsCompleted():
 			savepoints++
-		case in.Action == timeline.ActionRollback && in.IsCompleted():
+		case in.IsRollback() && in.IsCompleted():
 			rollbacks++
-		case isWrite(in) && in.IsCompleted():
+		case isWrite(in, tt) && in.IsCompleted():
 			writes = append(writes, in)
 			if in.Operation != "" {
 				ops[strings.ToLower(in.Operation)]++
@@ -340,19 +341,18 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 	return f
 }
 
-func isClustering(in *timeline.Instant) bool {
-	if in.Action == timeline.ActionClustering || in.PlanAction == timeline.ActionClustering {
-		return true
+// tableType is the facts' table type ("" when the table config was not read).
+func tableType(f *TableFacts) string {
+	if f.Type == nil {
+		return ""
 	}
-	return in.Action == timeline.ActionReplaceCommit && strings.EqualFold(in.Operation, "cluster")
+	return *f.Type
 }
 
-func isWrite(in *timeline.Instant) bool {
-	switch in.Action {
-	case timeline.ActionCommit, timeline.ActionDeltaCommit, timeline.ActionReplaceCommit:
-		return !strings.EqualFold(in.Operation, "compact") && !strings.EqualFold(in.Operation, "log_compact")
-	}
-	return false
+// isWrite: a commit that is not a compaction or log compaction (clustering included: the
+// cadence counts it as a commit).
+func isWrite(in *timeline.Instant, tableType string) bool {
+	return timeline.IsWriteAction(in.Action) && !in.IsCompaction(tableType) && !in.IsLogCompaction()
 }
 
 func recordEstimate(writes []*timeline.Instant, view *filegroup.View) (float64, string) {
@@ -450,15 +450,15 @@ func serviceCadence(f *TableFacts, instants []*timeline.Instant) {
 			continue
 		}
 		switch {
-		case in.Action == timeline.ActionClean:
+		case in.IsClean():
 			lastClean = i
-		case in.Action == timeline.ActionCompaction || (in.Action == timeline.ActionCommit && f.Type != nil && *f.Type == "MERGE_ON_READ"):
+		case in.IsCompaction(tableType(f)):
 			lastCompact = i
 		}
 	}
 	writesSince := 0
 	for _, in := range instants[lastClean+1:] {
-		if isWrite(in) && in.IsCompleted() {
+		if isWrite(in, tableType(f)) && in.IsCompleted() {
 			writesSince++
 		}
 	}
@@ -471,7 +471,7 @@ func serviceCadence(f *TableFacts, instants []*timeline.Instant) {
 		first = instants[lastCompact].RequestedTime
 	}
 	for _, in := range instants[lastCompact+1:] {
-		if in.Action == timeline.ActionDeltaCommit && in.IsCompleted() {
+		if in.IsDeltaCommit() && in.IsCompleted() {
 			n++
 			if first == "" {
 				first = in.RequestedTime

@@ -143,7 +143,7 @@ func (c *ctx) cleaner() (Check, Band, error) {
 	threshold := max(slack(cleanerSlack, trigger), cleanerFloor)
 	all := c.instants()
 	writes := filter(all, func(i *timeline.Instant) bool { return isCommitsTimeline(i) && completed(i) })
-	cleans := filter(all, func(i *timeline.Instant) bool { return i.Action == timeline.ActionClean })
+	cleans := filter(all, func(i *timeline.Instant) bool { return i.IsClean() })
 	lastClean := last(filter(cleans, completed))
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyCleanTrigger, itoa(trigger)}, {"effective.unhealthy.threshold.commits", itoa(threshold)},
 		{"observed.completed.write.commits", itoa(int64(len(writes)))}}}
@@ -206,7 +206,7 @@ func (c *ctx) savepoint() (Check, Band, error) {
 	}
 	all := c.instants()
 	writes := filter(all, isWriteTimeline)
-	sps := filter(all, func(i *timeline.Instant) bool { return i.Action == timeline.ActionSavepoint && completed(i) })
+	sps := filter(all, func(i *timeline.Instant) bool { return i.IsSavepoint() && completed(i) })
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyKeepMax, itoa(keep)}, {"observed.savepoint.count", itoa(int64(len(sps)))}}}
 	if len(sps) == 0 {
 		ch.Status = Healthy
@@ -362,7 +362,7 @@ func (c *ctx) archival() (Check, Band, error) {
 		ch.Findings = append(ch.Findings, f)
 	}
 	if p := first(filter(all, func(i *timeline.Instant) bool {
-		return !i.IsCompleted() && (i.Action == timeline.ActionCompaction || i.Action == timeline.ActionReplaceCommit || i.PlanAction == timeline.ActionClustering)
+		return !i.IsCompleted() && (i.IsCompaction(c.in.TableType) || i.IsReplaceCommit() || i.IsClustering())
 	})); p != nil {
 		ch.Findings = append(ch.Findings, fmt.Sprintf("Archival never passes the oldest pending compaction or replacecommit: %s %s (%s) holds "+
 			"every commit after it on the active timeline until it completes.", p.Action, p.RequestedTime, strings.ToLower(string(p.State))))

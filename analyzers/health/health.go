@@ -18,6 +18,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/clock"
 )
@@ -476,24 +477,20 @@ func last(in []*timeline.Instant) *timeline.Instant {
 func completed(i *timeline.Instant) bool { return i.IsCompleted() }
 
 // isCommitTimeline: getCommitTimeline (commit, replacecommit, clustering).
-func isCommitTimeline(i *timeline.Instant) bool {
-	return i.Action == timeline.ActionCommit || i.Action == timeline.ActionReplaceCommit || i.Action == timeline.ActionClustering
-}
+func isCommitTimeline(i *timeline.Instant) bool { return i.InCommitTimeline() }
 
 // isCommitsTimeline: getCommitsTimeline (commit, deltacommit, replacecommit, clustering).
-func isCommitsTimeline(i *timeline.Instant) bool {
-	return isCommitTimeline(i) || i.Action == timeline.ActionDeltaCommit
-}
+func isCommitsTimeline(i *timeline.Instant) bool { return i.InCommitsTimeline() }
 
 // isWriteTimeline: getWriteTimeline (+ compaction, logcompaction; pending included).
-func isWriteTimeline(i *timeline.Instant) bool {
-	return isCommitsTimeline(i) || i.Action == timeline.ActionCompaction || i.Action == timeline.ActionLogCompaction
-}
+func isWriteTimeline(i *timeline.Instant) bool { return i.InWriteTimeline() }
 
-func isDelta(i *timeline.Instant) bool { return i.Action == timeline.ActionDeltaCommit }
+func isDelta(i *timeline.Instant) bool { return i.IsDeltaCommit() }
 
+// isPendingCompaction and isCompaction read MERGE_ON_READ timelines only (the compaction checks
+// skip other tables; a metadata table is MOR).
 func isPendingCompaction(i *timeline.Instant) bool {
-	return i.Action == timeline.ActionCompaction && !i.IsCompleted()
+	return i.IsCompaction(tableconfig.MergeOnRead) && !i.IsCompleted()
 }
 
 func after(in []*timeline.Instant, ts string) []*timeline.Instant {
@@ -503,7 +500,9 @@ func after(in []*timeline.Instant, ts string) []*timeline.Instant {
 // isCompaction: a completed compaction. On a MERGE_ON_READ timeline (the data table's or the
 // metadata table's) a compaction completes as a commit; a replacecommit (clustering,
 // insert_overwrite) merges no log files, so it does not reset the count.
-func isCompaction(i *timeline.Instant) bool { return i.Action == timeline.ActionCommit && completed(i) }
+func isCompaction(i *timeline.Instant) bool {
+	return i.IsCompaction(tableconfig.MergeOnRead) && completed(i)
+}
 
 // sinceCompaction is what a compaction check counts.
 type sinceCompaction struct {

@@ -722,7 +722,7 @@ func hotDetector(in Input, opt Options) Detector {
 	var cands []*timeline.Instant
 	if in.Timeline != nil {
 		for _, i := range in.Timeline.Instants {
-			if i.IsCompleted() && (i.Action == timeline.ActionCommit || i.Action == timeline.ActionDeltaCommit || i.Action == timeline.ActionReplaceCommit) {
+			if i.IsCompleted() && timeline.IsWriteAction(i.Action) {
 				cands = append(cands, i)
 			}
 		}

@@ -130,7 +130,7 @@ func analyzeTimeline(t *testing.T, name string) []string {
 	}
 	var out []string
 	for _, in := range tl.Instants {
-		if in.Action == "compaction" && !in.IsCompleted() {
+		if in.IsCompaction("") && !in.IsCompleted() {
 			out = append(out, in.RequestedTime)
 		}
 	}

@@ -268,7 +268,7 @@ func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline
 			if vs.firstActive == "" || timeline.CompareInstants(in.RequestedTime, vs.firstActive) < 0 {
 				vs.firstActive = in.RequestedTime
 			}
-			if in.Action == timeline.ActionReplaceCommit {
+			if in.IsReplaceCommit() {
 				for p, ids := range in.ReplacedFileIDs {
 					for _, id := range ids {
 						vs.replaced[fgKey{p, id}] = true
@@ -280,9 +280,9 @@ func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline
 		if in.State == timeline.Completed {
 			continue
 		}
-		switch {
-		case in.Action == timeline.ActionCompaction || in.Action == timeline.ActionLogCompaction:
-			if in.Action == timeline.ActionCompaction {
+		switch compaction := in.IsCompaction(r.Config.Type); {
+		case compaction || in.IsLogCompaction():
+			if compaction {
 				vs.compactionInstants[in.RequestedTime] = true
 			}
 			d, _ := r.Details(ctx, in)
@@ -291,7 +291,7 @@ func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline
 					vs.pendingCompaction[fgKey{op.PartitionPath, op.FileID}] = in.RequestedTime
 				}
 			}
-		case in.PlanAction == timeline.ActionClustering:
+		case in.IsClustering():
 			d, _ := r.Details(ctx, in)
 			if d != nil && d.Replace != nil && d.Replace.ClusteringPlan != nil {
 				for _, g := range d.Replace.ClusteringPlan.InputGroups {

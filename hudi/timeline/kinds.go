@@ -35,8 +35,9 @@ const (
 func (i *Instant) opIs(op string) bool { return strings.EqualFold(i.Operation, op) }
 
 // IsCompaction: a compaction, pending (its plan) or completed (a commit). tableType is the
-// timeline's table's hoodie.table.type (a metadata table is MERGE_ON_READ); on any other table
-// a commit is a compaction only when it started from a compaction plan or says COMPACT.
+// timeline's table's hoodie.table.type (a metadata table is MERGE_ON_READ); on any other table,
+// or "" when the type is not known, a commit is a compaction only when it started from a
+// compaction plan or its metadata says COMPACT.
 func (i *Instant) IsCompaction(tableType string) bool {
 	switch i.Action {
 	case ActionCompaction:
@@ -129,3 +130,20 @@ func (i *Instant) IsIndexing() bool { return i.Action == ActionIndexing }
 // HasPlan: the instant started from a plan whose action differs from the action it shows now
 // (a compaction completed as commit, a clustering as replacecommit).
 func (i *Instant) HasPlan() bool { return i.PlanAction != "" && i.PlanAction != i.Action }
+
+// Hudi's timeline views by action (HoodieDefaultTimeline), any state.
+
+// InCommitTimeline: getCommitTimeline (commit, replacecommit, clustering).
+func (i *Instant) InCommitTimeline() bool {
+	return i.Action == ActionCommit || i.Action == ActionReplaceCommit || i.Action == ActionClustering
+}
+
+// InCommitsTimeline: getCommitsTimeline (commit, deltacommit, replacecommit, clustering).
+func (i *Instant) InCommitsTimeline() bool {
+	return i.InCommitTimeline() || i.Action == ActionDeltaCommit
+}
+
+// InWriteTimeline: getWriteTimeline (the commits timeline, compaction, logcompaction).
+func (i *Instant) InWriteTimeline() bool {
+	return i.InCommitsTimeline() || i.Action == ActionCompaction || i.Action == ActionLogCompaction
+}

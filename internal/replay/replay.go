@@ -110,7 +110,7 @@ func Plan(ctx context.Context, src string) (base, steps []Op, err error) {
 			}
 			steps = append(steps, op)
 		}
-		if in.Action == timeline.ActionRollback {
+		if in.IsRollback() {
 			steps = append(steps, rolledBack(ctx, t, tl, in)...)
 		}
 	}
