@@ -14,7 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 // Exit codes shared by every command; documented in the README. The Java-compatible
@@ -96,18 +96,18 @@ func Main(args []string) (code int) {
 		return exitOK
 	}
 	if msg := unknownCommand(args); msg != "" {
-		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", msg))
+		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(msg))
 		return exitUsage
 	}
 	cfgPath, err := configFileFor(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
+		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
 		return exitUsage
 	}
 	var cli CLI
 	parser, err := newParser(&cli, os.Stdout, os.Stderr, cfgPath)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
+		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
 		return exitUsage
 	}
 	defer func() {
@@ -121,7 +121,7 @@ func Main(args []string) (code int) {
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
+		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
 		return exitUsage
 	}
 	ctx = withSHSLimits(ctx, kctx)
@@ -139,11 +139,11 @@ func Main(args []string) (code int) {
 		var ec exitCoder
 		if asExitCoder(err, &ec) {
 			if msg := ec.Error(); msg != "" {
-				fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", msg))
+				fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(msg))
 			}
 			return ec.ExitCode()
 		}
-		fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
+		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
 		return exitError
 	}
 	return exitOK

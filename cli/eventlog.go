@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -68,7 +68,7 @@ func (c *EventlogCmd) Run(ctx context.Context) error {
 		opt.IncludeTasks = c.IncludeTasks
 		if c.Progress {
 			opt.Progress = func(p eventlog.Progress) {
-				fmt.Fprintf(os.Stderr, "\r%s (%d/%d): %d MiB decoded, %d events", config.Redact("", p.File), p.Part, p.Parts, p.TotalDecoded>>20, p.Events)
+				fmt.Fprintf(os.Stderr, "\r%s (%d/%d): %d MiB decoded, %d events", redact.Text(p.File), p.Part, p.Parts, p.TotalDecoded>>20, p.Events)
 			}
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/hudi/catalog"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui"
@@ -69,7 +69,7 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 	doc := report.NewFleetDocument(d, rows)
 	for i := range doc.Rows { // locations and messages may carry credentials in a URI's user part
 		r := &doc.Rows[i]
-		r.Location, r.Error = config.Redact("", r.Location), config.Redact("", r.Error)
+		r.Location, r.Error = redact.Text(r.Location), redact.Text(r.Error)
 	}
 	return c.writeOutput(func(w io.Writer) error {
 		switch format {

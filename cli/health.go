@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/health"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -56,7 +56,7 @@ func (c *HealthCmd) Run(ctx context.Context) error {
 	defer reportProblems(s)
 	r := new(health.Result)
 	*r = *s.Health // the snapshot stays as loaded; the printed copy has its path redacted
-	r.BasePath = config.Redact("", r.BasePath)
+	r.BasePath = redact.Text(r.BasePath)
 	if r.Hudiscope != nil {
 		x := *r.Hudiscope
 		x.SchemaVersion = report.SchemaVersion

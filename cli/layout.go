@@ -7,9 +7,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/internal/clock"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -101,8 +101,8 @@ func (c *LayoutCmd) Run(ctx context.Context) error {
 			if len(tables) == 1 {
 				return err
 			}
-			fmt.Fprintln(os.Stderr, "hudiscope:", config.Redact("", fmt.Sprint(err)))
-			failed = append(failed, config.Redact("", table))
+			fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
+			failed = append(failed, redact.Text(table))
 		}
 	}
 	if err := done(); err != nil {
@@ -138,7 +138,7 @@ func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *l
 	tune(&opt)
 	r := new(layout.Result)
 	*r = *s.Layout // the snapshot stays as loaded; the printed copy has its path redacted
-	r.BasePath = config.Redact("", r.BasePath)
+	r.BasePath = redact.Text(r.BasePath)
 	if r.Hudiscope != nil {
 		x := *r.Hudiscope
 		x.SchemaVersion = report.SchemaVersion

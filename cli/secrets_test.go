@@ -14,7 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui"
 )
@@ -141,7 +141,7 @@ func assertKeysRedacted(t *testing.T, what, out string) {
 			t.Errorf("%s does not show %s", what, k)
 			continue
 		}
-		if line := out[i:min(len(out), i+80)]; !strings.Contains(line, config.Redacted) {
+		if line := out[i:min(len(out), i+80)]; !strings.Contains(line, redact.Marker) {
 			t.Errorf("%s shows %s unredacted: %q", what, k, line)
 		}
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui"
@@ -137,7 +137,7 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			msg := config.Redact("", err.Error())
+			msg := redact.Text(err.Error())
 			if storage.IsThrottled(err) {
 				msg += fmt.Sprintf(" (throttled: next refresh in %s)", wait)
 			}
@@ -146,7 +146,7 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 		}
 		if ps := snap.Problems(); len(ps) > problems {
 			for _, p := range ps[problems:] {
-				fmt.Fprintln(os.Stderr, "hudiscope: warning:", config.Redact("", p.String()))
+				fmt.Fprintln(os.Stderr, "hudiscope: warning:", redact.Text(p.String()))
 			}
 			problems = len(ps)
 		}

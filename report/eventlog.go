@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 )
@@ -158,7 +158,7 @@ func Spill(s *eventlog.Stage) int64 {
 func HudiProperties(r *eventlog.Report) [][2]string {
 	var out [][2]string
 	for _, k := range SortedKeys(r.Hudiscope.Hudi.Configs) {
-		out = append(out, [2]string{k, config.Redact(k, r.Hudiscope.Hudi.Configs[k])})
+		out = append(out, [2]string{k, redact.Value(k, r.Hudiscope.Hudi.Configs[k])})
 	}
 	return out
 }

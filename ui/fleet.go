@@ -11,8 +11,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/internal/clock"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -137,7 +137,7 @@ func syncRank(s string) string {
 func (f *Fleet) cell(i, c int) string {
 	v := f.rawCell(i, c)
 	if c == 0 || c == 9 {
-		v = config.Redact("", v)
+		v = redact.Text(v)
 	}
 	return v
 }

@@ -8,11 +8,11 @@ package config
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/hudiscope/hudiscope/assets"
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 // Source says where an effective value came from, highest precedence first.
@@ -43,12 +43,9 @@ type Value struct {
 	Secret bool   `json:"secret,omitempty"`
 }
 
-// Redacted is what a secret value is shown as.
-const Redacted = "***"
-
 // Display is the value as it may be shown or exported: secrets redacted, credentials embedded in
 // URIs stripped.
-func (v Value) Display() string { return Redact(v.Key, v.Raw) }
+func (v Value) Display() string { return redact.Value(v.Key, v.Raw) }
 
 // MarshalJSON exports the value redacted.
 func (v Value) MarshalJSON() ([]byte, error) {
@@ -103,16 +100,14 @@ type engineDefault struct {
 }
 
 var (
-	known         = map[string]knownConfig{}
-	altOf         = map[string]string{} // alternative key → primary key
-	engineTable   = map[string]engineDefault{}
-	secretMarkers []string
+	known       = map[string]knownConfig{}
+	altOf       = map[string]string{} // alternative key → primary key
+	engineTable = map[string]engineDefault{}
 )
 
 func init() {
 	var kc struct {
 		Configs []knownConfig `json:"configs"`
-		Secret  []string      `json:"secretKeyMarkers"`
 	}
 	if err := json.Unmarshal(assets.KnownConfigs, &kc); err != nil {
 		panic("assets/known_configs.json: " + err.Error())
@@ -123,7 +118,6 @@ func init() {
 			altOf[a] = c.Key
 		}
 	}
-	secretMarkers = kc.Secret
 	var ed struct {
 		Defaults []engineDefault `json:"defaults"`
 	}
@@ -161,7 +155,7 @@ func New(in Input) *Effective {
 			k, v, ok := strings.Cut(kv, "=")
 			k = strings.TrimSpace(k)
 			if !ok || k == "" {
-				e.Problems = append(e.Problems, fmt.Sprintf("--hoodie-conf %q is not key=value", Redact("", kv)))
+				e.Problems = append(e.Problems, fmt.Sprintf("--hoodie-conf %q is not key=value", redact.Value("", kv)))
 				continue
 			}
 			l.Values[k] = strings.TrimSpace(v)
@@ -207,7 +201,7 @@ func (e *Effective) find(key string, sources ...Source) (Value, bool) {
 		}
 		for _, k := range keys(key) {
 			if v, ok := l.Values[k]; ok {
-				val := Value{Key: key, Raw: v, Source: l.Source, Origin: l.Origin, Secret: IsSecret(key) || IsSecret(k)}
+				val := Value{Key: key, Raw: v, Source: l.Source, Origin: l.Origin, Secret: redact.IsSecret(key) || redact.IsSecret(k)}
 				if k != key {
 					val.AltKey = k
 				}
@@ -241,7 +235,7 @@ func (e *Effective) SuppliedExact(key string) (Value, bool) {
 			continue
 		}
 		if v, ok := l.Values[key]; ok {
-			return Value{Key: key, Raw: v, Source: l.Source, Origin: l.Origin, Secret: IsSecret(key)}, true
+			return Value{Key: key, Raw: v, Source: l.Source, Origin: l.Origin, Secret: redact.IsSecret(key)}, true
 		}
 	}
 	return Value{}, false
@@ -265,14 +259,14 @@ func (e *Effective) Default(key string) (Value, bool) {
 			v = d.Java
 		}
 		if v != nil {
-			return Value{Key: key, Raw: *v, Source: SourceEngine, Origin: e.Engine, Secret: IsSecret(key)}, true
+			return Value{Key: key, Raw: *v, Source: SourceEngine, Origin: e.Engine, Secret: redact.IsSecret(key)}, true
 		}
 		if d.Declared != nil {
-			return Value{Key: key, Raw: *d.Declared, Source: SourceDeclared, Secret: IsSecret(key)}, true
+			return Value{Key: key, Raw: *d.Declared, Source: SourceDeclared, Secret: redact.IsSecret(key)}, true
 		}
 	}
 	if k, ok := known[primary]; ok {
-		return Value{Key: key, Raw: k.Default, Source: SourceDeclared, Secret: IsSecret(key)}, true
+		return Value{Key: key, Raw: k.Default, Source: SourceDeclared, Secret: redact.IsSecret(key)}, true
 	}
 	return Value{}, false
 }
@@ -347,90 +341,4 @@ func (e *Effective) MarshalJSON() ([]byte, error) {
 		Problems []string `json:"problems,omitempty"`
 	}
 	return json.Marshal(out{e.Engine, e.All(), e.Problems})
-}
-
-// IsSecret reports whether a key names a credential (password, secret, token, credential,
-// access key, session, pwd, storepass, a SAS sig and the like).
-func IsSecret(key string) bool {
-	k := strings.ToLower(key)
-	for _, m := range secretMarkers {
-		if strings.Contains(k, m) {
-			return true
-		}
-	}
-	// Short names only as a whole last segment (x.sig, not design).
-	last := k[strings.LastIndexAny(k, "._-")+1:]
-	return last == "sig" || last == "pw"
-}
-
-var (
-	// uriUserInfo is scheme://user[:password]@; the password may hold '/' or '@' (greedy to
-	// the token's last '@').
-	uriUserInfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^:/@\s"']+)(:[^\s"']*)?@`)
-	// keyUser: a URI user that is itself a key (s3a://ACCESSKEY:SECRET@bucket, AKIA… IDs).
-	keyUser = regexp.MustCompile(`^(?i:s3[an]?://)|^A[KS]IA[A-Z0-9]*$`)
-	// oracleThin is jdbc:oracle:thin:user/password@host.
-	oracleThin = regexp.MustCompile(`(?i)(jdbc:oracle:thin:[^/@\s"':]+/)[^\s"']*@`)
-	// zkDigest is a ZooKeeper digest:user:password.
-	zkDigest = regexp.MustCompile(`(?i)(\bdigest:[^:\s"',]+:)[^\s"',;]+`)
-	// bearer is an HTTP Bearer token.
-	bearer = regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9\-._~+/]+=*`)
-	// storePass is keytool's -storepass/-keypass PW.
-	storePass = regexp.MustCompile(`(?i)(-(?:store|key|src|dest)*pass\s+)[^\s"'*][^\s"']*`)
-	// embeddedKV is a key=value inside a value: a JDBC URL's ;password=…, a query string's
-	// &token=…, a --hoodie-conf or -D option in an argument list.
-	embeddedKV = regexp.MustCompile(`([A-Za-z0-9_.\-]+)=([^\s;&,'"]+)`)
-	// quotedKV is key="…" / key: "…" / JSON "key":"…"; quotedKV1 the single-quoted form.
-	quotedKV  = regexp.MustCompile(`([A-Za-z0-9_.\-]+)("?\s*[=:]\s*")((?:[^"\\]|\\.)*)"`)
-	quotedKV1 = regexp.MustCompile(`([A-Za-z0-9_.\-]+)('?\s*[=:]\s*')([^']*)'`)
-)
-
-// Redact returns value as it may be displayed under key: fully redacted for secret keys;
-// otherwise with URI passwords (user:***@), Oracle thin passwords, ZooKeeper digests, Bearer
-// tokens, -storepass values and the value of any embedded secret key=value, key="…" or
-// "key":"…" replaced. docs/security.md lists the forms.
-func Redact(key, value string) string {
-	if key != "" && IsSecret(key) {
-		if value == "" {
-			return ""
-		}
-		return Redacted
-	}
-	if strings.Contains(value, "@") {
-		value = uriUserInfo.ReplaceAllStringFunc(value, func(m string) string {
-			g := uriUserInfo.FindStringSubmatch(m)
-			user := g[2]
-			if g[3] == "" || keyUser.MatchString(g[1]) || keyUser.MatchString(user) {
-				user = Redacted
-			}
-			if g[3] == "" {
-				return g[1] + user + "@"
-			}
-			return g[1] + user + ":" + Redacted + "@"
-		})
-		value = oracleThin.ReplaceAllString(value, "${1}"+Redacted+"@")
-	}
-	if strings.Contains(value, ":") {
-		value = zkDigest.ReplaceAllString(value, "${1}"+Redacted)
-	}
-	value = bearer.ReplaceAllString(value, "${1}"+Redacted)
-	value = storePass.ReplaceAllString(value, "${1}"+Redacted)
-	if strings.ContainsAny(value, "=:") {
-		value = embeddedKV.ReplaceAllStringFunc(value, func(m string) string {
-			if k, _, _ := strings.Cut(m, "="); IsSecret(k) {
-				return k + "=" + Redacted
-			}
-			return m
-		})
-		for _, re := range []*regexp.Regexp{quotedKV, quotedKV1} {
-			value = re.ReplaceAllStringFunc(value, func(m string) string {
-				g := re.FindStringSubmatch(m)
-				if !IsSecret(g[1]) {
-					return m
-				}
-				return g[1] + g[2] + Redacted + m[len(m)-1:]
-			})
-		}
-	}
-	return value
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 func TestPrecedenceAndSources(t *testing.T) {
@@ -112,15 +114,15 @@ func TestSecretsRedacted(t *testing.T) {
 				t.Errorf("secret %q leaked:\n%s", s, out)
 			}
 		}
-		if !strings.Contains(out, Redacted) || !strings.Contains(out, "hoodie.keep.max.commits") {
+		if !strings.Contains(out, redact.Marker) || !strings.Contains(out, "hoodie.keep.max.commits") {
 			t.Errorf("expected redaction marker and ordinary keys:\n%s", out)
 		}
 	}
 	// The raw value stays usable internally.
-	if v, _ := e.Lookup("fs.s3a.secret.key"); v.Raw == "" || !v.Secret || v.Display() != Redacted {
+	if v, _ := e.Lookup("fs.s3a.secret.key"); v.Raw == "" || !v.Secret || v.Display() != redact.Marker {
 		t.Errorf("secret value %+v", v)
 	}
-	if got := Redact("hoodie.base.path", "s3a://AK:SK@bucket/t"); got != "s3a://***:***@bucket/t" {
+	if got := redact.Value("hoodie.base.path", "s3a://AK:SK@bucket/t"); got != "s3a://***:***@bucket/t" {
 		t.Errorf("uri userinfo: %s", got)
 	}
 }

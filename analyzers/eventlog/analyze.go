@@ -12,8 +12,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/source"
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 // Options control Analyze.
@@ -53,7 +53,7 @@ func (o Options) display(path string) string {
 	if o.DisplayPath != "" {
 		path = o.DisplayPath
 	}
-	return config.Redact("", path)
+	return redact.Text(path)
 }
 
 // Errors for the CLI's exit codes (all are exit 2 in the Java tool).

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog/jscan"
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 // jobRec is one job as seen in JobStart/JobEnd.
@@ -785,7 +785,7 @@ func (p *parser) envUpdate(line []byte) (func(*state), bool) {
 		for k, v := range hoodie {
 			if len(st.hoodieConfigs) < 500 {
 				// Redacted here, so no output (JSON, text, report, TUI) can show a credential.
-				st.hoodieConfigs[k] = config.Redact(k, v)
+				st.hoodieConfigs[k] = redact.Value(k, v)
 			}
 		}
 	}, true

@@ -13,6 +13,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 // Input is what Evaluate reads: pointers into a snapshot. Nil parts are absent inputs.
@@ -492,7 +493,7 @@ func (e *env) cond1(c Cond) Evidence {
 			return ev
 		}
 		if kv.found {
-			ev.Value, ev.Source = config.Redact(key, kv.raw), kv.source
+			ev.Value, ev.Source = redact.Value(key, kv.raw), kv.source
 		} else {
 			ev.Value, ev.Source = "(not set)", kv.why
 		}
@@ -542,7 +543,7 @@ func (e *env) cond1(c Cond) Evidence {
 	}
 	if strings.HasPrefix(c.Path, "props.") {
 		for i, v := range vals {
-			vals[i] = config.Redact(strings.TrimPrefix(c.Path, "props."), scalarString(v))
+			vals[i] = redact.Value(strings.TrimPrefix(c.Path, "props."), scalarString(v))
 		}
 	}
 	switch c.Agg {
@@ -906,7 +907,7 @@ func (e *env) keys(r *Row) []KeyAdvice {
 		}
 		kv := e.val(a.Key)
 		if kv.found {
-			a.Current, a.Source = config.Redact(a.Key, kv.raw), kv.source
+			a.Current, a.Source = redact.Value(a.Key, kv.raw), kv.source
 		} else {
 			a.Current, a.Source = "(not set)", kv.why
 		}

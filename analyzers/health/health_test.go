@@ -12,6 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -374,7 +375,7 @@ func TestSecretsNotInHealthOutput(t *testing.T) {
 	}, PropsFile: "creds.properties", HoodieConf: []string{"fs.s3a.session.token=SESSIONTOKEN"}})
 	r := Run(Input{BasePath: "s3a://AKIAUSER:URISECRET@bucket/t", TableType: tableconfig.CopyOnWrite,
 		Timeline: &timeline.Timeline{Instants: deltas(1, 2)}, Now: now, Zone: time.UTC}, Options{Config: c})
-	r.BasePath = config.Redact("", r.BasePath)
+	r.BasePath = redact.Text(r.BasePath)
 	js, _ := json.Marshal(r)
 	var text bytes.Buffer
 	WriteText(&text, r, true)

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 )
 
@@ -117,7 +117,7 @@ func (s SHS) Completed(ctx context.Context, client *http.Client) (bool, error) {
 // a credential or carry terminal escapes, so it is redacted and made safe to print.
 func statusError(u string, resp *http.Response) error {
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	body := safetext.Terminal(config.Redact("", strings.TrimSpace(string(msg))))
+	body := safetext.Terminal(redact.Text(strings.TrimSpace(string(msg))))
 	return fmt.Errorf("history server: GET %s: %s: %s", u, resp.Status, body)
 }
 

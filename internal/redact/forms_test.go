@@ -1,4 +1,4 @@
-package config
+package redact
 
 import (
 	"strings"
@@ -35,31 +35,31 @@ var credentialForms = []credentialForm{
 func TestRedactCredentialForms(t *testing.T) {
 	for _, f := range credentialForms {
 		t.Run(f.name, func(t *testing.T) {
-			if got := Redact("hoodie.some.value", f.value); got != f.want {
-				t.Errorf("Redact(%q) = %q, want %q", f.value, got, f.want)
+			if got := Value("hoodie.some.value", f.value); got != f.want {
+				t.Errorf("Value(%q) = %q, want %q", f.value, got, f.want)
 			}
 			long := "-Xmx4g -Da=1 " + f.value + " -XX:+UseG1GC"
-			got := Redact("spark.driver.extraJavaOptions", long)
+			got := Value("spark.driver.extraJavaOptions", long)
 			if want := "-Xmx4g -Da=1 " + f.want + " -XX:+UseG1GC"; got != want {
 				t.Errorf("embedded: got %q, want %q", got, want)
 			}
 			if strings.Contains(got, "SEKRET") || strings.Contains(got, f.secret) {
 				t.Errorf("embedded leaks: %q", got)
 			}
-			if Redact("", got) != got {
+			if Value("", got) != got {
 				t.Errorf("not idempotent: %q", got)
 			}
 		})
 	}
 	for _, k := range []string{"schema.registry.basic.auth.user.info", "hoodie.x.pwd", "ssl.truststore.storepass",
 		"fs.azure.account.AccountKey", "x.sig", "fs.azure.sas.token"} {
-		if got := Redact(k, "SEKRET"); got != Redacted {
-			t.Errorf("Redact(%q) = %q, want %s", k, got, Redacted)
+		if got := Value(k, "SEKRET"); got != Marker {
+			t.Errorf("Value(%q) = %q, want %s", k, got, Marker)
 		}
 	}
 	for _, plain := range []string{"design=1", "s3a://bucket/t", "hdfs://nn:8020/a/b", "the digest is ok", "bearer", "x=\"y\""} {
-		if got := Redact("spark.x", plain); got != plain {
-			t.Errorf("Redact(%q) = %q, want unchanged", plain, got)
+		if got := Value("spark.x", plain); got != plain {
+			t.Errorf("Value(%q) = %q, want unchanged", plain, got)
 		}
 	}
 }
