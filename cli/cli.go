@@ -13,8 +13,6 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
-
-	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 // Exit codes shared by every command; documented in the README. The Java-compatible
@@ -96,18 +94,18 @@ func Main(args []string) (code int) {
 		return exitOK
 	}
 	if msg := unknownCommand(args); msg != "" {
-		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(msg))
+		warn(msg)
 		return exitUsage
 	}
 	cfgPath, err := configFileFor(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
+		warn(fmt.Sprint(err))
 		return exitUsage
 	}
 	var cli CLI
 	parser, err := newParser(&cli, os.Stdout, os.Stderr, cfgPath)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
+		warn(fmt.Sprint(err))
 		return exitUsage
 	}
 	defer func() {
@@ -121,7 +119,7 @@ func Main(args []string) (code int) {
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
+		warn(fmt.Sprint(err))
 		return exitUsage
 	}
 	ctx = withSHSLimits(ctx, kctx)
@@ -132,18 +130,18 @@ func Main(args []string) (code int) {
 	}
 	err = runGuarded(run)
 	if err != nil && ctx.Err() != nil && !isInternal(err) {
-		fmt.Fprintln(os.Stderr, "hudiscope: interrupted")
+		warn("interrupted")
 		return exitInterrupted
 	}
 	if err != nil {
 		var ec exitCoder
 		if asExitCoder(err, &ec) {
 			if msg := ec.Error(); msg != "" {
-				fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(msg))
+				warn(msg)
 			}
 			return ec.ExitCode()
 		}
-		fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
+		warn(fmt.Sprint(err))
 		return exitError
 	}
 	return exitOK

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/records"
@@ -84,7 +82,7 @@ func readingRelease(s *model.Snapshot) (checkpoint.Reader, error) {
 	}
 	rd := rds[len(rds)-1]
 	if len(rds) > 1 {
-		fmt.Fprintf(os.Stderr, "hudiscope: no --hudi-version: reading as Hudi %s (%s)\n", rd.Line, rd.Rule())
+		warnf("no --hudi-version: reading as Hudi %s (%s)", rd.Line, rd.Rule())
 	}
 	return rd, nil
 }

@@ -101,7 +101,7 @@ func (c *LayoutCmd) Run(ctx context.Context) error {
 			if len(tables) == 1 {
 				return err
 			}
-			fmt.Fprintln(os.Stderr, "hudiscope:", redact.Text(fmt.Sprint(err)))
+			warn(fmt.Sprint(err))
 			failed = append(failed, redact.Text(table))
 		}
 	}

@@ -3,9 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
-	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -26,7 +24,7 @@ func load(ctx context.Context, opts model.Options, needed ...model.Step) (*model
 	}
 	for _, st := range s.Done {
 		if e := s.StepErrors[st]; e != nil {
-			fmt.Fprintf(os.Stderr, "hudiscope: %s: %s\n", st, redact.Text(fmt.Sprint(e)))
+			warn(string(st)+":", fmt.Sprint(e))
 		}
 	}
 	return s, nil
@@ -35,6 +33,6 @@ func load(ctx context.Context, opts model.Options, needed ...model.Step) (*model
 // reportProblems prints the damaged files the reader worked around.
 func reportProblems(s *model.Snapshot) {
 	for _, p := range s.Problems() {
-		fmt.Fprintln(os.Stderr, "hudiscope: warning:", redact.Text(p.String()))
+		warn("warning:", p.String())
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -217,16 +216,16 @@ func writeCount(w io.Writer, f string, total int, by string, counts map[string]i
 
 func warnScan(st records.Stats) {
 	for _, n := range st.Notes {
-		fmt.Fprintln(os.Stderr, "hudiscope: note:", safetext.Terminal(n))
+		warn("note:", safetext.Terminal(n))
 	}
 	for _, p := range st.Problems {
-		fmt.Fprintln(os.Stderr, "hudiscope: warning:", safetext.Terminal(p.String()))
+		warn("warning:", safetext.Terminal(p.String()))
 	}
 	if st.FailedSlices > 0 {
-		fmt.Fprintf(os.Stderr, "hudiscope: warning: %d of %d file slice(s) could not be read; their rows are missing\n", st.FailedSlices, st.Slices)
+		warnf("warning: %d of %d file slice(s) could not be read; their rows are missing", st.FailedSlices, st.Slices)
 	}
 	if st.UndecodedDeletes > 0 {
-		fmt.Fprintf(os.Stderr, "hudiscope: warning: %d delete block(s) in a Java-serialised form (Hudi 0.x) were not applied; the records they delete are counted\n", st.UndecodedDeletes)
+		warnf("warning: %d delete block(s) in a Java-serialised form (Hudi 0.x) were not applied; the records they delete are counted", st.UndecodedDeletes)
 	}
 }
 

@@ -244,7 +244,7 @@ func (f ScaleFlags) runSpark(ctx context.Context, w io.Writer, r sparkRead) erro
 	}
 	cmd := exec.CommandContext(ctx, path, f.sparkSQLArgs(r.SQL)...)
 	cmd.Stdout, cmd.Stderr, cmd.Stdin = w, os.Stderr, nil
-	fmt.Fprintf(os.Stderr, "hudiscope: running through %s: %s\n", path, strings.ReplaceAll(r.SQL, "\n", " "))
+	warnf("running through %s: %s", path, strings.ReplaceAll(r.SQL, "\n", " "))
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -141,12 +140,12 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 			if storage.IsThrottled(err) {
 				msg += fmt.Sprintf(" (throttled: next refresh in %s)", wait)
 			}
-			fmt.Fprintln(os.Stderr, "hudiscope: warning: refresh:", msg)
+			warn("warning: refresh:", msg)
 			continue
 		}
 		if ps := snap.Problems(); len(ps) > problems {
 			for _, p := range ps[problems:] {
-				fmt.Fprintln(os.Stderr, "hudiscope: warning:", redact.Text(p.String()))
+				warn("warning:", p.String())
 			}
 			problems = len(ps)
 		}
