@@ -11,9 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dustin/go-humanize"
-
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -42,11 +41,11 @@ func (f ScaleFlags) maxBytes() (int64, error) {
 	if s == "" || s == "0" {
 		return 0, nil
 	}
-	n, err := humanize.ParseBytes(s)
+	n, err := units.ParseBytes(s)
 	if err != nil || n > 1<<62 {
 		return 0, codeError{exitUsage, fmt.Sprintf("--max-scan-bytes %q: want a size such as 500MiB or 2GiB", f.MaxScanBytes)}
 	}
-	return int64(n), nil
+	return n, nil
 }
 
 // sqlString quotes a Spark SQL string literal. Every Spark release unescapes backslash
@@ -274,7 +273,7 @@ func (f ScaleFlags) handOff(ctx context.Context, w io.Writer, size model.ScanSiz
 	if f.Spark {
 		return true, f.runSpark(ctx, w, r)
 	}
-	why = fmt.Sprintf("the read would touch %d files, %s, over %s", size.Files, humanize.IBytes(uint64(max(0, size.Bytes))), why)
+	why = fmt.Sprintf("the read would touch %d files, %s, over %s", size.Files, units.Bytes(max(0, size.Bytes)), why)
 	if _, err := io.WriteString(w, r.text(why)); err != nil {
 		return true, err
 	}

@@ -71,18 +71,10 @@ func FleetAge(sec *int64) string {
 	if sec == nil {
 		return "-"
 	}
-	s := *sec
-	switch {
-	case s < 0:
+	if *sec < 0 {
 		return "future"
-	case s >= 86400:
-		return fmt.Sprintf("%dd", s/86400)
-	case s >= 3600:
-		return fmt.Sprintf("%dh", s/3600)
-	case s >= 60:
-		return fmt.Sprintf("%dm", s/60)
 	}
-	return fmt.Sprintf("%ds", s)
+	return units.AgeDays(*sec)
 }
 
 // FleetPendingCell is "compaction×2 3d, clean 5h" (the oldest instant's age), "-" for none.

@@ -123,31 +123,17 @@ func BucketLabel(bk layout.Bucket, ascii bool) string {
 	switch {
 	case bk.Hi == 0:
 		if ascii {
-			return ">=" + shortSize(bk.Lo)
+			return ">=" + units.BytesExact(bk.Lo)
 		}
-		return "≥" + shortSize(bk.Lo)
+		return "≥" + units.BytesExact(bk.Lo)
 	case bk.Lo == 0:
-		return "<" + shortSize(bk.Hi)
+		return "<" + units.BytesExact(bk.Hi)
 	}
-	l, h := shortSize(bk.Lo), shortSize(bk.Hi)
+	l, h := units.BytesExact(bk.Lo), units.BytesExact(bk.Hi)
 	if l[len(l)-1] == h[len(h)-1] {
 		l = l[:len(l)-1]
 	}
 	return l + "-" + h
-}
-
-func shortSize(n int64) string {
-	switch {
-	case n >= 1<<40 && n%(1<<40) == 0:
-		return strconv.FormatInt(n>>40, 10) + "T"
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return strconv.FormatInt(n>>30, 10) + "G"
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + "M"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + "K"
-	}
-	return strconv.FormatInt(n, 10)
 }
 
 // SkewText is the partition-size skew in one line.

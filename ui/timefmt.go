@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/clock"
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // TimeMode is how instant times are shown; the global zone key cycles it.
@@ -90,33 +90,7 @@ func (c *Clock) Age(t time.Time) string {
 }
 
 // ageUnit is a duration in its largest unit (45s, 12m, 3h, 4d).
-func ageUnit(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours())/24)
-}
+func ageUnit(d time.Duration) string { return units.Age(d) }
 
 // Dur renders a duration in two units at most: 850ms, 4.2s, 3m05s, 2h13m, 3d4h.
-func Dur(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "-" + Dur(-d)
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < 10*time.Second:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	}
-	return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
-}
+func Dur(d time.Duration) string { return units.Duration(d) }

@@ -14,6 +14,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/safetext"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -849,23 +850,7 @@ func humanDuration(in *timeline.Instant) string {
 }
 
 // shortDur renders seconds in at most 5 cells.
-func shortDur(s float64) string {
-	switch {
-	case s < 1:
-		return fmt.Sprintf("%dms", int(s*1000))
-	case s < 9.95:
-		return fmt.Sprintf("%.1fs", s)
-	case s < 59.5:
-		return fmt.Sprintf("%.0fs", s)
-	case s < 600:
-		return fmt.Sprintf("%dm%02d", int(s)/60, int(s)%60)
-	case s < 6000:
-		return fmt.Sprintf("%dm", int(s)/60)
-	case s < 86400:
-		return fmt.Sprintf("%dh%02d", int(s)/3600, int(s)%3600/60)
-	}
-	return fmt.Sprintf("%dd", int(s)/86400)
-}
+func shortDur(s float64) string { return units.Seconds(s) }
 
 // Click selects the instant row at body line y (rows start below the incremental-begin line
 // and the column header; in the Gantt view, below the axis and its rule as well).

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // Stats is HoodieTableLayoutAnalyzer's snapshot object: every field cast to long.
@@ -140,10 +142,10 @@ func NewHistogram() []Bucket {
 	out := make([]Bucket, 0, len(bucketEdges)+1)
 	var lo int64
 	for _, hi := range bucketEdges {
-		out = append(out, Bucket{Lo: lo, Hi: hi, Label: "<" + shortBytes(hi)})
+		out = append(out, Bucket{Lo: lo, Hi: hi, Label: "<" + units.BytesFloor(hi)})
 		lo = hi
 	}
-	out = append(out, Bucket{Lo: lo, Label: "≥" + shortBytes(lo)})
+	out = append(out, Bucket{Lo: lo, Label: "≥" + units.BytesFloor(lo)})
 	return out
 }
 
@@ -151,16 +153,4 @@ func NewHistogram() []Bucket {
 func BucketIndex(size int64) int {
 	i := sort.Search(len(bucketEdges), func(i int) bool { return bucketEdges[i] > size })
 	return i
-}
-
-func shortBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return strconv.FormatInt(n>>30, 10) + "G"
-	case n >= 1<<20:
-		return strconv.FormatInt(n>>20, 10) + "M"
-	case n >= 1<<10:
-		return strconv.FormatInt(n>>10, 10) + "K"
-	}
-	return strconv.FormatInt(n, 10)
 }

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // Block types as the block header numbers them.
@@ -58,19 +60,6 @@ var (
 // ErrTooLarge marks a block over MaxBlockBytes.
 var ErrTooLarge = errors.New("over the block ceiling")
 
-// humanBytes prints a byte count in binary units, for messages.
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
 // InstantTime is the INSTANT_TIME header.
 func (b *Block) InstantTime() string { return b.Header[HeaderInstantTime] }
 
@@ -105,7 +94,7 @@ func Walk(r io.ReaderAt, size int64, fn func(Block) bool) {
 		if err == nil {
 			if b.TooLarge {
 				b.Problem = fmt.Sprintf("block %d at byte %d: %s exceeds the %s block ceiling; skipped",
-					n, off, humanBytes(b.Length), humanBytes(MaxBlockBytes))
+					n, off, units.BytesMessage(b.Length), units.BytesMessage(MaxBlockBytes))
 			}
 			if !fn(b) {
 				return
@@ -211,7 +200,7 @@ func readKV(r io.ReaderAt, pos, end int64) (map[int]string, int64, error) {
 		}
 		if read+vl > MaxHeaderBytes {
 			return nil, 0, fmt.Errorf("header of more than %s exceeds the %s header ceiling",
-				humanBytes(read+vl), humanBytes(MaxHeaderBytes))
+				units.BytesMessage(read+vl), units.BytesMessage(MaxHeaderBytes))
 		}
 		v := make([]byte, vl)
 		if _, err := r.ReadAt(v, pos+read); err != nil {
@@ -245,7 +234,7 @@ func findMagic(r io.ReaderAt, size, from int64) int64 {
 func (b *Block) ReadContent(r io.ReaderAt) ([]byte, error) {
 	if b.TooLarge || b.ContentLength > MaxBlockBytes {
 		return nil, fmt.Errorf("block at byte %d: %s exceeds the %s block ceiling: %w",
-			b.Offset, humanBytes(max(b.Length, b.ContentLength)), humanBytes(MaxBlockBytes), ErrTooLarge)
+			b.Offset, units.BytesMessage(max(b.Length, b.ContentLength)), units.BytesMessage(MaxBlockBytes), ErrTooLarge)
 	}
 	if b.ContentLength < 0 || b.ContentOffset < 0 {
 		return nil, fmt.Errorf("block at byte %d: content of %d bytes at %d", b.Offset, b.ContentLength, b.ContentOffset)

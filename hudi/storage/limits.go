@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // Defaults of the bounds every backend applies (Options.MaxReadBytes, Options.Timeout).
@@ -49,10 +49,10 @@ type TooLargeError struct {
 
 func (e *TooLargeError) Error() string {
 	if e.Size < 0 {
-		return fmt.Sprintf("read %s: more than %s, the read ceiling (--max-read-size)", e.Name, FormatSize(e.Max))
+		return fmt.Sprintf("read %s: more than %s, the read ceiling (--max-read-size)", e.Name, units.BytesSetting(e.Max))
 	}
 	return fmt.Sprintf("read %s: %s (%d bytes) is over the read ceiling of %s (--max-read-size)",
-		e.Name, FormatSize(e.Size), e.Size, FormatSize(e.Max))
+		e.Name, units.BytesSetting(e.Size), e.Size, units.BytesSetting(e.Max))
 }
 
 func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
@@ -97,7 +97,7 @@ type ByteSize int64
 
 // UnmarshalText parses a size (kong uses it for flags).
 func (b *ByteSize) UnmarshalText(text []byte) error {
-	n, err := ParseSize(string(text))
+	n, err := units.ParseBytes(string(text))
 	if err != nil {
 		return err
 	}
@@ -105,60 +105,4 @@ func (b *ByteSize) UnmarshalText(text []byte) error {
 	return nil
 }
 
-func (b ByteSize) String() string { return FormatSize(int64(b)) }
-
-// ParseSize parses a ByteSize.
-func ParseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := 0
-	for i < len(t) && (t[i] >= '0' && t[i] <= '9') {
-		i++
-	}
-	if i == 0 {
-		return 0, fmt.Errorf("size %q: want a number of bytes, optionally with a unit (512MiB, 1GiB)", s)
-	}
-	n, err := strconv.ParseInt(t[:i], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("size %q: %w", s, err)
-	}
-	unit := strings.ToLower(strings.TrimSpace(t[i:]))
-	mult := int64(1)
-	if unit != "" && unit != "b" {
-		exp := strings.IndexByte("kmgt", unit[0]) + 1
-		if exp == 0 {
-			return 0, fmt.Errorf("size %q: unknown unit %q (use B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)", s, t[i:])
-		}
-		base := int64(1024)
-		switch unit[1:] {
-		case "", "i", "ib":
-		case "b":
-			base = 1000
-		default:
-			return 0, fmt.Errorf("size %q: unknown unit %q (use B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)", s, t[i:])
-		}
-		for range exp {
-			mult *= base
-		}
-	}
-	if n > (1<<63-1)/mult {
-		return 0, fmt.Errorf("size %q: too large", s)
-	}
-	return n * mult, nil
-}
-
-// FormatSize shows a byte count in binary units (256 MiB, 1.5 GiB, 700 B).
-func FormatSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	v := float64(n) / float64(div)
-	s := strconv.FormatFloat(v, 'f', 1, 64)
-	s = strings.TrimSuffix(s, ".0")
-	return s + " " + string("KMGTP"[exp]) + "iB"
-}
+func (b ByteSize) String() string { return units.BytesSetting(int64(b)) }

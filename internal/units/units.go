@@ -1,5 +1,7 @@
-// Package units is hudiscope's one byte formatter and one number formatter, used by the
-// Markdown report, the text outputs and the TUI. The Java-compatible JSON keeps raw numbers.
+// Package units is hudiscope's one place for sizes, numbers and durations: the byte and
+// number formatters the Markdown report, the text outputs and the TUI use, the one size parser
+// every size flag reads through, and (variants.go) the few older formats goldens and messages
+// pin. The Java-compatible JSON keeps raw numbers.
 package units
 
 import (

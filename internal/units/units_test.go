@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBytes(t *testing.T) {
@@ -119,5 +121,92 @@ func TestNoDecimalUnitsInGoldens(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no goldens found")
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{
+		"0": 0, "1024": 1024, "512MiB": 512 << 20, "1GiB": 1 << 30, "1g": 1 << 30, "64KB": 64000,
+		"2 MB": 2000000, "3k": 3072, "5B": 5, "1TiB": 1 << 40,
+	} {
+		if got, err := ParseBytes(in); err != nil || got != want {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "MiB", "-1", "12XB", "1.5GiB", "99999999999TiB"} {
+		if n, err := ParseBytes(bad); err == nil {
+			t.Errorf("ParseBytes(%q) = %d, accepted", bad, n)
+		}
+	}
+}
+
+func TestBytesSetting(t *testing.T) {
+	for n, want := range map[int64]string{700: "700 B", 1536: "1.5 KiB", 2 << 30: "2 GiB", 50_000_000_000: "46.6 GiB"} {
+		if got := BytesSetting(n); got != want {
+			t.Errorf("BytesSetting(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// FuzzParseBytes: --max-read-size values never panic; an accepted size is not negative and
+// its plain byte count parses back to itself.
+func FuzzParseBytes(f *testing.F) {
+	for _, s := range []string{"256MiB", "1g", "64KB", "0", "9223372036854775807", "8EiB", "1 TiB", "12XB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := ParseBytes(s)
+		if err != nil {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("ParseBytes(%q) = %d", s, n)
+		}
+		if m, err := ParseBytes(strconv.FormatInt(n, 10)); err != nil || m != n {
+			t.Fatalf("round trip of %d: %d %v", n, m, err)
+		}
+		_ = BytesSetting(n)
+	})
+}
+
+// The variants keep the formats their outputs had before they moved here (storage's read
+// ceiling, the Avro and log-block readers' messages, the layout's size buckets, the layout
+// report's configured sizes, the TUI's and the fleet table's durations and ages).
+func TestVariants(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{BytesMessage(12), "12 bytes"},
+		{BytesMessage(3 << 10), "3 KiB"},
+		{BytesMessage(82<<20 + 1<<19), "82 MiB"}, // 82.5 rounds to even
+		{BytesMessage(3 << 29), "1.5 GiB"},
+		{BytesFloor(512), "512"},
+		{BytesFloor(3<<10 + 1000), "3K"},
+		{BytesFloor(128 << 20), "128M"},
+		{BytesFloor(5<<30 - 1), "4G"},
+		{BytesExact(1000), "1000"},
+		{BytesExact(120 << 20), "120M"},
+		{BytesExact(1<<30 + 1<<20), "1025M"},
+		{BytesExact(2 << 40), "2T"},
+		{Duration(850 * time.Millisecond), "850ms"},
+		{Duration(4200 * time.Millisecond), "4.2s"},
+		{Duration(3*time.Minute + 5*time.Second), "3m05s"},
+		{Duration(2*time.Hour + 13*time.Minute), "2h13m"},
+		{Duration(76 * time.Hour), "3d4h"},
+		{Duration(-1500 * time.Millisecond), "-1.5s"},
+		{Seconds(0.85), "850ms"},
+		{Seconds(42.4), "42s"},
+		{Seconds(185), "3m05"},
+		{Seconds(2520), "42m"},
+		{Seconds(7980), "2h13"},
+		{Seconds(3 * 86400), "3d"},
+		{Age(45 * time.Second), "45s"},
+		{Age(47 * time.Hour), "47h"},
+		{Age(96 * time.Hour), "4d"},
+		{AgeDays(40), "40s"},
+		{AgeDays(5 * 3600), "5h"},
+		{AgeDays(47 * 3600), "1d"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // Hudi writes one small Avro object container file per instant, each embedding the same large
@@ -106,22 +108,9 @@ var ErrTooLarge = errors.New("over the decoding ceiling")
 
 func tooLarge(what string, n, limit int64) error {
 	if n < 0 {
-		return fmt.Errorf("%s decompresses to more than %s: %w", what, humanBytes(limit), ErrTooLarge)
+		return fmt.Errorf("%s decompresses to more than %s: %w", what, units.BytesMessage(limit), ErrTooLarge)
 	}
-	return fmt.Errorf("%s decompresses to %s, more than %s: %w", what, humanBytes(n), humanBytes(limit), ErrTooLarge)
-}
-
-// humanBytes prints a byte count in binary units, for messages.
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Errorf("%s decompresses to %s, more than %s: %w", what, units.BytesMessage(n), units.BytesMessage(limit), ErrTooLarge)
 }
 
 // decompress decodes one block with a codec Avro names, never producing more than limit bytes.
@@ -149,7 +138,7 @@ func decompress(codec string, raw []byte, limit int64) ([]byte, error) {
 		// Snappy's densest op (a 3-byte copy of 64 bytes) expands under 22 times; a claim beyond
 		// that is a lie that would still cost an allocation of its size.
 		if int64(n) > 32*int64(len(raw))+64 {
-			return nil, fmt.Errorf("snappy header claims %s from %s: corrupt", humanBytes(int64(n)), humanBytes(int64(len(raw))))
+			return nil, fmt.Errorf("snappy header claims %s from %s: corrupt", units.BytesMessage(int64(n)), units.BytesMessage(int64(len(raw))))
 		}
 		return snappy.Decode(nil, raw)
 	case "zstandard":
