@@ -622,11 +622,13 @@ func ingest(i *timeline.Instant, readable bool) int64 {
 	if !i.IsCompleted() {
 		return 0
 	}
-	switch i.Action {
-	case timeline.ActionCommit, timeline.ActionDeltaCommit:
+	// Every commit and delta commit, and replacecommits whose metadata is not CLUSTER (the
+	// operation type, not the plan, as the Java-compatible layout output always counted).
+	switch {
+	case i.IsCommit() || i.IsDeltaCommit():
 		return 1
-	case timeline.ActionReplaceCommit:
-		if readable && i.HasWrites() && i.CommitOperation() != "CLUSTER" {
+	case i.IsReplaceCommit():
+		if readable && i.HasWrites() && i.CommitOperation() != timeline.OpCluster {
 			return 1
 		}
 	}
@@ -746,7 +748,7 @@ func hotDetector(in Input, opt Options) Detector {
 		if !ok {
 			continue // unreadable: skipped, as Java does
 		}
-		if op := i.CommitOperation(); op == "COMPACT" || op == "CLUSTER" {
+		if op := i.CommitOperation(); op == timeline.OpCompact || op == timeline.OpCluster {
 			continue
 		}
 		kept++
