@@ -476,9 +476,6 @@ func last(in []*timeline.Instant) *timeline.Instant {
 
 func completed(i *timeline.Instant) bool { return i.IsCompleted() }
 
-// isCommitTimeline: getCommitTimeline (commit, replacecommit, clustering).
-func isCommitTimeline(i *timeline.Instant) bool { return i.InCommitTimeline() }
-
 // isCommitsTimeline: getCommitsTimeline (commit, deltacommit, replacecommit, clustering).
 func isCommitsTimeline(i *timeline.Instant) bool { return i.InCommitsTimeline() }
 
