@@ -176,3 +176,43 @@ func TestCheckpointNewerReaderOnOldTable(t *testing.T) {
 		t.Errorf("reader %v", r)
 	}
 }
+
+// Both begin values the Overview, the Timeline pane and the report show are accepted by
+// `hudiscope checkpoint` for their reader line: the resume value reads nothing again (exit 0,
+// no instant covered until a new write completes), the earliest readable one reads every
+// retained write from inside the active timeline and the cleaner's retention.
+func TestIncrementalBeginsAccepted(t *testing.T) {
+	ctx := context.Background()
+	release := map[string]string{"0.x": "0.15.0", "1.0.x": "1.0.2", "1.1+": "1.2.0"}
+	// fixture → reader line → resume, earliest (hand-checked against the timeline file names;
+	// incr-1.0.2's c3 completed at 20261130195834188, 1.0.x is inclusive so it resumes 1 ms later).
+	want := map[string]map[string][2]string{
+		"cow-services-1.2.0": {"1.1+": {"20261129162151912", "20261129162008755"}},
+		"incr-1.0.2":         {"1.0.x": {"20261130195834189", "20261130195817815"}, "1.1+": {"20261130195834188", "20261130195817815"}},
+		"incr-0.15.0":        {"0.x": {"20261129165255808", "20261129165222975"}},
+	}
+	for fx, lines := range want {
+		s, err := model.Load(ctx, model.Options{Location: fixture(fx), Steps: []model.Step{model.StepTimeline}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs := s.IncrementalBegins(ctx)
+		if len(bs) != len(lines) {
+			t.Fatalf("%s: %d reader lines, want %d", fx, len(bs), len(lines))
+		}
+		for _, b := range bs {
+			w := lines[b.Reader.Line]
+			if b.Resume != w[0] || b.Earliest.Begin != w[1] {
+				t.Errorf("%s (%s): resume %s, earliest %s; want %s, %s", fx, b.Reader.Line, b.Resume, b.Earliest.Begin, w[0], w[1])
+			}
+			out, stderr, code := runCLI(t, "checkpoint", fixture(fx), b.Resume, "--hudi-version", release[b.Reader.Line])
+			if code != 0 || !strings.Contains(out, "covers 0 instant(s)") {
+				t.Errorf("%s (%s): checkpoint %s (resume): exit %d, want 0 covering nothing:\n%s%s", fx, b.Reader.Line, b.Resume, code, out, stderr)
+			}
+			out, stderr, code = runCLI(t, "checkpoint", fixture(fx), b.Earliest.Begin, "--hudi-version", release[b.Reader.Line])
+			if code != 0 || strings.Contains(out, "OLDER") || !strings.Contains(out, "Inside the active timeline") {
+				t.Errorf("%s (%s): checkpoint %s (earliest): exit %d, want 0, readable:\n%s%s", fx, b.Reader.Line, b.Earliest.Begin, code, out, stderr)
+			}
+		}
+	}
+}

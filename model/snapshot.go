@@ -208,6 +208,23 @@ func (s *Snapshot) Readers() ([]checkpoint.Reader, error) {
 	return rds, nil
 }
 
+// IncrementalBegins are, per reader line, the begin value a pipeline stores after the latest
+// write (resume) and the earliest one the cleaner still serves: the two values the Overview,
+// the Timeline pane and the report show, computed here once so the views only lay them out.
+func (s *Snapshot) IncrementalBegins(ctx context.Context) []checkpoint.Begins {
+	if s.Timeline == nil || s.Table == nil {
+		return nil
+	}
+	rds, _ := s.Readers()
+	var out []checkpoint.Begins
+	for _, rd := range rds {
+		if b, ok := checkpoint.ReaderBegins(ctx, s.Table, s.Timeline, rd); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // IncrementalStarts are, per reader line, the earliest begin value that still reads every
 // write on the active timeline inside the cleaner's retention (checkpoint accepts each).
 func (s *Snapshot) IncrementalStarts(ctx context.Context) []checkpoint.Start {

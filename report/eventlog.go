@@ -89,6 +89,31 @@ func UnknownStatement(r *eventlog.Report) string {
 	return out
 }
 
+// UncoveredStatements say how long no Spark job ran (hudiscope.application.uncoveredMillis
+// and uncoveredShare), longest wording first, so a narrow view picks the first that fits;
+// nil when unknown. It is the largest fact of many Hudi logs and no phase share counts it.
+func UncoveredStatements(r *eventlog.Report) []string {
+	x := r.Hudiscope.Application
+	if x.UncoveredMillis < 0 || x.UncoveredShare < 0 {
+		return nil
+	}
+	head := fmt.Sprintf("no Spark job ran for %s of the app's %s (%.0f%%)", units.Millis(x.UncoveredMillis),
+		units.Millis(r.Application.Observed.DurationMillis), 100*float64(x.UncoveredShare))
+	return []string{
+		head + ": driver-side listing, timeline I/O, waits; no phase share counts it",
+		head + ": driver-side work or waits, in no phase",
+		head + ": driver work or waits",
+		head,
+	}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // TopSubPhase is the sub-phase holding most of a phase's stage wall clock in hudiscope's
 // attribution ("" if none).
 func TopSubPhase(r *eventlog.Report, phase string) string {
@@ -203,6 +228,9 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 		{"tasks", fmt.Sprintf("%d (%d failed)", o.TaskCount, o.FailedTaskCount)},
 		{"Hudi", hudi},
 	}))
+	if u := UncoveredStatements(r); len(u) > 0 {
+		fmt.Fprintf(&b, "\n**%s.**\n", Escape(capitalize(u[0])))
+	}
 	if u := UnknownStatement(r); u != "" {
 		fmt.Fprintf(&b, "\n**%s.**\n", Escape(u))
 	}

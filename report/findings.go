@@ -55,11 +55,13 @@ func FindingsMarkdown(r *findings.Result) string {
 		if t.Lead != "" {
 			b.WriteString(Escape(t.Lead) + "\n\n")
 		}
+		// hudiscope's attribution leads; the Java tool's share is the labelled second column.
 		var pr [][]string
 		for _, p := range t.Phases {
-			pr = append(pr, []string{p.Phase, pctCell(p.Share), units.Millis(p.Millis), fmt.Sprint(p.Stages)})
+			pr = append(pr, []string{p.Phase, pctCell(p.Share), pctCell(p.JavaShare), units.Millis(p.Millis), fmt.Sprint(p.Stages)})
 		}
-		b.WriteString(Table([]string{"phase", "share of stage wall clock", "stage wall clock", "stages"}, "lrrr", pr))
+		b.WriteString("Phases in hudiscope's attribution (docs/eventlog-differences.md), the Java tool's share beside them:\n\n")
+		b.WriteString(Table([]string{"phase", "share of stage wall clock", "the Java tool's share", "stage wall clock", "stages"}, "lrrrr", pr))
 		if len(t.Caveats) > 0 {
 			b.WriteString("\nThe analyzer's caveats, repeated:\n\n")
 			for _, c := range t.Caveats {

@@ -17,11 +17,14 @@ type Document struct {
 	IncrementalStart *IncrementalJSON `json:"incrementalStart"`
 	// IncrementalStarts are the same per reader release line (IncrementalStart is the first).
 	IncrementalStarts []checkpoint.Start `json:"incrementalStarts"`
-	Instants          []InstantJSON      `json:"instants"`
-	Steps             []StepJSON         `json:"steps"`
-	Problems          []string           `json:"problems"`
-	Sections          map[string]string  `json:"sections,omitempty"` // later analyses, as Markdown
-	Findings          *findings.Result   `json:"findings,omitempty"` // the optimization catalogs' findings
+	// IncrementalBegins are, per reader line, the value to resume after the latest commit and
+	// the earliest readable one (as the Overview and the Timeline pane show them).
+	IncrementalBegins []checkpoint.Begins `json:"incrementalBegins"`
+	Instants          []InstantJSON       `json:"instants"`
+	Steps             []StepJSON          `json:"steps"`
+	Problems          []string            `json:"problems"`
+	Sections          map[string]string   `json:"sections,omitempty"` // later analyses, as Markdown
+	Findings          *findings.Result    `json:"findings,omitempty"` // the optimization catalogs' findings
 }
 
 // TableJSON identifies the table.
@@ -85,7 +88,10 @@ func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
 			PartitionFields: nonNil(c.PartitionFieldNames()), RecordKeyFields: nonNil(c.RecordKeys),
 			KeyGenerator: c.KeyGenerator, CDCEnabled: c.CDCEnabled, CDCSupplementalLoggingMode: c.CDCMode}
 	}
-	d.IncrementalStarts = s.IncrementalStarts(ctx)
+	d.IncrementalBegins = s.IncrementalBegins(ctx)
+	for _, b := range d.IncrementalBegins {
+		d.IncrementalStarts = append(d.IncrementalStarts, b.Earliest)
+	}
 	if len(d.IncrementalStarts) > 0 {
 		st := d.IncrementalStarts[0]
 		d.IncrementalStart = &IncrementalJSON{Instant: st.Begin, Reason: st.Reason, ReaderLine: st.Reader.Line, ReadsFrom: st.ReadsFrom}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 )
@@ -39,16 +41,26 @@ func tableSection(_ context.Context, s *model.Snapshot) (string, bool) {
 }
 
 func incrementalSection(ctx context.Context, s *model.Snapshot) (string, bool) {
-	starts := s.IncrementalStarts(ctx)
-	if len(starts) == 0 {
+	begins := s.IncrementalBegins(ctx)
+	if len(begins) == 0 {
 		return "", false
 	}
+	return IncrementalBeginsMarkdown(begins), true
+}
+
+// IncrementalBeginsMarkdown lists, per reader line, the two begin values the Overview and the
+// Timeline pane show, labelled the same way: where a pipeline resumes after the latest commit,
+// and the earliest value the cleaner still serves.
+func IncrementalBeginsMarkdown(begins []checkpoint.Begins) string {
 	var b strings.Builder
-	for _, st := range starts {
-		fmt.Fprintf(&b, "- Hudi %s readers: begin.instanttime `%s` reads every write from `%s` on (%s).\n",
-			st.Reader.Line, safetext.Terminal(st.Begin), safetext.Terminal(st.ReadsFrom), st.Reader.Rule()+"; bounded by the "+st.Reason)
+	for _, x := range begins {
+		fmt.Fprintf(&b, "- Hudi %s readers (%s):\n", x.Reader.Line, x.Reader.Rule())
+		fmt.Fprintf(&b, "  - resume after the latest commit: begin.instanttime `%s` (after `%s`; reads nothing already read)\n",
+			safetext.Terminal(x.Resume), safetext.Terminal(x.ResumeAfter))
+		fmt.Fprintf(&b, "  - earliest readable (%s): begin.instanttime `%s` (reads every write from `%s` on)\n",
+			x.EarliestLabel(), safetext.Terminal(x.Earliest.Begin), safetext.Terminal(x.Earliest.ReadsFrom))
 	}
-	return b.String(), true
+	return b.String()
 }
 
 func timelineSection(_ context.Context, s *model.Snapshot) (string, bool) {

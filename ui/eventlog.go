@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
@@ -443,19 +444,15 @@ func (e *EventLogPane) head(width int) string {
 func (e *EventLogPane) facts(width int) string {
 	g := e.c.Styles.G
 	o := e.rep.Application.Observed
-	un := e.rep.Hudiscope.Application.UncoveredMillis
 	stages := fmt.Sprintf("%d stages", o.StageCount)
 	if o.FailedStageCount > 0 {
 		stages += fmt.Sprintf(" (%d failed)", o.FailedStageCount)
 	}
 	jobs := fmt.Sprintf("%d jobs", o.JobCount)
 	var cands []string
-	for _, v := range [][3]string{{"app ", "critical path ", "no job running "}, {"app ", "critical path ", "uncovered "}, {"app ", "crit. path ", "no job "}} {
-		l := " " + stages + g.Sep + jobs + g.Sep + v[0] + units.Millis(o.DurationMillis) + g.Sep + v[1] + units.Millis(o.CriticalPathMillis)
-		if un >= 0 {
-			l += g.Sep + v[2] + units.Millis(un)
-		}
-		cands = append(cands, l)
+	// The time no job covers has its own line (uncovered), so it is not squeezed in here.
+	for _, v := range [][2]string{{"app ", "critical path "}, {"app ", "crit. path "}} {
+		cands = append(cands, " "+stages+g.Sep+jobs+g.Sep+v[0]+units.Millis(o.DurationMillis)+g.Sep+v[1]+units.Millis(o.CriticalPathMillis))
 	}
 	for _, c := range cands {
 		if cellWidth(c) <= width {
@@ -470,6 +467,21 @@ func (e *EventLogPane) top(width, height int) []string {
 	st := e.c.Styles
 	g := st.G
 	lines := []string{e.head(width), e.facts(width)}
+	// The largest fact of many Hudi logs: time no job covers, which no phase share counts.
+	if us := report.UncoveredStatements(e.rep); len(us) > 0 {
+		l := us[len(us)-1]
+		for _, u := range us {
+			if cellWidth(u)+1 <= width {
+				l = u
+				break
+			}
+		}
+		l = asciiText(g, l)
+		if float64(e.rep.Hudiscope.Application.UncoveredShare) >= findings.UncoveredMaterial {
+			l = st.Warn.Render(l)
+		}
+		lines = append(lines, clip(" "+l, width))
+	}
 	if u := report.UnknownStatement(e.rep); u != "" {
 		lines = append(lines, clip(" "+st.Warn.Render(asciiText(g, u)), width))
 	}
@@ -477,6 +489,9 @@ func (e *EventLogPane) top(width, height int) []string {
 	title := " phases: share of stage wall clock, its time (Java tool's share where it differs):"
 	if e.phaseFocus {
 		title = " pick a phase: enter lists its stages"
+	}
+	if cellWidth(title) > width {
+		title = " phases, hudiscope's attribution: share of stage wall clock, its time:"
 	}
 	if cellWidth(title) > width {
 		title = " phases: share and time of stage wall clock:"

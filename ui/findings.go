@@ -232,8 +232,13 @@ func (p *Findings) build() {
 		if r.Time.Lead != "" {
 			text(r.Time.Lead)
 		}
+		text("Phases, hudiscope's attribution (the Java tool's where it differs):")
 		for _, ph := range r.Time.Phases {
-			text(fmt.Sprintf("  %-26s %6.1f%%", ph.Phase, ph.Share*100))
+			l := fmt.Sprintf("  %-26s %6.1f%%", ph.Phase, ph.Share*100)
+			if fmt.Sprintf("%.1f", ph.Share*100) != fmt.Sprintf("%.1f", ph.JavaShare*100) {
+				l += fmt.Sprintf("  (Java tool: %.1f%%)", ph.JavaShare*100)
+			}
+			text(l)
 		}
 	}
 	text("")

@@ -73,7 +73,7 @@ func ganttLabelW(width int) (labelW int, withDur bool) {
 }
 
 // ganttRows is how many instant rows fit under the axis and above the legend and footer.
-func (t *Timeline) ganttRows() int { return max(1, t.height-1-2-1-1) }
+func (t *Timeline) ganttRows() int { return max(1, t.height-timelineHeadN-2-1-1) }
 
 // ganttWindow is the time window shown, in Unix seconds: the listed page's span (pending
 // instants run to the timeline's latest time), halved per zoom level around the cursor

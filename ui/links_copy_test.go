@@ -17,8 +17,8 @@ func click(a *App, y int) {
 func TestTimelineClickCopy(t *testing.T) {
 	a := loadedApp(t, fxSvc, 80, 24, func(o *Options) { o.Mouse = true })
 	tl := a.Pane(1).(*Timeline)
-	// Body line 2 is the first row (header line, column header): screen line 4.
-	click(a, 2+2+3)
+	// Body line 3 is the first row (two begin lines, column header): screen line 5.
+	click(a, 2+3+3)
 	if tl.listView.cursor != 3 {
 		t.Fatalf("click selects row %d, want 3", tl.listView.cursor)
 	}
@@ -29,13 +29,13 @@ func TestTimelineClickCopy(t *testing.T) {
 	press(a, "y")
 	mustContain(t, a.Message(), "copied instant "+want)
 	// Clicks on the header lines select nothing.
-	click(a, 2+1)
+	click(a, 2+2)
 	if tl.listView.cursor != 3 {
 		t.Fatalf("click on the column header moved the cursor to %d", tl.listView.cursor)
 	}
 	// Gantt view: rows start below the axis and its rule.
 	press(a, "v")
-	click(a, 2+3+1)
+	click(a, 2+4+1)
 	if tl.listView.cursor != 1 {
 		t.Fatalf("Gantt click selects row %d, want 1", tl.listView.cursor)
 	}

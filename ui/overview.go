@@ -24,8 +24,8 @@ import (
 type Overview struct {
 	c      *Common
 	snap   *model.Snapshot
-	starts []checkpoint.Start
-	// startsFor is the timeline starts were computed for.
+	begins []checkpoint.Begins
+	// startsFor is the timeline begins were computed for.
 	startsFor *timeline.Timeline
 	cursor    int
 	top       int
@@ -60,7 +60,7 @@ func (k overviewKeys) helpTitles() []string { return []string{"Move", "Overview"
 
 type overviewStartsMsg struct {
 	tl     *timeline.Timeline
-	starts []checkpoint.Start
+	begins []checkpoint.Begins
 }
 
 // NewOverview makes the Overview pane.
@@ -93,7 +93,7 @@ func (o *Overview) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	}
 	tl := s.Timeline
 	return func() tea.Msg {
-		return overviewStartsMsg{tl: tl, starts: s.IncrementalStarts(context.Background())}
+		return overviewStartsMsg{tl: tl, begins: s.IncrementalBegins(context.Background())}
 	}
 }
 
@@ -101,7 +101,7 @@ func (o *Overview) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case overviewStartsMsg:
 		if o.snap != nil && msg.tl == o.snap.Timeline {
-			o.starts, o.startsFor = msg.starts, msg.tl
+			o.begins, o.startsFor = msg.begins, msg.tl
 		}
 		return nil
 	case tea.MouseWheelMsg:
@@ -291,19 +291,18 @@ func (o *Overview) rows() []ovRow {
 	} else {
 		add(ovRow{label: "top finding", value: o.pendingStep(model.StepFindings), jump: jumpMsg{Pane: "Findings"}})
 	}
-	for i, st := range o.starts {
-		label := ""
-		if i == 0 {
-			label = "incr. begin"
-		}
-		v := "Hudi " + st.Reader.Line + ": " + st.Begin
-		if t, ok := timeline.ParseInstantTime(st.Begin, zone); ok && clk.Mode != TimeRaw {
-			v += " = " + clk.Time(t, zone)
-		}
-		add(ovRow{label: label, value: v, jump: jumpMsg{Pane: "Timeline", Instant: st.ReadsFrom},
-			copyLabel: "begin.instanttime", copyValue: "hoodie.datasource.read.begin.instanttime=" + st.Begin})
+	// Two begin values per reader line, each labelled with the question it answers: the one a
+	// pipeline stores next (reading from the earliest one re-reads what it consumed) and how
+	// far back the cleaner still serves. Both are the model's; this only lays them out.
+	for _, b := range o.begins {
+		add(ovRow{label: "incr. " + b.Reader.Line, value: "resume after the latest commit: " + b.Resume,
+			jump:      jumpMsg{Pane: "Timeline", Instant: b.ResumeAfter},
+			copyLabel: "begin.instanttime", copyValue: "hoodie.datasource.read.begin.instanttime=" + b.Resume})
+		add(ovRow{value: "earliest readable (" + b.EarliestLabel() + "): " + b.Earliest.Begin,
+			jump:      jumpMsg{Pane: "Timeline", Instant: b.Earliest.ReadsFrom},
+			copyLabel: "begin.instanttime", copyValue: "hoodie.datasource.read.begin.instanttime=" + b.Earliest.Begin})
 	}
-	if s.Timeline != nil && len(o.starts) == 0 && o.startsFor == s.Timeline {
+	if s.Timeline != nil && len(o.begins) == 0 && o.startsFor == s.Timeline {
 		add(ovRow{label: "incr. begin", value: "no write to read on the active timeline", jump: jumpMsg{Pane: "Timeline"}})
 	}
 	n := len(s.Problems()) + len(s.StepErrors)

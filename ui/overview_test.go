@@ -11,8 +11,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -127,7 +129,7 @@ func TestOverviewLinks(t *testing.T) {
 	for _, r := range rows {
 		labels = append(labels, r.label)
 	}
-	for _, want := range []string{"table", "version", "size", "partitions", "files", "last commit", "pending", "health", "top finding", "incr. begin", "problems"} {
+	for _, want := range []string{"table", "version", "size", "partitions", "files", "last commit", "pending", "health", "top finding", "incr. 1.1+", "problems"} {
 		if !strings.Contains(strings.Join(labels, "|"), want) {
 			t.Errorf("no %q line: %v", want, labels)
 		}
@@ -359,6 +361,57 @@ func TestExportFits(t *testing.T) {
 		msg := strings.Split(screen(a), "\n")[23]
 		if !strings.Contains(msg, filepath.Base(files[0])) || strings.Contains(msg, dir) {
 			t.Errorf("status %q", msg)
+		}
+	}
+}
+
+// The Overview and the Timeline header show, per reader line, the value to resume after the
+// latest commit and the earliest readable one, labelled; each shown value is one the
+// checkpoint analyzer accepts: the resume value reads nothing (no re-read of the last
+// batch), the earliest one reads every retained write. cow-services-1.2.0 (v9, Hudi 1.1+:
+// completion time > begin): the latest commit 20261129162134323 completed at
+// 20261129162151912; the last clean retains from 20261129161947920, whose commit completed
+// at 20261129162008756, so the earliest value is one millisecond before it (values checked by
+// hand against the timeline file names).
+func TestOverviewIncrementalBegins(t *testing.T) {
+	s := loadAll(t, fxServices)
+	a := overviewApp(t, s, 80, 24)
+	ov := a.Pane(0).(*Overview)
+	got := map[string]ovRow{}
+	for _, r := range ov.rows() {
+		if r.copyLabel == "begin.instanttime" {
+			got[r.value] = r
+		}
+	}
+	resume := "resume after the latest commit: 20261129162151912"
+	early := "earliest readable (cleaner retention): 20261129162008755"
+	if len(got) != 2 || got[resume].label != "incr. 1.1+" || got[early].copyValue == "" {
+		t.Fatalf("overview begin rows %v, want %q (labelled incr. 1.1+) and %q", got, resume, early)
+	}
+	if got[resume].jump.Instant != "20261129162134323" || got[early].jump.Instant != "20261129161947920" {
+		t.Errorf("jumps %s / %s", got[resume].jump.Instant, got[early].jump.Instant)
+	}
+	rds, _ := s.Readers()
+	check := func(v string) (covered int, reRead, retained bool) {
+		r := checkpoint.Check(context.Background(), s.Table, s.Timeline, strings.TrimPrefix(v, "hoodie.datasource.read.begin.instanttime="), rds[0])
+		return len(r.Covered), r.ReRead, r.InCleanerRetention && r.InActiveTimeline
+	}
+	if n, rr, _ := check(got[resume].copyValue); n != 0 || rr {
+		t.Errorf("resume value covers %d, re-read %v; want nothing read again", n, rr)
+	}
+	// The three commits from 20261129161947920 on (…1947920, …2031337, …2134323).
+	if n, rr, ok := check(got[early].copyValue); n != 3 || rr || !ok {
+		t.Errorf("earliest value covers %d, re-read %v, readable %v; want 3 writes, no re-read, readable", n, rr, ok)
+	}
+	tl := a.Pane(1).(*Timeline)
+	tl.tl = nil // rebuild from s and compute the begins in line
+	if cmd := tl.SetSnapshot(s); cmd != nil {
+		tl.Update(cmd())
+	}
+	head := ansi.Strip(strings.Join(tl.headerLines(80), "\n"))
+	for _, want := range []string{" resume after the latest commit: 20261129162151912 (Hudi 1.1+)", " earliest readable (cleaner retention): 20261129162008755 (Hudi 1.1+)"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("timeline header lacks %q:\n%s", want, head)
 		}
 	}
 }

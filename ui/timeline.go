@@ -49,7 +49,7 @@ type Timeline struct {
 	anyDerived bool
 	lower      map[string]string
 
-	incrStarts []checkpoint.Start // per reader line: the begin value that reads every retained write
+	incrBegins []checkpoint.Begins // per reader line: resume after the latest write, earliest readable
 	incrKnown  bool
 
 	detail *instantDetail
@@ -135,8 +135,11 @@ func (t *Timeline) KeyMap() help.KeyMap {
 
 type incrStartMsg struct {
 	tl     *timeline.Timeline
-	starts []checkpoint.Start
+	begins []checkpoint.Begins
 }
+
+// timelineHeadN is the header's height: the two incremental begin values, one line each.
+const timelineHeadN = 2
 
 func (t *Timeline) Title() string { return "Timeline" }
 
@@ -201,7 +204,7 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	t.reflow()
 	tl := s.Timeline
 	return func() tea.Msg {
-		return incrStartMsg{tl: tl, starts: s.IncrementalStarts(context.Background())}
+		return incrStartMsg{tl: tl, begins: s.IncrementalBegins(context.Background())}
 	}
 }
 
@@ -302,7 +305,7 @@ func (t *Timeline) listRows() int {
 	if t.gantt {
 		return t.ganttRows()
 	}
-	n := t.height - 3 - t.stripLines() - 1
+	n := t.height - 2 - timelineHeadN - t.stripLines() - 1
 	if n < 1 {
 		n = 1
 	}
@@ -350,7 +353,7 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case incrStartMsg:
 		if msg.tl == t.tl {
-			t.incrStarts, t.incrKnown = msg.starts, true
+			t.incrBegins, t.incrKnown = msg.begins, true
 		}
 		return nil
 	case detailMsg:
@@ -556,9 +559,9 @@ func (t *Timeline) View(width, height int) string {
 	st := t.c.Styles
 	g := st.G
 	lines := make([]string, 0, height)
-	lines = append(lines, t.headerLine(width))
+	lines = append(lines, t.headerLines(width)...)
 	if t.gantt && t.snap != nil && t.snap.Timeline != nil {
-		lines = append(lines, t.ganttView(width, height-2)...)
+		lines = append(lines, t.ganttView(width, height-1-timelineHeadN)...)
 		return fit(append(lines, t.footerLine(width)), width, height)
 	}
 	if t.snap == nil || t.snap.Timeline == nil {
@@ -648,49 +651,70 @@ func (t *Timeline) View(width, height int) string {
 	return fit(lines, width, height)
 }
 
-func (t *Timeline) headerLine(width int) string {
+// headerLines are the two incremental begin values per reader line, each labelled with the
+// question it answers: what a pipeline stores after the latest write, and how far back the
+// cleaner still serves. Both come from the model (checkpoint.Begins); `checkpoint` accepts
+// each for its reader line.
+func (t *Timeline) headerLines(width int) []string {
 	st := t.c.Styles
 	switch {
 	case t.snap == nil || t.snap.Timeline == nil:
-		return ""
+		return make([]string, timelineHeadN)
 	case !t.incrKnown:
-		return " incremental reads can start from: (reading the last clean)"
-	case len(t.incrStarts) == 0:
-		return " incremental reads can start from: no completed write on the active timeline"
+		return []string{" incremental begin: (reading the last clean)", ""}
+	case len(t.incrBegins) == 0:
+		return []string{" incremental begin: no completed write on the active timeline", ""}
 	}
-	// The begin value differs per reader release line; each is one `checkpoint` accepts.
-	first := t.incrStarts[0]
-	var begins []string
-	for _, s := range t.incrStarts {
-		b := st.Key.Render(s.Begin)
-		if len(t.incrStarts) > 1 {
-			b = s.Reader.Line + " " + b
+	bs := t.incrBegins
+	values := func(pick func(checkpoint.Begins) string) string {
+		var vs []string
+		for _, b := range bs {
+			v := st.Key.Render(pick(b))
+			if len(bs) > 1 {
+				v = b.Reader.Line + " " + v
+			}
+			vs = append(vs, v)
 		}
-		begins = append(begins, b)
+		return strings.Join(vs, " · ")
 	}
-	joined := strings.Join(begins, " · ")
-	var candidates []string // longest first; the first that fits is shown
-	if len(t.incrStarts) == 1 {
-		candidates = []string{
-			" incremental begin " + joined + " reads from " + first.ReadsFrom + " (Hudi " + first.Reader.Line + ", " + first.Reason + ")",
-			" incremental begin " + joined + " reads from " + first.ReadsFrom + " (Hudi " + first.Reader.Line + ")",
-			" incremental begin " + joined + " (Hudi " + first.Reader.Line + ")",
+	resume := values(func(b checkpoint.Begins) string { return b.Resume })
+	early := values(func(b checkpoint.Begins) string { return b.Earliest.Begin })
+	first := bs[0]
+	why := first.EarliestLabel()
+	var rc, ec []string // longest first; the first that fits is shown
+	if len(bs) == 1 {
+		hudi := "Hudi " + first.Reader.Line
+		rc = []string{
+			" resume after the latest commit: " + resume + " (" + hudi + ", " + first.Reader.Rule() + ")",
+			" resume after the latest commit: " + resume + " (" + hudi + ")",
+			" resume after the latest commit: " + resume,
+		}
+		ec = []string{
+			" earliest readable (" + why + "): " + early + " reads from " + first.Earliest.ReadsFrom + " (" + hudi + ")",
+			" earliest readable (" + why + "): " + early + " (" + hudi + ")",
+			" earliest readable (" + why + "): " + early,
 		}
 	} else {
-		candidates = []string{
-			" incremental begin " + joined + " reads from " + first.ReadsFrom + " (" + first.Reason + ")",
-			" incremental begin " + joined + " reads from " + first.ReadsFrom,
-			" begin " + joined,
+		rc = []string{
+			" resume after the latest commit: " + resume,
+			" resume after latest commit: " + resume,
+			" resume: " + resume,
+		}
+		ec = []string{
+			" earliest readable (" + why + "): " + early,
+			" earliest readable: " + early,
+			" earliest: " + early,
 		}
 	}
-	line := candidates[len(candidates)-1]
-	for _, c := range candidates {
-		if cellWidth(c) <= width {
-			line = c
-			break
+	pickFit := func(cs []string) string {
+		for _, c := range cs {
+			if cellWidth(c) <= width {
+				return c
+			}
 		}
+		return clip(cs[len(cs)-1], width)
 	}
-	return clip(line, width)
+	return []string{pickFit(rc), pickFit(ec)}
 }
 
 func (t *Timeline) footerLine(width int) string {
@@ -798,10 +822,7 @@ func (t *Timeline) Export() (string, string) {
 		b.WriteString(report.TableSummary(t.snap))
 		b.WriteString("\n")
 	}
-	for _, st := range t.incrStarts {
-		fmt.Fprintf(&b, "Hudi %s readers: begin.instanttime `%s` reads every write from `%s` on (%s; %s).\n\n",
-			st.Reader.Line, st.Begin, st.ReadsFrom, st.Reader.Rule(), st.Reason)
-	}
+	b.WriteString(report.IncrementalBeginsMarkdown(t.incrBegins))
 	order := "completion order"
 	if t.order == byRequested {
 		order = "requested-time order"
@@ -858,9 +879,9 @@ func (t *Timeline) Click(y int) tea.Cmd {
 	if t.detail != nil || t.ckpt != nil || t.snap == nil || t.snap.Timeline == nil {
 		return nil
 	}
-	rowsY := 2
+	rowsY := timelineHeadN + 1
 	if t.gantt {
-		rowsY = 3
+		rowsY = timelineHeadN + 2
 	}
 	t.listView.clickRow(y, rowsY)
 	t.reflow()

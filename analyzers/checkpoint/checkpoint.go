@@ -6,6 +6,7 @@ package checkpoint
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
@@ -86,9 +87,11 @@ func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string, rd
 			}
 		}
 		r.ActiveStart = first.RequestedTime
-		// Anything at or after the first active write's requested time is still answerable
-		// from the active timeline.
-		r.InActiveTimeline = timeline.CompareInstants(value, first.RequestedTime) >= 0
+		// Anything from one millisecond before the first active write's requested time on is
+		// still answerable from the active timeline: no archived write lies after such a value
+		// (instant times have millisecond resolution), and it is the earliest begin a 0.x
+		// reader, exclusive on requested times, needs to read that first write.
+		r.InActiveTimeline = timeline.CompareInstants(value, shiftMillis(first.RequestedTime, -1)) >= 0
 	}
 	r.InCleanerRetention = true
 	if ect := lastCleanRetain(ctx, t, tl); ect != "" {
@@ -216,6 +219,73 @@ func EarliestStart(ctx context.Context, t Table, tl *timeline.Timeline, rd Reade
 	// One millisecond before the first write's compared time reads it under every rule and
 	// names no instant, so no reader re-reads a batch from it.
 	return Start{Reader: rd, Begin: shiftMillis(key, -1), ReadsFrom: first.RequestedTime, Reason: reason}, true
+}
+
+// Begins are a reader line's two answers to "which begin value?": the one a pipeline stores
+// after consuming the latest write (the read from it returns nothing already read), and the
+// earliest one whose files the cleaner still keeps. Both are in the reader's own terms, so
+// Check accepts each for rd; renderers lay them out and compute nothing.
+type Begins struct {
+	Reader Reader `json:"reader"`
+	// Resume is the begin value that continues after the latest completed write: Check
+	// covers nothing and re-reads nothing from it until a new write completes.
+	Resume string `json:"resume"`
+	// ResumeAfter is the requested time of that latest write.
+	ResumeAfter string `json:"resumeAfter"`
+	// Earliest is the earliest begin value that still reads every retained write.
+	Earliest Start `json:"earliest"`
+}
+
+// EarliestLabel names what bounds Earliest: "cleaner retention" or "active timeline".
+func (b Begins) EarliestLabel() string {
+	if strings.Contains(b.Earliest.Reason, "cleaner") {
+		return "cleaner retention"
+	}
+	return "active timeline"
+}
+
+// ReaderBegins computes both begin values for rd; false when no completed write returns
+// records (there is nothing to resume after or to read).
+func ReaderBegins(ctx context.Context, t Table, tl *timeline.Timeline, rd Reader) (Begins, bool) {
+	early, ok := EarliestStart(ctx, t, tl, rd)
+	if !ok {
+		return Begins{}, false
+	}
+	b := Begins{Reader: rd, Earliest: early}
+	var latest *timeline.Instant
+	for _, in := range tl.Instants {
+		if !returnsRecords(in) || compared(rd, in) == "" {
+			continue
+		}
+		// "Latest" in the reader's own order: a 0.x reader compares requested times, so a
+		// write that completed last but was requested earlier is not the one to resume after.
+		if latest == nil || timeline.CompareInstants(compared(rd, in), compared(rd, latest)) > 0 {
+			latest = in
+		}
+	}
+	if latest == nil {
+		return Begins{}, false
+	}
+	b.Resume, b.ResumeAfter = resumeValue(rd, latest), latest.RequestedTime
+	return b, true
+}
+
+// compared is the time of in that rd compares begin.instanttime with.
+func compared(rd Reader, in *timeline.Instant) string {
+	if rd.CompletionOrdered() {
+		return in.CompletionTime
+	}
+	return in.RequestedTime
+}
+
+// resumeValue is the begin value after which rd returns nothing of in: its compared time
+// for an exclusive reader, one millisecond later for an inclusive one (1.0.x).
+func resumeValue(rd Reader, in *timeline.Instant) string {
+	key := compared(rd, in)
+	if rd.Inclusive {
+		return shiftMillis(key, 1)
+	}
+	return key
 }
 
 // shiftMillis moves an instant time by d milliseconds. A 14-digit time stands for its last

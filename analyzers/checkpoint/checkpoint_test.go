@@ -183,3 +183,49 @@ func corpusDir(t testing.TB) string {
 	}
 	return dir
 }
+
+// The two begin values the views show per reader line: "resume after the latest commit" is
+// what a pipeline stores after consuming c3 (the read from it returns nothing, so nothing is
+// read twice) and "earliest readable" reads every retained write without re-reading one.
+// Times checked by hand against the fixtures' oracle/incremental.json commits (c3 is the
+// latest write of each incr table); 1.0.x compares completion times inclusively, so its
+// resume value is one millisecond after c3's completion.
+func TestReaderBeginsResumeAndEarliest(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		fx, release                      string
+		resume, after, earliest, readsFr string
+		covered                          int
+	}{
+		{"incr-1.2.0", "1.2.0", "20261129155639090", "20261129155632267", "20261129155625813", "20261129155610512", 3},
+		{"incr-1.0.2", "1.0.2", "20261130195834189", "20261130195828786", "20261130195817815", "20261130195734674", 3},
+		{"incr-1.0.2", "1.2.0", "20261130195834188", "20261130195828786", "20261130195817815", "20261130195734674", 3},
+		{"incr-0.15.0", "0.15.0", "20261129165255808", "20261129165255808", "20261129165222975", "20261129165222976", 3},
+	}
+	for _, c := range cases {
+		tbl, err := hudi.Open(ctx, filepath.Join(fixture(t, c.fx), "table.zip"), storage.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl, err := tbl.ActiveTimeline(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := mustReader(t, c.release)
+		b, ok := checkpoint.ReaderBegins(ctx, tbl, tl, rd)
+		if !ok {
+			t.Fatalf("%s/%s: no begins", c.fx, c.release)
+		}
+		if b.Resume != c.resume || b.ResumeAfter != c.after || b.Earliest.Begin != c.earliest || b.Earliest.ReadsFrom != c.readsFr {
+			t.Errorf("%s/%s: resume %s after %s, earliest %s from %s; want %s after %s, %s from %s", c.fx, c.release,
+				b.Resume, b.ResumeAfter, b.Earliest.Begin, b.Earliest.ReadsFrom, c.resume, c.after, c.earliest, c.readsFr)
+		}
+		if r := checkpoint.Check(ctx, tbl, tl, b.Resume, rd); r.ReRead || len(r.Covered) != 0 {
+			t.Errorf("%s/%s: resume %s re-reads %v, covers %d, want nothing", c.fx, c.release, b.Resume, r.ReRead, len(r.Covered))
+		}
+		if r := checkpoint.Check(ctx, tbl, tl, b.Earliest.Begin, rd); r.ReRead || len(r.Covered) != c.covered || !r.InCleanerRetention || !r.InActiveTimeline {
+			t.Errorf("%s/%s: earliest %s: reRead %v covers %d (want %d), retained %v, active %v", c.fx, c.release,
+				b.Earliest.Begin, r.ReRead, len(r.Covered), c.covered, r.InCleanerRetention, r.InActiveTimeline)
+		}
+	}
+}

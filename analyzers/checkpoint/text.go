@@ -94,12 +94,9 @@ func (r Reader) name() string {
 
 // SafeBegin is the begin value that continues after instant in without reading it again.
 func SafeBegin(rd Reader, in *timeline.Instant) string {
-	key := in.RequestedTime
-	if rd.CompletionOrdered() {
-		key = in.CompletionTime
-	}
+	key := compared(rd, in)
 	if rd.Inclusive {
-		return shiftMillis(key, 1) + " (one millisecond after its completion time " + key + ")"
+		return resumeValue(rd, in) + " (one millisecond after its completion time " + key + ")"
 	}
 	if rd.CompletionOrdered() {
 		return "its completion time " + key

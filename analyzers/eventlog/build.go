@@ -599,8 +599,11 @@ func (a *analysis) application(r *Report) {
 		union += curHi - curLo
 	}
 	ext.JobWallClockMillis = union
-	ext.UncoveredMillis = -1
+	ext.UncoveredMillis, ext.UncoveredShare = -1, -1
 	if o.DurationMillis >= 0 {
 		ext.UncoveredMillis = max(0, o.DurationMillis-union)
+	}
+	if o.DurationMillis > 0 {
+		ext.UncoveredShare = round3(float64(ext.UncoveredMillis) / float64(o.DurationMillis))
 	}
 }

@@ -70,13 +70,16 @@ type DamageRecord struct {
 
 // AppExtra are application facts the 1.1.0 document lacks.
 type AppExtra struct {
-	AttemptID          *string          `json:"attemptId"`
-	User               *string          `json:"user"`
-	SparkVersionSource string           `json:"sparkVersionSource"` // spark.version | SparkListenerLogStart | none
-	Complete           bool             `json:"complete"`           // an ApplicationEnd was read
-	UnfinishedJobCount int              `json:"unfinishedJobCount"`
-	JobWallClockMillis int64            `json:"jobWallClockMillis"` // union of job intervals
-	UncoveredMillis    int64            `json:"uncoveredMillis"`    // duration not covered by any job (driver-side work, idle); -1 if unknown
+	AttemptID          *string `json:"attemptId"`
+	User               *string `json:"user"`
+	SparkVersionSource string  `json:"sparkVersionSource"` // spark.version | SparkListenerLogStart | none
+	Complete           bool    `json:"complete"`           // an ApplicationEnd was read
+	UnfinishedJobCount int     `json:"unfinishedJobCount"`
+	JobWallClockMillis int64   `json:"jobWallClockMillis"` // union of job intervals
+	UncoveredMillis    int64   `json:"uncoveredMillis"`    // duration not covered by any job (driver-side work, idle); -1 if unknown
+	// UncoveredShare is UncoveredMillis over the application's duration (3 decimals); -1 when
+	// either is unknown. It is the share no phase share counts (those are of stage wall clock).
+	UncoveredShare     Ratio            `json:"uncoveredShare"`
 	RollbackExecutions int              `json:"rollbackExecutions"`
 	EventCounts        map[string]int64 `json:"eventCounts"`
 }

@@ -43,7 +43,11 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 		state = "incomplete (no ApplicationEnd)"
 	}
 	fmt.Fprintf(tw, "  log\t%s, %s, %d file(s)\n", x.Source.Layout, state, len(x.Files))
-	fmt.Fprintf(tw, "  duration\t%s (critical path %s, not covered by any job %s)\n", ms(o.DurationMillis), ms(o.CriticalPathMillis), ms(x.Application.UncoveredMillis))
+	uncovered := ms(x.Application.UncoveredMillis)
+	if x.Application.UncoveredShare >= 0 {
+		uncovered += fmt.Sprintf(", %.0f%%", 100*float64(x.Application.UncoveredShare))
+	}
+	fmt.Fprintf(tw, "  duration\t%s (critical path %s, not covered by any job %s)\n", ms(o.DurationMillis), ms(o.CriticalPathMillis), uncovered)
 	fmt.Fprintf(tw, "  jobs\t%d (%d failed, %d unfinished)\n", o.JobCount, o.FailedJobCount, x.Application.UnfinishedJobCount)
 	fmt.Fprintf(tw, "  stages\t%d (%d failed)\n  tasks\t%d (%d failed)\n", o.StageCount, o.FailedStageCount, o.TaskCount, o.FailedTaskCount)
 	fmt.Fprintf(tw, "  executor run time\t%s\n  shuffle read / write\t%s / %s\n  spilled (mem / disk)\t%s / %s\n",
@@ -65,25 +69,29 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 				ms(g.ExecutorRunTimeMillis), units.Bytes(g.ShuffleBytes), units.Bytes(g.SpilledBytes))
 		}
 	}
-	group("Operation", "operation", r.OperationSummary)
-	group("Phase", "phase", r.PhaseSummary)
-	group("Phase (hudiscope's attribution, see docs/eventlog-differences.md)", "phase", r.Hudiscope.PhaseSummary)
+	// hudiscope's attribution first (the one every view leads with); the Java tool's, which
+	// the JSON's top-level fields keep, after it and labelled.
+	group("Operation (hudiscope's attribution, see docs/eventlog-differences.md)", "operation", r.Hudiscope.OperationSummary)
+	group("Phase (hudiscope's attribution)", "phase", r.Hudiscope.PhaseSummary)
+	group("Operation (the Java tool's attribution)", "operation", r.OperationSummary)
+	group("Phase (the Java tool's attribution)", "phase", r.PhaseSummary)
 
-	idx := make([]int, 0, len(r.Stages))
-	for i, s := range r.Stages {
+	stages := r.HudiscopeStages()
+	idx := make([]int, 0, len(stages))
+	for i, s := range stages {
 		if s.Observed.DurationMillis >= minStageMillis {
 			idx = append(idx, i)
 		}
 	}
 	sort.SliceStable(idx, func(i, j int) bool {
-		return r.Stages[idx[i]].Observed.DurationMillis > r.Stages[idx[j]].Observed.DurationMillis
+		return stages[idx[i]].Observed.DurationMillis > stages[idx[j]].Observed.DurationMillis
 	})
 	if topN >= 0 && len(idx) > topN {
 		idx = idx[:topN]
 	}
 	fmt.Fprintf(tw, "\n== Longest stages ==\n  stage\tjob\tduration\ttasks\tp50\tmax\tskew\toperation\tphase/subPhase\tname\n")
 	for _, i := range idx {
-		s := r.Stages[i]
+		s := stages[i]
 		job := "-"
 		if s.JobID != nil {
 			job = fmt.Sprint(*s.JobID)
@@ -110,7 +118,7 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 		}
 	}
 	fmt.Fprintf(tw, "\n== Caveats ==\n")
-	for _, s := range r.Caveats {
+	for _, s := range append(append([]string(nil), x.Caveats...), r.Caveats...) {
 		fmt.Fprintf(tw, "  - %s\n", st(s))
 	}
 	return tw.Flush()

@@ -38,7 +38,7 @@ func TestMisspelledPathFailsLoad(t *testing.T) {
 		{"health nested", editCond("", "health.hudiscope.checks[name=", "health.hudiscope.chekcs[name="), `no field "chekcs"`},
 		{"unknown input", editCond("signals", "layout.", "layuot."), `unknown input "layuot"`},
 		{"ref", editRef("layout.totalFiles", "layout.totalFils"), `no field "totalFils"`},
-		{"payoff", editPayoff("eventlog.phaseSummary", "eventlog.phaseSumary"), `no field "phaseSumary"`},
+		{"payoff", editPayoff("eventlog.hudiscope.phaseSummary", "eventlog.hudiscope.phaseSumary"), `no field "phaseSumary"`},
 		{"key when", editWhen("table.type", "table.tpye"), `no fact "tpye" (did you mean "type"?)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/redact"
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // Input is what Evaluate reads: pointers into a snapshot. Nil parts are absent inputs.
@@ -156,23 +157,41 @@ type Inputs struct {
 	Sources    map[string]string `json:"sources"`
 }
 
-// Phase is one phaseSummary row, for "where the time went".
+// Phase is one row of hudiscope's phase (or operation) summary, for "where the time went",
+// with the Java tool's share of the same label beside it.
 type Phase struct {
 	Phase  string  `json:"phase"`
 	Share  float64 `json:"share"`
 	Millis int64   `json:"stageWallClockMillis"`
 	Stages int     `json:"stageCount"`
+	// JavaShare is the share the Java tool's attribution (the event-log JSON's top-level
+	// phaseSummary/operationSummary) gives the label: 0 when it has no such row.
+	JavaShare float64 `json:"javaShare"`
 }
 
-// TimeBreakdown is the event log's phase breakdown with its caveats.
+// TimeBreakdown is the event log's phase breakdown with its caveats. The phases are
+// hudiscope's attribution (hudiscope.phaseSummary), the one the Event log pane and the report
+// lead with: it files metadata-table writes that reuse data-table job texts under
+// METADATA_TABLE_WRITE, where the Java tool counts them as data-table tagging or writing
+// (docs/eventlog-differences.md). The Java tool's share is JavaShare.
 type TimeBreakdown struct {
-	DurationMillis int64    `json:"durationMillis"`
-	UnknownShare   float64  `json:"unknownShare"`
-	Phases         []Phase  `json:"phases"`
-	Operations     []Phase  `json:"operations"`
-	Caveats        []string `json:"caveats"`
-	Lead           string   `json:"lead"`
+	DurationMillis int64   `json:"durationMillis"`
+	UnknownShare   float64 `json:"unknownShare"`
+	// UncoveredMillis is application time no Spark job covers (driver-side listing, timeline
+	// I/O, waits), UncoveredShare its share of DurationMillis; -1 when unknown. No phase share
+	// counts it: those are shares of stage wall clock.
+	UncoveredMillis int64    `json:"uncoveredMillis"`
+	UncoveredShare  float64  `json:"uncoveredShare"`
+	Attribution     string   `json:"attribution"`
+	Phases          []Phase  `json:"phases"`
+	Operations      []Phase  `json:"operations"`
+	Caveats         []string `json:"caveats"`
+	Lead            string   `json:"lead"`
 }
+
+// UncoveredMaterial is the share of the application no job covers from which the time
+// breakdown leads with it.
+const UncoveredMaterial = 0.2
 
 // Missing is one absent input and what it would settle.
 type Missing struct {
@@ -378,15 +397,28 @@ func (e *env) time() *TimeBreakdown {
 	if r == nil {
 		return nil
 	}
-	t := &TimeBreakdown{DurationMillis: r.Application.Observed.DurationMillis, Caveats: append([]string(nil), r.Caveats...)}
-	for _, p := range r.PhaseSummary {
-		t.Phases = append(t.Phases, Phase{Phase: p.Label, Share: float64(p.ShareOfStageWallClock), Millis: p.StageWallClockMillis, Stages: p.StageCount})
+	x := &r.Hudiscope
+	t := &TimeBreakdown{DurationMillis: r.Application.Observed.DurationMillis, UncoveredMillis: x.Application.UncoveredMillis,
+		UncoveredShare: float64(x.Application.UncoveredShare), Attribution: "hudiscope",
+		Caveats: append(append([]string(nil), x.Caveats...), r.Caveats...)}
+	javaShare := func(rows []eventlog.GroupSummary, label string) float64 {
+		for _, g := range rows {
+			if g.Label == label {
+				return max(0, float64(g.ShareOfStageWallClock))
+			}
+		}
+		return 0
+	}
+	for _, p := range x.PhaseSummary {
+		t.Phases = append(t.Phases, Phase{Phase: p.Label, Share: float64(p.ShareOfStageWallClock), Millis: p.StageWallClockMillis,
+			Stages: p.StageCount, JavaShare: javaShare(r.PhaseSummary, p.Label)})
 		if p.Label == eventlog.PhaseUnknown {
 			t.UnknownShare = float64(p.ShareOfStageWallClock)
 		}
 	}
-	for _, p := range r.OperationSummary {
-		t.Operations = append(t.Operations, Phase{Phase: p.Label, Share: float64(p.ShareOfStageWallClock), Millis: p.StageWallClockMillis, Stages: p.StageCount})
+	for _, p := range x.OperationSummary {
+		t.Operations = append(t.Operations, Phase{Phase: p.Label, Share: float64(p.ShareOfStageWallClock), Millis: p.StageWallClockMillis,
+			Stages: p.StageCount, JavaShare: javaShare(r.OperationSummary, p.Label)})
 	}
 	sort.SliceStable(t.Phases, func(i, j int) bool { return t.Phases[i].Share > t.Phases[j].Share })
 	var top *Phase
@@ -396,19 +428,33 @@ func (e *env) time() *TimeBreakdown {
 			break
 		}
 	}
+	// The largest fact first: time no job covers is in no phase share.
+	if t.UncoveredShare >= UncoveredMaterial && t.DurationMillis > 0 {
+		t.Lead = fmt.Sprintf("No Spark job ran for %s of the application's %s (%s): driver-side listing, timeline I/O or waits, which no phase share below counts. ",
+			units.Millis(t.UncoveredMillis), units.Millis(t.DurationMillis), pct(t.UncoveredShare))
+	}
 	switch {
 	case t.UnknownShare >= 0.2:
-		t.Lead = fmt.Sprintf("%s of stage wall clock is UNKNOWN — unattributable, not idle — so every phase share below is a partial picture.", pct(t.UnknownShare))
+		t.Lead += fmt.Sprintf("%s of stage wall clock is UNKNOWN — unattributable, not idle — so every phase share below is a partial picture.", pct(t.UnknownShare))
 		if v := e.val("hoodie.metadata.streaming.write.enabled"); v.found && strings.EqualFold(v.raw, "true") {
 			t.Lead += " hoodie.metadata.streaming.write.enabled is true (" + v.source + "); setting it to false for one diagnostic run gives a fully attributed breakdown and costs nothing to turn back on."
 		}
 		if top != nil {
-			t.Lead += fmt.Sprintf(" The largest attributed phase is %s at %s.", top.Phase, pct(top.Share))
+			t.Lead += fmt.Sprintf(" The largest attributed phase is %s at %s%s.", top.Phase, pct(top.Share), javaBeside(*top))
 		}
 	case top != nil:
-		t.Lead = fmt.Sprintf("The largest phase is %s at %s of stage wall clock (UNKNOWN %s).", top.Phase, pct(top.Share), pct(t.UnknownShare))
+		t.Lead += fmt.Sprintf("The largest phase is %s at %s of stage wall clock%s (UNKNOWN %s).", top.Phase, pct(top.Share), javaBeside(*top), pct(t.UnknownShare))
 	}
+	t.Lead = strings.TrimSpace(t.Lead)
 	return t
+}
+
+// javaBeside names the Java tool's share of a phase where it differs at one decimal.
+func javaBeside(p Phase) string {
+	if pct(p.JavaShare) == pct(p.Share) {
+		return ""
+	}
+	return "; the Java tool's attribution gives it " + pct(p.JavaShare)
 }
 
 func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
@@ -956,7 +1002,7 @@ func (e *env) caveats(r *Row) []string {
 				continue
 			}
 			share := -1.0
-			for _, p := range e.in.EventLog.PhaseSummary {
+			for _, p := range e.in.EventLog.Hudiscope.PhaseSummary {
 				if p.Label == eventlog.PhaseUnknown {
 					share = float64(p.ShareOfStageWallClock)
 				}

@@ -82,6 +82,8 @@ func copyInput(in findings.Input) findings.Input {
 	e := *in.EventLog
 	e.PhaseSummary = append([]eventlog.GroupSummary(nil), e.PhaseSummary...)
 	e.OperationSummary = append([]eventlog.GroupSummary(nil), e.OperationSummary...)
+	e.Hudiscope.PhaseSummary = append([]eventlog.GroupSummary(nil), e.Hudiscope.PhaseSummary...)
+	e.Hudiscope.OperationSummary = append([]eventlog.GroupSummary(nil), e.Hudiscope.OperationSummary...)
 	e.Stages = append([]eventlog.Stage(nil), e.Stages...)
 	in.EventLog = &e
 	return in
@@ -115,16 +117,23 @@ func unsetProps(in *findings.Input, keys ...string) {
 	in.Config = &e
 }
 
+// phase sets a phase's share in both attributions (hudiscope's, which the rows and the time
+// breakdown read, and the Java tool's).
 func phase(in *findings.Input, name string, share float64) {
-	for i := range in.EventLog.PhaseSummary {
-		if in.EventLog.PhaseSummary[i].Label == name {
-			in.EventLog.PhaseSummary[i].ShareOfStageWallClock = eventlog.Ratio(share)
-			return
+	in.EventLog.PhaseSummary = setShare(in.EventLog.PhaseSummary, name, share)
+	in.EventLog.Hudiscope.PhaseSummary = setShare(in.EventLog.Hudiscope.PhaseSummary, name, share)
+}
+
+func setShare(rows []eventlog.GroupSummary, name string, share float64) []eventlog.GroupSummary {
+	for i := range rows {
+		if rows[i].Label == name {
+			rows[i].ShareOfStageWallClock = eventlog.Ratio(share)
+			return rows
 		}
 	}
-	g := in.EventLog.PhaseSummary[0]
+	g := rows[0]
 	g.Label, g.ShareOfStageWallClock = name, eventlog.Ratio(share)
-	in.EventLog.PhaseSummary = append(in.EventLog.PhaseSummary, g)
+	return append(rows, g)
 }
 
 func stages(in *findings.Input, ph string, f func(s *eventlog.Stage)) {
