@@ -639,8 +639,12 @@ func (a *App) headerView(w int) string {
 		if a.snap.Options.EventLog != "" {
 			ev, evShort = a.eventLogMark("event log"), a.eventLogMark("log")
 		}
-		right = mark("props", a.snap.Options.Props) + "  " + ev + " "
-		compact = mark("props", a.snap.Options.Props) + " " + evShort + " "
+		props := mark("props", a.snap.Options.Props)
+		if a.snap.Options.Props != "" {
+			props = a.propsMark()
+		}
+		right = props + "  " + ev + " "
+		compact = props + " " + evShort + " "
 	}
 	alerts := a.watchHeader(w/2, w-lipglossWidth(left)-1)
 	if alerts[0] != "" {
@@ -653,6 +657,22 @@ func (a *App) headerView(w int) string {
 		}
 	}
 	return clip(left, w)
+}
+
+// propsMark is a given --props file's header mark: ✓ only once the configuration step read it;
+// while it is read, …; when it failed (the file went away or is not properties), ✗ and the
+// problems key, as the failure is listed there.
+func (a *App) propsMark() string {
+	st := a.c.Styles
+	g := st.G
+	s := a.snap
+	switch {
+	case s.StepErrors[model.StepConfig] == nil && s.Effective != nil:
+		return "props " + st.OK.Render(g.OK)
+	case s.StepErrors[model.StepConfig] == nil && !s.HasRun(model.StepConfig) && !a.finished:
+		return "props " + st.Dim.Render(g.Ellipsis)
+	}
+	return "props " + st.Bad.Render(g.Bad) + st.Dim.Render(" ("+a.c.Keys.Problems.Help().Key+")")
 }
 
 // eventLogMark is a given event log's header mark: ✓ only once it parsed; while it is read, …;
