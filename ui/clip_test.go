@@ -23,6 +23,7 @@ func TestClipMarksCuts(t *testing.T) {
 		{" ─ compaction ──────────", 14, " ─ compaction "},
 		{" ─ compaction ──────────", 12, " ─ compacti…"},
 		{" ─ x ────────", 6, " ─ x ─"},
+		{" mdt-sync SKIPPED - - -", 18, " mdt-sync SKIPPED…"}, // "-" cells are values
 		{"abcdef", 0, ""},
 	} {
 		if got := clip(c.in, c.w); got != c.want {

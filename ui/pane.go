@@ -168,7 +168,9 @@ func clip(s string, width int) string {
 	if cellWidth(s) <= width {
 		return s
 	}
-	if strings.Trim(ansi.Strip(ansi.TruncateLeft(s, width, "")), " ─-") == "" {
+	// What is lost: blanks, or one unbroken run of rule glyphs (not "- -", cells saying none).
+	if lost := strings.TrimSpace(ansi.Strip(ansi.TruncateLeft(s, width, ""))); lost == "" ||
+		strings.Trim(lost, "─-") == "" && !strings.Contains(lost, " ") {
 		return ansi.Truncate(s, width, "")
 	}
 	return ansi.Truncate(s, width, cutMark)
