@@ -126,6 +126,7 @@ func TestExitCodesPerREADME(t *testing.T) {
 			"read --props: " + zstdLog + ": not a properties file: binary content (byte 0x00 at offset 4)"},
 		{"health", "2 --props is not a properties file", []string{"health", table, "--props", zstdLog}, nil, 2, "not a properties file: binary content"},
 		{"report", "1 --props is not a properties file", []string{"report", table, "--props", zstdLog}, nil, 1, "not a properties file: binary content"},
+		{"fleet", "1 --props is not a properties file", []string{"fleet", tmp, "--props", zstdLog}, nil, 1, "not a properties file: binary content"},
 		{"open", "1 --log-file could not be opened", []string{"open", table, "--log-file", notWritable}, nil, 1, "log file: open " + notWritable},
 		{"open", "2 bad arguments", []string{"open", table, "--bogus"}, nil, 2, "unknown flag --bogus"},
 

@@ -61,6 +61,13 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 	if err := c.FleetFlags.validate(c.Location); err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
+	// One --props for every row: refused up front as every command refuses it, not once per
+	// row beside a verdict judged without it.
+	if c.Props != "" {
+		if _, err := config.ReadProps(c.Props); err != nil {
+			return err
+		}
+	}
 	base := c.FleetFlags.base(c.TableFlags, c.ApplyAllDefaults, nil)
 	d, rows, err := c.FleetFlags.run(ctx, c.Location, base, nil)
 	if err != nil {
