@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
@@ -108,6 +109,7 @@ func TestExitCodesPerREADME(t *testing.T) {
 	c1Completion, _ := c1Times(t, incr)
 	notWritable := "/nonexistent/dir/out.md"
 	const missing = "/nonexistent/input"
+	zstdLog := filepath.Join("..", "testdata", "fixtures", "cdc-0.15.0", "local-1796078932238.zstd")
 
 	cases := []exitCase{
 		// The general table.
@@ -119,6 +121,12 @@ func TestExitCodesPerREADME(t *testing.T) {
 		// open (0 and 70 run on a pseudo-terminal below).
 		{"open", "1 the table could not be opened", []string{"open", missing}, nil, 1, missing},
 		{"open", "1 --event-log could not be opened", []string{"open", table, "--event-log", missing}, nil, 1, missing},
+		{"open", "1 --props could not be read", []string{"--props", missing, table}, nil, 1, "read --props: open " + missing + ": no such file or directory"},
+		{"open", "1 --props is not a properties file (a zstd event log)", []string{"--props", zstdLog, table}, nil, 1,
+			"read --props: " + zstdLog + ": not a properties file: binary content (byte 0x00 at offset 4)"},
+		{"health", "2 --props is not a properties file", []string{"health", table, "--props", zstdLog}, nil, 2, "not a properties file: binary content"},
+		{"report", "1 --props is not a properties file", []string{"report", table, "--props", zstdLog}, nil, 1, "not a properties file: binary content"},
+		{"fleet", "1 --props is not a properties file", []string{"fleet", tmp, "--props", zstdLog}, nil, 1, "not a properties file: binary content"},
 		{"open", "1 --log-file could not be opened", []string{"open", table, "--log-file", notWritable}, nil, 1, "log file: open " + notWritable},
 		{"open", "2 bad arguments", []string{"open", table, "--bogus"}, nil, 2, "unknown flag --bogus"},
 
@@ -362,5 +370,26 @@ func TestEventlogInterruptedMidRead(t *testing.T) {
 		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !bytes.Contains(rest, []byte("hudiscope: interrupted")) {
 			t.Errorf("%v mid-read: exit %d, want 130\n%.400s", sig, code, rest)
 		}
+	}
+}
+
+// TestOpenChecksProps: the explorer's check before the terminal is taken is config.ReadProps,
+// the same read every command's config step does: the same error for the same file.
+func TestOpenChecksProps(t *testing.T) {
+	zstdLog := filepath.Join("..", "testdata", "fixtures", "cdc-0.15.0", "local-1796078932238.zstd")
+	props := filepath.Join("..", "testdata", "fixtures", "cow-services-1.2.0", "writer.properties")
+	missing := filepath.Join(t.TempDir(), "gone.properties")
+	for _, p := range []string{zstdLog, missing} {
+		err := (&OpenCmd{TableFlags: TableFlags{Props: p}}).checkProps()
+		_, want := config.ReadProps(p)
+		if err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("checkProps(%s) = %v, want %v", p, err, want)
+		}
+	}
+	if err := (&OpenCmd{TableFlags: TableFlags{Props: props}}).checkProps(); err != nil {
+		t.Errorf("writer.properties: %v", err)
+	}
+	if err := (&OpenCmd{}).checkProps(); err != nil {
+		t.Errorf("no --props: %v", err)
 	}
 }

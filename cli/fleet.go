@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hudiscope/hudiscope/analyzers/config"
+
 	"github.com/hudiscope/hudiscope/hudi/catalog"
 	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
@@ -60,6 +62,13 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 	}
 	if err := c.FleetFlags.validate(c.Location); err != nil {
 		return codeError{exitUsage, err.Error()}
+	}
+	// One --props for every row: refused up front as every command refuses it, not once per
+	// row beside a verdict judged without it.
+	if c.Props != "" {
+		if _, err := config.ReadProps(c.Props); err != nil {
+			return err
+		}
 	}
 	base := c.FleetFlags.base(c.TableFlags, c.ApplyAllDefaults, nil)
 	d, rows, err := c.FleetFlags.run(ctx, c.Location, base, nil)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # tmux smoke test of the interactive explorer: build hudiscope, start it in a detached tmux
 # session (100x30, SSH_TTY set so bubbletea takes its SSH code path) on a fixture table,
-# start on the Overview, navigate (3, 2, j, Enter, Esc, c, Esc), export the pane (e), quit (q), and check the screen,
-# the exported Markdown file and the exit status.
+# start on the Overview, navigate (3, 2, j, Enter, Esc, c, Esc, then esc and a digit typed at
+# once, which the terminal sends as alt+digit), export the pane (e), quit (q), and check the
+# screen, the exported Markdown file and the exit status. First, a --props file that is missing
+# or not properties (a zstd event log) must stop the explorer before it takes the terminal, with
+# the message and exit code the commands give.
 #
 # Usage: scripts/tmux-smoke.sh [TABLE.zip]
 #   default table: testdata/fixtures/incr-1.2.0/table.zip, else the hudi-rs corpus's
@@ -60,6 +63,22 @@ echo "tmux-smoke: building"
 name=$("$tmp/hudiscope" report "$table" --format json 2>/dev/null | sed -n 's/^    "name": "\(.*\)",$/\1/p' | head -n 1)
 [[ -n $name ]] || fail "hudiscope report could not read $table"
 
+# --props is refused as every command refuses it: same message, exit 1, no TUI.
+zstd="$repo/testdata/fixtures/cdc-0.15.0/local-1796078932238.zstd"
+for props in "$tmp/missing.properties" "$zstd"; do
+	[[ -e $props || $props == "$tmp/missing.properties" ]] || continue
+	set +e
+	"$tmp/hudiscope" --props "$props" "$table" </dev/null >"$tmp/open.out" 2>"$tmp/open.err"
+	code=$?
+	"$tmp/hudiscope" report "$table" --props "$props" >/dev/null 2>"$tmp/report.err"
+	set -e
+	[[ $code == 1 ]] || fail "hudiscope --props $props: exit $code, want 1"
+	grep -qF "read --props: " "$tmp/open.err" || fail "hudiscope --props $props: stderr $(cat "$tmp/open.err")"
+	cmp -s "$tmp/open.err" "$tmp/report.err" || fail "explorer and report disagree on --props $props: $(cat "$tmp/open.err") / $(cat "$tmp/report.err")"
+	[[ ! -s $tmp/open.out ]] || fail "hudiscope --props $props drew on stdout"
+	echo "tmux-smoke: refused: $(cat "$tmp/open.err")"
+done
+
 mkdir -p "$tmp/export"
 cmd="env SSH_TTY=/dev/pts/99 TERM=xterm-256color '$tmp/hudiscope' --export-dir '$tmp/export' --log-file '$tmp/log' '$table'; echo \$? > '$tmp/exit-code'"
 tmux -L "$sock" -f /dev/null new-session -d -s "$session" -x 100 -y 30 "$cmd"
@@ -97,6 +116,11 @@ wait_for "[2 Timeline]"
 send c
 wait_for "Checkpoint helper"
 send Escape
+wait_for "[2 Timeline]"
+# Esc then a digit in one write: bubbletea reads it as alt+digit, which must switch panes too.
+send Escape 3
+wait_for "[3 Layout]"
+send Escape 2
 wait_for "[2 Timeline]"
 send e
 wait_for "exported timeline pane to"

@@ -573,7 +573,9 @@ func (a *App) View() tea.View {
 }
 
 // Render draws the whole screen as a string (View's content).
-func (a *App) Render() string {
+func (a *App) Render() string { return asciiCuts(a.c.Styles.G, a.render()) }
+
+func (a *App) render() string {
 	w, h := a.width, a.height
 	if a.tooSmall() {
 		return a.tooSmallView()
@@ -597,19 +599,35 @@ func (a *App) Render() string {
 }
 
 func (a *App) tooSmallView() string {
-	g := a.c.Styles.G
-	msg := []string{"terminal too small", fmt.Sprintf("%dx%d, needs at least %dx%d", a.width, a.height, MinWidth, MinHeight), a.c.Keys.Quit.Help().Key + " quits"}
-	_ = g
+	return tooSmallView(a.width, a.height, a.c.Keys.Quit.Help().Key)
+}
+
+// tooSmallView says the terminal is too small, centred, in the longest wording that fits
+// ("terminal too small / 20x5, needs at least 60x15" down to "60x15"); what still does not fit
+// is cut with the mark.
+func tooSmallView(w, h int, quit string) string {
+	now, need := fmt.Sprintf("%dx%d", w, h), fmt.Sprintf("%dx%d", MinWidth, MinHeight)
+	choose := func(opts ...string) string {
+		for _, o := range opts {
+			if len(o) <= w {
+				return o
+			}
+		}
+		return opts[len(opts)-1]
+	}
+	msg := []string{choose("terminal too small", "too small"),
+		choose(now+", needs at least "+need, now+", needs "+need, "needs "+need, need),
+		choose(quit+" quits", quit)}
 	var lines []string
-	top := max(0, (a.height-len(msg))/2)
+	top := max(0, (h-len(msg))/2)
 	for i := 0; i < top; i++ {
 		lines = append(lines, "")
 	}
 	for _, m := range msg {
-		pad := max(0, (a.width-len(m))/2)
+		pad := max(0, (w-len(m))/2)
 		lines = append(lines, strings.Repeat(" ", pad)+m)
 	}
-	return fit(lines, a.width, a.height)
+	return fit(lines, w, h)
 }
 
 func (a *App) headerView(w int) string {
@@ -639,8 +657,12 @@ func (a *App) headerView(w int) string {
 		if a.snap.Options.EventLog != "" {
 			ev, evShort = a.eventLogMark("event log"), a.eventLogMark("log")
 		}
-		right = mark("props", a.snap.Options.Props) + "  " + ev + " "
-		compact = mark("props", a.snap.Options.Props) + " " + evShort + " "
+		props := mark("props", a.snap.Options.Props)
+		if a.snap.Options.Props != "" {
+			props = a.propsMark()
+		}
+		right = props + "  " + ev + " "
+		compact = props + " " + evShort + " "
 	}
 	alerts := a.watchHeader(w/2, w-lipglossWidth(left)-1)
 	if alerts[0] != "" {
@@ -653,6 +675,22 @@ func (a *App) headerView(w int) string {
 		}
 	}
 	return clip(left, w)
+}
+
+// propsMark is a given --props file's header mark: ✓ only once the configuration step read it;
+// while it is read, …; when it failed (the file went away or is not properties), ✗ and the
+// problems key, as the failure is listed there.
+func (a *App) propsMark() string {
+	st := a.c.Styles
+	g := st.G
+	s := a.snap
+	switch {
+	case s.StepErrors[model.StepConfig] == nil && s.Effective != nil:
+		return "props " + st.OK.Render(g.OK)
+	case s.StepErrors[model.StepConfig] == nil && !s.HasRun(model.StepConfig) && !a.finished:
+		return "props " + st.Dim.Render(g.Ellipsis)
+	}
+	return "props " + st.Bad.Render(g.Bad) + st.Dim.Render(" ("+a.c.Keys.Problems.Help().Key+")")
 }
 
 // eventLogMark is a given event log's header mark: ✓ only once it parsed; while it is read, …;
@@ -770,6 +808,11 @@ func (a *App) statusView(w int) string {
 			word = strings.TrimRight(f[0], ":,")
 		}
 		parts = append(parts, st.Key.Render(firstKey(b))+":"+word)
+	}
+	// Hints that do not fit are left off whole (the last first; ? lists them all) rather than
+	// cut inside a word.
+	for len(parts) > 1 && cellWidth(" "+strings.Join(parts, " "))+1+cellWidth(right) > w {
+		parts = parts[:len(parts)-1]
 	}
 	return joinLR(" "+strings.Join(parts, " "), right, w)
 }

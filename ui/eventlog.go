@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -43,7 +45,6 @@ type EventLogPane struct {
 	phaseFocus bool
 	phaseCur   int
 	opW        int // widest operation name
-	skewMin    int64
 
 	width, height int
 }
@@ -163,8 +164,6 @@ func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	for i := range e.stages {
 		e.opW = max(e.opW, min(24, len(e.stages[i].Operation)))
 	}
-	// Skew is judged only on stages long enough to matter: 1 s, or 1% of the application.
-	e.skewMin = max(1000, e.rep.Application.Observed.DurationMillis/100)
 	e.setScope(nil, "")
 	return nil
 }
@@ -202,21 +201,21 @@ func (e *EventLogPane) buildList() {
 	ss, view := e.stages, e.view
 	st := func(i int) *eventlog.Stage { return &ss[view[i]] }
 	o := func(i int) *eventlog.StageObserved { return &ss[view[i]].Observed }
-	skewMin := e.skewMin
+	// byID orders stages by id and attempt: the tie-break of the numeric sorts.
+	byID := func(a, b int) bool {
+		x, y := &ss[view[a]], &ss[view[b]]
+		return x.StageID < y.StageID || x.StageID == y.StageID && x.AttemptID < y.AttemptID
+	}
 	cols := []lvCol{
 		{title: "stage", width: 6, right: true},
 		{title: "job", width: 4, right: true, prio: 1},
 		{title: "phase", width: 24, flex: true, maxW: 40, txt: func(i int) string { return report.StagePhase(st(i)) }},
 		{title: "tasks", width: 5, right: true, num: func(i int) float64 { return float64(o(i).NumTasksObserved) }},
 		{title: "dur", width: 6, right: true, num: func(i int) float64 { return float64(o(i).DurationMillis) }},
-		{title: "skew", width: 5, right: true, num: func(i int) float64 {
-			if o(i).DurationMillis < skewMin {
-				return -1 // too short to matter: sorts last
-			}
-			return float64(o(i).SkewRatio)
-		}},
+		// Skew sorts by the value shown (1.04 and 1.01 are both 1.0x: ties, by stage id); none last.
+		{title: "skew", width: 5, right: true, tie: byID, num: func(i int) float64 { return shownSkew(o(i).SkewRatio) }},
 		{title: "spill", width: 6, right: true, num: func(i int) float64 { return float64(report.Spill(st(i))) }},
-		{title: "gc", width: 4, right: true, num: func(i int) float64 { return float64(o(i).GcFractionOfRunTime) }},
+		{title: "gc", width: 4, right: true, tie: byID, num: func(i int) float64 { return float64(o(i).GcFractionOfRunTime) }},
 		{title: "p50", width: 6, right: true, prio: 3},
 		{title: "operation", width: e.opW, prio: 5, txt: func(i int) string { return st(i).Operation }},
 		{title: "name", width: 16, prio: 4, flex: true},
@@ -239,14 +238,11 @@ func (e *EventLogPane) buildList() {
 		case 4:
 			return msDur(ob.DurationMillis)
 		case 5:
-			if ob.SkewRatio < 0 {
-				return "-"
-			}
-			return fmt.Sprintf("%.1fx", float64(ob.SkewRatio))
+			return skewCell(ob.SkewRatio)
 		case 6:
 			return humanBytes(report.Spill(s))
 		case 7:
-			return report.Ratio(ob.GcFractionOfRunTime, 2)
+			return gcCell(ob.GcFractionOfRunTime)
 		case 8:
 			return msDur(ob.TaskDurationMillis.P50)
 		case 9:
@@ -265,6 +261,41 @@ func (e *EventLogPane) buildList() {
 		}
 		return ""
 	}
+}
+
+// skewCell is a stage's max/p50 task time as the list shows it: one decimal, "-" for none.
+func skewCell(r eventlog.Ratio) string {
+	if r < 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(float64(r), 'f', 1, 64) + "x"
+}
+
+// shownSkew is the skew the list shows, as a number to sort by (-1: none, sorts last).
+func shownSkew(r eventlog.Ratio) float64 {
+	if r < 0 {
+		return -1
+	}
+	v, _ := strconv.ParseFloat(strings.TrimSuffix(skewCell(r), "x"), 64)
+	return v
+}
+
+// gcCell is GC time as a share of run time in the 4-cell gc column: a whole percentage ("<1%"
+// when GC ran but rounds to 0), and, when GC exceeds run time tenfold (task metrics can say so),
+// a multiple: "11x", ">99x". The stage's detail has the exact ratio.
+func gcCell(r eventlog.Ratio) string {
+	f := float64(r)
+	switch pct := math.Round(100 * f); {
+	case f < 0:
+		return "-"
+	case f > 0 && pct == 0:
+		return "<1%"
+	case pct < 1000:
+		return strconv.Itoa(int(pct)) + "%"
+	case f < 99.5:
+		return strconv.Itoa(int(math.Round(f))) + "x"
+	}
+	return ">99x"
 }
 
 func msDur(ms int64) string {
@@ -576,9 +607,6 @@ func (e *EventLogPane) top(width, height int) []string {
 // bottom is the lines under the stage list: the caveats line and the filter line.
 func (e *EventLogPane) bottom(width, height int) []string {
 	bottom := []string{e.caveatSummary(width, height)}
-	if e.list.sortBy == 5 {
-		bottom = append(bottom, clip(fmt.Sprintf(" skew ranks stages %s %s (1%% of the app, at least 1 s); shorter ones sort last", geSign(e.c.Styles.G), msDur(e.skewMin)), width))
-	}
 	if f := e.list.footer(e.c, width, "stages"); f != "" {
 		bottom = append(bottom, f)
 	}

@@ -34,6 +34,9 @@ type Findings struct {
 	sel    []int // indexes of selectable lines
 	cursor int   // index into sel
 	top    int
+	// past is how far the list is scrolled below the last finding, so the text after it (what
+	// is missing, the labels' legend) can be read; moving up takes it back first.
+	past int
 
 	detail *findings.Finding
 	text   *pager // the open finding's evidence
@@ -188,7 +191,7 @@ func (p *Findings) rebuild() {
 }
 
 func (p *Findings) build() {
-	p.lines, p.sel, p.cursor, p.top = nil, nil, 0, 0
+	p.lines, p.sel, p.cursor, p.top, p.past = nil, nil, 0, 0, 0
 	r := p.res
 	if r == nil {
 		return
@@ -333,9 +336,11 @@ func (p *Findings) update(k findingsKeys, msg tea.Msg) {
 		case key.Matches(msg, k.PageDown):
 			p.move(page)
 		case key.Matches(msg, k.Top):
+			p.past = 0
 			p.move(-len(p.sel))
 		case key.Matches(msg, k.Bottom):
 			p.move(len(p.sel))
+			p.past = len(p.lines) * 4 // the end of the text, legend included (reflow clamps)
 		case key.Matches(msg, k.Open):
 			p.open(p.selected())
 		case key.Matches(msg, k.Sort):
@@ -408,7 +413,15 @@ func (p *Findings) move(d int) {
 	if len(p.sel) == 0 {
 		return
 	}
-	p.cursor = min(max(p.cursor+d, 0), len(p.sel)-1)
+	last := len(p.sel) - 1
+	switch {
+	case d > 0 && p.cursor == last:
+		p.past += d // reflow clamps it to the text below
+	case d < 0 && p.past > 0:
+		p.past = max(0, p.past+d)
+	default:
+		p.cursor = min(max(p.cursor+d, 0), last)
+	}
 }
 
 func (p *Findings) Back() bool {
@@ -433,7 +446,9 @@ func (p *Findings) reflow() {
 		p.text.set(p.detailLines(p.width), p.width, p.height)
 		return
 	}
-	p.top = p.scrollTop(p.listLines(p.width), p.height-len(p.footer(p.width)))
+	view, height := p.listLines(p.width), p.height-len(p.footer(p.width))
+	p.top = p.scrollTop(view, height)
+	p.past = max(0, min(p.past, len(view)-height-p.top))
 }
 
 // detailLines are the open finding's screen lines at width; they set p.links.
@@ -542,7 +557,9 @@ func (p *Findings) View(width, height int) string {
 	bottom := p.footer(width)
 	height -= len(bottom)
 	var out []string
-	for i := p.scrollTop(view, height); i < len(view) && len(out) < height; i++ {
+	top := p.scrollTop(view, height)
+	top += max(0, min(p.past, len(view)-height-top)) // scrolled below the last finding
+	for i := top; i < len(view) && len(out) < height; i++ {
 		v := view[i]
 		if v.sel < 0 {
 			out = append(out, v.s)

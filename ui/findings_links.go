@@ -26,7 +26,7 @@ func (p *Findings) Focus(j jumpMsg) bool {
 	}
 	for si, li := range p.sel {
 		if f := p.lines[li].f; f != nil && strings.EqualFold(f.ID, j.Finding) {
-			p.detail, p.cursor = nil, si
+			p.detail, p.cursor, p.past = nil, si, 0
 			p.reflow()
 			return true
 		}
@@ -40,8 +40,9 @@ func (p *Findings) Click(y int) tea.Cmd {
 		return nil
 	}
 	view := p.listLines(p.width)
-	if i := p.top + y; i < len(view) && y < p.height && view[i].sel >= 0 {
+	if i := p.top + p.past + y; i < len(view) && y < p.height && view[i].sel >= 0 {
 		p.cursor = view[i].sel
+		p.top, p.past = p.top+p.past, 0 // the clicked line stays where it is
 		p.reflow()
 	}
 	return nil

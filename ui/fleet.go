@@ -353,10 +353,14 @@ func (f *Fleet) Render() string {
 	if f.child != nil {
 		return f.child.Render()
 	}
+	return asciiCuts(f.c.Styles.G, f.render())
+}
+
+func (f *Fleet) render() string {
 	st := f.c.Styles
 	w, h := f.width, f.height
 	if w < MinWidth || h < MinHeight {
-		return fit([]string{"terminal too small", fmt.Sprintf("%dx%d, needs at least %dx%d", w, h, MinWidth, MinHeight)}, w, h)
+		return tooSmallView(w, h, f.c.Keys.Quit.Help().Key)
 	}
 	state := fmt.Sprintf("reading: %d table(s) so far", len(f.rows))
 	if f.done {

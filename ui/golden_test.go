@@ -148,7 +148,8 @@ func TestGolden(t *testing.T) {
 			})
 		}
 	}
-	for _, sz := range [][2]int{{59, 24}, {80, 14}, {40, 10}} {
+	// 20x5 and 12x4: the message takes a shorter wording, never a cut number.
+	for _, sz := range [][2]int{{59, 24}, {80, 14}, {40, 10}, {20, 5}, {12, 4}} {
 		t.Run(fmt.Sprintf("too-small/%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			a := newTestApp(sz[0], sz[1])
 			golden.RequireEqual(t, checkScreen(t, a, sz[0], sz[1]))

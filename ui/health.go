@@ -416,6 +416,10 @@ func (h *HealthPane) headline(width int) string {
 	props := "no --props given"
 	if h.snap != nil && h.snap.Options.Props != "" {
 		props = "props " + filepath.Base(h.snap.Options.Props)
+		if h.snap.StepErrors[model.StepConfig] != nil {
+			// Not applied: the checks judged without it (the problems view says why).
+			props = st.Bad.Render("props " + filepath.Base(h.snap.Options.Props) + " not read")
+		}
 	}
 	status := r.OverallStatus
 	if status == health.Unhealthy {

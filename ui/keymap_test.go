@@ -316,3 +316,27 @@ func TestNoRawKeyStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestAltDigitSwitchesPane: esc then a digit typed quickly reaches the explorer as alt+digit;
+// from every other pane, alt+N shows pane N as N does (it did nothing before).
+func TestAltDigitSwitchesPane(t *testing.T) {
+	s := fullSnapshot(t)
+	a := keyTestApp(t, s, []string{"1"})
+	names := []string{"Overview", "Timeline", "Layout", "Health", "Event log", "Findings"}
+	for i, name := range names {
+		from := (i + 1) % len(names)
+		press(a, string(rune('1'+from)))
+		if a.active != from {
+			t.Fatalf("digit %d: active %d", from+1, a.active)
+		}
+		_, cmd := a.Update(tea.KeyPressMsg{Code: rune('1' + i), Mod: tea.ModAlt})
+		run(a, cmd)
+		if a.active != i || a.view().Title() != name {
+			t.Errorf("alt+%d from %s: pane %d %q, want %d %q", i+1, names[from], a.active, a.view().Title(), i, name)
+		}
+	}
+	// The help overlay still names the digit.
+	if k := DefaultKeyMap().Pane[2]; k.Help().Key != "3" || strings.Join(k.Keys(), ",") != "3,alt+3" {
+		t.Errorf("pane 3 binding: help %q keys %v", k.Help().Key, k.Keys())
+	}
+}

@@ -86,7 +86,9 @@ func DefaultKeyMap() KeyMap {
 	names := [6]string{"Overview", "Timeline", "Layout", "Health", "Event log", "Findings"}
 	for i := range k.Pane {
 		d := string(rune('1' + i))
-		k.Pane[i] = bind(d, names[i], d)
+		// Esc then a digit typed quickly arrives as alt+digit (bubbletea v2 reads ESC x as alt+x):
+		// it switches panes like the digit instead of doing nothing.
+		k.Pane[i] = bind(d, names[i], d, "alt+"+d)
 	}
 	return k
 }

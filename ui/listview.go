@@ -23,6 +23,8 @@ type lvCol struct {
 	// sort: numeric columns sort largest first, text columns A→Z; nil = not sortable.
 	num func(i int) float64
 	txt func(i int) string
+	// tie orders items a numeric sort finds equal (nil: natural order).
+	tie func(a, b int) bool
 }
 
 // listView is the virtualized, filterable, sortable list every pane shares (the Timeline
@@ -115,7 +117,13 @@ func (l *listView) apply(keep int) {
 	if l.sortBy >= 0 {
 		c := l.cols[l.sortBy]
 		if c.num != nil {
-			sort.SliceStable(l.idx, func(a, b int) bool { return c.num(l.idx[a]) > c.num(l.idx[b]) })
+			sort.SliceStable(l.idx, func(a, b int) bool {
+				x, y := c.num(l.idx[a]), c.num(l.idx[b])
+				if x == y && c.tie != nil {
+					return c.tie(l.idx[a], l.idx[b])
+				}
+				return x > y
+			})
 		} else if c.txt != nil {
 			sort.SliceStable(l.idx, func(a, b int) bool { return c.txt(l.idx[a]) < c.txt(l.idx[b]) })
 		}

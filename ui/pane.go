@@ -154,7 +154,13 @@ func fit(lines []string, width, height int) string {
 	return strings.Join(out, "\n")
 }
 
-// clip cuts a (possibly styled) line to width cells.
+// cutMark ends every line clip cuts, so a cut line never passes for a whole one. The --ascii
+// explorer draws it as its glyph set's Ellipsis (asciiCuts).
+const cutMark = "…"
+
+// clip is the one helper that cuts a (possibly styled) line to width cells: a line that loses
+// text ends with cutMark; one that loses only blanks or a rule's tail (padding, ──── drawn to
+// the edge) is cut without it.
 func clip(s string, width int) string {
 	if width <= 0 {
 		return ""
@@ -162,10 +168,23 @@ func clip(s string, width int) string {
 	if cellWidth(s) <= width {
 		return s
 	}
-	return ansi.Truncate(s, width, "")
+	// What is lost: blanks, or one unbroken run of rule glyphs (not "- -", cells saying none).
+	if lost := strings.TrimSpace(ansi.Strip(ansi.TruncateLeft(s, width, ""))); lost == "" ||
+		strings.Trim(lost, "─-") == "" && !strings.Contains(lost, " ") {
+		return ansi.Truncate(s, width, "")
+	}
+	return ansi.Truncate(s, width, cutMark)
 }
 
-// trunc cuts plain text to width cells with a tail glyph.
+// asciiCuts draws clip's marks with the ASCII glyph set (--ascii): the whole screen is ASCII.
+func asciiCuts(g Glyphs, screen string) string {
+	if !isASCII(g) || !strings.Contains(screen, cutMark) {
+		return screen
+	}
+	return strings.ReplaceAll(screen, cutMark, g.Ellipsis)
+}
+
+// trunc cuts plain text (a table cell) to width cells with a tail glyph.
 func trunc(s string, width int, tail string) string {
 	if width <= 0 {
 		return ""
@@ -180,7 +199,7 @@ func trunc(s string, width int, tail string) string {
 func padRight(s string, width int) string {
 	w := cellWidth(s)
 	if w > width {
-		return ansi.Truncate(s, width, "")
+		return clip(s, width)
 	}
 	return s + strings.Repeat(" ", width-w)
 }
@@ -188,7 +207,7 @@ func padRight(s string, width int) string {
 func padLeft(s string, width int) string {
 	w := cellWidth(s)
 	if w > width {
-		return ansi.Truncate(s, width, "")
+		return clip(s, width)
 	}
 	return strings.Repeat(" ", width-w) + s
 }
