@@ -253,6 +253,8 @@ func evValue(e findings.Evidence) string {
 
 func holds(e findings.Evidence) string {
 	switch {
+	case !e.Known && e.Unknown != "":
+		return "unknown: " + firstSentence(e.Unknown)
 	case !e.Known:
 		return "unknown (input missing)"
 	case e.Holds && e.Assumed:
@@ -279,3 +281,12 @@ func evList(evs []findings.Evidence, fired bool) string {
 }
 
 func pctCell(f float64) string { return fmt.Sprintf("%.1f%%", f*100) }
+
+// firstSentence keeps a reason short in a table cell (the JSON carries all of it).
+func firstSentence(s string) string {
+	s = strings.TrimSuffix(s, ".")
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i]
+	}
+	return s
+}
