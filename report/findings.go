@@ -69,6 +69,11 @@ func FindingsMarkdown(r *findings.Result) string {
 	}
 
 	b.WriteString("\n### Observations, by payoff\n\n")
+	if top := r.TopFinding(); top.ID != "" {
+		b.WriteString("**Top finding:** " + Escape(top.Says) + " — the highest-ranked observation two inputs corroborated.\n\n")
+	} else {
+		b.WriteString("**Top finding:** " + Escape(top.Says) + ": no observation is corroborated by two inputs, and a hypothesis is never the top finding.\n\n")
+	}
 	if len(r.Misspellings) > 0 {
 		b.WriteString("Keys that do nothing (Hudi silently ignores unknown keys, so the default applies):\n\n")
 		for _, m := range r.Misspellings {

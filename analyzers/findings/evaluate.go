@@ -196,6 +196,46 @@ type Result struct {
 	Missing     []Missing    `json:"missing"`
 	// Violations are report invariants a finding broke; the finding is withheld.
 	Violations []Violation `json:"violations"`
+	// Top is TopFinding, for the JSON reader.
+	Top Top `json:"top"`
+}
+
+// Top is the one answer to "what is the top finding".
+type Top struct {
+	// ID and Title are the highest-ranked observation's; empty when no observation row is
+	// corroborated.
+	ID    string `json:"id,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Hypotheses counts the observation rows that are hypotheses: ranked in the list, never
+	// the top finding.
+	Hypotheses int `json:"hypotheses"`
+	// Says is the answer in words: "OBS-015 Compaction trails …" or "none (3 hypotheses)".
+	Says string `json:"says"`
+}
+
+// TopFinding is the top finding every view shows (the Overview, the report): the
+// highest-ranked observation that two inputs corroborated. A hypothesis is never the top
+// finding, however it ranks: "none (N hypotheses)" says what there is instead.
+func (r *Result) TopFinding() Top {
+	var t Top
+	for _, f := range r.Observations() {
+		switch {
+		case f.Status == StatusHypothesis:
+			t.Hypotheses++
+		case f.Status == StatusObservation && t.ID == "":
+			t.ID, t.Title = f.ID, f.Title
+		}
+	}
+	if t.ID != "" {
+		t.Says = t.ID + " " + t.Title
+		return t
+	}
+	noun := "hypotheses"
+	if t.Hypotheses == 1 {
+		noun = "hypothesis"
+	}
+	t.Says = fmt.Sprintf("none (%d %s)", t.Hypotheses, noun)
+	return t
 }
 
 // Find returns a finding by row id, or nil.
@@ -311,6 +351,7 @@ func Evaluate(in Input, cat *Catalog) *Result {
 	r.Violations = CheckInvariants(r)
 	withhold(r)
 	r.Missing = e.missing(r)
+	r.Top = r.TopFinding()
 	return r
 }
 
