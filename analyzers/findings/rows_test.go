@@ -282,7 +282,7 @@ var rowCases = []rowCase{
 			detector(in, layout.SmallFiles, layout.Severe)
 			props(in, "hoodie.clustering.inline", "false")
 			in.Layout.TotalFiles = 200000
-		}, stopStatus: findings.StatusStopped, stopWhy: "HUDI-RCA-022"},
+		}, stopStatus: findings.StatusStopped, stopWhy: "multi-day outage"},
 	{id: "OBS-004", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.Layout.TableSizeStats.Min, in.Layout.TableSizeStats.Max = 1000, 100000
