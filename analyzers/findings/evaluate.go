@@ -695,11 +695,14 @@ func (e *env) cond1(c Cond) Evidence {
 	v, ok := aggregate(vals, c.Agg)
 	if !ok {
 		ev.Value = "(absent)"
-		if strings.HasPrefix(c.Path, "health.") && c.Op != "exists" && c.Op != "missing" {
-			// The checker omits a state it did not judge (no cadence, or skipped): not a "no".
-			// (Table and run facts are nil for "none found" as well as "not derivable"; their
-			// rows read them as before.)
-			ev.Known, ev.Unknown = false, "no value at "+c.Path
+		if (strings.HasPrefix(c.Path, "health.") || strings.HasPrefix(c.Path, "table.")) && c.Op != "exists" && c.Op != "missing" {
+			// Nothing to compare is not a "no": the checker omits a state it did not judge (no
+			// cadence, or skipped), and a nil table fact could not be derived. (Run facts are
+			// nil for "no such stage" too; their rows read an absent value as before.)
+			ev.Known, ev.Unknown = false, "the health report has no value there"
+			if strings.HasPrefix(c.Path, "table.") {
+				ev.Unknown = "not derivable from the table as read"
+			}
 			return ev
 		}
 		ev.Holds = c.Op == "missing"
