@@ -880,9 +880,14 @@ func (e *env) row(r *Row, inputs Inputs) Finding {
 	case r.Risk == RiskDurable:
 		f.Status = StatusRefused
 		f.Refusal = r.Handoff
-		if against != nil {
+		switch unk := undecided(&f); {
+		case against != nil:
 			f.Why = "Counter-signals fire (" + against.Says + "), so even the handoff should start from \"don't\"."
-		} else {
+		case unk != nil:
+			// Refused either way; the handoff must not read as if every condition was judged.
+			f.Why = fmt.Sprintf("The measurements present point at a change to what is on storage, but %q (%s) is unknown — %s.",
+				unk.Says, unk.Path, firstSentence(orUnknown(unk.Unknown)))
+		default:
 			f.Why = "The measurements point at a change to what is on storage."
 		}
 	case against != nil && r.Kind == KindCapability:

@@ -73,6 +73,11 @@ func TestClusteringCounterUnknownWhenCompactionSkipped(t *testing.T) {
 	if !strings.Contains(f.Why, "compaction already behind") || !strings.Contains(f.Why, "unknown") || !strings.Contains(f.Why, compactionState) {
 		t.Errorf("CAP-003 why does not name the unknown signal: %s", f.Why)
 	}
+	// A durable row is refused either way, but its why says what was not judged: without the
+	// event log, CAP-002's tagging share is unknown.
+	if f := findings.Evaluate(in, nil).Find("CAP-002"); f.Status != findings.StatusRefused || !strings.Contains(f.Why, `"index tagging is a large share"`) || !strings.Contains(f.Why, "unknown") {
+		t.Errorf("CAP-002 %s: %s", f.Status, f.Why)
+	}
 	// With the trigger strategy supplied the check judges the table (6 against trigger 3,
 	// threshold 6: behind, not stopped) and the counter-signal fires.
 	in2 := model.FindingsInput(loadWithProps(t, "mor-services-1.2.0", "hoodie.compact.inline.trigger.strategy=NUM_COMMITS"))
