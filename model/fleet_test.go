@@ -86,7 +86,9 @@ func TestFleetRowFigures(t *testing.T) {
 	}
 	want := FleetRow{Name: "m", Location: dir, TableType: "MERGE_ON_READ", TableVersion: 9, SizeBytes: 10638, Partitions: 1,
 		FileGroups: 1, ListingSource: "metadata table", LastCommit: "20261130200226754", Pending: []FleetPending{},
-		Health: "SKIPPED", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 5}}
+		// OBS-025 (MOR carrying append-only) is refused with its decisive update share unknown (the
+		// fleet reads no commit totals here): reported, never read as "no".
+		Health: "SKIPPED", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 5, "refused": 1}}
 	if r.LastCommitAgeSeconds == nil {
 		t.Fatal("no last-commit age")
 	}

@@ -584,6 +584,10 @@ func (e *env) unknownAt(path string, rs resolved) string {
 		if rs.source != "" {
 			return rs.source
 		}
+		switch root, _, _ := strings.Cut(path, "."); root {
+		case "layout", "health":
+			return "the " + root + " analysis did not run"
+		}
 		return "not derivable from the " + inputName(InputOf(path))
 	}
 	if strings.HasPrefix(path, "health.") {
