@@ -191,8 +191,17 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 	f.Compactions.Completed, f.Compactions.Pending = ptr(compactDone), ptr(compactPending)
 	f.Cleans.Completed, f.Savepoints, f.Rollbacks = ptr(cleans), ptr(savepoints), ptr(rollbacks)
 	f.Clustering.PendingPlanBytes = ptr(pendingPlanBytes)
-	f.Commits.Count = ptr(len(writes))
 	serviceCadence(f, instants)
+	for _, in := range writes {
+		if !in.MetadataLoaded() {
+			// Commit metadata not read (a fleet row reads instants lazily): its totals would
+			// be zeros, not measurements, and without the operation a compaction commit
+			// passes for a write, so every fact drawn from the writes stays unknown.
+			f.Cleans.CommitsSince = nil
+			return f
+		}
+	}
+	f.Commits.Count = ptr(len(writes))
 	if len(writes) == 0 {
 		return f
 	}

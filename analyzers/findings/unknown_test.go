@@ -104,3 +104,29 @@ func TestCompactionCounterDoesNotApplyOnCopyOnWrite(t *testing.T) {
 		t.Errorf("COW counter-signal %+v, want known, not holding, 'does not apply … COPY_ON_WRITE'", ev)
 	}
 }
+
+// TestLazyCommitFactsUnknown: a fleet load reads instants without their commit metadata, so
+// mor-compaction-1.2.0's 5 instants carry no totals and no operation. The commit facts are then unknown
+// (nil), not the zeros the unread totals hold; a full load measures them.
+func TestLazyCommitFactsUnknown(t *testing.T) {
+	zip := filepath.Join(fixtures, "mor-compaction-1.2.0", "table.zip")
+	base := model.Options{ClusterDefaults: "-", Now: func() time.Time { return time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC) }}
+	s, err := model.Load(context.Background(), model.FleetOptions(base, model.FleetTarget{Name: "m", Location: zip}), nil)
+	if err != nil || s.Timeline == nil {
+		t.Skipf("fixture: %v", err)
+	}
+	f := findings.DeriveTableFacts(s.Config, s.Timeline, s.View)
+	if f.Cleans.CommitsSince != nil {
+		t.Errorf("lazy commits: writes since the last clean %v, want unknown", *f.Cleans.CommitsSince)
+	}
+	if c := f.Commits; c.Count != nil || c.NumInserts != nil || c.RecordsPerCommit.Median != nil || c.UpdateShare != nil || c.DominantOperation != nil {
+		t.Errorf("lazy commits: count %v, inserts %v, median %v, update share %v, operation %v; want all unknown",
+			c.Count, c.NumInserts, c.RecordsPerCommit.Median, c.UpdateShare, c.DominantOperation)
+	}
+	// The 5 instants are 4 delta commits (inserts 4, 0, 0, 1) and a compaction commit.
+	full := loadWithProps(t, "mor-compaction-1.2.0")
+	ff := findings.DeriveTableFacts(full.Config, full.Timeline, full.View)
+	if c := ff.Commits; c.Count == nil || *c.Count != 4 || c.NumInserts == nil || *c.NumInserts != 5 {
+		t.Errorf("full load: count %v, inserts %v; want 4 and 5", c.Count, c.NumInserts)
+	}
+}
