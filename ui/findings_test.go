@@ -67,7 +67,7 @@ func TestFindingsPaneIsText(t *testing.T) {
 		t.Fatalf("load: %v", err)
 	}
 	snaps["mor-services props"] = s
-	bad := []string{"**", "`", `\|`, "HUDI-RCA", "hudi-architect", "hudi-cli"}
+	bad := []string{"**", "`", `\|`, "HUDI-RCA", "hudi-architect", "hudi-cli", " ADR"}
 	for name, s := range snaps {
 		p := NewFindings(&Common{Styles: NewStyles(false, false), Keys: DefaultKeyMap()})
 		p.SetSize(80, 24)
