@@ -86,7 +86,11 @@ func TestFleetRowFigures(t *testing.T) {
 	}
 	want := FleetRow{Name: "m", Location: dir, TableType: "MERGE_ON_READ", TableVersion: 9, SizeBytes: 10638, Partitions: 1,
 		FileGroups: 1, ListingSource: "metadata table", LastCommit: "20261130200226754", Pending: []FleetPending{},
-		Health: "SKIPPED", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 5}}
+		// The fleet reads no commit metadata (LazyCommits): the commit facts are unknown, not
+		// zeros. OBS-025 (MOR carrying append-only) is refused with its decisive update share
+		// unknown — reported, never read as "no" — and OBS-026 no longer reads "median 0
+		// records per commit" from totals that were never read.
+		Health: "SKIPPED", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 4, "refused": 1}}
 	if r.LastCommitAgeSeconds == nil {
 		t.Fatal("no last-commit age")
 	}

@@ -71,6 +71,11 @@ func FindingsMarkdown(r *findings.Result) string {
 	}
 
 	b.WriteString("\n### Observations, by payoff\n\n")
+	if top := r.TopFinding(); top.ID != "" {
+		b.WriteString("**Top finding:** " + Escape(top.Says) + " — the highest-ranked observation two inputs corroborated.\n\n")
+	} else {
+		b.WriteString("**Top finding:** " + Escape(top.Says) + ": no observation is corroborated by two inputs, and a hypothesis is never the top finding.\n\n")
+	}
 	if len(r.Misspellings) > 0 {
 		b.WriteString("Keys that do nothing (Hudi silently ignores unknown keys, so the default applies):\n\n")
 		for _, m := range r.Misspellings {
@@ -255,6 +260,8 @@ func evValue(e findings.Evidence) string {
 
 func holds(e findings.Evidence) string {
 	switch {
+	case !e.Known && e.Unknown != "":
+		return "unknown: " + firstSentence(e.Unknown)
 	case !e.Known:
 		return "unknown (input missing)"
 	case e.Holds && e.Assumed:
@@ -281,3 +288,12 @@ func evList(evs []findings.Evidence, fired bool) string {
 }
 
 func pctCell(f float64) string { return fmt.Sprintf("%.1f%%", f*100) }
+
+// firstSentence keeps a reason short in a table cell (the JSON carries all of it).
+func firstSentence(s string) string {
+	s = strings.TrimSuffix(s, ".")
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i]
+	}
+	return s
+}

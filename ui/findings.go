@@ -615,21 +615,73 @@ func (p *Findings) Status() string {
 }
 
 // terminalText turns one line of the finding's Markdown (shared with the export) into text for
-// the pane: table rows become "cell · cell · …" (a table does not fit 80 columns), separator rows
-// and emphasis marks go. "\x00" means: drop the line.
+// the pane: a heading loses its #s and a quote its >; table rows become "cell · cell · …" (a
+// table does not fit 80 columns) and separator rows go; inline emphasis and code spans keep
+// their text without the marks. "\x00" means: drop the line.
 func terminalText(l string) string {
 	t := strings.TrimSpace(l)
-	if strings.HasPrefix(t, "|") {
+	switch {
+	case strings.HasPrefix(t, "|"):
 		if strings.Trim(t, "|-: ") == "" {
 			return "\x00"
 		}
 		var cells []string
-		for _, c := range strings.Split(strings.Trim(t, "|"), "|") {
-			if c = strings.TrimSpace(c); c != "" {
+		for _, c := range splitCells(strings.TrimSuffix(strings.TrimPrefix(t, "|"), "|")) {
+			if c = strings.TrimSpace(inlineText(c)); c != "" {
 				cells = append(cells, c)
 			}
 		}
-		l = "  " + strings.Join(cells, " · ")
+		return "  " + strings.Join(cells, " · ")
+	case strings.HasPrefix(t, "#"):
+		return inlineText(strings.TrimLeft(t, "# "))
+	case strings.HasPrefix(t, "> "):
+		return inlineText(strings.TrimPrefix(t, "> "))
 	}
-	return strings.NewReplacer("**", "", "`", "").Replace(l)
+	return inlineText(l)
+}
+
+// splitCells splits a table row on its unescaped pipes (report.Escape writes a pipe in a
+// value as \|).
+func splitCells(row string) []string {
+	var cells []string
+	start := 0
+	for i := 0; i < len(row); i++ {
+		switch row[i] {
+		case '\\':
+			i++
+		case '|':
+			cells = append(cells, row[start:i])
+			start = i + 1
+		}
+	}
+	return append(cells, row[start:])
+}
+
+// inlineText is Markdown inline text as plain text: **strong** and `code` keep their text,
+// a code span's content is taken verbatim, and an escaped pipe (report.Escape puts a backslash
+// before each pipe) is a pipe.
+func inlineText(s string) string {
+	if !strings.ContainsAny(s, "*`\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == '|':
+			i++
+			b.WriteByte(s[i])
+		case s[i] == '`':
+			if end := strings.IndexByte(s[i+1:], '`'); end >= 0 {
+				b.WriteString(s[i+1 : i+1+end])
+				i += end + 1
+			} else {
+				b.WriteByte('`')
+			}
+		case strings.HasPrefix(s[i:], "**"):
+			i++
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }

@@ -35,6 +35,9 @@ func TestFindingsPaneGolden(t *testing.T) {
 		{"findings-services-help", []string{"6", "?"}, nil},
 		{"findings-services-sorted", []string{"6", "s", "s"}, nil},
 		{"findings-services-filter", []string{"6", "/", "g", "a", "t", "e", "d", "enter"}, nil},
+		// A capability's evidence: catalog text as text (no ** or backticks), its backlog
+		// counter-signal in words a reader can act on.
+		{"findings-services-cap003", []string{"6", "/", "C", "A", "P", "-", "0", "0", "3", "enter", "enter", "pgdown"}, nil},
 	}
 	for _, c := range cases {
 		for _, sz := range sizes {

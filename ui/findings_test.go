@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -49,6 +50,65 @@ func TestFindingsPane(t *testing.T) {
 	for _, l := range strings.Split(p.View(100, 30), "\n") {
 		if ansi.StringWidth(l) > 100 {
 			t.Fatalf("line wider than the pane: %q", l)
+		}
+	}
+}
+
+// TestFindingsPaneIsText: every finding's evidence, at 80 columns, on cow-services-1.2.0 with
+// all inputs and bare, and mor-services-1.2.0 with its writer properties, is text: no Markdown
+// emphasis or code marks, no heading or quote markers, no escaped pipes, and no reference a
+// reader cannot look up (internal incident ids, an internal role's name).
+func TestFindingsPaneIsText(t *testing.T) {
+	snaps := map[string]*model.Snapshot{"cow-services all inputs": loadAll(t, fxServices), "cow-services bare": loadTableOnly(t, fxServices)}
+	needFixture(t, fxMORServices+"/table.zip")
+	s, err := model.Load(context.Background(), model.Options{Location: fxMORServices + "/table.zip", Props: fxMORServices + "/writer.properties",
+		ClusterDefaults: "-", Now: func() time.Time { return fixedNow }}, nil)
+	if err != nil || s.Findings == nil {
+		t.Fatalf("load: %v", err)
+	}
+	snaps["mor-services props"] = s
+	bad := []string{"**", "`", `\|`, "HUDI-RCA", "hudi-architect", "hudi-cli", " ADR"}
+	for name, s := range snaps {
+		p := NewFindings(&Common{Styles: NewStyles(false, false), Keys: DefaultKeyMap()})
+		p.SetSize(80, 24)
+		p.SetSnapshot(s)
+		if len(p.all) < 8 {
+			t.Fatalf("%s: %d findings listed", name, len(p.all))
+		}
+		sawTable := false
+		for _, f := range p.all {
+			p.open(f)
+			lines := p.detailLines(80)
+			if !strings.HasPrefix(lines[0], " "+f.ID+" — ") {
+				t.Errorf("%s %s: heading %q, want the id and title without #", name, f.ID, lines[0])
+			}
+			for _, l := range lines {
+				l = ansi.Strip(l)
+				for _, b := range bad {
+					if strings.Contains(l, b) {
+						t.Errorf("%s %s: %q in %q", name, f.ID, b, l)
+					}
+				}
+				if tl := strings.TrimSpace(l); strings.HasPrefix(tl, "#") || strings.HasPrefix(tl, "> ") {
+					t.Errorf("%s %s: Markdown marker in %q", name, f.ID, l)
+				}
+				sawTable = sawTable || strings.Contains(l, " · ")
+			}
+		}
+		if !sawTable {
+			t.Errorf("%s: no evidence row rendered", name)
+		}
+	}
+	// Values keep their text: a code span's content, a pipe inside a cell.
+	for in, want := range map[string]string{
+		"- `hoodie.clean.async` on (now false)": "- hoodie.clean.async on (now false)",
+		"**Change:** raise it":                  "Change: raise it",
+		`| for | props | a\|b | 1 |`:            "  for · props · a|b · 1",
+		"> Caveat: partial":                     "Caveat: partial",
+		"# OBS-001 — Base files":                "OBS-001 — Base files",
+	} {
+		if got := terminalText(in); got != want {
+			t.Errorf("terminalText(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -282,11 +282,11 @@ func (o *Overview) rows() []ovRow {
 		add(ovRow{label: "health", value: o.pendingStep(model.StepHealth), jump: jumpMsg{Pane: "Health"}})
 	}
 	if f := s.Findings; f != nil {
-		if obs := f.Observations(); len(obs) > 0 {
-			add(ovRow{label: "top finding", value: obs[0].ID + " " + obs[0].Title, jump: jumpMsg{Pane: "Findings", Finding: obs[0].ID},
-				copyLabel: "finding", copyValue: obs[0].ID})
+		if top := f.TopFinding(); top.ID != "" {
+			add(ovRow{label: "top finding", value: top.Says, jump: jumpMsg{Pane: "Findings", Finding: top.ID},
+				copyLabel: "finding", copyValue: top.ID})
 		} else {
-			add(ovRow{label: "top finding", value: "no observation fired", jump: jumpMsg{Pane: "Findings"}})
+			add(ovRow{label: "top finding", value: top.Says, jump: jumpMsg{Pane: "Findings"}})
 		}
 	} else {
 		add(ovRow{label: "top finding", value: o.pendingStep(model.StepFindings), jump: jumpMsg{Pane: "Findings"}})

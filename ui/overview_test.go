@@ -31,6 +31,49 @@ func loadAll(tb testing.TB, dir string) *model.Snapshot {
 	return s
 }
 
+// loadTableOnly loads a fixture table without writer properties or event log, at the fixed
+// clock: the explorer opened on a bare table.
+func loadTableOnly(tb testing.TB, dir string) *model.Snapshot {
+	tb.Helper()
+	needFixture(tb, dir+"/table.zip")
+	s, err := model.Load(context.Background(), model.Options{Location: dir + "/table.zip", ClusterDefaults: "-",
+		Now: func() time.Time { return fixedNow }}, nil)
+	if err != nil || s.Findings == nil {
+		tb.Fatalf("load: %v %v", err, s.StepErrors)
+	}
+	return s
+}
+
+// TestOverviewTopFindingIsAnObservation: cow-services-1.2.0 opened without writer properties or
+// event log has no corroborated observation, only hypotheses (OBS-008, 016, 020, 023, 026 — the
+// highest-ranked of them, OBS-020 at 0.3, used to be shown as the top finding). The Overview and
+// the report both say "none (5 hypotheses)"; with all three inputs both name OBS-020.
+func TestOverviewTopFindingIsAnObservation(t *testing.T) {
+	s := loadTableOnly(t, fxServices)
+	if obs := s.Findings.Observations(); len(obs) != 5 || obs[0].ID != "OBS-020" || obs[0].Status != "hypothesis" {
+		t.Fatalf("ranked observation rows: %d, first %s %s; want 5, OBS-020 a hypothesis", len(obs), obs[0].ID, obs[0].Status)
+	}
+	const want = "none (5 hypotheses)"
+	if got := s.Findings.TopFinding().Says; got != want {
+		t.Errorf("TopFinding = %q, want %q", got, want)
+	}
+	screen := checkScreen(t, overviewApp(t, s, 80, 24), 80, 24)
+	if !strings.Contains(screen, "top finding") || !strings.Contains(screen, want) || strings.Contains(screen, "OBS-0") {
+		t.Errorf("Overview does not say %q:\n%s", want, screen)
+	}
+	if md := report.FindingsMarkdown(s.Findings); !strings.Contains(md, "**Top finding:** "+want+":") {
+		t.Errorf("report does not say %q", want)
+	}
+	all := loadAll(t, fxServices)
+	if top := all.Findings.TopFinding(); top.ID != "OBS-020" {
+		t.Errorf("all inputs: top %q, want OBS-020", top.Says)
+	}
+	screen = checkScreen(t, overviewApp(t, all, 80, 24), 80, 24)
+	if !strings.Contains(screen, "OBS-020 A savepoint") {
+		t.Errorf("Overview with all inputs does not name OBS-020:\n%s", screen)
+	}
+}
+
 // badSnapshot is a table with a damaged instant file: the reader reports a problem.
 func badSnapshot(tb testing.TB) *model.Snapshot {
 	tb.Helper()
@@ -61,6 +104,7 @@ func TestOverviewGolden(t *testing.T) {
 		{"overview-cow-services", func(tb testing.TB) *model.Snapshot { return loadAll(tb, fxServices) }, []string{"j", "j", "j", "j", "j"}, nil},
 		{"overview-utc-zone-raw", func(tb testing.TB) *model.Snapshot { return loadAll(tb, fxServices) }, []string{"z", "z", "z", "j"}, nil},
 		{"overview-ascii", func(tb testing.TB) *model.Snapshot { return loadAll(tb, fxServices) }, nil, func(o *Options) { o.ASCII = true }},
+		{"overview-table-only", func(tb testing.TB) *model.Snapshot { return loadTableOnly(tb, fxServices) }, nil, nil},
 		{"overview-bad", badSnapshot, nil, nil},
 		{"problems-bad", badSnapshot, []string{"p"}, nil},
 		{"problems-none", func(tb testing.TB) *model.Snapshot { return loadAll(tb, fxServices) }, []string{"p"}, nil},

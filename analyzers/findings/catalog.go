@@ -70,6 +70,10 @@ type Cond struct {
 	// Credits are further inputs a holding condition counts as agreeing (a derived fact that
 	// compares one input's measurement with another's).
 	Credits []string `json:"credits,omitempty"`
+	// Only limits where the condition applies: where one of these is known not to hold, the
+	// condition does not apply and is known not to hold ("compaction behind" on a
+	// Copy-on-Write table); where one is unknown, so is the condition.
+	Only []Cond `json:"only,omitempty"`
 	// Says is the condition in words ("p50 base file under a third of the target size").
 	Says string `json:"says"`
 }
@@ -289,6 +293,9 @@ func (c *Catalog) compileRow(r *Row) error {
 				if (cd.Op == "exists" || cd.Op == "missing") && (InputOf(cd.Path) == InputProps || cd.Agg == "count") {
 					return fmt.Errorf("%s: %s %s can never be false", at, cd.Path, cd.Op)
 				}
+			}
+			if err := conds(at+".only", cd.Only); err != nil {
+				return err
 			}
 			if err := c.compile(cd.Path); err != nil {
 				return fmt.Errorf("%s: %w", at, err)

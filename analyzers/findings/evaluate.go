@@ -2,6 +2,7 @@ package findings
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,8 +71,10 @@ type Evidence struct {
 	Source    string `json:"source,omitempty"`    // where a props value came from
 	Threshold string `json:"threshold,omitempty"` // what it was compared with
 	Known     bool   `json:"known"`               // the input was present and the field found
-	Holds     bool   `json:"holds"`
-	Optional  bool   `json:"optional,omitempty"`
+	// Unknown says why the condition could not be judged (Known false): unknown is never "no".
+	Unknown  string `json:"unknown,omitempty"`
+	Holds    bool   `json:"holds"`
+	Optional bool   `json:"optional,omitempty"`
 	// Assumed: a props condition read a default because no writer properties were given.
 	Assumed bool `json:"assumed,omitempty"`
 	// Default: a props condition read the release's default, not a value the operator set.
@@ -213,6 +216,46 @@ type Result struct {
 	Missing     []Missing    `json:"missing"`
 	// Violations are report invariants a finding broke; the finding is withheld.
 	Violations []Violation `json:"violations"`
+	// Top is TopFinding, for the JSON reader.
+	Top Top `json:"top"`
+}
+
+// Top is the one answer to "what is the top finding".
+type Top struct {
+	// ID and Title are the highest-ranked observation's; empty when no observation row is
+	// corroborated.
+	ID    string `json:"id,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Hypotheses counts the observation rows that are hypotheses: ranked in the list, never
+	// the top finding.
+	Hypotheses int `json:"hypotheses"`
+	// Says is the answer in words: "OBS-015 Compaction trails …" or "none (3 hypotheses)".
+	Says string `json:"says"`
+}
+
+// TopFinding is the top finding every view shows (the Overview, the report): the
+// highest-ranked observation that two inputs corroborated. A hypothesis is never the top
+// finding, however it ranks: "none (N hypotheses)" says what there is instead.
+func (r *Result) TopFinding() Top {
+	var t Top
+	for _, f := range r.Observations() {
+		switch {
+		case f.Status == StatusHypothesis:
+			t.Hypotheses++
+		case f.Status == StatusObservation && t.ID == "":
+			t.ID, t.Title = f.ID, f.Title
+		}
+	}
+	if t.ID != "" {
+		t.Says = t.ID + " " + t.Title
+		return t
+	}
+	noun := "hypotheses"
+	if t.Hypotheses == 1 {
+		noun = "hypothesis"
+	}
+	t.Says = fmt.Sprintf("none (%d %s)", t.Hypotheses, noun)
+	return t
 }
 
 // Find returns a finding by row id, or nil.
@@ -328,6 +371,7 @@ func Evaluate(in Input, cat *Catalog) *Result {
 	r.Violations = CheckInvariants(r)
 	withhold(r)
 	r.Missing = e.missing(r)
+	r.Top = r.TopFinding()
 	return r
 }
 
@@ -522,9 +566,83 @@ func (e *env) cond(c Cond) Evidence {
 	if len(c.AnyOf) > 0 {
 		return e.anyOf(c)
 	}
+	if ev, ok := e.only(c); !ok {
+		return ev
+	}
 	ev := e.cond1(c)
 	e.credit(&ev, c)
 	return ev
+}
+
+// only evaluates a condition's Only: false when the condition does not apply (known not to
+// hold) or cannot be told to apply (unknown), with that evidence.
+func (e *env) only(c Cond) (Evidence, bool) {
+	for _, o := range c.Only {
+		x := e.cond(o)
+		if x.Known && x.Holds {
+			continue
+		}
+		ev := Evidence{Path: c.Path, Input: InputOf(c.Path), Says: c.Says, Op: c.Op, Optional: c.Optional, Known: x.Known}
+		if c.Ref == "" && c.Value != nil {
+			ev.Threshold = scalarString(c.Value)
+		}
+		if x.Known {
+			ev.Value = "(does not apply: " + o.Path + " = " + orAbsent(x.Value) + ")"
+		} else {
+			ev.Unknown = "whether it applies cannot be told: " + o.Says + " is unknown"
+			if x.Unknown != "" {
+				ev.Unknown += " (" + x.Unknown + ")"
+			}
+		}
+		return ev, false
+	}
+	return Evidence{}, true
+}
+
+var checkSel = regexp.MustCompile(`checks\[name=([^\]|]+)\]`)
+
+// skippedCheck says why a health path reads nothing a verdict may rest on: the check it
+// names was skipped (a writer property not supplied, a table the check does not judge).
+func (e *env) skippedCheck(path string) (string, bool) {
+	m := checkSel.FindStringSubmatch(path)
+	if m == nil || e.in.Health == nil {
+		return "", false
+	}
+	ch := e.in.Health.Check(m[1])
+	switch {
+	case ch == nil:
+		return "the health report has no " + m[1] + " check", true
+	case ch.Status == health.Skipped:
+		return "the " + m[1] + " health check was skipped: " + ch.Summary, true
+	}
+	return "", false
+}
+
+// inputMissing is unknownAt's reason when the path's input is absent (Evidence.Unknown stays
+// empty: the missing input is said where the row names what would settle it).
+const inputMissing = "input missing"
+
+// unknownAt says why path could not be read, or "" when it could.
+func (e *env) unknownAt(path string, rs resolved) string {
+	if !rs.known {
+		if !e.present(InputOf(path)) {
+			return inputMissing
+		}
+		if rs.source != "" {
+			return rs.source
+		}
+		switch root, _, _ := strings.Cut(path, "."); root {
+		case "layout", "health":
+			return "the " + root + " analysis did not run"
+		}
+		return "not derivable from the " + inputName(InputOf(path))
+	}
+	if strings.HasPrefix(path, "health.") {
+		if why, ok := e.skippedCheck(path); ok {
+			return why
+		}
+	}
+	return ""
 }
 
 func (e *env) cond1(c Cond) Evidence {
@@ -551,14 +669,24 @@ func (e *env) cond1(c Cond) Evidence {
 	vals := rs.vals
 	ev.Known, ev.Source, ev.Assumed = rs.known, rs.source, ev.Input == InputProps && !e.in.PropsPresent
 	ev.Default = ev.Input == InputProps && rs.known && !rs.supplied
-	if !rs.known {
+	if why := e.unknownAt(c.Path, rs); why != "" {
+		ev.Known = false
+		if why != inputMissing {
+			ev.Unknown = why
+			if c.Ref == "" && c.Value != nil {
+				ev.Threshold = scalarString(c.Value)
+			}
+		}
 		return ev
 	}
 	var cmp any = c.Value
 	if c.Ref != "" {
 		rr := e.resolve(c.Ref)
-		if !rr.known {
+		if why := e.unknownAt(c.Ref, rr); why != "" {
 			ev.Known = false
+			if why != inputMissing {
+				ev.Unknown = "its threshold " + c.Ref + " is unknown: " + why
+			}
 			return ev
 		}
 		if InputOf(c.Ref) == InputProps && !rr.supplied {
@@ -566,7 +694,7 @@ func (e *env) cond1(c Cond) Evidence {
 		}
 		r, ok := aggregate(rr.vals, "first")
 		if !ok {
-			ev.Known = false
+			ev.Known, ev.Unknown = false, "its threshold "+c.Ref+" has no value"
 			return ev
 		}
 		f, ok := num(r)
@@ -618,6 +746,16 @@ func (e *env) cond1(c Cond) Evidence {
 	v, ok := aggregate(vals, c.Agg)
 	if !ok {
 		ev.Value = "(absent)"
+		if (strings.HasPrefix(c.Path, "health.") || strings.HasPrefix(c.Path, "table.")) && c.Op != "exists" && c.Op != "missing" {
+			// Nothing to compare is not a "no": the checker omits a state it did not judge (no
+			// cadence, or skipped), and a nil table fact could not be derived. (Run facts are
+			// nil for "no such stage" too; their rows read an absent value as before.)
+			ev.Known, ev.Unknown = false, "the health report has no value there"
+			if strings.HasPrefix(c.Path, "table.") {
+				ev.Unknown = "not derivable from the table as read"
+			}
+			return ev
+		}
 		ev.Holds = c.Op == "missing"
 		return ev
 	}
@@ -793,9 +931,14 @@ func (e *env) row(r *Row, inputs Inputs) Finding {
 	case r.Risk == RiskDurable:
 		f.Status = StatusRefused
 		f.Refusal = r.Handoff
-		if against != nil {
+		switch unk := undecided(&f); {
+		case against != nil:
 			f.Why = "Counter-signals fire (" + against.Says + "), so even the handoff should start from \"don't\"."
-		} else {
+		case unk != nil:
+			// Refused either way; the handoff must not read as if every condition was judged.
+			f.Why = fmt.Sprintf("The measurements present point at a change to what is on storage, but %q (%s) is unknown — %s.",
+				unk.Says, unk.Path, firstSentence(orUnknown(unk.Unknown)))
+		default:
 			f.Why = "The measurements point at a change to what is on storage."
 		}
 	case against != nil && r.Kind == KindCapability:
@@ -818,7 +961,8 @@ func (e *env) corroborate(r *Row, f *Finding, agree map[string]bool, inputs Inpu
 			short = append(short, in)
 		}
 	}
-	if len(f.Agreed) >= 2 && len(short) == 0 {
+	unk := undecided(f)
+	if len(f.Agreed) >= 2 && len(short) == 0 && unk == nil {
 		switch {
 		case r.Outcome == OutcomeDoNothing:
 			f.Status = StatusDoNothing
@@ -844,6 +988,21 @@ func (e *env) corroborate(r *Row, f *Finding, agree map[string]bool, inputs Inpu
 		return
 	}
 	f.Status = StatusHypothesis
+	if len(short) == 0 && unk != nil {
+		// The inputs agree, but a condition the verdict rests on could not be judged: say
+		// which, and do not promote the row on the strength of what was not read.
+		agreed := "no input"
+		if len(f.Agreed) > 0 {
+			agreed = strings.Join(f.Agreed, " + ")
+		}
+		f.Settle = unk.Input + ": " + unk.Says
+		f.Why = fmt.Sprintf("Hypothesis — %s agreed, but one condition could not be judged, so the row is not promoted: %q (%s) is unknown — %s.",
+			agreed, unk.Says, unk.Path, firstSentence(orUnknown(unk.Unknown)))
+		if r.Outcome == OutcomeDoNothing || e.all(r.DoNothingWhen) {
+			f.Why += " If it holds, the answer is to change nothing: " + r.DoNothingText
+		}
+		return
+	}
 	settle := ""
 	for _, in := range short {
 		if !e.present(in) {
@@ -898,6 +1057,35 @@ func (e *env) all(cs []Cond) bool {
 		}
 	}
 	return true
+}
+
+// undecided is the first condition a promotion would rest on that could not be judged: a
+// required signal, a gate or a counter-signal whose value is unknown (nil when all are known).
+func undecided(f *Finding) *Evidence {
+	for _, evs := range [][]Evidence{f.Signals, f.Gates, f.Against} {
+		for i := range evs {
+			if !evs[i].Known && !evs[i].Optional {
+				return &evs[i]
+			}
+		}
+	}
+	return nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "its input is not present"
+	}
+	return s
+}
+
+// firstSentence keeps a reason short in a one-sentence why (the evidence carries all of it).
+func firstSentence(s string) string {
+	s = strings.TrimSuffix(s, ".")
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i]
+	}
+	return s
 }
 
 func firing(evs []Evidence) *Evidence {
@@ -966,7 +1154,7 @@ func (e *env) keys(r *Row) []KeyAdvice {
 					a.InertSays = "inert here: " + c.Says + " does not hold"
 				}
 				if !ev.Known {
-					a.InertSays = "not recommended: whether " + c.Says + " cannot be told from the inputs present"
+					a.InertSays = "whether " + c.Says + " cannot be told from the inputs present"
 				}
 				break
 			}

@@ -68,7 +68,8 @@ type CommitFacts struct {
 	NewFileGroupShare *float64 `json:"newFileGroupShare"`
 	// DominantOperation is the most frequent write operation, lower case.
 	DominantOperation *string `json:"dominantOperation"`
-	// UpdatedFileGroupShare is the mean share of live file groups an update commit touched.
+	// UpdatedFileGroupShare is the mean share of live file groups an update commit touched (0
+	// when no commit updated; nil without a file-system view).
 	UpdatedFileGroupShare *float64 `json:"updatedFileGroupShare"`
 	// BytesPerPartitionCommit is the mean bytes one write commit wrote into one partition:
 	// what a batch brings to a partition, for the small-file limit to compare with.
@@ -95,8 +96,8 @@ type UpdateFacts struct {
 type ClusteringFacts struct {
 	Completed *int `json:"completed"`
 	Pending   *int `json:"pending"`
-	// PendingPlanBytes is the largest requested plan among the pending ones (only when some
-	// are pending).
+	// PendingPlanBytes is the largest requested plan among the pending ones: 0 when none is
+	// pending (a measurement, not an unknown).
 	PendingPlanBytes *int64 `json:"pendingPlanBytes"`
 }
 
@@ -190,11 +191,18 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 	f.Clustering.Completed, f.Clustering.Pending = ptr(clusteringDone), ptr(clusteringPending)
 	f.Compactions.Completed, f.Compactions.Pending = ptr(compactDone), ptr(compactPending)
 	f.Cleans.Completed, f.Savepoints, f.Rollbacks = ptr(cleans), ptr(savepoints), ptr(rollbacks)
-	if clusteringPending > 0 {
-		f.Clustering.PendingPlanBytes = ptr(pendingPlanBytes)
+	f.Clustering.PendingPlanBytes = ptr(pendingPlanBytes)
+	serviceCadence(f, instants)
+	for _, in := range writes {
+		if !in.MetadataLoaded() {
+			// Commit metadata not read (a fleet row reads instants lazily): its totals would
+			// be zeros, not measurements, and without the operation a compaction commit
+			// passes for a write, so every fact drawn from the writes stays unknown.
+			f.Cleans.CommitsSince = nil
+			return f
+		}
 	}
 	f.Commits.Count = ptr(len(writes))
-	serviceCadence(f, instants)
 	if len(writes) == 0 {
 		return f
 	}
@@ -244,8 +252,12 @@ func DeriveTableFacts(tc *tableconfig.Config, tl *timeline.Timeline, view *fileg
 	if updChanged > 0 {
 		c.WriteAmplification = ptr(updW / updChanged)
 	}
-	if len(fgShares) > 0 {
+	switch {
+	case len(fgShares) > 0:
 		c.UpdatedFileGroupShare = ptr(mean(fgShares))
+	case updCommits == 0 && liveGroups > 0:
+		// No commit updated anything: no file group was rewritten by an update.
+		c.UpdatedFileGroupShare = ptr(0.0)
 	}
 	var perPart []float64
 	for _, in := range writes {

@@ -12,10 +12,12 @@ import (
 // it as the last compaction. A replacecommit that is not clustering (insert_overwrite) is a
 // write, as the Gantt now draws it.
 func TestFactsKindsOneAnswer(t *testing.T) {
+	// Archived instants carry their metadata in the archive (MetadataLoaded), so the facts
+	// drawn from the writes are measured, not unknown.
 	at := func(action, ts, op string) *timeline.Instant {
-		return &timeline.Instant{Action: action, RequestedTime: ts, CompletionTime: ts, State: timeline.Completed, Operation: op}
+		return &timeline.Instant{Action: action, RequestedTime: ts, CompletionTime: ts, State: timeline.Completed, Operation: op, Archived: true}
 	}
-	tl := &timeline.Timeline{Instants: []*timeline.Instant{
+	tl := &timeline.Timeline{Archived: []*timeline.Instant{
 		at(timeline.ActionDeltaCommit, "20260101000000000", "UPSERT"),
 		at(timeline.ActionCommit, "20260101000100000", ""), // compaction, plan not read
 		at(timeline.ActionDeltaCommit, "20260101000200000", "UPSERT"),

@@ -11,9 +11,9 @@ type Label struct {
 func Labels() []Label {
 	return []Label{
 		{StatusObservation, "2+ inputs agree: recommended", "At least two of the three inputs (writer properties, event log, table) agreed on signals that could have been false: a recommendation."},
-		{StatusHypothesis, "one input: not advised", "Only one input agreed, or the row's decisive evidence (query evidence) is one no input carries: described, not recommended; it names what would settle it."},
+		{StatusHypothesis, "unconfirmed", "Only one input agreed, a signal, gate or counter-signal the row rests on is unknown (a skipped health check, a fact the inputs cannot give), or the row's decisive evidence (query evidence) is one no input carries: described, not recommended; it names what would settle it."},
 		{StatusDoNothing, "benign: change nothing", "The benign reading was confirmed: the answer is to change nothing, and no other row may move the same lever."},
-		{StatusCandidate, "capability that would suit", "A capability whose signals for it agree and whose counter-signals do not fire."},
+		{StatusCandidate, "capability that would suit", "A capability whose signals for it agree and whose counter-signals were all judged and do not fire."},
 		{StatusDont, "counter-signal says don't", "A capability whose counter-signal fires: the answer is \"don't\", not a failure to answer."},
 		{StatusRefused, "durable: handed off", "The measurements point at a durable change (index type, table type, partitioning): reported with the evidence and handed to a design review, never advised as tuning."},
 		{StatusGated, "precondition fails or inert", "A precondition fails on this table or release, or the row's lever would do nothing here, so it is not raised."},

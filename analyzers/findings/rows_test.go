@@ -158,9 +158,20 @@ func check(in *findings.Input, name string, kv ...string) {
 	in.Health.Checks = append(in.Health.Checks, c)
 }
 
+// band sets a health check's band state, and the check's status to the one that state comes
+// with: a check that judged the table was not skipped.
 func band(in *findings.Input, name, state string) {
 	if in.Health.Hudiscope == nil {
 		in.Health.Hudiscope = &health.Extra{}
+	}
+	status := health.Healthy
+	if state == health.Stopped {
+		status = health.Unhealthy
+	}
+	if c := in.Health.Check(name); c != nil {
+		c.Status = status
+	} else {
+		in.Health.Checks = append(in.Health.Checks, health.Check{Name: name, Status: status})
 	}
 	for i := range in.Health.Hudiscope.Checks {
 		if in.Health.Hudiscope.Checks[i].Name == name {
@@ -280,7 +291,7 @@ var rowCases = []rowCase{
 			detector(in, layout.SmallFiles, layout.Severe)
 			props(in, "hoodie.clustering.inline", "false")
 			in.Layout.TotalFiles = 200000
-		}, stopStatus: findings.StatusStopped, stopWhy: "HUDI-RCA-022"},
+		}, stopStatus: findings.StatusStopped, stopWhy: "multi-day outage"},
 	{id: "OBS-004", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.Layout.TableSizeStats.Min, in.Layout.TableSizeStats.Max = 1000, 100000
