@@ -244,8 +244,11 @@ type FleetRow struct {
 	LastCommit           string         `json:"lastCommit"`
 	LastCommitAgeSeconds *int64         `json:"lastCommitAgeSeconds"`
 	Pending              []FleetPending `json:"pending"`
-	// Health is the overall health verdict; HealthChecks counts checks by status.
+	// Health is the overall health status; Verdict the roll-up every surface prints
+	// (health.Result.Verdict: "HEALTHY · 2 of 7 not judged"); HealthChecks counts checks by
+	// status.
 	Health       string         `json:"health"`
+	Verdict      string         `json:"healthVerdict"`
 	HealthChecks map[string]int `json:"healthChecks"`
 	// Findings counts the fired optimization findings by status.
 	Findings map[string]int `json:"findings"`
@@ -350,7 +353,7 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 		sort.Slice(r.Pending, func(i, j int) bool { return r.Pending[i].Action < r.Pending[j].Action })
 	}
 	if h := s.Health; h != nil {
-		r.Health = h.OverallStatus
+		r.Health, r.Verdict = h.OverallStatus, h.Verdict()
 		r.HealthChecks = map[string]int{}
 		for _, c := range h.Checks {
 			if c.Name == health.MetaSync {

@@ -86,7 +86,8 @@ func TestFleetRowFigures(t *testing.T) {
 	}
 	want := FleetRow{Name: "m", Location: dir, TableType: "MERGE_ON_READ", TableVersion: 9, SizeBytes: 10638, Partitions: 1,
 		FileGroups: 1, ListingSource: "metadata table", LastCommit: "20261130200226754", Pending: []FleetPending{},
-		Health: "SKIPPED", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 5}}
+		// record-index is not applicable (no record index); the other six lack writer properties.
+		Health: "SKIPPED", Verdict: "SKIPPED · 6 of 7 not judged", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 5}}
 	if r.LastCommitAgeSeconds == nil {
 		t.Fatal("no last-commit age")
 	}

@@ -169,7 +169,24 @@ func (s *Snapshot) RunHealth(applyAll bool) *health.Result {
 	}
 	opt := s.Options.Health
 	opt.Config, opt.ApplyAllDefaults = s.Effective, applyAll
+	opt.Releases = s.WriterReleases()
 	return health.Run(*s.HealthIn, opt)
+}
+
+// WriterReleases are the Hudi release lines whose defaults apply to the keys the writer
+// properties leave unset, when a --props file was given (the writer's own properties: a key it
+// does not set is at the writing release's default): the lines that write the table's version
+// (config.WriterReleases, newer lines too when the writer set hoodie.write.table.version).
+// nil without one: a check then skips a key nobody supplied, as the Java checker does.
+func (s *Snapshot) WriterReleases() []string {
+	if s.Options.Props == "" || s.Config == nil {
+		return nil
+	}
+	set := false
+	if s.Effective != nil {
+		_, set = s.Effective.Supplied("hoodie.write.table.version")
+	}
+	return config.WriterReleases(s.Config.Version, set)
 }
 
 // HasRun reports whether a step has finished.

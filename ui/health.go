@@ -237,7 +237,8 @@ func (h *HealthPane) setResult(r *health.Result) {
 func defaultsUsed(r *health.Result, name string) []health.SourceEntry {
 	var out []health.SourceEntry
 	for _, s := range report.CheckSources(r, name) {
-		if strings.HasPrefix(s.Source, string(config.SourceEngine)) || strings.HasPrefix(s.Source, string(config.SourceDeclared)) {
+		if strings.HasPrefix(s.Source, string(config.SourceEngine)) || strings.HasPrefix(s.Source, string(config.SourceDeclared)) ||
+			strings.HasPrefix(s.Source, "Hudi ") && strings.Contains(s.Source, " "+string(config.SourceRelease)) {
 			out = append(out, s)
 		}
 	}
@@ -417,8 +418,8 @@ func (h *HealthPane) headline(width int) string {
 	if h.snap != nil && h.snap.Options.Props != "" {
 		props = "props " + filepath.Base(h.snap.Options.Props)
 	}
-	status := r.OverallStatus
-	if status == health.Unhealthy {
+	status := r.Verdict()
+	if r.OverallStatus == health.Unhealthy {
 		status = st.Bad.Render(status)
 	}
 	line := " overall " + status + g.Sep + "engine " + engine + g.Sep + props

@@ -24,6 +24,9 @@ const (
 	SourceTable    Source = "table"            // hoodie.properties
 	SourceEngine   Source = "engine default"   // engine-effective default (assets.EngineDefaults)
 	SourceDeclared Source = "declared default" // ConfigProperty.defaultValue()
+	// SourceRelease is the default of the Hudi release that writes the table, applied to a key
+	// the writer properties leave unset (Origin names the release: "Hudi 1.2").
+	SourceRelease Source = "default"
 )
 
 // Engines hudiscope knows engine-effective defaults for.
@@ -65,6 +68,10 @@ func (v Value) MarshalJSON() ([]byte, error) {
 
 // SourceLabel is a short "source" string for panes and text output, e.g. "props (w.properties)".
 func (v Value) SourceLabel() string {
+	if v.Source == SourceRelease {
+		// "Hudi 1.2 default": the release whose default it is, marked as a default.
+		return v.Origin + " " + string(SourceRelease)
+	}
 	if v.Origin == "" {
 		return string(v.Source)
 	}
@@ -290,6 +297,82 @@ func DeclaredDefault(key string) (string, bool) {
 		return k.Default, true
 	}
 	return "", false
+}
+
+// ReleaseValue is the value a writer of release line (e.g. "1.2") runs with for key when the
+// writer properties were given: the value supplied under any spelling that release accepts
+// (its own name for the key, that name's alternatives, and key itself), else the engine-effective
+// default where this engine overrides the declared one, else the release's declared default
+// (Source SourceRelease). Keys are renamed between lines (hoodie.clean.max.commits in 0.x is
+// hoodie.clean.trigger.max.commits in 1.x), so the name is the release's. ok is false with a
+// reason when the release has no such key or declares no default for it.
+func (e *Effective) ReleaseValue(key, release string) (v Value, ok bool, reason string) {
+	name, known := NameIn(key, release)
+	spellings := []string{key}
+	var info KeyInfo
+	if known {
+		info, _ = Key(name, release)
+		spellings = append(spellings, name)
+		spellings = append(spellings, info.Alternatives...)
+	}
+	for _, l := range e.Layers {
+		if l.Source != SourceProps && l.Source != SourceCluster {
+			continue
+		}
+		for _, k := range spellings {
+			if raw, found := l.Values[k]; found {
+				v = Value{Key: key, Raw: raw, Source: l.Source, Origin: l.Origin, Secret: IsSecret(key) || IsSecret(k)}
+				if k != key {
+					v.AltKey = k
+				}
+				return v, true, ""
+			}
+		}
+	}
+	if !known {
+		return Value{}, false, fmt.Sprintf("Hudi %s, which writes this table, has no key '%s'", release, key)
+	}
+	if d, found := e.Default(key); found && d.Source == SourceEngine {
+		return d, true, ""
+	}
+	if !info.HasDefault {
+		return Value{}, false, fmt.Sprintf("Hudi %s declares no default for '%s'", release, name)
+	}
+	v = Value{Key: key, Raw: info.Default, Source: SourceRelease, Origin: "Hudi " + release, Secret: IsSecret(key)}
+	if name != key {
+		v.AltKey = name
+	}
+	return v, true, ""
+}
+
+// WriterValue is ReleaseValue for a table that any of releases may have written (a table
+// version is written by more than one line): a supplied value under a spelling any of them
+// accepts, else their default when every line declares the same one (Origin "Hudi 0.12/0.13").
+// Lines that disagree, or one that lacks the key, leave it without a value and say so.
+func (e *Effective) WriterValue(key string, releases []string) (Value, bool, string) {
+	var vals []Value
+	for _, r := range releases {
+		v, ok, why := e.ReleaseValue(key, r)
+		if !ok {
+			return Value{}, false, why
+		}
+		if v.Source != SourceRelease {
+			return v, true, ""
+		}
+		vals = append(vals, v)
+	}
+	if len(vals) == 0 {
+		return Value{}, false, "the release that writes this table is not known"
+	}
+	v := vals[0]
+	for _, x := range vals[1:] {
+		if x.Raw != v.Raw {
+			return Value{}, false, fmt.Sprintf("the releases that may write this table declare different defaults for it (%s %s, %s %s)",
+				v.Origin, v.Raw, x.Origin, x.Raw)
+		}
+	}
+	v.Origin = "Hudi " + strings.Join(releases, "/")
+	return v, true, ""
 }
 
 // Lookup is the effective value of key through the whole chain.

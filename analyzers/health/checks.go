@@ -52,10 +52,10 @@ var triggerStrategies = map[string]bool{"NUM_COMMITS": true, "NUM_COMMITS_AFTER_
 func (c *ctx) compaction() (Check, Band, error) {
 	const name = "compaction"
 	if c.in.TableType != tableconfig.MergeOnRead {
-		return skipped(name, "Table is Copy-on-Write, which has no compaction"), Band{}, nil
+		return skipped(name, "Table is Copy-on-Write, which has no compaction"), notApplicable, nil
 	}
 	if k, miss := c.firstMissing(keyTriggerStrategy, keyMaxDeltaCommits); miss {
-		return skipForMissing(name, k), Band{}, nil
+		return c.skipForMissing(name, k), Band{}, nil
 	}
 	strategy := c.get(keyTriggerStrategy, false)
 	if !triggerStrategies[strategy] {
@@ -401,13 +401,13 @@ func javaBool(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "t
 func (c *ctx) mdtSync() (Check, Band, error) {
 	const name = "mdt-sync"
 	if k, miss := c.firstMissing(keyMetadataEnable); miss {
-		return skipForMissing(name, k), Band{}, nil
+		return c.skipForMissing(name, k), Band{}, nil
 	}
 	if !javaBool(c.get(keyMetadataEnable, false)) {
-		return skipped(name, "Metadata table is disabled for this writer ("+keyMetadataEnable+"=false), so there is nothing to compare against"), Band{}, nil
+		return skipped(name, "Metadata table is disabled for this writer ("+keyMetadataEnable+"=false), so there is nothing to compare against"), notApplicable, nil
 	}
 	if reason, absent := c.mdtAbsent(); absent {
-		return skipped(name, reason), Band{}, nil
+		return skipped(name, reason), notApplicable, nil
 	}
 	if c.in.MDT.Timeline == nil {
 		return Check{}, Band{}, fmt.Errorf("read metadata table timeline: %v", c.in.MDT.Err)
@@ -497,13 +497,13 @@ func (c *ctx) mdtSync() (Check, Band, error) {
 func (c *ctx) mdtCompaction() (Check, Band, error) {
 	const name = "mdt-compaction"
 	if k, miss := c.firstMissing(keyMetadataEnable, keyMDTMaxDelta); miss {
-		return skipForMissing(name, k), Band{}, nil
+		return c.skipForMissing(name, k), Band{}, nil
 	}
 	if !javaBool(c.get(keyMetadataEnable, false)) {
-		return skipped(name, "Metadata table is disabled for this writer ("+keyMetadataEnable+"=false), so there is no metadata table to compact"), Band{}, nil
+		return skipped(name, "Metadata table is disabled for this writer ("+keyMetadataEnable+"=false), so there is no metadata table to compact"), notApplicable, nil
 	}
 	if reason, absent := c.mdtAbsent(); absent {
-		return skipped(name, reason), Band{}, nil
+		return skipped(name, reason), notApplicable, nil
 	}
 	maxDelta, err := parseInt(c.get(keyMDTMaxDelta, false))
 	if err != nil {
@@ -640,7 +640,7 @@ func javaFloat(f float32) string {
 func (c *ctx) recordIndex() (Check, Band, error) {
 	const name = "record-index"
 	if !c.hasMetadataPartition("record_index") {
-		return skipped(name, "Table has no record-level index: 'hoodie.table.metadata.partitions' in the table configuration does not list 'record_index'"), Band{}, nil
+		return skipped(name, "Table has no record-level index: 'hoodie.table.metadata.partitions' in the table configuration does not list 'record_index'"), notApplicable, nil
 	}
 	partitioned := false
 	if v, ok := c.cfg.Supplied(keyRLIPartitioned); ok {
@@ -651,7 +651,7 @@ func (c *ctx) recordIndex() (Check, Band, error) {
 		minKey, maxKey = keyRLIPartMin, keyRLIPartMax
 	}
 	if k, miss := c.firstMissingAlt(minKey, maxKey, keyRLIMaxBytes, keyRLIGrowth); miss {
-		return skipForMissing(name, k), Band{}, nil
+		return c.skipForMissing(name, k), Band{}, nil
 	}
 	minN, err := parseInt(c.get(minKey, true))
 	if err != nil {
@@ -837,7 +837,7 @@ func firstN(s []string, n int) []string {
 // the key when it was not supplied, an error when it is not a number.
 func (c *ctx) requiredInt(name, key string) (int64, *Check, error) {
 	if k, miss := c.firstMissing(key); miss {
-		ch := skipForMissing(name, k)
+		ch := c.skipForMissing(name, k)
 		return 0, &ch, nil
 	}
 	v, err := parseInt(c.get(key, false))

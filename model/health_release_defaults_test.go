@@ -1,0 +1,112 @@
+package model
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/hudiscope/hudiscope/analyzers/health"
+)
+
+// loadHealth loads fixture's health step with props (writer.properties when true) and
+// --hoodie-conf entries, no cluster defaults and no --apply-all-defaults.
+func loadHealth(t *testing.T, fixture string, props bool, conf ...string) *Snapshot {
+	t.Helper()
+	dir := ownFixture(t, fixture)
+	o := Options{Location: filepath.Join(dir, "table.zip"), ClusterDefaults: "-", Steps: []Step{StepHealth}, HoodieConf: conf}
+	if props {
+		o.Props = filepath.Join(dir, "writer.properties")
+	}
+	s, err := Load(context.Background(), o, nil)
+	if err != nil || s.Health == nil {
+		t.Fatalf("load %s: %v %v", fixture, err, s.StepErrors)
+	}
+	return s
+}
+
+func propSource(r *health.Result, check, key string) string {
+	for _, s := range r.Hudiscope.Sources {
+		if s.Check == check && s.Key == key {
+			return s.Value + " " + s.Source
+		}
+	}
+	return ""
+}
+
+// Issue 28 item 2: mor-services-1.2.0's writer.properties set
+// hoodie.compact.inline.max.delta.commits=3 but neither the trigger strategy nor
+// hoodie.clean.trigger.max.commits; they are at Hudi 1.x's defaults (NUM_COMMITS, 1), so
+// compaction and cleaner are judged with them, marked "default", instead of SKIPPED under a
+// HEALTHY roll-up. Counts as in TestHealthCompactionMorServicesFixture (6 delta commits since the
+// archived compaction 20261129163015967, threshold 2×3) and the active timeline (4 commits since
+// the clean requested at 20261129163034122, threshold max(2×1, 5)).
+func TestHealthWriterPropsJudgeUnsetKeysAtReleaseDefault(t *testing.T) {
+	s := loadHealth(t, "mor-services-1.2.0", true)
+	r := s.Health
+	c := r.Check("compaction")
+	if c.Status != health.Healthy || c.EffectiveConfigs.Get("hoodie.compact.inline.trigger.strategy") != "NUM_COMMITS" ||
+		c.EffectiveConfigs.Get("observed.delta.commits.since.last.compaction") != "6" ||
+		c.EffectiveConfigs.Get("effective.unhealthy.threshold.delta.commits") != "6" {
+		t.Errorf("compaction %+v", c)
+	}
+	if got := propSource(r, "compaction", "hoodie.compact.inline.trigger.strategy"); got != "NUM_COMMITS Hudi 1.1/1.2 default" {
+		t.Errorf("trigger strategy source %q", got)
+	}
+	if got := propSource(r, "compaction", "hoodie.compact.inline.max.delta.commits"); got != "3 props ("+s.Options.Props+")" {
+		t.Errorf("max delta commits source %q", got)
+	}
+	cl := r.Check("cleaner")
+	if cl.Status != health.Healthy || cl.EffectiveConfigs.Get("hoodie.clean.trigger.max.commits") != "1" ||
+		cl.EffectiveConfigs.Get("observed.commits.since.last.clean") != "4" || cl.EffectiveConfigs.Get("observed.last.clean.instant") != "20261129163034122" {
+		t.Errorf("cleaner %+v", cl)
+	}
+	if got := propSource(r, "cleaner", "hoodie.clean.trigger.max.commits"); got != "1 Hudi 1.1/1.2 default" {
+		t.Errorf("clean trigger source %q", got)
+	}
+	// Every check judged: the roll-up is plain HEALTHY, on every surface that prints Verdict.
+	if v := r.Verdict(); v != "HEALTHY" {
+		t.Errorf("verdict %q", v)
+	}
+	if got := r.Hudiscope.Releases; len(got) != 2 || got[0] != "1.1" || got[1] != "1.2" {
+		t.Errorf("releases %v", got)
+	}
+}
+
+// The same table without writer properties: nothing supplied, nothing judged — the Java
+// checker's rule, and the roll-up says so instead of a bare status.
+func TestHealthVerdictCountsNotJudged(t *testing.T) {
+	r := loadHealth(t, "mor-services-1.2.0", false).Health
+	if v := r.Verdict(); v != "SKIPPED · 7 of 7 not judged" {
+		t.Errorf("no props: verdict %q", v)
+	}
+	// Only hoodie.keep.max.commits supplied: savepoint and archival judged (HEALTHY: 6 completed
+	// commits, threshold 7), five not.
+	r = loadHealth(t, "mor-services-1.2.0", false, "hoodie.keep.max.commits=6").Health
+	if v := r.Verdict(); v != "HEALTHY · 5 of 7 not judged" {
+		t.Errorf("keep.max only: verdict %q", v)
+	}
+	// A Copy-on-Write table has no compaction and this one no record index: not applicable,
+	// not "not judged".
+	r = loadHealth(t, "cow-services-1.2.0", false).Health
+	if v := r.Verdict(); v != "SKIPPED · 5 of 7 not judged" {
+		t.Errorf("cow: verdict %q", v)
+	}
+}
+
+// The default is the writing release's: cow-services-0.12.2 is table version 5 (Hudi 0.12 or
+// 0.13), which call the cleaner trigger hoodie.clean.max.commits (renamed
+// hoodie.clean.trigger.max.commits in 1.0); both lines declare 1.
+func TestHealthReleaseDefaultUsesTheWritingReleasesKey(t *testing.T) {
+	r := loadHealth(t, "cow-services-0.12.2", true).Health
+	if got := propSource(r, "cleaner", "hoodie.clean.trigger.max.commits"); got != "1 Hudi 0.12/0.13 default as hoodie.clean.max.commits" {
+		t.Errorf("clean trigger source %q", got)
+	}
+	if c := r.Check("cleaner"); c.Status != health.Healthy {
+		t.Errorf("cleaner %+v", c)
+	}
+	// A 0.x writer's own spelling in the props is the supplied value, not the default.
+	r = loadHealth(t, "cow-services-0.12.2", true, "hoodie.clean.max.commits=4").Health
+	if got := propSource(r, "cleaner", "hoodie.clean.trigger.max.commits"); got != "4 props (--hoodie-conf) as hoodie.clean.max.commits" {
+		t.Errorf("clean trigger source with 0.x key %q", got)
+	}
+}
