@@ -110,3 +110,27 @@ func TestHealthReleaseDefaultUsesTheWritingReleasesKey(t *testing.T) {
 		t.Errorf("clean trigger source with 0.x key %q", got)
 	}
 }
+
+// A hoodie.* key in the event log's Spark Properties counts as supplied, below the writer
+// properties: mor-services-1.2.0's writer.properties leave hoodie.clean.trigger.max.commits
+// unset, so the application's 3 governs the cleaner (threshold max(2×3, 5) = 6, 4 commits since
+// the last clean), where the release default 1 gave threshold 5.
+func TestHealthEventLogSparkPropertiesAreSupplied(t *testing.T) {
+	s := loadHealth(t, "mor-services-1.2.0", true)
+	s.Options.EventLog = "app-1"
+	s.EventLog = &EventLogReport{}
+	s.EventLog.Hudiscope.Hudi.Configs = map[string]string{"hoodie.clean.trigger.max.commits": "3", "hoodie.compact.inline.max.delta.commits": "9"}
+	s.addEventLogConfig()
+	r := s.Health
+	cl := r.Check("cleaner")
+	if cl.EffectiveConfigs.Get("hoodie.clean.trigger.max.commits") != "3" || cl.EffectiveConfigs.Get("effective.unhealthy.threshold.commits") != "6" {
+		t.Errorf("cleaner %+v", cl)
+	}
+	if got := propSource(r, "cleaner", "hoodie.clean.trigger.max.commits"); got != "3 event log (Spark Properties of app-1)" {
+		t.Errorf("source %q", got)
+	}
+	// writer.properties' 3 beats the application's 9.
+	if got := r.Check("compaction").EffectiveConfigs.Get("hoodie.compact.inline.max.delta.commits"); got != "3" {
+		t.Errorf("max delta commits %q", got)
+	}
+}

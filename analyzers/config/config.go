@@ -19,8 +19,11 @@ import (
 type Source string
 
 const (
-	SourceProps    Source = "props"            // --props file or --hoodie-conf
-	SourceCluster  Source = "cluster defaults" // hudi-defaults.conf
+	SourceProps   Source = "props"            // --props file or --hoodie-conf
+	SourceCluster Source = "cluster defaults" // hudi-defaults.conf
+	// SourceEventLog is a hoodie.* key in the Spark event log's Spark Properties: the
+	// application that wrote the table ran with it.
+	SourceEventLog Source = "event log"
 	SourceTable    Source = "table"            // hoodie.properties
 	SourceEngine   Source = "engine default"   // engine-effective default (assets.EngineDefaults)
 	SourceDeclared Source = "declared default" // ConfigProperty.defaultValue()
@@ -150,6 +153,8 @@ type Input struct {
 	PropsFile  string            // its path, for Origin
 	Cluster    map[string]string // parsed hudi-defaults.conf
 	ClusterSrc string            // its path
+	EventLog   map[string]string // hoodie.* keys of the event log's Spark Properties
+	EventLogID string            // the event log, for Origin
 	Table      map[string]string // hoodie.properties
 }
 
@@ -181,10 +186,49 @@ func New(in Input) *Effective {
 	if in.Cluster != nil {
 		e.Layers = append(e.Layers, Layer{Source: SourceCluster, Origin: in.ClusterSrc, Values: in.Cluster})
 	}
+	if l, ok := eventLogLayer(in.EventLog, in.EventLogID); ok {
+		e.Layers = append(e.Layers, l)
+	}
 	if in.Table != nil {
 		e.Layers = append(e.Layers, Layer{Source: SourceTable, Origin: "hoodie.properties", Values: in.Table})
 	}
 	return e
+}
+
+func eventLogLayer(props map[string]string, origin string) (Layer, bool) {
+	l := Layer{Source: SourceEventLog, Origin: origin, Values: map[string]string{}}
+	for k, v := range props {
+		if strings.HasPrefix(k, "hoodie.") {
+			l.Values[k] = v
+		}
+	}
+	return l, len(l.Values) > 0
+}
+
+// WithEventLog is e with the hoodie.* keys of an event log's Spark Properties as a layer below
+// the cluster defaults and above hoodie.properties (the explorer reads the event log after the
+// configuration); e itself when props has none.
+func (e *Effective) WithEventLog(props map[string]string, origin string) *Effective {
+	l, ok := eventLogLayer(props, origin)
+	if !ok {
+		return e
+	}
+	c := *e
+	c.Layers = nil
+	added := false
+	for _, x := range e.Layers {
+		if x.Source == SourceEventLog {
+			continue
+		}
+		if !added && x.Source == SourceTable {
+			c.Layers, added = append(c.Layers, l), true
+		}
+		c.Layers = append(c.Layers, x)
+	}
+	if !added {
+		c.Layers = append(c.Layers, l)
+	}
+	return &c
 }
 
 func validEngine(e string) bool {
@@ -234,17 +278,20 @@ func hasSource(list []Source, s Source) bool {
 	return false
 }
 
-// Supplied returns the value the operator supplied for key (props, --hoodie-conf or cluster
-// defaults), honouring alternative keys. This is what "present" means for the health checker's
-// SKIPPED rule.
+// Supplied returns the value the operator supplied for key (props, --hoodie-conf, cluster
+// defaults or the event log's Spark Properties), honouring alternative keys. This is what
+// "present" means for the health checker's SKIPPED rule.
 func (e *Effective) Supplied(key string) (Value, bool) {
-	return e.find(key, SourceProps, SourceCluster)
+	return e.find(key, SourceProps, SourceCluster, SourceEventLog)
 }
+
+// supplied: a layer the operator (or the writing application) set.
+func supplied(s Source) bool { return s == SourceProps || s == SourceCluster || s == SourceEventLog }
 
 // SuppliedExact is Supplied without alternative keys (Java's props.containsKey).
 func (e *Effective) SuppliedExact(key string) (Value, bool) {
 	for _, l := range e.Layers {
-		if l.Source != SourceProps && l.Source != SourceCluster {
+		if !supplied(l.Source) {
 			continue
 		}
 		if v, ok := l.Values[key]; ok {
@@ -316,7 +363,7 @@ func (e *Effective) ReleaseValue(key, release string) (v Value, ok bool, reason 
 		spellings = append(spellings, info.Alternatives...)
 	}
 	for _, l := range e.Layers {
-		if l.Source != SourceProps && l.Source != SourceCluster {
+		if !supplied(l.Source) {
 			continue
 		}
 		for _, k := range spellings {
