@@ -180,6 +180,22 @@ func (c *ctx) cleaner() (Check, Band, error) {
 		}
 		return ch, b, nil
 	}
+	if lastClean == nil && c.known(keyCleanPolicy) && c.known(keyCleanRetained) {
+		// Hudi's cleaner (CleanerUtils.getEarliestCommitToRetain) keeps the last N completed
+		// commits under KEEP_LATEST_COMMITS and plans nothing while the active timeline holds
+		// N or fewer; an empty plan leaves no clean instant. Never cleaned is then expected.
+		// Only with the retention known: an assumed one would turn "unhealthy" into "fine".
+		policy, retained := c.get(keyCleanPolicy, true), c.get(keyCleanRetained, true)
+		if n, err := strconv.ParseInt(strings.TrimSpace(retained), 10, 64); err == nil && strings.EqualFold(strings.TrimSpace(policy), "KEEP_LATEST_COMMITS") &&
+			int64(len(writes)) <= n {
+			ch.Status = Healthy
+			ch.Summary = fmt.Sprintf("%d commit(s) and no clean yet: the cleaner keeps the last %d commit(s) (%s) and has nothing to clean "+
+				"until the active timeline holds more, so no clean is expected", since, n, keyCleanRetained)
+			ch.EffectiveConfigs = append(ch.EffectiveConfigs, KV{"effective.cleaner.nothing.to.clean.until.commits", itoa(n + 1)})
+			b.State = OnTrack
+			return ch, b, nil
+		}
+	}
 	ch.Status = Unhealthy
 	if lastClean != nil {
 		ch.Summary = fmt.Sprintf("%d commit(s) have accumulated since clean at %s, past the threshold of %d", since, lastClean.RequestedTime, threshold)
@@ -194,6 +210,11 @@ func (c *ctx) cleaner() (Check, Band, error) {
 	} else {
 		ch.Findings = append(ch.Findings, "No clean is scheduled. Check that cleaning is enabled for this table ("+
 			keyAutoClean+") and that the job responsible for it is running.")
+	}
+	if lastClean == nil && !(c.known(keyCleanPolicy) && c.known(keyCleanRetained)) {
+		ch.Findings = append(ch.Findings, fmt.Sprintf("Under KEEP_LATEST_COMMITS the cleaner has nothing to clean until the active timeline holds more "+
+			"commits than it retains: if %s is %d or more, no clean is expected yet. Supply %s and %s to judge that.",
+			keyCleanRetained, len(writes), keyCleanPolicy, keyCleanRetained))
 	}
 	return ch, b, nil
 }
