@@ -102,6 +102,17 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultFleetListing
 	}
+	// A table's .hoodie folder names the table: below it is only its metadata table, which
+	// is part of the table and not a table of the fleet.
+	var inMeta string
+	if baseName(location) == ".hoodie" {
+		parent := parentLocation(location)
+		if ok, _ := IsTable(ctx, parent, o.Storage); ok {
+			location = parent
+		} else {
+			inMeta = location
+		}
+	}
 	st, err := storage.Open(location, o.Storage)
 	if err != nil {
 		return nil, err
@@ -127,6 +138,13 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 		sem     = make(chan struct{}, o.Concurrency)
 	)
 	emit := func(rel string) {
+		if inMeta != "" {
+			// Under a .hoodie whose table has no hoodie.properties: still a metadata table.
+			mu.Lock()
+			defer mu.Unlock()
+			d.Skipped = append(d.Skipped, fmt.Sprintf("%s: a metadata table inside %s, not a table of its own", JoinLocation(location, rel), inMeta))
+			return
+		}
 		t := FleetTarget{Name: rel, Location: JoinLocation(location, rel)}
 		if rel == "" {
 			t.Name = baseName(location)
@@ -206,6 +224,19 @@ func JoinLocation(location, rel string) string {
 		return strings.TrimRight(location, "/") + "/" + rel
 	}
 	return filepath.Join(location, filepath.FromSlash(rel))
+}
+
+// parentLocation is the location one level up: URIs cut at the last "/", local paths with
+// filepath.Dir.
+func parentLocation(location string) string {
+	l := strings.TrimRight(location, `/\`)
+	if strings.Contains(l, "://") {
+		if i := strings.LastIndex(l, "/"); i > strings.Index(l, "://")+2 {
+			return l[:i]
+		}
+		return l
+	}
+	return filepath.Dir(l)
 }
 
 func baseName(location string) string {

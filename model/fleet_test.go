@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -156,5 +157,32 @@ func TestFleetRowMatchesOverview(t *testing.T) {
 		if row.Health != full.RunHealth(false).OverallStatus {
 			t.Errorf("%s: health %s, the table's own %s", fx, row.Health, full.Health.OverallStatus)
 		}
+	}
+}
+
+// Issue 28 item 7: fleet on a table's .hoodie folder listed its metadata table
+// (.hoodie/metadata, which has a .hoodie/hoodie.properties of its own) as a table. The folder
+// names its table; with the table's hoodie.properties gone, the metadata table is still no table
+// of the fleet, and Skipped says why.
+func TestDiscoverOnHoodieFolder(t *testing.T) {
+	dir := testutil.UnzipTable(t, "../testdata/fixtures/mor-services-1.2.0/table.zip", t.TempDir())
+	ctx := context.Background()
+	d, err := Discover(ctx, filepath.Join(dir, ".hoodie"), DiscoverOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tables) != 1 || d.Tables[0].Location != dir || d.Tables[0].Name != filepath.Base(dir) {
+		t.Fatalf("tables %+v", d.Tables)
+	}
+	if err := os.Remove(filepath.Join(dir, ".hoodie", "hoodie.properties")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, ".hoodie", "hoodie.properties.backup"))
+	d, err = Discover(ctx, filepath.Join(dir, ".hoodie"), DiscoverOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tables) != 0 || len(d.Skipped) != 1 || !strings.Contains(d.Skipped[0], filepath.Join(".hoodie", "metadata")+": a metadata table inside") {
+		t.Fatalf("without hoodie.properties: tables %+v skipped %q", d.Tables, d.Skipped)
 	}
 }
