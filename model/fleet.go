@@ -304,6 +304,16 @@ func FleetOptions(base Options, t FleetTarget) Options {
 	return o
 }
 
+// FleetTableOptions are the explorer's options for a table opened from its fleet row: the
+// explorer's own (every step, event log, early timeline) on the row's table and catalog, judged
+// as the row was (base's default handling), so Enter shows the verdict the row showed.
+func FleetTableOptions(explorer, base Options, r FleetRow) Options {
+	o := explorer
+	o.Location, o.Catalog = r.Location, r.Catalog
+	o.Health.ApplyAllDefaults = base.Health.ApplyAllDefaults
+	return o
+}
+
 // LoadFleetRow reads one target and makes its row.
 func LoadFleetRow(ctx context.Context, base Options, t FleetTarget) (FleetRow, *Snapshot) {
 	if t.Err != "" {

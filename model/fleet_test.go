@@ -186,3 +186,21 @@ func TestDiscoverOnHoodieFolder(t *testing.T) {
 		t.Fatalf("without hoodie.properties: tables %+v skipped %q", d.Tables, d.Skipped)
 	}
 }
+
+// Issue 28 item 8: the fleet row said HEALTHY (a fleet judges with Hudi's defaults) and Enter
+// on it showed "health SKIPPED" (the explorer did not). The table opened from a row is judged as
+// the row was: mor-services-1.2.0 as a fleet row and as the table it opens give the same verdict.
+func TestFleetRowAndOpenedTableAgree(t *testing.T) {
+	dir := testutil.UnzipTable(t, "../testdata/fixtures/mor-services-1.2.0/table.zip", t.TempDir())
+	base := fleetBase()
+	base.Health.ApplyAllDefaults = true // the Fleet view's
+	r, _ := LoadFleetRow(context.Background(), base, FleetTarget{Name: "m", Location: dir})
+	explorer := Options{ClusterDefaults: "-", Now: timeNowForTest, EarlyTimeline: true}
+	s, err := Load(context.Background(), FleetTableOptions(explorer, base, r), nil)
+	if err != nil || s.Health == nil {
+		t.Fatalf("open: %v %v", err, s.StepErrors)
+	}
+	if r.Verdict != "HEALTHY" || s.Health.Verdict() != r.Verdict || s.Health.Check("compaction").Status != "HEALTHY" {
+		t.Errorf("row %q, opened %q (compaction %s)", r.Verdict, s.Health.Verdict(), s.Health.Check("compaction").Status)
+	}
+}

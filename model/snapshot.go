@@ -189,6 +189,20 @@ func (s *Snapshot) WriterReleases() []string {
 	return config.WriterReleases(s.Config.Version, set)
 }
 
+// WithHealth is the snapshot judged with applyAll for ApplyAllDefaults (the Health pane's d): a
+// copy whose options and health result say so, sharing everything read, so every surface
+// reading it (Overview, panes, exports) shows one verdict. s itself when the health step has not
+// read anything or already judges that way.
+func (s *Snapshot) WithHealth(applyAll bool) *Snapshot {
+	if s.HealthIn == nil || (s.Health != nil && s.Options.Health.ApplyAllDefaults == applyAll) {
+		return s
+	}
+	c := s.clone()
+	c.Options.Health.ApplyAllDefaults = applyAll
+	c.Health = c.RunHealth(applyAll)
+	return c
+}
+
 // HasRun reports whether a step has finished.
 func (s *Snapshot) HasRun(st Step) bool {
 	for _, d := range s.Done {

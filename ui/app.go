@@ -103,8 +103,11 @@ type App struct {
 
 	width, height int
 	snap          *model.Snapshot
-	prog          model.Progress
-	finished      bool
+	// healthAll is the Health pane's d: nil until pressed, then the ApplyAllDefaults every
+	// published snapshot is judged with.
+	healthAll *bool
+	prog      model.Progress
+	finished  bool
 
 	help    bool
 	helpTop int // first line of the ? overlay shown when it does not fit
@@ -174,6 +177,30 @@ func (a *App) waitLoad() tea.Cmd {
 }
 
 // Snapshot is the latest snapshot (nil before the first progress event).
+// rejudgeMsg asks the app to judge health with applyAll for ApplyAllDefaults from now on (the
+// Health pane's d), on every surface: panes, Overview and exports read the same snapshot.
+type rejudgeMsg struct{ applyAll bool }
+
+// publish shows s (re-judged as the Health pane's d last asked, so a later load step or a watch
+// refresh keeps the toggle) on every pane.
+func (a *App) publish(s *model.Snapshot) tea.Cmd {
+	if s == nil {
+		return nil
+	}
+	if a.healthAll != nil {
+		s = s.WithHealth(*a.healthAll)
+	}
+	a.snap = s
+	var cmds []tea.Cmd
+	for _, p := range a.panes {
+		cmds = append(cmds, p.SetSnapshot(a.snap))
+	}
+	if a.probs != nil {
+		a.probs.SetSnapshot(a.snap)
+	}
+	return tea.Batch(cmds...)
+}
+
 func (a *App) Snapshot() *model.Snapshot { return a.snap }
 
 // ActivePane is the index of the shown pane.
@@ -229,13 +256,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.finished = a.finished || msg.Finished
 		var cmds []tea.Cmd
 		if msg.Snapshot != nil && msg.Snapshot != a.snap {
-			a.snap = msg.Snapshot
-			for _, p := range a.panes {
-				cmds = append(cmds, p.SetSnapshot(a.snap))
-			}
-			if a.probs != nil {
-				a.probs.SetSnapshot(a.snap)
-			}
+			cmds = append(cmds, a.publish(msg.Snapshot))
 		}
 		if a.ch != nil {
 			cmds = append(cmds, a.waitLoad())
@@ -247,6 +268,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loadClosedMsg:
 		a.finished = true
 		return a, nil
+	case rejudgeMsg:
+		a.healthAll = &msg.applyAll
+		return a, a.publish(a.snap)
 	case exportDoneMsg:
 		if msg.err != nil {
 			a.message, a.msgBad = "export failed: "+msg.err.Error(), true

@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // d in the Health pane re-judges the loaded read with Hudi's defaults and back, marking the
-// result as assumed; the snapshot itself (and the other panes' view of it) is left as loaded.
+// result as assumed. The app publishes the re-judged snapshot (a copy: the loaded one is never
+// changed), so the Overview and the exports say what the pane says.
 func TestHealthDefaultsToggle(t *testing.T) {
 	s := morServicesSnapshot(t)
 	loaded := s.Health
@@ -25,8 +29,11 @@ func TestHealthDefaultsToggle(t *testing.T) {
 	if sc := screen(a); !strings.Contains(sc, "▶⚠ cleaner") {
 		t.Errorf("selection not kept on cleaner:\n%s", sc)
 	}
-	if a.Snapshot().Health != loaded || loaded.Hudiscope.ApplyAllDefaults {
-		t.Error("the snapshot's result changed")
+	if loaded.Hudiscope.ApplyAllDefaults || s.Options.Health.ApplyAllDefaults {
+		t.Error("the loaded snapshot changed")
+	}
+	if h := a.Snapshot().Health; h == loaded || !h.Hudiscope.ApplyAllDefaults || !a.Snapshot().Options.Health.ApplyAllDefaults {
+		t.Error("the shown snapshot is not the re-judged one")
 	}
 	press(a, "d")
 	if sc := screen(a); strings.Contains(sc, "defaults assumed") || strings.Contains(sc, "HEALTHY*") {
@@ -55,5 +62,38 @@ func TestHeaderEventLogMark(t *testing.T) {
 	}
 	if h := strings.SplitN(screen(appWith(t, incrSnapshot(t), 120, 40)), "\n", 2)[0]; !strings.Contains(h, "event log ✓") {
 		t.Errorf("parsed: %q", h)
+	}
+}
+
+// Issue 28 item 8: E (the full report) written while Health showed "defaults assumed" exported
+// the loaded, unassumed verdict. After d every surface reads the re-judged snapshot: the
+// Overview's health line, the exported report's Health section and the pane agree, and a later
+// load step keeps the toggle. The table: incr-1.2.0 without writer properties (nothing supplied,
+// so without defaults cleaner, savepoint, archival and the mdt checks are not judged).
+func TestHealthToggleReachesOverviewAndExport(t *testing.T) {
+	needFixture(t, fxIncrDir+"/table.zip")
+	s := analysisSnapshot(t, fxIncrDir+"/table.zip", "", "")
+	a := appWith(t, s, 120, 40)
+	if got := a.Snapshot().Health.Verdict(); got != "SKIPPED · 5 of 7 not judged" {
+		t.Fatalf("loaded verdict %q", got)
+	}
+	press(a, "4", "d")
+	want := a.Snapshot().Health.Verdict()
+	if want != "HEALTHY" {
+		t.Fatalf("after d: %q", want)
+	}
+	press(a, "1")
+	if sc := screen(a); !strings.Contains(sc, "health       HEALTHY (7 checks)") {
+		t.Errorf("Overview after d:\n%s", sc)
+	}
+	md := report.Markdown(context.Background(), a.Snapshot())
+	if !strings.Contains(md, "Overall: **HEALTHY** (COPY_ON_WRITE, engine spark; defaults assumed") || strings.Contains(md, "### cleaner: SKIPPED") {
+		t.Errorf("export after d does not carry the toggle:\n%s", md[strings.Index(md, "Overall: **"):][:300])
+	}
+	// A later load event (a watch refresh, the findings step) is judged as toggled.
+	next := *s
+	feed(a, &next)
+	if got := a.Snapshot().Health.Verdict(); got != want || !a.Snapshot().Options.Health.ApplyAllDefaults {
+		t.Errorf("after a new snapshot: %q", got)
 	}
 }
