@@ -295,13 +295,6 @@ func PartitionName(p string) string {
 	return p
 }
 
-// pctShort is a percentage with at most 2 decimals and no trailing zeros ("10%", "12.5%").
-func pctShort(f float64) string {
-	s := strconv.FormatFloat(100*f, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + "%"
-}
-
 // Pct renders a fraction as a percentage.
 func Pct(f float64) string {
 	if f < 0 {

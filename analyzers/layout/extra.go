@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hudiscope/hudiscope/internal/units"
@@ -119,6 +120,13 @@ func (x *Extra) Verdict() string {
 	return fmt.Sprintf("%s · %d of %d not judged", v, n, len(x.Detectors))
 }
 
+// pctShort is a percentage with at most 2 decimals and no trailing zeros ("10%", "12.5%").
+func pctShort(f float64) string {
+	s := strconv.FormatFloat(100*f, 'f', 2, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + "%"
+}
+
 func intCfg(d Detector, key string) int64 {
 	switch v := d.EffectiveConfigs.Get(key).(type) {
 	case int:
@@ -153,8 +161,8 @@ func (b *DetectorBand) verdict(c *Characteristics, d Detector, opt Options) {
 			b.Verdict = TooFew
 			b.Reason = fmt.Sprintf("%d of %d partitions have %d+ base files to average", q, c.NumPartitions, opt.SmallFilesMinFilesPerPartition)
 		default:
-			b.Reason = fmt.Sprintf("%d of %d qualifying partitions average under %s (%.0f%%; MODERATE at %.0f%%)", f, q,
-				units.Bytes(opt.SmallFilesThresholdBytes), 100*b.Observed, 100*opt.SmallFilesModeratePct)
+			b.Reason = fmt.Sprintf("%d of %d qualifying partitions average under %s (%s; MODERATE at %s)", f, q,
+				units.Bytes(opt.SmallFilesThresholdBytes), pctShort(b.Observed), pctShort(opt.SmallFilesModeratePct))
 		}
 	case HotPartitions:
 		kept, hot := intCfg(d, "observed.hot.window.effective.commits"), intCfg(d, "observed.hot.partition.count")
@@ -169,8 +177,8 @@ func (b *DetectorBand) verdict(c *Characteristics, d Detector, opt Options) {
 			b.Verdict = Clean
 			b.Reason = fmt.Sprintf("all %d partitions hot in the last %d ingest commits: writes spread, not concentrated", c.NumPartitions, kept)
 		default:
-			b.Reason = fmt.Sprintf("%d of %d partitions hot (written by %.0f%%+ of the last %d ingest commits)", hot, c.NumPartitions,
-				100*opt.HotPartitionCommitShare, kept)
+			b.Reason = fmt.Sprintf("%d of %d partitions hot (written by %s+ of the last %d ingest commits)", hot, c.NumPartitions,
+				pctShort(opt.HotPartitionCommitShare), kept)
 		}
 	}
 }
