@@ -185,3 +185,38 @@ func TestHealthCleanerNeverCleanedBelowRetention(t *testing.T) {
 		t.Errorf("retention unknown: %+v", c)
 	}
 }
+
+// Issue 28 item 8: the findings read the health result, so a re-judged snapshot (the Health
+// pane's d) has its findings evaluated again. incr-1.2.0 without writer properties: the missing
+// --props input lists the 7 skipped checks; judged with Hudi's defaults only the two with nothing
+// to judge remain (compaction on Copy-on-Write, record-index without a record index).
+func TestWithHealthThenFindingsAgree(t *testing.T) {
+	dir := ownFixture(t, "incr-1.2.0")
+	s, err := Load(context.Background(), Options{Location: filepath.Join(dir, "table.zip"), ClusterDefaults: "-"}, nil)
+	if err != nil || s.Findings == nil || s.Health == nil {
+		t.Fatalf("load: %v %v", err, s.StepErrors)
+	}
+	skipped := func(s *Snapshot) []string {
+		for _, m := range s.Findings.Missing {
+			if m.Input == "props" {
+				return m.Skipped
+			}
+		}
+		return nil
+	}
+	if n := len(skipped(s)); n != 7 {
+		t.Fatalf("loaded: %d skipped checks in the props input: %q", n, skipped(s))
+	}
+	j := s.WithHealth(true)
+	if j == s || j.Findings != s.Findings || s.Options.Health.ApplyAllDefaults {
+		t.Fatal("WithHealth: not a re-judged copy")
+	}
+	f := j.WithFindings(context.Background())
+	got := skipped(f)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "compaction: ") || !strings.HasPrefix(got[1], "record-index: ") {
+		t.Errorf("re-judged: %q", got)
+	}
+	if len(skipped(s)) != 7 {
+		t.Error("the loaded snapshot's findings changed")
+	}
+}

@@ -203,6 +203,21 @@ func (s *Snapshot) WithHealth(applyAll bool) *Snapshot {
 	return c
 }
 
+// WithFindings is s with its findings evaluated again, for a snapshot WithHealth re-judged
+// (catalog rows read the health result); s itself when the findings step has not run. It reads
+// commit metadata the findings need, so the explorer runs it off the UI loop.
+func (s *Snapshot) WithFindings(ctx context.Context) *Snapshot {
+	if !s.HasRun(StepFindings) || s.Config == nil {
+		return s
+	}
+	c := s.clone()
+	delete(c.StepErrors, StepFindings)
+	if err := evaluateFindings(ctx, c); err != nil {
+		c.StepErrors[StepFindings] = err
+	}
+	return c
+}
+
 // HasRun reports whether a step has finished.
 func (s *Snapshot) HasRun(st Step) bool {
 	for _, d := range s.Done {

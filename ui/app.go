@@ -181,17 +181,26 @@ func (a *App) waitLoad() tea.Cmd {
 // Health pane's d), on every surface: panes, Overview and exports read the same snapshot.
 type rejudgeMsg struct{ applyAll bool }
 
+// refoundMsg carries snap, from with its findings evaluated again.
+type refoundMsg struct{ from, snap *model.Snapshot }
+
 // publish shows s (re-judged as the Health pane's d last asked, so a later load step or a watch
-// refresh keeps the toggle) on every pane.
+// refresh keeps the toggle) on every pane. A re-judged snapshot's findings, which read the
+// health result, are evaluated again in the background and published when done.
 func (a *App) publish(s *model.Snapshot) tea.Cmd {
 	if s == nil {
 		return nil
 	}
+	var cmds []tea.Cmd
 	if a.healthAll != nil {
-		s = s.WithHealth(*a.healthAll)
+		if r := s.WithHealth(*a.healthAll); r != s {
+			s = r
+			if s.HasRun(model.StepFindings) {
+				cmds = append(cmds, func() tea.Msg { return refoundMsg{from: r, snap: r.WithFindings(context.Background())} })
+			}
+		}
 	}
 	a.snap = s
-	var cmds []tea.Cmd
 	for _, p := range a.panes {
 		cmds = append(cmds, p.SetSnapshot(a.snap))
 	}
@@ -271,6 +280,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case rejudgeMsg:
 		a.healthAll = &msg.applyAll
 		return a, a.publish(a.snap)
+	case refoundMsg:
+		// Findings evaluated again for the re-judged snapshot still shown.
+		if msg.from == a.snap {
+			return a, a.publish(msg.snap)
+		}
+		return a, nil
 	case exportDoneMsg:
 		if msg.err != nil {
 			a.message, a.msgBad = "export failed: "+msg.err.Error(), true
