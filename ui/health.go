@@ -243,8 +243,9 @@ func (h *HealthPane) setResult(r *health.Result) {
 func defaultsUsed(r *health.Result, name string) []health.SourceEntry {
 	var out []health.SourceEntry
 	for _, s := range report.CheckSources(r, name) {
-		if strings.HasPrefix(s.Source, string(config.SourceEngine)) || strings.HasPrefix(s.Source, string(config.SourceDeclared)) ||
-			strings.HasPrefix(s.Source, "Hudi ") && strings.Contains(s.Source, " "+string(config.SourceRelease)) {
+		// Not the writing release's defaults (source "Hudi 1.2 default"): those are what the
+		// writer runs with, not an assumption; the source column marks them.
+		if strings.HasPrefix(s.Source, string(config.SourceEngine)) || strings.HasPrefix(s.Source, string(config.SourceDeclared)) {
 			out = append(out, s)
 		}
 	}
