@@ -286,7 +286,8 @@ func (s *Snapshot) addEventLogConfig() {
 	if s.Effective == nil || s.EventLog == nil {
 		return
 	}
-	eff := s.Effective.WithEventLog(s.EventLog.Hudiscope.Hudi.Configs, "Spark Properties of "+s.Options.EventLog)
+	// The origin is shown beside values: a URI's credentials are stripped from it.
+	eff := s.Effective.WithEventLog(s.EventLog.Hudiscope.Hudi.Configs, "Spark Properties of "+config.Redact("", s.Options.EventLog))
 	if eff == s.Effective {
 		return
 	}

@@ -275,7 +275,7 @@ type Options struct {
 	// Releases are the Hudi release lines that may write the table ("1.1", "1.2"), set when
 	// the writer properties were given: a key they leave unset is then at the writing
 	// release's default (config.Effective.WriterValue), and the checks judge with it, its
-	// source "default (Hudi 1.1/1.2)". nil keeps the Java checker's rule: an unset key skips
+	// source "Hudi 1.1/1.2 default". nil keeps the Java checker's rule: an unset key skips
 	// its check unless ApplyAllDefaults.
 	Releases []string
 }
