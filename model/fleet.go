@@ -278,9 +278,11 @@ type FleetRow struct {
 	// Health is the overall health status; Verdict the roll-up every surface prints
 	// (health.Result.Verdict: "HEALTHY · 2 of 7 not judged"); HealthChecks counts checks by
 	// status.
-	Health       string         `json:"health"`
-	Verdict      string         `json:"healthVerdict"`
-	HealthChecks map[string]int `json:"healthChecks"`
+	Health  string `json:"health"`
+	Verdict string `json:"healthVerdict"`
+	// UnhealthyChecks name the checks behind an UNHEALTHY verdict (its reason, for the row).
+	UnhealthyChecks []string       `json:"unhealthyChecks,omitempty"`
+	HealthChecks    map[string]int `json:"healthChecks"`
 	// Findings counts the fired optimization findings by status.
 	Findings map[string]int `json:"findings"`
 	// MetaSync is the meta-sync check's status and summary ("" without a catalog).
@@ -401,6 +403,9 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 				r.MetaSync, r.MetaSyncSummary = c.Status, c.Summary
 			}
 			r.HealthChecks[c.Status]++
+			if c.Status == health.Unhealthy && c.Name != health.MetaSync {
+				r.UnhealthyChecks = append(r.UnhealthyChecks, c.Name)
+			}
 		}
 		if len(h.Errors) > 0 {
 			r.HealthChecks["ERROR"] = len(h.Errors)

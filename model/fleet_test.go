@@ -204,3 +204,17 @@ func TestFleetRowAndOpenedTableAgree(t *testing.T) {
 		t.Errorf("row %q, opened %q (compaction %s)", r.Verdict, s.Health.Verdict(), s.Health.Check("compaction").Status)
 	}
 }
+
+// Issue 28 item 7: a fleet row's verdict carries its reason. cow-services-1.2.0 with its
+// writer.properties (keep.max.commits=6): savepoint (20261129161800076 blocks archival) and
+// archival (14 completed commits, threshold 7) are UNHEALTHY; compaction (Copy-on-Write) and
+// record-index (none) have nothing to judge, the rest are judged.
+func TestFleetRowNamesUnhealthyChecks(t *testing.T) {
+	dir := testutil.UnzipTable(t, "../testdata/fixtures/cow-services-1.2.0/table.zip", t.TempDir())
+	base := fleetBase()
+	base.Props = "../testdata/fixtures/cow-services-1.2.0/writer.properties"
+	r, _ := LoadFleetRow(context.Background(), base, FleetTarget{Name: "c", Location: dir})
+	if r.Verdict != "UNHEALTHY" || !reflect.DeepEqual(r.UnhealthyChecks, []string{"savepoint", "archival"}) {
+		t.Errorf("verdict %q, unhealthy %v", r.Verdict, r.UnhealthyChecks)
+	}
+}

@@ -142,8 +142,11 @@ func FleetCells(r model.FleetRow) []string {
 		return []string{r.Name, "-", "-", "-", "-", "-", "-", "ERROR", "-", "-", r.Error}
 	}
 	note := ""
+	if len(r.UnhealthyChecks) > 0 {
+		note = "unhealthy: " + strings.Join(r.UnhealthyChecks, ", ")
+	}
 	if r.MetaSync == health.Unhealthy {
-		note = r.MetaSyncSummary
+		note = strings.TrimPrefix(note+"; ", "; ") + r.MetaSyncSummary
 	}
 	for _, st := range model.FleetSteps {
 		if e, ok := r.StepErrors[string(st)]; ok {

@@ -27,7 +27,7 @@ func fleetRows() []model.FleetRow {
 		{Name: "sales/orders", Location: "s3://lake/w/sales/orders", TableType: "MERGE_ON_READ", TableVersion: 8, SizeBytes: 52 << 30,
 			Partitions: 731, FileGroups: 9120, LastCommit: "20261130114000000", LastCommitAgeSeconds: i64p(1200),
 			Pending: []model.FleetPending{{Action: "compaction", Count: 3, Oldest: "20261127100000000", AgeSeconds: i64p(3 * 86400)}},
-			Health:  "UNHEALTHY", HealthChecks: map[string]int{"UNHEALTHY": 1, "HEALTHY": 6}},
+			Health:  "UNHEALTHY", Verdict: "UNHEALTHY", UnhealthyChecks: []string{"compaction"}, HealthChecks: map[string]int{"UNHEALTHY": 1, "HEALTHY": 6}},
 		{Name: "sales/customers", Location: "s3://lake/w/sales/customers", TableType: "COPY_ON_WRITE", TableVersion: 6, SizeBytes: 3 << 20,
 			Partitions: 1, FileGroups: 4, LastCommit: "20261101000000000", LastCommitAgeSeconds: i64p(29 * 86400), Pending: []model.FleetPending{},
 			Health: "HEALTHY", Verdict: "HEALTHY · 2 of 7 not judged", HealthChecks: map[string]int{"HEALTHY": 5, "SKIPPED": 2}},
