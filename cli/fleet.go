@@ -203,8 +203,7 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 			return d, err
 		},
 		Open: func(r model.FleetRow) ui.Options {
-			o := opts
-			o.Location, o.Catalog = r.Location, r.Catalog
+			o := model.FleetTableOptions(opts, base, r)
 			return ui.Options{Location: r.Location, ExportDir: c.ExportDir, Color: colorEnabled(os.LookupEnv), ASCII: c.ASCII,
 				Mouse: c.Mouse && !c.NoMouse, FullExport: c.FullExport, Now: o.Now,
 				Load: func(ctx context.Context, progress func(model.Progress)) { _, _ = model.Load(ctx, o, progress) }}

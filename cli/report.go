@@ -14,6 +14,8 @@ type ReportCmd struct {
 	EventLog string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
 	Format   string `name:"format" hidden:"" help:"Old spelling of --output (md or json)."`
 	Full     bool   `name:"full" help:"Markdown: every row of every table (by default long tables keep their top rows so the report stays under 60,000 characters)."`
+	// The health section's SKIPPED summaries point here, as they do in health and open.
+	ApplyAllDefaults bool `name:"apply-all-defaults" help:"Health: judge unsupplied properties by Hudi's (engine-effective) defaults instead of skipping."`
 	OutputFlags
 	TableFlags
 }
@@ -35,6 +37,7 @@ func (c *ReportCmd) Run(ctx context.Context) error {
 	}
 	opts := c.options(c.Table, nil, nil)
 	opts.EventLog = c.EventLog
+	opts.Health.ApplyAllDefaults = c.ApplyAllDefaults
 	// The inputs named on the command line must be read: a report without them is not the one
 	// asked for. So must the timeline: without it no instant, file or layout section loads,
 	// which is the README's "the table could not be read" (exit 1), not a damaged part of it

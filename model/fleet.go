@@ -102,6 +102,17 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultFleetListing
 	}
+	// A table's .hoodie folder names the table: below it is only its metadata table, which
+	// is part of the table and not a table of the fleet.
+	var inMeta string
+	if baseName(location) == ".hoodie" {
+		parent := parentLocation(location)
+		if ok, _ := IsTable(ctx, parent, o.Storage); ok {
+			location = parent
+		} else {
+			inMeta = location
+		}
+	}
 	st, err := storage.Open(location, o.Storage)
 	if err != nil {
 		return nil, err
@@ -127,6 +138,13 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 		sem     = make(chan struct{}, o.Concurrency)
 	)
 	emit := func(rel string) {
+		if inMeta != "" {
+			// Under a .hoodie whose table has no hoodie.properties: still a metadata table.
+			mu.Lock()
+			defer mu.Unlock()
+			d.Skipped = append(d.Skipped, fmt.Sprintf("%s: a metadata table inside %s, not a table of its own", JoinLocation(location, rel), inMeta))
+			return
+		}
 		t := FleetTarget{Name: rel, Location: JoinLocation(location, rel)}
 		if rel == "" {
 			t.Name = baseName(location)
@@ -208,6 +226,19 @@ func JoinLocation(location, rel string) string {
 	return filepath.Join(location, filepath.FromSlash(rel))
 }
 
+// parentLocation is the location one level up: URIs cut at the last "/", local paths with
+// filepath.Dir.
+func parentLocation(location string) string {
+	l := strings.TrimRight(location, `/\`)
+	if strings.Contains(l, "://") {
+		if i := strings.LastIndex(l, "/"); i > strings.Index(l, "://")+2 {
+			return l[:i]
+		}
+		return l
+	}
+	return filepath.Dir(l)
+}
+
 func baseName(location string) string {
 	seps := `/\`
 	l := strings.TrimRight(location, seps)
@@ -244,9 +275,14 @@ type FleetRow struct {
 	LastCommit           string         `json:"lastCommit"`
 	LastCommitAgeSeconds *int64         `json:"lastCommitAgeSeconds"`
 	Pending              []FleetPending `json:"pending"`
-	// Health is the overall health verdict; HealthChecks counts checks by status.
-	Health       string         `json:"health"`
-	HealthChecks map[string]int `json:"healthChecks"`
+	// Health is the overall health status; Verdict the roll-up every surface prints
+	// (health.Result.Verdict: "HEALTHY · 2 of 7 not judged"); HealthChecks counts checks by
+	// status.
+	Health  string `json:"health"`
+	Verdict string `json:"healthVerdict"`
+	// UnhealthyChecks name the checks behind an UNHEALTHY verdict (its reason, for the row).
+	UnhealthyChecks []string       `json:"unhealthyChecks,omitempty"`
+	HealthChecks    map[string]int `json:"healthChecks"`
 	// Findings counts the fired optimization findings by status.
 	Findings map[string]int `json:"findings"`
 	// MetaSync is the meta-sync check's status and summary ("" without a catalog).
@@ -267,6 +303,16 @@ func FleetOptions(base Options, t FleetTarget) Options {
 	o := base
 	o.Location, o.Steps, o.LazyCommits, o.Archived, o.EventLog = t.Location, FleetSteps, true, false, ""
 	o.Catalog = t.Catalog
+	return o
+}
+
+// FleetTableOptions are the explorer's options for a table opened from its fleet row: the
+// explorer's own (every step, event log, early timeline) on the row's table and catalog, judged
+// as the row was (base's default handling), so Enter shows the verdict the row showed.
+func FleetTableOptions(explorer, base Options, r FleetRow) Options {
+	o := explorer
+	o.Location, o.Catalog = r.Location, r.Catalog
+	o.Health.ApplyAllDefaults = base.Health.ApplyAllDefaults
 	return o
 }
 
@@ -350,13 +396,16 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 		sort.Slice(r.Pending, func(i, j int) bool { return r.Pending[i].Action < r.Pending[j].Action })
 	}
 	if h := s.Health; h != nil {
-		r.Health = h.OverallStatus
+		r.Health, r.Verdict = h.OverallStatus, h.Verdict()
 		r.HealthChecks = map[string]int{}
 		for _, c := range h.Checks {
 			if c.Name == health.MetaSync {
 				r.MetaSync, r.MetaSyncSummary = c.Status, c.Summary
 			}
 			r.HealthChecks[c.Status]++
+			if c.Status == health.Unhealthy && c.Name != health.MetaSync {
+				r.UnhealthyChecks = append(r.UnhealthyChecks, c.Name)
+			}
 		}
 		if len(h.Errors) > 0 {
 			r.HealthChecks["ERROR"] = len(h.Errors)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -89,8 +90,9 @@ func TestFleetRowFigures(t *testing.T) {
 		// The fleet reads no commit metadata (LazyCommits): the commit facts are unknown, not
 		// zeros. OBS-025 (MOR carrying append-only) is refused with its decisive update share
 		// unknown — reported, never read as "no" — and OBS-026 no longer reads "median 0
-		// records per commit" from totals that were never read.
-		Health: "SKIPPED", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 4, "refused": 1}}
+		// records per commit" from totals that were never read. record-index is not
+		// applicable (no record index); the other six lack writer properties.
+		Health: "SKIPPED", Verdict: "SKIPPED · 6 of 7 not judged", HealthChecks: map[string]int{"SKIPPED": 7}, Findings: map[string]int{"hypothesis": 4, "refused": 1}}
 	if r.LastCommitAgeSeconds == nil {
 		t.Fatal("no last-commit age")
 	}
@@ -159,5 +161,64 @@ func TestFleetRowMatchesOverview(t *testing.T) {
 		if row.Health != full.RunHealth(false).OverallStatus {
 			t.Errorf("%s: health %s, the table's own %s", fx, row.Health, full.Health.OverallStatus)
 		}
+	}
+}
+
+// Issue 28 item 7: fleet on a table's .hoodie folder listed its metadata table
+// (.hoodie/metadata, which has a .hoodie/hoodie.properties of its own) as a table. The folder
+// names its table; with the table's hoodie.properties gone, the metadata table is still no table
+// of the fleet, and Skipped says why.
+func TestDiscoverOnHoodieFolder(t *testing.T) {
+	dir := testutil.UnzipTable(t, "../testdata/fixtures/mor-services-1.2.0/table.zip", t.TempDir())
+	ctx := context.Background()
+	d, err := Discover(ctx, filepath.Join(dir, ".hoodie"), DiscoverOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tables) != 1 || d.Tables[0].Location != dir || d.Tables[0].Name != filepath.Base(dir) {
+		t.Fatalf("tables %+v", d.Tables)
+	}
+	if err := os.Remove(filepath.Join(dir, ".hoodie", "hoodie.properties")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, ".hoodie", "hoodie.properties.backup"))
+	d, err = Discover(ctx, filepath.Join(dir, ".hoodie"), DiscoverOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tables) != 0 || len(d.Skipped) != 1 || !strings.Contains(d.Skipped[0], filepath.Join(".hoodie", "metadata")+": a metadata table inside") {
+		t.Fatalf("without hoodie.properties: tables %+v skipped %q", d.Tables, d.Skipped)
+	}
+}
+
+// Issue 28 item 8: the fleet row said HEALTHY (a fleet judges with Hudi's defaults) and Enter
+// on it showed "health SKIPPED" (the explorer did not). The table opened from a row is judged as
+// the row was: mor-services-1.2.0 as a fleet row and as the table it opens give the same verdict.
+func TestFleetRowAndOpenedTableAgree(t *testing.T) {
+	dir := testutil.UnzipTable(t, "../testdata/fixtures/mor-services-1.2.0/table.zip", t.TempDir())
+	base := fleetBase()
+	base.Health.ApplyAllDefaults = true // the Fleet view's
+	r, _ := LoadFleetRow(context.Background(), base, FleetTarget{Name: "m", Location: dir})
+	explorer := Options{ClusterDefaults: "-", Now: timeNowForTest, EarlyTimeline: true}
+	s, err := Load(context.Background(), FleetTableOptions(explorer, base, r), nil)
+	if err != nil || s.Health == nil {
+		t.Fatalf("open: %v %v", err, s.StepErrors)
+	}
+	if r.Verdict != "HEALTHY" || s.Health.Verdict() != r.Verdict || s.Health.Check("compaction").Status != "HEALTHY" {
+		t.Errorf("row %q, opened %q (compaction %s)", r.Verdict, s.Health.Verdict(), s.Health.Check("compaction").Status)
+	}
+}
+
+// Issue 28 item 7: a fleet row's verdict carries its reason. cow-services-1.2.0 with its
+// writer.properties (keep.max.commits=6): savepoint (20261129161800076 blocks archival) and
+// archival (14 completed commits, threshold 7) are UNHEALTHY; compaction (Copy-on-Write) and
+// record-index (none) have nothing to judge, the rest are judged.
+func TestFleetRowNamesUnhealthyChecks(t *testing.T) {
+	dir := testutil.UnzipTable(t, "../testdata/fixtures/cow-services-1.2.0/table.zip", t.TempDir())
+	base := fleetBase()
+	base.Props = "../testdata/fixtures/cow-services-1.2.0/writer.properties"
+	r, _ := LoadFleetRow(context.Background(), base, FleetTarget{Name: "c", Location: dir})
+	if r.Verdict != "UNHEALTHY" || !reflect.DeepEqual(r.UnhealthyChecks, []string{"savepoint", "archival"}) {
+		t.Errorf("verdict %q, unhealthy %v", r.Verdict, r.UnhealthyChecks)
 	}
 }

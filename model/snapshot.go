@@ -169,7 +169,54 @@ func (s *Snapshot) RunHealth(applyAll bool) *health.Result {
 	}
 	opt := s.Options.Health
 	opt.Config, opt.ApplyAllDefaults = s.Effective, applyAll
+	opt.Releases = s.WriterReleases()
 	return health.Run(*s.HealthIn, opt)
+}
+
+// WriterReleases are the Hudi release lines whose defaults apply to the keys the writer
+// properties leave unset, when a --props file was given (the writer's own properties: a key it
+// does not set is at the writing release's default): the lines that write the table's version
+// (config.WriterReleases, newer lines too when the writer set hoodie.write.table.version).
+// nil without one, or when it was not read (a key it might set is then unknown, not at a
+// default): a check then skips a key nobody supplied, as the Java checker does.
+func (s *Snapshot) WriterReleases() []string {
+	if s.Options.Props == "" || s.Config == nil || s.Effective == nil || s.StepErrors[StepConfig] != nil {
+		return nil
+	}
+	set := false
+	if s.Effective != nil {
+		_, set = s.Effective.Supplied("hoodie.write.table.version")
+	}
+	return config.WriterReleases(s.Config.Version, set)
+}
+
+// WithHealth is the snapshot judged with applyAll for ApplyAllDefaults (the Health pane's d): a
+// copy whose options and health result say so, sharing everything read, so every surface
+// reading it (Overview, panes, exports) shows one verdict. s itself when the health step has not
+// read anything or already judges that way.
+func (s *Snapshot) WithHealth(applyAll bool) *Snapshot {
+	if s.HealthIn == nil || (s.Health != nil && s.Options.Health.ApplyAllDefaults == applyAll) {
+		return s
+	}
+	c := s.clone()
+	c.Options.Health.ApplyAllDefaults = applyAll
+	c.Health = c.RunHealth(applyAll)
+	return c
+}
+
+// WithFindings is s with its findings evaluated again, for a snapshot WithHealth re-judged
+// (catalog rows read the health result); s itself when the findings step has not run. It reads
+// commit metadata the findings need, so the explorer runs it off the UI loop.
+func (s *Snapshot) WithFindings(ctx context.Context) *Snapshot {
+	if !s.HasRun(StepFindings) || s.Config == nil {
+		return s
+	}
+	c := s.clone()
+	delete(c.StepErrors, StepFindings)
+	if err := evaluateFindings(ctx, c); err != nil {
+		c.StepErrors[StepFindings] = err
+	}
+	return c
 }
 
 // HasRun reports whether a step has finished.

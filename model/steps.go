@@ -12,6 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 // Step names one load step.
@@ -263,14 +264,38 @@ func analyzeHealth(ctx context.Context, s *Snapshot) error {
 
 func analyzeEventLog(ctx context.Context, s *Snapshot) error {
 	if s.Options.FollowEventLog {
-		return followEventLog(ctx, s)
+		if err := followEventLog(ctx, s); err != nil {
+			return err
+		}
+		s.addEventLogConfig()
+		return nil
 	}
 	r, err := AnalyzeEventLog(ctx, s.Options.EventLog, s.Options.Storage, s.Options.EventLogTune)
 	if err != nil {
 		return err
 	}
 	s.EventLog = r
+	s.addEventLogConfig()
 	return nil
+}
+
+// addEventLogConfig adds the hoodie.* keys of the event log's Spark Properties to the effective
+// configuration (below hudi-defaults.conf) and judges health again with them, so a key the
+// application set counts as supplied everywhere health is shown. The layout analysis, which
+// ran before the event log was read, keeps the configuration it had.
+func (s *Snapshot) addEventLogConfig() {
+	if s.Effective == nil || s.EventLog == nil {
+		return
+	}
+	// The origin is shown beside values: a URI's credentials are stripped from it.
+	eff := s.Effective.WithEventLog(s.EventLog.Hudiscope.Hudi.Configs, "Spark Properties of "+redact.Value("", s.Options.EventLog))
+	if eff == s.Effective {
+		return
+	}
+	s.Effective = eff
+	if s.HealthIn != nil {
+		s.Health = s.RunHealth(s.Options.Health.ApplyAllDefaults)
+	}
 }
 
 func evaluateFindings(ctx context.Context, s *Snapshot) error {

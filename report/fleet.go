@@ -66,6 +66,15 @@ func FleetLess(a, b model.FleetRow) bool {
 	return a.Name < b.Name
 }
 
+// FleetVerdict is the row's health roll-up (health.Result.Verdict, "HEALTHY · 2 of 7 not
+// judged"); the bare status for a row made before the roll-up existed.
+func FleetVerdict(r model.FleetRow) string {
+	if r.Verdict != "" {
+		return r.Verdict
+	}
+	return r.Health
+}
+
 // FleetAge renders seconds as the largest whole unit ("3d", "5h", "12m", "40s"); "-" for nil.
 func FleetAge(sec *int64) string {
 	if sec == nil {
@@ -125,8 +134,11 @@ func FleetCells(r model.FleetRow) []string {
 		return []string{r.Name, "-", "-", "-", "-", "-", "-", "ERROR", "-", "-", r.Error}
 	}
 	note := ""
+	if len(r.UnhealthyChecks) > 0 {
+		note = "unhealthy: " + strings.Join(r.UnhealthyChecks, ", ")
+	}
 	if r.MetaSync == health.Unhealthy {
-		note = r.MetaSyncSummary
+		note = strings.TrimPrefix(note+"; ", "; ") + r.MetaSyncSummary
 	}
 	for _, st := range model.FleetSteps {
 		if e, ok := r.StepErrors[string(st)]; ok {
@@ -134,7 +146,7 @@ func FleetCells(r model.FleetRow) []string {
 		}
 	}
 	return []string{r.Name, shortType(r.TableType), fmt.Sprint(r.TableVersion), units.Bytes(r.SizeBytes), fmt.Sprint(r.Partitions),
-		FleetAge(r.LastCommitAgeSeconds), FleetPendingCell(r), orDash(r.Health), orDash(r.MetaSync), FleetCounts(r.Findings), note}
+		FleetAge(r.LastCommitAgeSeconds), FleetPendingCell(r), orDash(FleetVerdict(r)), orDash(r.MetaSync), FleetCounts(r.Findings), note}
 }
 
 // FleetHeaders name the fleet table's columns.

@@ -41,7 +41,7 @@ func HealthMarkdown(r *health.Result, names []string) string {
 	if r.Hudiscope != nil && r.Hudiscope.ApplyAllDefaults {
 		assumed = "; defaults assumed: writer properties left unset are judged by Hudi's defaults"
 	}
-	fmt.Fprintf(&b, "Overall: **%s** (%s, engine %s%s).\n\n", r.OverallStatus, orDash(r.TableType), orDash(engine), assumed)
+	fmt.Fprintf(&b, "Overall: **%s** (%s, engine %s%s).\n\n", r.Verdict(), orDash(r.TableType), orDash(engine), assumed)
 	checks := r.Checks
 	if names != nil {
 		checks = nil

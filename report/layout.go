@@ -149,20 +149,6 @@ func SkewText(r *layout.Result) string {
 	return out
 }
 
-// DetectorLine is one detector's verdict with its observed number against its threshold, in
-// plain text (ge is the "at least" sign to use).
-func DetectorLine(d layout.DetectorBand, ge string) string {
-	switch d.Name {
-	case layout.MicroPartition:
-		return fmt.Sprintf("%.0f partitions (count threshold %.0f)", d.Observed, d.Threshold)
-	case layout.SmallFiles:
-		return fmt.Sprintf("%s of qualifying partitions small (MODERATE at %s%s)", pctShort(d.Observed), ge, pctShort(d.Threshold))
-	case layout.HotPartitions:
-		return fmt.Sprintf("%.0f hot partition(s) in the recent commit window", d.Observed)
-	}
-	return fmt.Sprintf("observed %g, threshold %g", d.Observed, d.Threshold)
-}
-
 // DetectorsMarkdown lists the detectors (status, observed vs threshold, summary, findings).
 func DetectorsMarkdown(r *layout.Result) string {
 	c := r.TableCharacteristics
@@ -170,7 +156,11 @@ func DetectorsMarkdown(r *layout.Result) string {
 		return "Not run.\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Overall: **%s** (table age %d days).\n\n", c.OverallStatus, c.TableAgeDays)
+	overall := c.OverallStatus
+	if v := r.Hudiscope.Verdict(); v != "" {
+		overall = v
+	}
+	fmt.Fprintf(&b, "Overall: **%s** (table age %d days).\n\n", overall, c.TableAgeDays)
 	bands := map[string]layout.DetectorBand{}
 	if r.Hudiscope != nil {
 		for _, d := range r.Hudiscope.Detectors {
@@ -179,13 +169,13 @@ func DetectorsMarkdown(r *layout.Result) string {
 	}
 	var rows [][]string
 	for _, d := range c.Detectors {
-		obs := "-"
-		if bd, ok := bands[d.Name]; ok && d.Status != layout.Skipped {
-			obs = DetectorLine(bd, "≥")
+		verdict, reason := d.Status, "-"
+		if bd, ok := bands[d.Name]; ok && bd.Verdict != "" {
+			verdict, reason = bd.Verdict, bd.Reason
 		}
-		rows = append(rows, []string{d.Name, d.Status, obs, d.Summary})
+		rows = append(rows, []string{d.Name, verdict, reason, d.Summary})
 	}
-	b.WriteString(Table([]string{"detector", "status", "observed vs threshold", "summary"}, "llll", rows))
+	b.WriteString(Table([]string{"detector", "verdict", "reason", "summary"}, "llll", rows))
 	for _, d := range c.Detectors {
 		for _, f := range d.Findings {
 			fmt.Fprintf(&b, "\n- %s: %s", d.Name, Escape(strings.TrimSpace(f)))
@@ -289,13 +279,6 @@ func PartitionName(p string) string {
 		return "(table root)"
 	}
 	return p
-}
-
-// pctShort is a percentage with at most 2 decimals and no trailing zeros ("10%", "12.5%").
-func pctShort(f float64) string {
-	s := strconv.FormatFloat(100*f, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + "%"
 }
 
 // Pct renders a fraction as a percentage.

@@ -103,8 +103,11 @@ type App struct {
 
 	width, height int
 	snap          *model.Snapshot
-	prog          model.Progress
-	finished      bool
+	// healthAll is the Health pane's d: nil until pressed, then the ApplyAllDefaults every
+	// published snapshot is judged with.
+	healthAll *bool
+	prog      model.Progress
+	finished  bool
 
 	help    bool
 	helpTop int // first line of the ? overlay shown when it does not fit
@@ -174,6 +177,39 @@ func (a *App) waitLoad() tea.Cmd {
 }
 
 // Snapshot is the latest snapshot (nil before the first progress event).
+// rejudgeMsg asks the app to judge health with applyAll for ApplyAllDefaults from now on (the
+// Health pane's d), on every surface: panes, Overview and exports read the same snapshot.
+type rejudgeMsg struct{ applyAll bool }
+
+// refoundMsg carries snap, from with its findings evaluated again.
+type refoundMsg struct{ from, snap *model.Snapshot }
+
+// publish shows s (re-judged as the Health pane's d last asked, so a later load step or a watch
+// refresh keeps the toggle) on every pane. A re-judged snapshot's findings, which read the
+// health result, are evaluated again in the background and published when done.
+func (a *App) publish(s *model.Snapshot) tea.Cmd {
+	if s == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if a.healthAll != nil {
+		if r := s.WithHealth(*a.healthAll); r != s {
+			s = r
+			if s.HasRun(model.StepFindings) {
+				cmds = append(cmds, func() tea.Msg { return refoundMsg{from: r, snap: r.WithFindings(context.Background())} })
+			}
+		}
+	}
+	a.snap = s
+	for _, p := range a.panes {
+		cmds = append(cmds, p.SetSnapshot(a.snap))
+	}
+	if a.probs != nil {
+		a.probs.SetSnapshot(a.snap)
+	}
+	return tea.Batch(cmds...)
+}
+
 func (a *App) Snapshot() *model.Snapshot { return a.snap }
 
 // ActivePane is the index of the shown pane.
@@ -229,13 +265,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.finished = a.finished || msg.Finished
 		var cmds []tea.Cmd
 		if msg.Snapshot != nil && msg.Snapshot != a.snap {
-			a.snap = msg.Snapshot
-			for _, p := range a.panes {
-				cmds = append(cmds, p.SetSnapshot(a.snap))
-			}
-			if a.probs != nil {
-				a.probs.SetSnapshot(a.snap)
-			}
+			cmds = append(cmds, a.publish(msg.Snapshot))
 		}
 		if a.ch != nil {
 			cmds = append(cmds, a.waitLoad())
@@ -246,6 +276,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(cmds...)
 	case loadClosedMsg:
 		a.finished = true
+		return a, nil
+	case rejudgeMsg:
+		a.healthAll = &msg.applyAll
+		return a, a.publish(a.snap)
+	case refoundMsg:
+		// Findings evaluated again for the re-judged snapshot still shown.
+		if msg.from == a.snap {
+			return a, a.publish(msg.snap)
+		}
 		return a, nil
 	case exportDoneMsg:
 		if msg.err != nil {

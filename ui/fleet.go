@@ -114,7 +114,7 @@ func (f *Fleet) columns() []lvCol {
 			}
 			return m
 		}},
-		{title: "HEALTH", width: 9, num: func(i int) float64 { return float64(report.FleetSeverity(row(i))) }},
+		{title: "HEALTH", width: 9, flex: true, maxW: 28, num: func(i int) float64 { return float64(report.FleetSeverity(row(i))) }},
 		{title: "SYNC", width: 9, prio: 2, txt: func(i int) string { return syncRank(row(i).MetaSync) }},
 		{title: "NOTE", width: 10, flex: true, prio: 5},
 	}

@@ -27,10 +27,10 @@ func fleetRows() []model.FleetRow {
 		{Name: "sales/orders", Location: "s3://lake/w/sales/orders", TableType: "MERGE_ON_READ", TableVersion: 8, SizeBytes: 52 << 30,
 			Partitions: 731, FileGroups: 9120, LastCommit: "20261130114000000", LastCommitAgeSeconds: i64p(1200),
 			Pending: []model.FleetPending{{Action: "compaction", Count: 3, Oldest: "20261127100000000", AgeSeconds: i64p(3 * 86400)}},
-			Health:  "UNHEALTHY", HealthChecks: map[string]int{"UNHEALTHY": 1, "HEALTHY": 6}},
+			Health:  "UNHEALTHY", Verdict: "UNHEALTHY", UnhealthyChecks: []string{"compaction"}, HealthChecks: map[string]int{"UNHEALTHY": 1, "HEALTHY": 6}},
 		{Name: "sales/customers", Location: "s3://lake/w/sales/customers", TableType: "COPY_ON_WRITE", TableVersion: 6, SizeBytes: 3 << 20,
 			Partitions: 1, FileGroups: 4, LastCommit: "20261101000000000", LastCommitAgeSeconds: i64p(29 * 86400), Pending: []model.FleetPending{},
-			Health: "HEALTHY", HealthChecks: map[string]int{"HEALTHY": 5, "SKIPPED": 2}},
+			Health: "HEALTHY", Verdict: "HEALTHY · 2 of 7 not judged", HealthChecks: map[string]int{"HEALTHY": 5, "SKIPPED": 2}},
 		{Name: "ops/broken", Location: "s3://lake/w/ops/broken", Error: "read s3://lake/w/ops/broken/.hoodie/hoodie.properties: AccessDenied"},
 		{Name: "ops/events", Location: "s3://lake/w/ops/events", TableType: "COPY_ON_WRITE", TableVersion: 9, SizeBytes: 880 << 20,
 			Partitions: 30, FileGroups: 240, LastCommit: "20261130115900000", LastCommitAgeSeconds: i64p(60), Pending: []model.FleetPending{},
@@ -38,7 +38,7 @@ func fleetRows() []model.FleetRow {
 		{Name: "ml/features", Location: "s3://lake/w/ml/features", TableType: "MERGE_ON_READ", TableVersion: 9, SizeBytes: 12 << 30,
 			Partitions: 12, FileGroups: 96, LastCommit: "20261130100000000", LastCommitAgeSeconds: i64p(7200),
 			Pending: []model.FleetPending{{Action: "clean", Count: 1, Oldest: "20261130110000000", AgeSeconds: i64p(3600)}}, Health: "HEALTHY", MetaSync: "HEALTHY"},
-		{Name: "tmp/scratch", Location: "s3://lake/w/tmp/scratch", TableType: "COPY_ON_WRITE", TableVersion: 5, Pending: []model.FleetPending{}, Health: "SKIPPED"},
+		{Name: "tmp/scratch", Location: "s3://lake/w/tmp/scratch", TableType: "COPY_ON_WRITE", TableVersion: 5, Pending: []model.FleetPending{}, Health: "SKIPPED", Verdict: "SKIPPED · 6 of 7 not judged"},
 	}
 }
 

@@ -24,6 +24,7 @@ type HealthPane struct {
 	snap *model.Snapshot
 	// base is the snapshot's result; res the one shown (base, or base re-judged with d).
 	base   *health.Result
+	snapIn *health.Input // the read base judged
 	res    *health.Result
 	bands  map[string]health.Band
 	list   *listView
@@ -134,19 +135,24 @@ func (h *HealthPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	if s == nil || s.Health == nil || s.Health == h.base {
 		return nil
 	}
-	h.base, h.detail = s.Health, nil
+	// A re-judged snapshot (d) keeps the open check; a new read closes it.
+	if h.detail != nil && (h.base == nil || s.HealthIn == nil || s.HealthIn != h.snapIn || s.Health.Check(h.check) == nil) {
+		h.detail = nil
+	}
+	h.base, h.snapIn = s.Health, s.HealthIn
 	h.setResult(s.Health)
 	return nil
 }
 
-// rejudge flips "judge unset properties by Hudi's defaults" and runs the checks again on what
-// the health step read; the table is not read again.
-func (h *HealthPane) rejudge() {
-	r := h.snap.RunHealth(!h.assumed())
-	if r == nil {
-		return
+// rejudge flips "judge unset properties by Hudi's defaults": the app runs the checks again on
+// what the health step read (the table is not read again) and publishes the result to every
+// surface, so the Overview and the exports show what this pane shows.
+func (h *HealthPane) rejudge() tea.Cmd {
+	if !h.canRejudge() {
+		return nil
 	}
-	h.setResult(r)
+	all := !h.assumed()
+	return func() tea.Msg { return rejudgeMsg{applyAll: all} }
 }
 
 // setResult shows r, keeping the sort, the filter and the selected check.
@@ -237,6 +243,8 @@ func (h *HealthPane) setResult(r *health.Result) {
 func defaultsUsed(r *health.Result, name string) []health.SourceEntry {
 	var out []health.SourceEntry
 	for _, s := range report.CheckSources(r, name) {
+		// Not the writing release's defaults (source "Hudi 1.2 default"): those are what the
+		// writer runs with, not an assumption; the source column marks them.
 		if strings.HasPrefix(s.Source, string(config.SourceEngine)) || strings.HasPrefix(s.Source, string(config.SourceDeclared)) {
 			out = append(out, s)
 		}
@@ -271,10 +279,11 @@ func (h *HealthPane) Back() bool {
 
 func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
 	km, isKey := msg.(tea.KeyPressMsg)
+	var cmd tea.Cmd
 	switch k := h.KeyMap().(type) {
 	case healthCheckKeys:
 		if isKey && key.Matches(km, k.Defaults) {
-			h.rejudge()
+			cmd = h.rejudge()
 			break
 		}
 		h.detail.update(k.navKeys, msg)
@@ -284,7 +293,7 @@ func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
 			h.check = h.res.Checks[h.list.selected()].Name
 			h.detail = newPager()
 		case isKey && key.Matches(km, k.Defaults):
-			h.rejudge()
+			cmd = h.rejudge()
 		default:
 			h.list.update(h.c.Keys, msg)
 		}
@@ -292,7 +301,7 @@ func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
 		h.list.update(h.c.Keys, msg)
 	}
 	h.reflow()
-	return nil
+	return cmd
 }
 
 // Focus selects the check a jump names (closing an open check); none only shows the pane.
@@ -421,11 +430,16 @@ func (h *HealthPane) headline(width int) string {
 			props = st.Bad.Render("props " + filepath.Base(h.snap.Options.Props) + " not read")
 		}
 	}
-	status := r.OverallStatus
-	if status == health.Unhealthy {
+	status := r.Verdict()
+	if r.OverallStatus == health.Unhealthy {
 		status = st.Bad.Render(status)
 	}
 	line := " overall " + status + g.Sep + "engine " + engine + g.Sep + props
+	if h.snap != nil && h.snap.StepErrors[model.StepConfig] != nil {
+		// A props file that was not read is why checks went unjudged: it comes before the
+		// engine, so an 80-column header still shows it.
+		line = " overall " + status + g.Sep + props + g.Sep + "engine " + engine
+	}
 	if h.assumed() {
 		line += g.Sep + st.Warn.Render("defaults assumed")
 	}

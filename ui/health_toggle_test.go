@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // d in the Health pane re-judges the loaded read with Hudi's defaults and back, marking the
-// result as assumed; the snapshot itself (and the other panes' view of it) is left as loaded.
+// result as assumed. The app publishes the re-judged snapshot (a copy: the loaded one is never
+// changed), so the Overview and the exports say what the pane says.
 func TestHealthDefaultsToggle(t *testing.T) {
 	s := morServicesSnapshot(t)
 	loaded := s.Health
@@ -17,16 +21,22 @@ func TestHealthDefaultsToggle(t *testing.T) {
 	}
 	press(a, "d")
 	sc := screen(a)
-	if !strings.Contains(sc, "engine spark · props writer.properties · defaults assumed") || !strings.Contains(sc, "HEALTHY*") ||
-		!strings.Contains(sc, "since compaction at 20261129163015967 (archived)") {
+	// With writer.properties every key they leave unset is already at Hudi 1.x's default
+	// (source "Hudi 1.1/1.2 default"), so d assumes nothing more: no check is starred.
+	if !strings.Contains(sc, "engine spark · props writer.properties · defaults assumed") || strings.Contains(sc, "HEALTHY*") ||
+		!strings.Contains(sc, "since compaction at 20261129163015967 (archived)") ||
+		!strings.Contains(sc, "hoodie.compact.inline.trigger.strategy = NUM_COMMITS  (Hudi 1.1/1.2 default)") {
 		t.Errorf("after d:\n%s", sc)
 	}
 	press(a, "j", "d", "d")
 	if sc := screen(a); !strings.Contains(sc, "▶⚠ cleaner") {
 		t.Errorf("selection not kept on cleaner:\n%s", sc)
 	}
-	if a.Snapshot().Health != loaded || loaded.Hudiscope.ApplyAllDefaults {
-		t.Error("the snapshot's result changed")
+	if loaded.Hudiscope.ApplyAllDefaults || s.Options.Health.ApplyAllDefaults {
+		t.Error("the loaded snapshot changed")
+	}
+	if h := a.Snapshot().Health; h == loaded || !h.Hudiscope.ApplyAllDefaults || !a.Snapshot().Options.Health.ApplyAllDefaults {
+		t.Error("the shown snapshot is not the re-judged one")
 	}
 	press(a, "d")
 	if sc := screen(a); strings.Contains(sc, "defaults assumed") || strings.Contains(sc, "HEALTHY*") {
@@ -55,5 +65,38 @@ func TestHeaderEventLogMark(t *testing.T) {
 	}
 	if h := strings.SplitN(screen(appWith(t, incrSnapshot(t), 120, 40)), "\n", 2)[0]; !strings.Contains(h, "event log ✓") {
 		t.Errorf("parsed: %q", h)
+	}
+}
+
+// Issue 28 item 8: E (the full report) written while Health showed "defaults assumed" exported
+// the loaded, unassumed verdict. After d every surface reads the re-judged snapshot: the
+// Overview's health line, the exported report's Health section and the pane agree, and a later
+// load step keeps the toggle. The table: incr-1.2.0 without writer properties (nothing supplied,
+// so without defaults cleaner, savepoint, archival and the mdt checks are not judged).
+func TestHealthToggleReachesOverviewAndExport(t *testing.T) {
+	needFixture(t, fxIncrDir+"/table.zip")
+	s := analysisSnapshot(t, fxIncrDir+"/table.zip", "", "")
+	a := appWith(t, s, 120, 40)
+	if got := a.Snapshot().Health.Verdict(); got != "SKIPPED · 5 of 7 not judged" {
+		t.Fatalf("loaded verdict %q", got)
+	}
+	press(a, "4", "d")
+	want := a.Snapshot().Health.Verdict()
+	if want != "HEALTHY" {
+		t.Fatalf("after d: %q", want)
+	}
+	press(a, "1")
+	if sc := screen(a); !strings.Contains(sc, "health       HEALTHY (7 checks)") {
+		t.Errorf("Overview after d:\n%s", sc)
+	}
+	md := report.Markdown(context.Background(), a.Snapshot())
+	if !strings.Contains(md, "Overall: **HEALTHY** (COPY_ON_WRITE, engine spark; defaults assumed") || strings.Contains(md, "### cleaner: SKIPPED") {
+		t.Errorf("export after d does not carry the toggle:\n%s", md[strings.Index(md, "Overall: **"):][:300])
+	}
+	// A later load event (a watch refresh, the findings step) is judged as toggled.
+	next := *s
+	feed(a, &next)
+	if got := a.Snapshot().Health.Verdict(); got != want || !a.Snapshot().Options.Health.ApplyAllDefaults {
+		t.Errorf("after a new snapshot: %q", got)
 	}
 }

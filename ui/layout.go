@@ -667,21 +667,22 @@ func (l *LayoutPane) detectorLines(width int) []string {
 		}
 	}
 	var out []string
+	vw := 8
+	for _, b := range bands {
+		vw = max(vw, len(b.Verdict))
+	}
 	for _, d := range c.Detectors {
-		status := d.Status
-		switch status {
+		// The verdict and its reason, as every surface shows them (layout.DetectorBand).
+		verdict, reason := d.Status, asciiText(g, d.Summary)
+		if b, ok := bands[d.Name]; ok && b.Verdict != "" {
+			verdict, reason = b.Verdict, asciiText(g, b.Reason)
+		}
+		status := padRight(verdict, vw+1)
+		switch verdict {
 		case layout.Flagged, layout.Moderate, layout.Severe:
-			status = st.Warn.Render(padRight(status, 9))
-		default:
-			status = padRight(status, 9)
+			status = st.Warn.Render(status)
 		}
-		obs := ""
-		if b, ok := bands[d.Name]; ok && d.Status != layout.Skipped {
-			obs = report.DetectorLine(b, geSign(g))
-		} else {
-			obs = asciiText(g, d.Summary)
-		}
-		out = append(out, clip(" "+padRight(d.Name, 15)+" "+status+obs, width))
+		out = append(out, clip(" "+padRight(d.Name, 15)+" "+status+" "+reason, width))
 	}
 	return out
 }

@@ -325,17 +325,17 @@ func (o *Overview) healthRow(h *health.Result) ovRow {
 			}
 		}
 	}
-	v := h.OverallStatus
+	v := h.Verdict()
 	if len(bad) > 0 {
 		v += ": " + strings.Join(bad, ", ")
-	} else {
+	} else if n, _ := h.NotJudged(); n == 0 {
 		v += fmt.Sprintf(" (%d checks)", len(h.Checks))
 	}
 	if len(h.Errors) > 0 {
 		v += fmt.Sprintf("%s%d check(s) failed to run", o.c.Styles.G.Sep, len(h.Errors))
 	}
 	return ovRow{label: "health", value: v, jump: jumpMsg{Pane: "Health", Check: first}, bad: len(bad) > 0,
-		copyLabel: "health", copyValue: h.OverallStatus}
+		copyLabel: "health", copyValue: h.Verdict()}
 }
 
 // scan finds the last completed write and the pending service plans (once per timeline).

@@ -68,9 +68,10 @@ func analysisSnapshot(tb testing.TB, table, props, evlog string) *model.Snapshot
 	hin.Zone = time.UTC
 	s.View, s.Effective = view, eff
 	s.Layout = layout.Analyze(in, opt)
-	s.Health = health.Run(hin, health.Options{Config: eff})
 	s.HealthIn = &hin
 	s.Options.Props = props
+	// As the health step judges: with the writer properties, unset keys at the release's default.
+	s.Health = s.RunHealth(false)
 	s.Done = append(s.Done, model.StepFiles, model.StepConfig, model.StepLayout, model.StepHealth)
 	if evlog != "" {
 		r, err := model.AnalyzeEventLog(ctx, evlog, storage.Options{}, nil)

@@ -174,15 +174,7 @@ func (a *App) showWatched(s *model.Snapshot, seq int) tea.Cmd {
 		return nil
 	}
 	w.seq = seq
-	a.snap = s
-	var cmds []tea.Cmd
-	for _, p := range a.panes {
-		cmds = append(cmds, p.SetSnapshot(a.snap))
-	}
-	if a.probs != nil {
-		a.probs.SetSnapshot(a.snap)
-	}
-	return tea.Batch(cmds...)
+	return a.publish(s)
 }
 
 // applyRefresh shows a refresh's snapshot and changes, and schedules the next one.

@@ -19,11 +19,17 @@ import (
 type Source string
 
 const (
-	SourceProps    Source = "props"            // --props file or --hoodie-conf
-	SourceCluster  Source = "cluster defaults" // hudi-defaults.conf
+	SourceProps   Source = "props"            // --props file or --hoodie-conf
+	SourceCluster Source = "cluster defaults" // hudi-defaults.conf
+	// SourceEventLog is a hoodie.* key in the Spark event log's Spark Properties: the
+	// application that wrote the table ran with it.
+	SourceEventLog Source = "event log"
 	SourceTable    Source = "table"            // hoodie.properties
 	SourceEngine   Source = "engine default"   // engine-effective default (assets.EngineDefaults)
 	SourceDeclared Source = "declared default" // ConfigProperty.defaultValue()
+	// SourceRelease is the default of the Hudi release that writes the table, applied to a key
+	// the writer properties leave unset (Origin names the release: "Hudi 1.2").
+	SourceRelease Source = "default"
 )
 
 // Engines hudiscope knows engine-effective defaults for.
@@ -62,6 +68,10 @@ func (v Value) MarshalJSON() ([]byte, error) {
 
 // SourceLabel is a short "source" string for panes and text output, e.g. "props (w.properties)".
 func (v Value) SourceLabel() string {
+	if v.Source == SourceRelease {
+		// "Hudi 1.2 default": the release whose default it is, marked as a default.
+		return v.Origin + " " + string(SourceRelease)
+	}
 	if v.Origin == "" {
 		return string(v.Source)
 	}
@@ -137,6 +147,8 @@ type Input struct {
 	PropsFile  string            // its path, for Origin
 	Cluster    map[string]string // parsed hudi-defaults.conf
 	ClusterSrc string            // its path
+	EventLog   map[string]string // hoodie.* keys of the event log's Spark Properties
+	EventLogID string            // the event log, for Origin
 	Table      map[string]string // hoodie.properties
 }
 
@@ -168,10 +180,49 @@ func New(in Input) *Effective {
 	if in.Cluster != nil {
 		e.Layers = append(e.Layers, Layer{Source: SourceCluster, Origin: in.ClusterSrc, Values: in.Cluster})
 	}
+	if l, ok := eventLogLayer(in.EventLog, in.EventLogID); ok {
+		e.Layers = append(e.Layers, l)
+	}
 	if in.Table != nil {
 		e.Layers = append(e.Layers, Layer{Source: SourceTable, Origin: "hoodie.properties", Values: in.Table})
 	}
 	return e
+}
+
+func eventLogLayer(props map[string]string, origin string) (Layer, bool) {
+	l := Layer{Source: SourceEventLog, Origin: origin, Values: map[string]string{}}
+	for k, v := range props {
+		if strings.HasPrefix(k, "hoodie.") {
+			l.Values[k] = v
+		}
+	}
+	return l, len(l.Values) > 0
+}
+
+// WithEventLog is e with the hoodie.* keys of an event log's Spark Properties as a layer below
+// the cluster defaults and above hoodie.properties (the explorer reads the event log after the
+// configuration); e itself when props has none.
+func (e *Effective) WithEventLog(props map[string]string, origin string) *Effective {
+	l, ok := eventLogLayer(props, origin)
+	if !ok {
+		return e
+	}
+	c := *e
+	c.Layers = nil
+	added := false
+	for _, x := range e.Layers {
+		if x.Source == SourceEventLog {
+			continue
+		}
+		if !added && x.Source == SourceTable {
+			c.Layers, added = append(c.Layers, l), true
+		}
+		c.Layers = append(c.Layers, x)
+	}
+	if !added {
+		c.Layers = append(c.Layers, l)
+	}
+	return &c
 }
 
 func validEngine(e string) bool {
@@ -221,17 +272,20 @@ func hasSource(list []Source, s Source) bool {
 	return false
 }
 
-// Supplied returns the value the operator supplied for key (props, --hoodie-conf or cluster
-// defaults), honouring alternative keys. This is what "present" means for the health checker's
-// SKIPPED rule.
+// Supplied returns the value the operator supplied for key (props, --hoodie-conf, cluster
+// defaults or the event log's Spark Properties), honouring alternative keys. This is what
+// "present" means for the health checker's SKIPPED rule.
 func (e *Effective) Supplied(key string) (Value, bool) {
-	return e.find(key, SourceProps, SourceCluster)
+	return e.find(key, SourceProps, SourceCluster, SourceEventLog)
 }
+
+// supplied: a layer the operator (or the writing application) set.
+func supplied(s Source) bool { return s == SourceProps || s == SourceCluster || s == SourceEventLog }
 
 // SuppliedExact is Supplied without alternative keys (Java's props.containsKey).
 func (e *Effective) SuppliedExact(key string) (Value, bool) {
 	for _, l := range e.Layers {
-		if l.Source != SourceProps && l.Source != SourceCluster {
+		if !supplied(l.Source) {
 			continue
 		}
 		if v, ok := l.Values[key]; ok {
@@ -284,6 +338,82 @@ func DeclaredDefault(key string) (string, bool) {
 		return k.Default, true
 	}
 	return "", false
+}
+
+// ReleaseValue is the value a writer of release line (e.g. "1.2") runs with for key when the
+// writer properties were given: the value supplied under any spelling that release accepts
+// (its own name for the key, that name's alternatives, and key itself), else the engine-effective
+// default where this engine overrides the declared one, else the release's declared default
+// (Source SourceRelease). Keys are renamed between lines (hoodie.clean.max.commits in 0.x is
+// hoodie.clean.trigger.max.commits in 1.x), so the name is the release's. ok is false with a
+// reason when the release has no such key or declares no default for it.
+func (e *Effective) ReleaseValue(key, release string) (v Value, ok bool, reason string) {
+	name, known := NameIn(key, release)
+	spellings := []string{key}
+	var info KeyInfo
+	if known {
+		info, _ = Key(name, release)
+		spellings = append(spellings, name)
+		spellings = append(spellings, info.Alternatives...)
+	}
+	for _, l := range e.Layers {
+		if !supplied(l.Source) {
+			continue
+		}
+		for _, k := range spellings {
+			if raw, found := l.Values[k]; found {
+				v = Value{Key: key, Raw: raw, Source: l.Source, Origin: l.Origin, Secret: redact.IsSecret(key) || redact.IsSecret(k)}
+				if k != key {
+					v.AltKey = k
+				}
+				return v, true, ""
+			}
+		}
+	}
+	if !known {
+		return Value{}, false, fmt.Sprintf("Hudi %s, which writes this table, has no key '%s'", release, key)
+	}
+	if d, found := e.Default(key); found && d.Source == SourceEngine {
+		return d, true, ""
+	}
+	if !info.HasDefault {
+		return Value{}, false, fmt.Sprintf("Hudi %s declares no default for '%s'", release, name)
+	}
+	v = Value{Key: key, Raw: info.Default, Source: SourceRelease, Origin: "Hudi " + release, Secret: redact.IsSecret(key)}
+	if name != key {
+		v.AltKey = name
+	}
+	return v, true, ""
+}
+
+// WriterValue is ReleaseValue for a table that any of releases may have written (a table
+// version is written by more than one line): a supplied value under a spelling any of them
+// accepts, else their default when every line declares the same one (Origin "Hudi 0.12/0.13").
+// Lines that disagree, or one that lacks the key, leave it without a value and say so.
+func (e *Effective) WriterValue(key string, releases []string) (Value, bool, string) {
+	var vals []Value
+	for _, r := range releases {
+		v, ok, why := e.ReleaseValue(key, r)
+		if !ok {
+			return Value{}, false, why
+		}
+		if v.Source != SourceRelease {
+			return v, true, ""
+		}
+		vals = append(vals, v)
+	}
+	if len(vals) == 0 {
+		return Value{}, false, "the release that writes this table is not known"
+	}
+	v := vals[0]
+	for _, x := range vals[1:] {
+		if x.Raw != v.Raw {
+			return Value{}, false, fmt.Sprintf("the releases that may write this table declare different defaults for it (%s %s, %s %s)",
+				v.Origin, v.Raw, x.Origin, x.Raw)
+		}
+	}
+	v.Origin = "Hudi " + strings.Join(releases, "/")
+	return v, true, ""
 }
 
 // Lookup is the effective value of key through the whole chain.

@@ -126,3 +126,36 @@ func TestSecretsRedacted(t *testing.T) {
 		t.Errorf("uri userinfo: %s", got)
 	}
 }
+
+// Issue 28: hoodie.* keys in the event log's Spark Properties are what the application ran
+// with: supplied, below hudi-defaults.conf and the writer properties, above hoodie.properties.
+func TestWithEventLogLayer(t *testing.T) {
+	e := New(Input{Props: map[string]string{"hoodie.keep.max.commits": "6"}, PropsFile: "w.properties",
+		Cluster: map[string]string{"hoodie.clean.commits.retained": "4"}, ClusterSrc: "hudi-defaults.conf",
+		Table: map[string]string{"hoodie.table.name": "t"}})
+	spark := map[string]string{"hoodie.keep.max.commits": "20", "hoodie.clean.commits.retained": "9",
+		"hoodie.clean.trigger.max.commits": "3", "spark.serializer": "org.apache.spark.serializer.KryoSerializer"}
+	x := e.WithEventLog(spark, "app-1")
+	if _, ok := e.Supplied("hoodie.clean.trigger.max.commits"); ok {
+		t.Error("WithEventLog changed the original")
+	}
+	for key, want := range map[string]string{
+		"hoodie.clean.trigger.max.commits": "3 event log (app-1)",
+		"hoodie.keep.max.commits":          "6 props (w.properties)",
+		"hoodie.clean.commits.retained":    "4 cluster defaults (hudi-defaults.conf)",
+	} {
+		v, ok := x.Supplied(key)
+		if got := v.Raw + " " + v.SourceLabel(); !ok || got != want {
+			t.Errorf("%s: %q, want %q", key, got, want)
+		}
+	}
+	if _, ok := x.Supplied("spark.serializer"); ok {
+		t.Error("a spark.* key became a writer property")
+	}
+	if n := len(x.Layers); n != 4 || x.Layers[2].Source != SourceEventLog || x.Layers[3].Source != SourceTable {
+		t.Errorf("layers %+v", x.Layers)
+	}
+	if e.WithEventLog(map[string]string{"spark.x": "y"}, "app-2") != e {
+		t.Error("no hoodie.* key: not the same configuration")
+	}
+}

@@ -15,9 +15,15 @@ import (
 // loadWithProps loads a fixture table with its writer properties (plus conf) and no event log.
 func loadWithProps(t *testing.T, name string, conf ...string) *model.Snapshot {
 	t.Helper()
+	return loadProps(t, name, filepath.Join(fixtures, name, "writer.properties"), conf...)
+}
+
+// loadProps loads a fixture with props ("" for none) and --hoodie-conf entries.
+func loadProps(t *testing.T, name, props string, conf ...string) *model.Snapshot {
+	t.Helper()
 	dir := filepath.Join(fixtures, name)
 	s, err := model.Load(context.Background(), model.Options{Location: filepath.Join(dir, "table.zip"),
-		Props: filepath.Join(dir, "writer.properties"), HoodieConf: conf, ClusterDefaults: "-",
+		Props: props, HoodieConf: conf, ClusterDefaults: "-",
 		Now: func() time.Time { return time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC) }}, nil)
 	if err != nil {
 		t.Skipf("fixture %s: %v", name, err)
@@ -42,18 +48,26 @@ func against(t *testing.T, f *findings.Finding, path string) findings.Evidence {
 const compactionState = "health.hudiscope.checks[name=compaction].state"
 
 // TestClusteringCounterUnknownWhenCompactionSkipped: mor-services-1.2.0 with its writer
-// properties is 6 delta commits past its last compaction (trigger 3), and its health
-// compaction check is SKIPPED (hoodie.compact.inline.trigger.strategy not supplied). The
+// properties is 6 delta commits past its last compaction (trigger 3); when its health
+// compaction check is SKIPPED (the trigger strategy's default not known), the
 // counter-signal "compaction already behind" read from that check is unknown, not "does not
 // hold", so clustering is not a candidate and the row says which signal is unknown. (The
 // heavy-updates counter-signal, which fires on this table, is set below its threshold so the
 // compaction one decides.)
 func TestClusteringCounterUnknownWhenCompactionSkipped(t *testing.T) {
+	// With the writer properties the check judges the table at the writing release's default
+	// trigger strategy. It is still skipped when that default is not known (release lines
+	// that disagree on it, an unknown writing release): stand such a check in.
 	s := loadWithProps(t, "mor-services-1.2.0")
 	in := model.FindingsInput(s)
-	if c := in.Health.Check("compaction"); c == nil || c.Status != health.Skipped || !strings.Contains(c.Summary, "hoodie.compact.inline.trigger.strategy") {
-		t.Fatalf("compaction check: %+v, want SKIPPED for hoodie.compact.inline.trigger.strategy", c)
+	h := *in.Health
+	h.Checks = append([]health.Check(nil), h.Checks...)
+	c := h.Check("compaction")
+	if c == nil || c.Status != health.Healthy {
+		t.Fatalf("compaction check: %+v, want HEALTHY judged at the release default", c)
 	}
+	c.Status, c.Summary = health.Skipped, "hoodie.compact.inline.trigger.strategy is not known for the writing release"
+	in.Health = &h
 	in.Facts = findings.DeriveTableFacts(in.TableConfig, in.Timeline, in.View)
 	if n := in.Facts.Compactions.DeltaCommitsSince; n == nil || *n != 6 {
 		t.Fatalf("delta commits since compaction = %v, want 6", n)
@@ -78,11 +92,15 @@ func TestClusteringCounterUnknownWhenCompactionSkipped(t *testing.T) {
 	if f := findings.Evaluate(in, nil).Find("CAP-002"); f.Status != findings.StatusRefused || !strings.Contains(f.Why, `"index tagging is a large share"`) || !strings.Contains(f.Why, "unknown") {
 		t.Errorf("CAP-002 %s: %s", f.Status, f.Why)
 	}
-	// With the trigger strategy supplied the check judges the table (6 against trigger 3,
-	// threshold 6: behind, not stopped) and the counter-signal fires.
-	in2 := model.FindingsInput(loadWithProps(t, "mor-services-1.2.0", "hoodie.compact.inline.trigger.strategy=NUM_COMMITS"))
+	// With the writer properties the check judges the table at the release's default trigger
+	// strategy NUM_COMMITS (6 against trigger 3, threshold 6: behind, not stopped) and the
+	// counter-signal fires.
+	in2 := model.FindingsInput(loadWithProps(t, "mor-services-1.2.0"))
 	in2.Facts = findings.DeriveTableFacts(in2.TableConfig, in2.Timeline, in2.View)
 	in2.Facts.Commits.UpdatedFileGroupShare = ptr(0.2)
+	if f := findings.Evaluate(in2, nil).Find("OBS-015"); f.Status != findings.StatusObservation {
+		t.Errorf("OBS-015 %s (%s), want an observation: props and table agree", f.Status, f.Why)
+	}
 	f = findings.Evaluate(in2, nil).Find("CAP-003")
 	ev = against(t, f, compactionState)
 	if !ev.Known || !ev.Holds || ev.Value != health.Behind || f.Status != findings.StatusDont {

@@ -52,10 +52,10 @@ var triggerStrategies = map[string]bool{"NUM_COMMITS": true, "NUM_COMMITS_AFTER_
 func (c *ctx) compaction() (Check, Band, error) {
 	const name = "compaction"
 	if c.in.TableType != tableconfig.MergeOnRead {
-		return skipped(name, "Table is Copy-on-Write, which has no compaction"), Band{}, nil
+		return skipped(name, "Table is Copy-on-Write, which has no compaction"), notApplicable, nil
 	}
 	if k, miss := c.firstMissing(keyTriggerStrategy, keyMaxDeltaCommits); miss {
-		return skipForMissing(name, k), Band{}, nil
+		return c.skipForMissing(name, k), Band{}, nil
 	}
 	strategy := c.get(keyTriggerStrategy, false)
 	if !triggerStrategies[strategy] {
@@ -180,6 +180,22 @@ func (c *ctx) cleaner() (Check, Band, error) {
 		}
 		return ch, b, nil
 	}
+	if lastClean == nil && c.known(keyCleanPolicy) && c.known(keyCleanRetained) {
+		// Hudi's cleaner (CleanerUtils.getEarliestCommitToRetain) keeps the last N completed
+		// commits under KEEP_LATEST_COMMITS and plans nothing while the active timeline holds
+		// N or fewer; an empty plan leaves no clean instant. Never cleaned is then expected.
+		// Only with the retention known: an assumed one would turn "unhealthy" into "fine".
+		policy, retained := c.get(keyCleanPolicy, true), c.get(keyCleanRetained, true)
+		if n, err := strconv.ParseInt(strings.TrimSpace(retained), 10, 64); err == nil && strings.EqualFold(strings.TrimSpace(policy), "KEEP_LATEST_COMMITS") &&
+			int64(len(writes)) <= n {
+			ch.Status = Healthy
+			ch.Summary = fmt.Sprintf("%d commit(s) and no clean yet: the cleaner keeps the last %d commit(s) (%s) and has nothing to clean "+
+				"until the active timeline holds more, so no clean is expected", since, n, keyCleanRetained)
+			ch.EffectiveConfigs = append(ch.EffectiveConfigs, KV{"effective.cleaner.nothing.to.clean.until.commits", itoa(n + 1)})
+			b.State = OnTrack
+			return ch, b, nil
+		}
+	}
 	ch.Status = Unhealthy
 	if lastClean != nil {
 		ch.Summary = fmt.Sprintf("%d commit(s) have accumulated since clean at %s, past the threshold of %d", since, lastClean.RequestedTime, threshold)
@@ -194,6 +210,11 @@ func (c *ctx) cleaner() (Check, Band, error) {
 	} else {
 		ch.Findings = append(ch.Findings, "No clean is scheduled. Check that cleaning is enabled for this table ("+
 			keyAutoClean+") and that the job responsible for it is running.")
+	}
+	if lastClean == nil && !(c.known(keyCleanPolicy) && c.known(keyCleanRetained)) {
+		ch.Findings = append(ch.Findings, fmt.Sprintf("Under KEEP_LATEST_COMMITS the cleaner has nothing to clean until the active timeline holds more "+
+			"commits than it retains: if %s is %d or more, no clean is expected yet. Supply %s and %s to judge that.",
+			keyCleanRetained, len(writes), keyCleanPolicy, keyCleanRetained))
 	}
 	return ch, b, nil
 }
@@ -401,13 +422,13 @@ func javaBool(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "t
 func (c *ctx) mdtSync() (Check, Band, error) {
 	const name = "mdt-sync"
 	if k, miss := c.firstMissing(keyMetadataEnable); miss {
-		return skipForMissing(name, k), Band{}, nil
+		return c.skipForMissing(name, k), Band{}, nil
 	}
 	if !javaBool(c.get(keyMetadataEnable, false)) {
-		return skipped(name, "Metadata table is disabled for this writer ("+keyMetadataEnable+"=false), so there is nothing to compare against"), Band{}, nil
+		return skipped(name, "Metadata table is disabled for this writer ("+keyMetadataEnable+"=false), so there is nothing to compare against"), notApplicable, nil
 	}
 	if reason, absent := c.mdtAbsent(); absent {
-		return skipped(name, reason), Band{}, nil
+		return skipped(name, reason), notApplicable, nil
 	}
 	if c.in.MDT.Timeline == nil {
 		return Check{}, Band{}, fmt.Errorf("read metadata table timeline: %v", c.in.MDT.Err)
@@ -497,13 +518,13 @@ func (c *ctx) mdtSync() (Check, Band, error) {
 func (c *ctx) mdtCompaction() (Check, Band, error) {
 	const name = "mdt-compaction"
 	if k, miss := c.firstMissing(keyMetadataEnable, keyMDTMaxDelta); miss {
-		return skipForMissing(name, k), Band{}, nil
+		return c.skipForMissing(name, k), Band{}, nil
 	}
 	if !javaBool(c.get(keyMetadataEnable, false)) {
-		return skipped(name, "Metadata table is disabled for this writer ("+keyMetadataEnable+"=false), so there is no metadata table to compact"), Band{}, nil
+		return skipped(name, "Metadata table is disabled for this writer ("+keyMetadataEnable+"=false), so there is no metadata table to compact"), notApplicable, nil
 	}
 	if reason, absent := c.mdtAbsent(); absent {
-		return skipped(name, reason), Band{}, nil
+		return skipped(name, reason), notApplicable, nil
 	}
 	maxDelta, err := parseInt(c.get(keyMDTMaxDelta, false))
 	if err != nil {
@@ -640,7 +661,7 @@ func javaFloat(f float32) string {
 func (c *ctx) recordIndex() (Check, Band, error) {
 	const name = "record-index"
 	if !c.hasMetadataPartition("record_index") {
-		return skipped(name, "Table has no record-level index: 'hoodie.table.metadata.partitions' in the table configuration does not list 'record_index'"), Band{}, nil
+		return skipped(name, "Table has no record-level index: 'hoodie.table.metadata.partitions' in the table configuration does not list 'record_index'"), notApplicable, nil
 	}
 	partitioned := false
 	if v, ok := c.cfg.Supplied(keyRLIPartitioned); ok {
@@ -651,7 +672,7 @@ func (c *ctx) recordIndex() (Check, Band, error) {
 		minKey, maxKey = keyRLIPartMin, keyRLIPartMax
 	}
 	if k, miss := c.firstMissingAlt(minKey, maxKey, keyRLIMaxBytes, keyRLIGrowth); miss {
-		return skipForMissing(name, k), Band{}, nil
+		return c.skipForMissing(name, k), Band{}, nil
 	}
 	minN, err := parseInt(c.get(minKey, true))
 	if err != nil {
@@ -837,7 +858,7 @@ func firstN(s []string, n int) []string {
 // the key when it was not supplied, an error when it is not a number.
 func (c *ctx) requiredInt(name, key string) (int64, *Check, error) {
 	if k, miss := c.firstMissing(key); miss {
-		ch := skipForMissing(name, k)
+		ch := c.skipForMissing(name, k)
 		return 0, &ch, nil
 	}
 	v, err := parseInt(c.get(key, false))

@@ -129,12 +129,15 @@ func (r *Result) ExitCode() int {
 type Extra struct {
 	// SchemaVersion versions this block (hudiscope's JSON contract); the Java fields beside it
 	// follow HoodieTableHealthChecker.
-	SchemaVersion    string        `json:"schemaVersion,omitempty"`
-	Engine           string        `json:"engine"`
-	ApplyAllDefaults bool          `json:"applyAllDefaults"`
-	Checks           []Band        `json:"checks"`
-	Notes            []string      `json:"notes,omitempty"`
-	Sources          []SourceEntry `json:"sources"`
+	SchemaVersion    string `json:"schemaVersion,omitempty"`
+	Engine           string `json:"engine"`
+	ApplyAllDefaults bool   `json:"applyAllDefaults"`
+	// Releases are the writing release lines whose defaults judged the keys the writer
+	// properties leave unset (absent when no writer properties were given).
+	Releases []string      `json:"releases,omitempty"`
+	Checks   []Band        `json:"checks"`
+	Notes    []string      `json:"notes,omitempty"`
+	Sources  []SourceEntry `json:"sources"`
 }
 
 // Band says where a cadence check stands: the observed number, the configured trigger (when the
@@ -150,6 +153,48 @@ type Band struct {
 	// State is "on track", "behind, not stopped", "stopped or far behind", or "" when the check
 	// has no cadence (or was skipped).
 	State string `json:"state,omitempty"`
+	// Skip says what a SKIPPED check means: NotApplicable (the table has nothing for it to
+	// judge: no compaction on Copy-on-Write, no metadata table) or NotJudged (an input it
+	// needs is missing, so the question is open).
+	Skip string `json:"skip,omitempty"`
+}
+
+// Skip kinds.
+const (
+	NotApplicable = "not applicable"
+	NotJudged     = "not judged"
+)
+
+// notApplicable is the band of a check skipped because the table has nothing for it to judge.
+var notApplicable = Band{Skip: NotApplicable}
+
+// Verdict is the one roll-up every surface prints (health text and Markdown, the report, the
+// Overview, the fleet row): the overall status, and how many checks were not judged when any
+// were — "HEALTHY · 2 of 7 not judged". A check that failed to run is not judged either. A
+// roll-up never says plain HEALTHY over a question it left open.
+func (r *Result) Verdict() string {
+	n, of := r.NotJudged()
+	if n == 0 {
+		return r.OverallStatus
+	}
+	return fmt.Sprintf("%s · %d of %d not judged", r.OverallStatus, n, of)
+}
+
+// NotJudged counts the checks that left their question open (skipped for a missing input, or
+// failed to run) out of every check run.
+func (r *Result) NotJudged() (n, of int) {
+	skip := map[string]string{}
+	if r.Hudiscope != nil {
+		for _, b := range r.Hudiscope.Checks {
+			skip[b.Name] = b.Skip
+		}
+	}
+	for _, c := range r.Checks {
+		if c.Status == Skipped && skip[c.Name] != NotApplicable {
+			n++
+		}
+	}
+	return n + len(r.Errors), len(r.Checks) + len(r.Errors)
 }
 
 // Band states.
@@ -228,6 +273,12 @@ type Options struct {
 	Checks           []string // nil or ["all"] = all
 	ApplyAllDefaults bool
 	Config           *config.Effective
+	// Releases are the Hudi release lines that may write the table ("1.1", "1.2"), set when
+	// the writer properties were given: a key they leave unset is then at the writing
+	// release's default (config.Effective.WriterValue), and the checks judge with it, its
+	// source "Hudi 1.1/1.2 default". nil keeps the Java checker's rule: an unset key skips
+	// its check unless ApplyAllDefaults.
+	Releases []string
 }
 
 // ParseChecks lower-cases and validates a --checks list; "all" (or empty) selects every check.
@@ -267,6 +318,8 @@ type ctx struct {
 	srcs  []SourceEntry
 	cur   string
 	notes []string
+	// why says, per key, why release mode could not take the release's default.
+	why map[string]string
 }
 
 // Run runs the selected checks in registration order.
@@ -281,9 +334,9 @@ func Run(in Input, opt Options) *Result {
 	if cfg == nil {
 		cfg = config.New(config.Input{})
 	}
-	c := &ctx{in: in, opt: opt, cfg: cfg}
+	c := &ctx{in: in, opt: opt, cfg: cfg, why: map[string]string{}}
 	r := &Result{BasePath: in.BasePath, TableType: in.TableType, OverallStatus: Skipped, Checks: []Check{}, Errors: []string{},
-		Hudiscope: &Extra{Engine: cfg.Engine, ApplyAllDefaults: opt.ApplyAllDefaults}}
+		Hudiscope: &Extra{Engine: cfg.Engine, ApplyAllDefaults: opt.ApplyAllDefaults, Releases: opt.Releases}}
 	want := map[string]bool{}
 	for _, n := range opt.Checks {
 		want[n] = true
@@ -315,7 +368,11 @@ func Run(in Input, opt Options) *Result {
 		r.Checks = append(r.Checks, ch)
 		band.Name, band.Status = ch.Name, ch.Status
 		if ch.Status == Skipped {
-			band = Band{Name: ch.Name, Status: ch.Status}
+			skip := band.Skip
+			if skip == "" {
+				skip = NotJudged
+			}
+			band = Band{Name: ch.Name, Status: ch.Status, Skip: skip}
 		}
 		r.Hudiscope.Checks = append(r.Hudiscope.Checks, band)
 		if rank(ch.Status) > rank(r.OverallStatus) {
@@ -343,18 +400,27 @@ func skipped(name, summary string) Check {
 	return Check{Name: name, Status: Skipped, Summary: summary, Findings: []string{}, EffectiveConfigs: Configs{}}
 }
 
-func skipForMissing(name, key string) Check {
+func (c *ctx) skipForMissing(name, key string) Check {
+	if why := c.why[key]; why != "" {
+		return skipped(name, fmt.Sprintf("Writer property '%s' is not set in the writer properties and %s, so this check "+
+			"cannot judge the table. Pass it via --props or --hoodie-conf.", key, why))
+	}
 	return skipped(name, fmt.Sprintf("Writer property '%s' was not supplied, so this check cannot judge the table against the "+
 		"settings it is actually written with. Pass it via --props or --hoodie-conf, or rerun "+
 		"with --apply-all-defaults to evaluate against Hudi defaults.", key))
 }
 
 // firstMissing is HealthCheckContext.firstMissingConfig (exact keys, as Java's containsKey).
+// In release mode a key the writer properties leave unset is not missing when the writing
+// release has a default for it.
 func (c *ctx) firstMissing(keys ...string) (string, bool) {
 	if c.opt.ApplyAllDefaults {
 		return "", false
 	}
 	for _, k := range keys {
+		if c.releaseHas(k) {
+			continue
+		}
 		if _, ok := c.cfg.SuppliedExact(k); !ok {
 			return k, true
 		}
@@ -368,6 +434,9 @@ func (c *ctx) firstMissingAlt(keys ...string) (string, bool) {
 		return "", false
 	}
 	for _, k := range keys {
+		if c.releaseHas(k) {
+			continue
+		}
 		if _, ok := c.cfg.Supplied(k); !ok {
 			return k, true
 		}
@@ -375,14 +444,42 @@ func (c *ctx) firstMissingAlt(keys ...string) (string, bool) {
 	return "", false
 }
 
+// known: key has a value the run may judge with — supplied (any spelling), the writing
+// release's default in release mode, or any default under --apply-all-defaults.
+func (c *ctx) known(key string) bool {
+	if c.opt.ApplyAllDefaults || c.releaseHas(key) {
+		return true
+	}
+	_, ok := c.cfg.Supplied(key)
+	return ok
+}
+
+// releaseHas: release mode, and the key is supplied under a spelling the writing release
+// accepts or has that release's default (else why[key] says which it lacks).
+func (c *ctx) releaseHas(key string) bool {
+	if len(c.opt.Releases) == 0 {
+		return false
+	}
+	_, ok, why := c.cfg.WriterValue(key, c.opt.Releases)
+	if !ok {
+		c.why[key] = why
+	}
+	return ok
+}
+
 // get is props.getString(key, default): the supplied value, else the default (engine-effective
 // where assets.EngineDefaults has one, else declared). alt: honour alternative keys.
 func (c *ctx) get(key string, alt bool) string {
 	var v config.Value
 	var ok bool
-	if alt {
+	if len(c.opt.Releases) > 0 {
+		v, ok, _ = c.cfg.WriterValue(key, c.opt.Releases)
+	}
+	switch {
+	case ok:
+	case alt:
 		v, ok = c.cfg.Supplied(key)
-	} else {
+	default:
 		v, ok = c.cfg.SuppliedExact(key)
 	}
 	if !ok {

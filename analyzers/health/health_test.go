@@ -419,3 +419,21 @@ func TestMDTSyncNoteMatchesComparison(t *testing.T) {
 		t.Errorf("listing failed: %q %v", ch.Summary, notes)
 	}
 }
+
+// The roll-up counts a check that failed to run as not judged, and a check with nothing to
+// judge (compaction on Copy-on-Write) as judged: "unknown is never no".
+func TestVerdictRollUp(t *testing.T) {
+	bad := cfg("hoodie.compact.inline.trigger.strategy=BOGUS", "hoodie.compact.inline.max.delta.commits=5", "hoodie.keep.max.commits=30")
+	r := run(tableconfig.MergeOnRead, []*timeline.Instant{done(1, "deltacommit")}, bad, "compaction", "archival")
+	if len(r.Errors) != 1 || r.OverallStatus != Healthy || r.Verdict() != "HEALTHY · 1 of 2 not judged" {
+		t.Errorf("errored compaction: %q %v", r.Verdict(), r.Errors)
+	}
+	r = run(tableconfig.CopyOnWrite, []*timeline.Instant{done(1, "commit")}, bad, "compaction", "archival")
+	if r.Verdict() != "HEALTHY" || r.Hudiscope.Checks[0].Skip != NotApplicable {
+		t.Errorf("COW compaction: %q %+v", r.Verdict(), r.Hudiscope.Checks[0])
+	}
+	r = run(tableconfig.CopyOnWrite, []*timeline.Instant{done(1, "commit")}, cfg(), "cleaner", "archival")
+	if r.Verdict() != "SKIPPED · 2 of 2 not judged" || r.Hudiscope.Checks[0].Skip != NotJudged {
+		t.Errorf("nothing supplied: %q", r.Verdict())
+	}
+}

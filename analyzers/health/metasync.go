@@ -43,7 +43,7 @@ const metaSyncShown = 10
 func (c *ctx) metaSync() (Check, Band, error) {
 	cat := c.in.Catalog
 	if cat == nil {
-		return skipped(MetaSync, "The table is not known to a catalog here; open it with --glue to compare the catalog with the table"), Band{}, nil
+		return skipped(MetaSync, "The table is not known to a catalog here; open it with --glue to compare the catalog with the table"), notApplicable, nil
 	}
 	ch := Check{Name: MetaSync, EffectiveConfigs: Configs{{"observed.catalog.table", cat.Name}}}
 	writes := filter(c.instants(), func(i *timeline.Instant) bool { return isCommitsTimeline(i) && completed(i) })

@@ -19,7 +19,7 @@ func WriteText(w io.Writer, r *Result, verbose bool) error {
 	if r.Hudiscope != nil && r.Hudiscope.ApplyAllDefaults {
 		assumed = "  (defaults assumed: unset writer properties judged by Hudi's defaults)"
 	}
-	fmt.Fprintf(w, "Table: %s  (%s)  overall: %s%s\n\n", safetext.Terminal(r.BasePath), r.TableType, r.OverallStatus, assumed)
+	fmt.Fprintf(w, "Table: %s  (%s)  overall: %s%s\n\n", safetext.Terminal(r.BasePath), r.TableType, r.Verdict(), assumed)
 	bands := map[string]Band{}
 	if r.Hudiscope != nil {
 		for _, b := range r.Hudiscope.Checks {

@@ -66,9 +66,24 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 		fmt.Fprintf(w, "small files: %s\nwriter small-file handling: %s\n\n", x.SmallShare(units.Bytes), x.WriterSmallFiles(units.Bytes))
 	}
 	if c := r.TableCharacteristics; c != nil {
-		fmt.Fprintf(w, "Table characteristics (age %dd): %s\n", c.TableAgeDays, c.OverallStatus)
+		overall := c.OverallStatus
+		bands := map[string]DetectorBand{}
+		if x := r.Hudiscope; x != nil {
+			if v := x.Verdict(); v != "" {
+				overall = v
+			}
+			for _, b := range x.Detectors {
+				bands[b.Name] = b
+			}
+		}
+		fmt.Fprintf(w, "Table characteristics (age %dd): %s\n", c.TableAgeDays, overall)
 		for _, d := range c.Detectors {
-			fmt.Fprintf(w, "  %-16s %-9s %s\n", d.Name, d.Status, d.Summary)
+			// hudiscope's verdict and its reason; the Java summary after it.
+			if b, ok := bands[d.Name]; ok && b.Verdict != "" {
+				fmt.Fprintf(w, "  %-16s %-16s %s\n    %s\n", d.Name, b.Verdict, b.Reason, d.Summary)
+			} else {
+				fmt.Fprintf(w, "  %-16s %-9s %s\n", d.Name, d.Status, d.Summary)
+			}
 			for _, f := range d.Findings {
 				fmt.Fprintf(w, "    - %s\n", safetext.Terminal(strings.TrimSpace(f)))
 			}
