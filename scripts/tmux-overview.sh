@@ -26,7 +26,7 @@ tmux -L "$sock" -f /dev/null new-session -d -s "$session" -x 80 -y 24 "$cmd"
 
 wait_for "[1 Overview]"
 wait_for "top finding"
-wait_for "incr. begin"
+wait_for "resume after the latest commit"
 # Wait until the load is over: no line still "not read yet".
 for ((i = 0; i < 100; i++)); do
 	screen | grep -qF "not read yet" || break
@@ -56,7 +56,7 @@ for ((i = 0; i < ${#lines[@]}; i++)); do
 	case $label in
 	table | size | files) want="[3 Layout]" ;;
 	partitions) want="[3 Layout]"; row=$(echo "$value" | sed -n 's/.*largest \([^ ]*\) .*/\1/p') ;;
-	version | "last commit" | pending | "incr. begin") want="[2 Timeline]" ;;
+	version | "last commit" | pending | incr.*) want="[2 Timeline]" ;;
 	health) want="[4 Health]" ;;
 	"top finding") want="[6 Findings]" ;;
 	problems) want="Problems reading the inputs" ;;
@@ -69,7 +69,7 @@ for ((i = 0; i < ${#lines[@]}; i++)); do
 	"last commit") row=$(echo "$value" | awk '{print $1}') ;;
 	pending) row=$(echo "$value" | awk '{print $3}') ;;
 	health) row=$(echo "$value" | sed -n 's/^UNHEALTHY: \([^,]*\).*/\1/p') ;;
-	"top finding") row=$(echo "$value" | awk '{print $1}') ;;
+	"top finding") row=$(echo "$value" | awk '$1 != "none" {print $1}') ;; # "none (N hypotheses)" names no row
 	esac
 	if [[ -n $row ]]; then
 		if [[ $label == "top finding" ]]; then

@@ -101,7 +101,8 @@ echo "tmux-smoke: $table (table $name)"
 wait_for "$name"
 wait_for "[1 Overview]"
 wait_for "last commit"
-wait_for "incr. begin  Hudi"
+wait_for "resume after the latest commit: "
+wait_for "earliest readable ("
 
 send 3
 wait_for "[3 Layout]"
