@@ -542,14 +542,6 @@ func (p *pager) status() string {
 // isASCII reports whether the glyph set is the ASCII one.
 func isASCII(g Glyphs) bool { return g.Full != "█" }
 
-// geSign is "≥", or ">=" with the ASCII set.
-func geSign(g Glyphs) string {
-	if isASCII(g) {
-		return ">="
-	}
-	return "≥"
-}
-
 // asciiText replaces the few non-ASCII characters analyzer texts carry.
 func asciiText(g Glyphs, s string) string {
 	if !isASCII(g) {
