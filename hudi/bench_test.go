@@ -145,7 +145,7 @@ func layoutText(tb testing.TB, dir string, w io.Writer, eager bool) *layout.Resu
 	}
 	opt := model.LayoutOptions(s.Effective)
 	tune(&opt)
-	must(tb, layout.WriteText(w, s.Layout, opt))
+	must(tb, report.LayoutText(w, s.Layout, opt))
 	return s.Layout
 }
 
