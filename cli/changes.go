@@ -7,6 +7,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // ChangesCmd prints the CDC rows of a table with change data capture on.
@@ -58,9 +59,9 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 				return err
 			}
 		}
-		done, err := c.handOff(ctx, w, size, func() (sparkRead, error) {
+		done, err := c.handOff(ctx, w, size, func() (report.SparkRead, error) {
 			loc, err := sparkLocation(c.Table)
-			return changesSpark(c.SparkTable, loc, q, c.Count, c.Limit), err
+			return report.ChangesSpark(c.SparkTable, loc, q, c.Count, c.Limit), err
 		})
 		if done {
 			return err
