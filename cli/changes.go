@@ -54,7 +54,7 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 	}
 	return c.writeOutput(func(w io.Writer) error {
 		var size model.ScanSize
-		if model.CDCMode(s.Table) != "" { // without CDC the read below says so
+		if s.CDCMode() != "" { // without CDC the read below says so
 			if size, err = s.ChangesScanSize(ctx, q); err != nil {
 				return err
 			}
