@@ -7,6 +7,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // ChangesCmd prints the CDC rows of a table with change data capture on.
@@ -53,14 +54,14 @@ func (c *ChangesCmd) Run(ctx context.Context) error {
 	}
 	return c.writeOutput(func(w io.Writer) error {
 		var size model.ScanSize
-		if model.CDCMode(s.Table) != "" { // without CDC the read below says so
+		if s.CDCMode() != "" { // without CDC the read below says so
 			if size, err = s.ChangesScanSize(ctx, q); err != nil {
 				return err
 			}
 		}
-		done, err := c.handOff(ctx, w, size, func() (sparkRead, error) {
+		done, err := c.handOff(ctx, w, size, func() (report.SparkRead, error) {
 			loc, err := sparkLocation(c.Table)
-			return changesSpark(c.SparkTable, loc, q, c.Count, c.Limit), err
+			return report.ChangesSpark(c.SparkTable, loc, q, c.Count, c.Limit), err
 		})
 		if done {
 			return err

@@ -67,7 +67,7 @@ func (c *CheckpointCmd) Run(ctx context.Context) error {
 }
 
 func writeCheckpointText(w io.Writer, rs []*checkpoint.Report) error {
-	for _, line := range checkpoint.VerdictLines(rs) {
+	for _, line := range report.CheckpointVerdictLines(rs) {
 		fmt.Fprintln(w, safetext.Terminal(line))
 	}
 	return nil

@@ -153,7 +153,15 @@ func TestIncrementalStartIsAccepted(t *testing.T) {
 			continue
 		}
 		for _, st := range starts {
-			r := checkpoint.Check(ctx, s.Table, s.Timeline, st.Begin, st.Reader)
+			var r *checkpoint.Report
+			for _, v := range s.CheckCheckpoint(ctx, st.Begin) { // one verdict per reader line
+				if v.Reader.Line == st.Reader.Line {
+					r = v
+				}
+			}
+			if r == nil {
+				t.Fatalf("%s: no verdict for reader %s", z, st.Reader.Line)
+			}
 			if r.ReRead || len(r.Covered) == 0 || r.Covered[0].RequestedTime != st.ReadsFrom && !strings.Contains(st.Reason, "cleaner") {
 				t.Errorf("%s (%s): begin %s: reRead %v, covers %d from %v, want from %s", z, st.Reader.Line, st.Begin, r.ReRead, len(r.Covered), r.Covered, st.ReadsFrom)
 			}

@@ -93,7 +93,7 @@ func (c *EventlogCmd) Run(ctx context.Context) error {
 			_, err := io.WriteString(w, report.EventLogMarkdown(rep, nil))
 			return err
 		}
-		return eventlog.WriteText(w, rep, c.TopN, int64(c.MinStageSeconds*1000))
+		return report.EventLogText(w, rep, c.TopN, int64(c.MinStageSeconds*1000))
 	})
 	if err != nil {
 		return codeError{exitUsage, err.Error()}

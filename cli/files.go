@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -41,10 +41,10 @@ func (c *FilesCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	return c.writeOutput(func(w io.Writer) error { return writeFilesText(w, s.Table, s.View) })
+	return c.writeOutput(func(w io.Writer) error { return writeFilesText(w, s.Config, s.View) })
 }
 
-// runJSON writes each partition while later ones are still listed (hudi.Table.ViewFunc):
+// runJSON writes each partition while later ones are still listed (Snapshot.EachPartition):
 // writing overlaps the listing, and no more than a few partitions are held at a time. The
 // output is opened with the first byte, so a table that cannot be listed leaves an
 // --output-file untouched, as when the whole view was built first.
@@ -56,13 +56,9 @@ func (c *FilesCmd) runJSON(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	src := hudi.ListingAuto
-	if opts.NoMDT {
-		src = hudi.ListingStorage
-	}
 	out := &lazyOutput{open: c.open}
 	jw := report.NewFilesJSONWriter(out)
-	err = s.Table.ViewFunc(ctx, s.Timeline, src, jw.Begin, jw.Partition)
+	err = s.EachPartition(ctx, jw.Begin, jw.Partition)
 	if err == nil {
 		err = jw.Close()
 	}
@@ -97,8 +93,8 @@ func (l *lazyOutput) close() error {
 	return l.done()
 }
 
-func writeFilesText(w io.Writer, t *hudi.Table, view *filegroup.View) error {
-	fmt.Fprintf(w, "%s · %s · %s\n", safetext.Terminal(t.Config.Name), t.Config.Type, view)
+func writeFilesText(w io.Writer, c *tableconfig.Config, view *filegroup.View) error {
+	fmt.Fprintf(w, "%s · %s · %s\n", safetext.Terminal(c.Name), c.Type, view)
 	return columns{rows: func(row func(...string)) {
 		row("partition", "file id", "base file", "base bytes", "logs", "log bytes", "slices", "pending")
 		for _, p := range view.Partitions {

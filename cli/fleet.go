@@ -6,11 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
-
-	"github.com/hudiscope/hudiscope/hudi/catalog"
 	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -71,7 +68,7 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 		}
 	}
 	base := c.FleetFlags.base(c.TableFlags, c.ApplyAllDefaults, nil)
-	d, rows, err := c.FleetFlags.run(ctx, c.Location, base, nil)
+	d, rows, err := model.RunFleet(ctx, c.FleetFlags.source(c.Location), base, nil)
 	if err != nil {
 		return err
 	}
@@ -121,59 +118,16 @@ func (f FleetFlags) databases() []string {
 	return out
 }
 
-// targets starts discovery (a walk or the catalog) and streams what it finds on the returned
-// channel, closed when it is done; wait returns the discovery and its error.
-func (f FleetFlags) targets(ctx context.Context, location string, base model.Options) (<-chan model.FleetTarget, func() (*model.Discovery, error)) {
-	ch := make(chan model.FleetTarget, 64)
-	var d *model.Discovery
-	var err error
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer close(ch)
-		send := func(t model.FleetTarget) {
-			select {
-			case ch <- t:
-			case <-ctx.Done():
-			}
-		}
-		if f.Glue != "" {
-			var g *catalog.Glue
-			g, err = catalog.OpenGlue(ctx, catalog.Options{Endpoint: f.GlueEndpoint, Region: f.GlueRegion,
-				Timeout: base.Storage.NoProgressTimeout(), Log: base.Storage.Log})
-			if err != nil {
-				return
-			}
-			d, err = model.CatalogTargets(ctx, g, "glue", f.databases(), base.Storage, f.Parallel, send)
-			return
-		}
-		if f.HMS != "" {
-			var h *catalog.HMS
-			if h, err = catalog.OpenHMS(ctx, f.HMS, base.Storage.NoProgressTimeout()); err != nil {
-				return
-			}
-			defer h.Close()
-			d, err = model.CatalogTargets(ctx, h, "hms", f.databases(), base.Storage, f.Parallel, send)
-			return
-		}
-		d, err = model.Discover(ctx, location, model.DiscoverOptions{Depth: f.Depth, MaxEntries: f.MaxEntries, Storage: base.Storage}, send)
-	}()
-	return ch, func() (*model.Discovery, error) { wg.Wait(); return d, err }
-}
-
-// run discovers and reads the fleet; row (if non-nil) sees each row as it is read.
-func (f FleetFlags) run(ctx context.Context, location string, base model.Options, row func(int, model.FleetRow)) (*model.Discovery, []model.FleetRow, error) {
-	ch, wait := f.targets(ctx, location, base)
-	var rows []model.FleetRow
-	model.LoadFleet(ctx, base, ch, f.Parallel, func(i int, r model.FleetRow) {
-		rows = append(rows, r)
-		if row != nil {
-			row(i, r)
-		}
-	})
-	d, err := wait()
-	return d, rows, err
+// source is where the flags say the fleet's tables are: the location walked, or --glue / --hms.
+func (f FleetFlags) source(location string) model.FleetSource {
+	src := model.FleetSource{Location: location, Depth: f.Depth, MaxEntries: f.MaxEntries, Parallel: f.Parallel}
+	switch {
+	case f.Glue != "":
+		src.Catalog, src.Databases, src.GlueEndpoint, src.GlueRegion = model.FleetGlue, f.databases(), f.GlueEndpoint, f.GlueRegion
+	case f.HMS != "":
+		src.Catalog, src.Databases, src.HMS = model.FleetHMS, f.databases(), f.HMS
+	}
+	return src
 }
 
 func isZip(location string) bool { return strings.HasSuffix(strings.ToLower(location), ".zip") }
@@ -185,21 +139,15 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 		return codeError{exitUsage, err.Error()}
 	}
 	base := c.FleetFlags.base(c.TableFlags, true, opts.Storage.Log)
-	source := c.Table
-	switch {
-	case c.Glue != "":
-		source = "glue:" + strings.Join(c.databases(), ",")
-	case c.HMS != "":
-		source = "hms:" + strings.Join(c.databases(), ",")
-	}
+	src := c.FleetFlags.source(c.Table)
 	f := ui.NewFleet(ui.FleetOptions{
-		Source: source,
+		Source: src.Name(),
 		Now:    opts.Now,
 		Color:  colorEnabled(os.LookupEnv),
 		ASCII:  c.ASCII,
 		Mouse:  c.Mouse && !c.NoMouse,
 		Run: func(ctx context.Context, row func(int, model.FleetRow)) (*model.Discovery, error) {
-			d, _, err := c.FleetFlags.run(ctx, c.Table, base, row)
+			d, _, err := model.RunFleet(ctx, src, base, row)
 			return d, err
 		},
 		Open: func(r model.FleetRow) ui.Options {

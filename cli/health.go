@@ -70,7 +70,7 @@ func (c *HealthCmd) Run(ctx context.Context) error {
 			_, err := io.WriteString(w, report.HealthMarkdown(r, nil))
 			return err
 		}
-		health.WriteText(w, r, c.Verbose)
+		report.HealthText(w, r, c.Verbose)
 		return nil
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // IncrQueryCmd answers what an incremental query from --begin returns, record by record.
@@ -59,9 +60,9 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 		q.Fallback = &b
 	}
 	return c.writeOutput(func(w io.Writer) error {
-		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (sparkRead, error) {
+		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (report.SparkRead, error) {
 			loc, err := sparkLocation(c.Table)
-			return incrementalSpark(c.SparkTable, loc, q, c.RowFlags), err
+			return report.IncrementalSpark(c.SparkTable, loc, q, c.RowFlags.spark()), err
 		})
 		if done {
 			return err

@@ -151,5 +151,5 @@ func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *l
 		_, err := io.WriteString(w, report.LayoutMarkdown(r, nil))
 		return err
 	}
-	return layout.WriteText(w, r, opt)
+	return report.LayoutText(w, r, opt)
 }

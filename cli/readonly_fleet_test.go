@@ -69,7 +69,7 @@ func fleetSession(t *testing.T, location, exportDir string) int {
 	now := func() time.Time { return time.Unix(1800000000, 0) }
 	fl := ui.NewFleet(ui.FleetOptions{Source: location, Now: now,
 		Run: func(ctx context.Context, row func(int, model.FleetRow)) (*model.Discovery, error) {
-			d, _, err := flags.run(ctx, location, base, row)
+			d, _, err := model.RunFleet(ctx, flags.source(location), base, row)
 			return d, err
 		},
 		// Load nil: the session feeds the table's progress itself, as tuiSession does.

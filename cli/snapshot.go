@@ -59,9 +59,9 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: c.rowColumns()}
 	return c.writeOutput(func(w io.Writer) error {
 		// The latest slices stand for an --as-of read's older ones too (a bound, not a plan).
-		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (sparkRead, error) {
+		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (report.SparkRead, error) {
 			loc, err := sparkLocation(c.Table)
-			return snapshotSpark(c.SparkTable, loc, c.AsOf, c.RowFlags), err
+			return report.SnapshotSpark(c.SparkTable, loc, c.AsOf, c.RowFlags.spark()), err
 		})
 		if done {
 			return err
@@ -87,6 +87,11 @@ type RowFlags struct {
 	By      string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
 	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
 	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
+}
+
+// spark is the Spark form of what the flags print.
+func (o RowFlags) spark() report.SparkSelect {
+	return report.SparkSelect{Count: o.Count, By: o.By, Columns: o.Columns, Limit: o.Limit}
 }
 
 // check refuses the combination kong's tags cannot: --by without --count.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
@@ -58,7 +58,7 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	}
 	// The rows show totals only: no full commit metadata is kept. JSON rows are written as
 	// they are decoded; the text table sizes its columns from every row first.
-	ready := s.Table.LoadCommitsStream(ctx, instants, true)
+	ready := s.StreamCommits(ctx, instants, true)
 	return c.writeOutput(func(w io.Writer) error {
 		if c.Watch > 0 {
 			for i := range instants {
@@ -66,24 +66,23 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 			}
 			// The watch starts from the listing it prints (text) or from a start line (JSON).
 			if format == "text" {
-				if err := writeTimelineText(w, s.Table, instants); err != nil {
+				if err := writeTimelineText(w, s.Config, instants); err != nil {
 					return err
 				}
 			}
 			return c.watchTimeline(ctx, s, w, format)
 		}
 		if format == "json" {
-			return report.WriteTimelineJSON(w, s.Table, instants, ready)
+			return report.WriteTimelineJSON(w, s, instants, ready)
 		}
 		for i := range instants {
 			ready(i)
 		}
-		return writeTimelineText(w, s.Table, instants)
+		return writeTimelineText(w, s.Config, instants)
 	})
 }
 
-func writeTimelineText(w io.Writer, t *hudi.Table, instants []*timeline.Instant) error {
-	c := t.Config
+func writeTimelineText(w io.Writer, c *tableconfig.Config, instants []*timeline.Instant) error {
 	fmt.Fprintf(w, "%s · %s · table version %d · %d instants · times in %s\n", safetext.Terminal(c.Name), c.Type, c.Version, len(instants), c.ZoneSource)
 	err := columns{right: true, rows: func(row func(...string)) {
 		row("requested", "completed", "action", "state", "operation", "writes", "inserts", "updates", "deletes", "bytes", "files", "parts", "duration", "")

@@ -114,7 +114,7 @@ func filesJSONFrom(tb testing.TB, dir string, w io.Writer, eager bool, src hudi.
 		tb.Fatalf("%v %v", err, s.StepErrors)
 	}
 	jw := report.NewFilesJSONWriter(w)
-	must(tb, s.Table.ViewFunc(ctx, s.Timeline, src, jw.Begin, jw.Partition))
+	must(tb, s.EachPartition(ctx, jw.Begin, jw.Partition)) // src: NoMDT picks storage, else the metadata table
 	must(tb, jw.Close())
 }
 
@@ -126,10 +126,10 @@ func timelineJSON(tb testing.TB, dir string, w io.Writer, eager bool) int {
 		tb.Fatalf("%v %v", err, s.StepErrors)
 	}
 	if eager {
-		must(tb, report.WriteJSON(w, report.NewTimelineDocument(s.Table, s.Timeline.Instants)))
+		must(tb, report.WriteJSON(w, report.NewTimelineDocument(s, s.Timeline.Instants)))
 	} else {
-		ready := s.Table.LoadCommitsStream(ctx, s.Timeline.Instants, true)
-		must(tb, report.WriteTimelineJSON(w, s.Table, s.Timeline.Instants, ready))
+		ready := s.StreamCommits(ctx, s.Timeline.Instants, true)
+		must(tb, report.WriteTimelineJSON(w, s, s.Timeline.Instants, ready))
 	}
 	return len(s.Timeline.Instants)
 }
@@ -145,7 +145,7 @@ func layoutText(tb testing.TB, dir string, w io.Writer, eager bool) *layout.Resu
 	}
 	opt := model.LayoutOptions(s.Effective)
 	tune(&opt)
-	must(tb, layout.WriteText(w, s.Layout, opt))
+	must(tb, report.LayoutText(w, s.Layout, opt))
 	return s.Layout
 }
 

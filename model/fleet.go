@@ -329,7 +329,7 @@ func LoadFleetRow(ctx context.Context, base Options, t FleetTarget) (FleetRow, *
 // RowFromSnapshot makes the fleet row of a loaded table; err is Load's.
 func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) FleetRow {
 	r := FleetRow{Name: t.Name, Location: t.Location, Catalog: t.Catalog}
-	if err != nil || s == nil || s.Table == nil {
+	if err != nil || s == nil || s.table == nil {
 		if err == nil {
 			err = errors.New("the table could not be opened")
 		}

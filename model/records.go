@@ -62,10 +62,10 @@ func (s *Snapshot) SnapshotRows(ctx context.Context, q SnapshotQuery, fn func(re
 
 // SnapshotBatches is SnapshotRows a batch of rows at a time (values converted only when asked).
 func (s *Snapshot) SnapshotBatches(ctx context.Context, q SnapshotQuery, fn func(*records.Batch) error) (records.Stats, error) {
-	if s.Table == nil || s.Timeline == nil || s.View == nil {
+	if s.table == nil || s.Timeline == nil || s.View == nil {
 		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
 	}
-	return SnapshotBatches(ctx, s.Table, s.Timeline, s.View, s.Options.NoMDT, q, fn)
+	return SnapshotBatches(ctx, s.table, s.Timeline, s.View, s.Options.NoMDT, q, fn)
 }
 
 // SnapshotRows reads the snapshot of t (as of q.AsOf when set), one file slice at a time.
@@ -212,10 +212,10 @@ func (s *Snapshot) IncrementalRows(ctx context.Context, q IncrementalQuery, fn f
 
 // IncrementalBatches is IncrementalRows a batch of rows at a time.
 func (s *Snapshot) IncrementalBatches(ctx context.Context, q IncrementalQuery, fn func(*records.Batch) error) (records.Stats, error) {
-	if s.Table == nil || s.Timeline == nil || s.View == nil {
+	if s.table == nil || s.Timeline == nil || s.View == nil {
 		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
 	}
-	return IncrementalBatches(ctx, s.Table, s.Timeline, s.View, q, fn)
+	return IncrementalBatches(ctx, s.table, s.Timeline, s.View, q, fn)
 }
 
 // IncrementalRows calls fn for every record the incremental read q returns: the latest

@@ -30,10 +30,10 @@ func (e ErrNoCDC) Error() string {
 
 // Changes calls fn for every CDC row of the writes in q's range.
 func (s *Snapshot) Changes(ctx context.Context, q ChangesQuery, fn func(records.Change) error) (records.Stats, error) {
-	if s.Table == nil || s.Timeline == nil {
+	if s.table == nil || s.Timeline == nil {
 		return records.Stats{}, fmt.Errorf("the table's timeline was not loaded")
 	}
-	return Changes(ctx, s.Table, s.Timeline, q, fn)
+	return Changes(ctx, s.table, s.Timeline, q, fn)
 }
 
 // CDCMode is the table's supplemental logging mode in the 1.x spelling ("" when the table

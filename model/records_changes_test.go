@@ -140,7 +140,7 @@ func TestChangesWithoutCDC(t *testing.T) {
 // no data) between the CDC writes is not among them.
 func TestChangesScanSizeCountsOnlyCDCWrites(t *testing.T) {
 	f := openFixture(t, "cdc-1.2.0")
-	s := &Snapshot{Table: f.t, Timeline: f.tl}
+	s := &Snapshot{table: f.t, Timeline: f.tl}
 	before, err := s.ChangesScanSize(context.Background(), ChangesQuery{Begin: "earliest"})
 	if err != nil || before.Files == 0 {
 		t.Fatalf("cdc-1.2.0: %+v %v", before, err)

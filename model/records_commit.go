@@ -59,7 +59,7 @@ func (c *CommitRows) prepare(ctx context.Context) (*timeline.Timeline, *filegrou
 		return c.tl, c.view, nil
 	}
 	s := c.s
-	if s == nil || s.Table == nil || s.Timeline == nil {
+	if s == nil || s.table == nil || s.Timeline == nil {
 		return nil, nil, fmt.Errorf("the table's timeline was not loaded")
 	}
 	if !ReturnsRows(c.in) {
@@ -80,11 +80,11 @@ func (c *CommitRows) prepare(ctx context.Context) (*timeline.Timeline, *filegrou
 	if s.Options.NoMDT {
 		src = hudi.ListingStorage
 	}
-	parts, err := s.Table.ListPartitions(ctx, tl, src)
+	parts, err := s.table.ListPartitions(ctx, tl, src)
 	if err != nil {
 		return nil, nil, err
 	}
-	c.tl, c.view = tl, s.Table.BuildView(ctx, tl, parts, filegroup.SourceStorage)
+	c.tl, c.view = tl, s.table.BuildView(ctx, tl, parts, filegroup.SourceStorage)
 	return c.tl, c.view, nil
 }
 
@@ -93,9 +93,9 @@ func (c *CommitRows) scan(ctx context.Context, fn func(records.Record) error) (r
 	if err != nil {
 		return records.Stats{}, err
 	}
-	o := RowColumns{All: true}.options(c.s.Table)
+	o := RowColumns{All: true}.options(c.s.table)
 	o.CommitTimes = map[string]bool{c.in.RequestedTime: true}
-	return records.Scan(ctx, c.s.Table, tl, view, o, fn)
+	return records.Scan(ctx, c.s.table, tl, view, o, fn)
 }
 
 // Page reads the rows [offset, offset+limit). With find set it first looks for the first row
@@ -151,7 +151,7 @@ var errStopScan = fmt.Errorf("scan stopped")
 // CountRowsFrom counts the rows an incremental read from begin returns (by the reader line of
 // rep) and how many of them the instants named in reread wrote: the rows read again.
 func (s *Snapshot) CountRowsFrom(ctx context.Context, q IncrementalQuery, reread map[string]bool) (total, again int, st records.Stats, err error) {
-	if s == nil || s.Table == nil || s.Timeline == nil {
+	if s == nil || s.table == nil || s.Timeline == nil {
 		return 0, 0, st, fmt.Errorf("the table's timeline was not loaded")
 	}
 	view := s.View
@@ -161,13 +161,13 @@ func (s *Snapshot) CountRowsFrom(ctx context.Context, q IncrementalQuery, reread
 		if q.NoMDT {
 			src = hudi.ListingStorage
 		}
-		parts, lerr := s.Table.ListPartitions(ctx, s.Timeline, src)
+		parts, lerr := s.table.ListPartitions(ctx, s.Timeline, src)
 		if lerr != nil {
 			return 0, 0, st, lerr
 		}
-		view = s.Table.BuildView(ctx, s.Timeline, parts, filegroup.SourceStorage)
+		view = s.table.BuildView(ctx, s.Timeline, parts, filegroup.SourceStorage)
 	}
-	st, err = IncrementalRows(ctx, s.Table, s.Timeline, view, q, func(r records.Record) error {
+	st, err = IncrementalRows(ctx, s.table, s.Timeline, view, q, func(r records.Record) error {
 		total++
 		if reread[r.CommitTime] {
 			again++

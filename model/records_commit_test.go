@@ -33,7 +33,7 @@ func TestCommitRowsPages(t *testing.T) {
 
 func commitRowsPages(t *testing.T, fx string) map[string]int {
 	f := openFixture(t, fx)
-	s := &Snapshot{Table: f.t, Timeline: f.tl, View: f.view, Options: Options{NoMDT: true}}
+	s := &Snapshot{table: f.t, Timeline: f.tl, View: f.view, Options: Options{NoMDT: true}}
 	ctx := context.Background()
 	got := map[string]int{}
 	for _, in := range f.tl.Instants {
@@ -112,7 +112,7 @@ func commitRowsPages(t *testing.T, fx string) map[string]int {
 // Instants that write no rows of their own are refused with a reason.
 func TestCommitRowsRefusesNonWrites(t *testing.T) {
 	f := openFixture(t, "cow-services-1.2.0")
-	s := &Snapshot{Table: f.t, Timeline: f.tl, View: f.view}
+	s := &Snapshot{table: f.t, Timeline: f.tl, View: f.view}
 	for _, in := range f.tl.Instants {
 		if ReturnsRows(in) || in.State != timeline.Completed {
 			continue

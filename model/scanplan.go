@@ -56,11 +56,11 @@ func SliceScanSize(view *filegroup.View) ScanSize {
 // files' previous versions and are not counted).
 func (s *Snapshot) ChangesScanSize(ctx context.Context, q ChangesQuery) (ScanSize, error) {
 	var out ScanSize
-	if s.Table == nil || s.Timeline == nil {
+	if s.table == nil || s.Timeline == nil {
 		return out, fmt.Errorf("the table's timeline was not loaded")
 	}
 	var ignored problem.Log // Changes reports unreadable metadata
-	for _, in := range cdcWrites(ctx, s.Table, s.Timeline, q, &ignored) {
+	for _, in := range cdcWrites(ctx, s.table, s.Timeline, q, &ignored) {
 		for _, stats := range in.Commit.PartitionToWriteStats {
 			for _, w := range stats {
 				out.Files++

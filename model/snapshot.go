@@ -33,7 +33,7 @@ type Options struct {
 	Storage  storage.Options
 	Archived bool // also read the archived timeline
 	// LazyCommits builds the timeline from file names: commit metadata is read only for
-	// replacecommits (the file view needs them) until the caller runs Table.LoadCommits.
+	// replacecommits (the file view needs them) until the caller streams them (StreamCommits).
 	LazyCommits bool
 	// EarlyTimeline (the explorer) publishes the timeline from file names with only its first
 	// and last rows' metadata read, so the Timeline's first frame does not wait for every
@@ -88,8 +88,10 @@ func (o Options) now() time.Time {
 // Snapshot is the table model. Fields are nil until their step has run; StepErrors holds the
 // error of each step that failed, and the other panes still work.
 type Snapshot struct {
-	Options  Options
-	Table    *hudi.Table
+	Options Options
+	// table is the reader; callers read through the snapshot's methods (EachPartition,
+	// StreamCommits, CheckCheckpoint, …), never the reader itself.
+	table    *hudi.Table
 	Config   *tableconfig.Config
 	Timeline *timeline.Timeline
 	View     *filegroup.View
@@ -144,7 +146,7 @@ func Load(ctx context.Context, opts Options, progress func(Progress)) (*Snapshot
 	if progress != nil {
 		progress(Progress{Index: len(todo), Total: len(todo), Snapshot: s, Finished: true})
 	}
-	if s.Table == nil && opts.Location != "" {
+	if s.table == nil && opts.Location != "" {
 		return s, s.StepErrors[StepProperties]
 	}
 	return s, nil
@@ -231,26 +233,26 @@ func (s *Snapshot) HasRun(st Step) bool {
 
 // Problems gathers bad input met by the reader.
 func (s *Snapshot) Problems() []problem.Problem {
-	if s.Table == nil {
+	if s.table == nil {
 		return nil
 	}
-	return s.Table.Problems()
+	return s.table.Problems()
 }
 
 // Readers are the Hudi release lines whose incremental-read rules the verdicts follow: the
 // line of Options.HudiVersion, else every line that reads this table version. An unusable
 // HudiVersion is returned as the error (and every line is judged).
 func (s *Snapshot) Readers() ([]checkpoint.Reader, error) {
-	if s.Table == nil {
+	if s.table == nil {
 		return nil, errSkipped(StepProperties)
 	}
 	release := s.Options.HudiVersion
 	if release == "" && s.Options.HudiLibDir != "" {
 		release, _ = checkpoint.InstalledRelease(s.Options.HudiLibDir)
 	}
-	rds, err := checkpoint.ReadersFor(release, s.Table.Version())
+	rds, err := checkpoint.ReadersFor(release, s.table.Version())
 	if err != nil {
-		return checkpoint.ReadersOf(s.Table.Version()), err
+		return checkpoint.ReadersOf(s.table.Version()), err
 	}
 	return rds, nil
 }
@@ -259,13 +261,13 @@ func (s *Snapshot) Readers() ([]checkpoint.Reader, error) {
 // write (resume) and the earliest one the cleaner still serves: the two values the Overview,
 // the Timeline pane and the report show, computed here once so the views only lay them out.
 func (s *Snapshot) IncrementalBegins(ctx context.Context) []checkpoint.Begins {
-	if s.Timeline == nil || s.Table == nil {
+	if s.Timeline == nil || s.table == nil {
 		return nil
 	}
 	rds, _ := s.Readers()
 	var out []checkpoint.Begins
 	for _, rd := range rds {
-		if b, ok := checkpoint.ReaderBegins(ctx, s.Table, s.Timeline, rd); ok {
+		if b, ok := checkpoint.ReaderBegins(ctx, s.table, s.Timeline, rd); ok {
 			out = append(out, b)
 		}
 	}
@@ -275,13 +277,13 @@ func (s *Snapshot) IncrementalBegins(ctx context.Context) []checkpoint.Begins {
 // IncrementalStarts are, per reader line, the earliest begin value that still reads every
 // write on the active timeline inside the cleaner's retention (checkpoint accepts each).
 func (s *Snapshot) IncrementalStarts(ctx context.Context) []checkpoint.Start {
-	if s.Timeline == nil || s.Table == nil {
+	if s.Timeline == nil || s.table == nil {
 		return nil
 	}
 	rds, _ := s.Readers()
 	var out []checkpoint.Start
 	for _, rd := range rds {
-		if st, ok := checkpoint.EarliestStart(ctx, s.Table, s.Timeline, rd); ok {
+		if st, ok := checkpoint.EarliestStart(ctx, s.table, s.Timeline, rd); ok {
 			out = append(out, st)
 		}
 	}

@@ -38,7 +38,7 @@ func FindingsInput(s *Snapshot) findings.Input {
 // be on screen. An eagerly read timeline is returned as it is.
 func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
 	tl := s.Timeline
-	if tl == nil || s.Table == nil {
+	if tl == nil || s.table == nil {
 		return tl
 	}
 	compact := func(in *timeline.Instant) bool {
@@ -63,7 +63,7 @@ func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
 		if cm, ok := decoded[in]; ok {
 			return cm
 		}
-		cm, err := s.Table.Commit(ctx, in)
+		cm, err := s.table.Commit(ctx, in)
 		if err != nil {
 			cm = nil // as an unreadable commit of an eager timeline: skipped
 		}
@@ -71,7 +71,7 @@ func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
 		return cm
 	}
 	for _, in := range byReq {
-		if !findingsWrite(in, s.Table.Config.Type) {
+		if !findingsWrite(in, s.table.Config.Type) {
 			continue
 		}
 		cm := in.Commit
@@ -95,7 +95,7 @@ func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
 	for range min(runtime.GOMAXPROCS(0), len(todo)) {
 		wg.Go(func() {
 			for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
-				if cm, err := s.Table.Commit(ctx, todo[k]); err == nil {
+				if cm, err := s.table.Commit(ctx, todo[k]); err == nil {
 					cms[k] = cm
 				}
 			}

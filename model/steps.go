@@ -110,18 +110,18 @@ func loadProperties(ctx context.Context, s *Snapshot) error {
 	if s.Options.CountRequests {
 		t.Store = storage.NewCounting(t.Store)
 	}
-	s.Table, s.Config = t, t.Config
+	s.table, s.Config = t, t.Config
 	return nil
 }
 
 func loadTimeline(ctx context.Context, s *Snapshot) error {
-	if s.Table == nil {
+	if s.table == nil {
 		return errSkipped(StepProperties)
 	}
-	load := s.Table.ActiveTimeline
+	load := s.table.ActiveTimeline
 	early := s.Options.EarlyTimeline && !s.Options.LazyCommits
 	if s.Options.LazyCommits || early {
-		load = s.Table.ActiveTimelineNames
+		load = s.table.ActiveTimelineNames
 	}
 	tl, err := load(ctx)
 	if err != nil {
@@ -130,7 +130,7 @@ func loadTimeline(ctx context.Context, s *Snapshot) error {
 	if early {
 		// The rows a first frame shows (either end of the list, whichever order the pane
 		// opens in); StepCommits reads the rest.
-		s.Table.LoadCommits(ctx, earlyRows(tl.Instants), false)
+		s.table.LoadCommits(ctx, earlyRows(tl.Instants), false)
 	}
 	s.Timeline = tl
 	return nil
@@ -164,7 +164,7 @@ func loadCommits(ctx context.Context, s *Snapshot) error {
 			todo, at = append(todo, in), append(at, i)
 		}
 	}
-	dec := s.Table.DecodeCommits(ctx, todo, true)
+	dec := s.table.DecodeCommits(ctx, todo, true)
 	todo = nil
 	// The read left garbage behind; collected now, the copies below (as much memory as the
 	// originals) fit under the heap goal instead of a collection marking both sets at once and
@@ -191,7 +191,7 @@ func loadArchived(ctx context.Context, s *Snapshot) error {
 	}
 	// Copy the timeline so holders of the previous snapshot keep the active-only view.
 	tl := &timeline.Timeline{Instants: s.Timeline.Instants, ByRequested: s.Timeline.ByRequested}
-	err := s.Table.LoadArchived(ctx, tl)
+	err := s.table.LoadArchived(ctx, tl)
 	s.Timeline = tl
 	return err
 }
@@ -200,11 +200,7 @@ func loadFiles(ctx context.Context, s *Snapshot) error {
 	if s.Timeline == nil {
 		return errSkipped(StepTimeline)
 	}
-	src := hudi.ListingAuto
-	if s.Options.NoMDT {
-		src = hudi.ListingStorage
-	}
-	v, err := s.Table.View(ctx, s.Timeline, src)
+	v, err := s.table.View(ctx, s.Timeline, s.listing())
 	if err != nil {
 		return err
 	}
@@ -241,7 +237,7 @@ func analyzeLayout(ctx context.Context, s *Snapshot) error {
 		tune = explorerLayout
 	}
 	tune(&opt)
-	in, err := LayoutInput(ctx, s.Table, s.Timeline, s.View, opt, s.Options.now())
+	in, err := LayoutInput(ctx, s.table, s.Timeline, s.View, opt, s.Options.now())
 	if err != nil {
 		return err
 	}
@@ -255,7 +251,7 @@ func analyzeHealth(ctx context.Context, s *Snapshot) error {
 	}
 	// The file view is reused when an earlier step listed it (mdt-sync then needs no second
 	// metadata-table read); the health command alone does not list the table.
-	in := HealthInputWithView(ctx, s.Table, s.Timeline, s.View, s.Options.now())
+	in := HealthInputWithView(ctx, s.table, s.Timeline, s.View, s.Options.now())
 	addCatalog(&in, s)
 	s.HealthIn = &in
 	s.Health = s.RunHealth(s.Options.Health.ApplyAllDefaults)

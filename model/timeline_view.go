@@ -119,17 +119,17 @@ func finishedBefore(y lateWrite, yct string, lo int64, ct string) bool {
 // (what `hudiscope checkpoint` prints), one verdict per reader line (see Readers). It may
 // read the last clean's metadata. nil before the timeline step has run.
 func (s *Snapshot) CheckCheckpoint(ctx context.Context, value string) []*checkpoint.Report {
-	if s == nil || s.Table == nil || s.Timeline == nil {
+	if s == nil || s.table == nil || s.Timeline == nil {
 		return nil
 	}
 	rds, _ := s.Readers()
-	return checkpoint.CheckAll(ctx, s.Table, s.Timeline, value, rds)
+	return checkpoint.CheckAll(ctx, s.table, s.Timeline, value, rds)
 }
 
 // InstantDetails reads one instant's plan and metadata (it may read storage).
 func (s *Snapshot) InstantDetails(ctx context.Context, in *timeline.Instant) (*timeline.Details, error) {
-	if s == nil || s.Table == nil {
+	if s == nil || s.table == nil {
 		return nil, errSkipped(StepProperties)
 	}
-	return s.Table.Details(ctx, in)
+	return s.table.Details(ctx, in)
 }

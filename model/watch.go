@@ -121,12 +121,12 @@ type Watcher struct {
 
 // NewWatcher starts watching from a loaded snapshot (its timeline step must have run).
 func NewWatcher(ctx context.Context, s *Snapshot) (*Watcher, error) {
-	if s.Table == nil || s.Timeline == nil {
+	if s.table == nil || s.Timeline == nil {
 		return nil, fmt.Errorf("watch: the timeline could not be read")
 	}
-	w := &Watcher{snap: s, rf: s.Table.NewRefresher(s.Timeline)}
+	w := &Watcher{snap: s, rf: s.table.NewRefresher(s.Timeline)}
 	if s.HasRun(StepArchived) {
-		w.history = s.Table.HistoryVersion(ctx)
+		w.history = s.table.HistoryVersion(ctx)
 	}
 	return w, nil
 }
@@ -150,7 +150,7 @@ func (w *Watcher) Refresh(ctx context.Context, full bool) (_ *Snapshot, res Refr
 	prev := w.snap
 	// With a counting store every request of the refresh is counted (archived timeline and
 	// the re-run file view included); else the refresher's own count.
-	cnt, _ := prev.Table.Store.(*storage.Counting)
+	cnt, _ := prev.table.Store.(*storage.Counting)
 	var l0, g0 int64
 	if cnt != nil {
 		l0, g0 = cnt.Counts()
@@ -168,14 +168,14 @@ func (w *Watcher) Refresh(ctx context.Context, full bool) (_ *Snapshot, res Refr
 		return prev, res, err
 	}
 	if !prev.Options.LazyCommits {
-		prev.Table.LoadCommits(ctx, tl.Instants, false)
+		prev.table.LoadCommits(ctx, tl.Instants, false)
 	}
 	next := prev.clone()
 	res.Changes = DiffTimelines(prev.Timeline, tl)
 	if prev.HasRun(StepArchived) {
 		tl.Archived = prev.Timeline.Archived
-		v := prev.Table.HistoryVersion(ctx)
-		if prev.Table.Config.HistoryDir != "" {
+		v := prev.table.HistoryVersion(ctx)
+		if prev.table.Config.HistoryDir != "" {
 			res.Requests++
 			res.Stats.Gets++
 		}
@@ -186,7 +186,7 @@ func (w *Watcher) Refresh(ctx context.Context, full bool) (_ *Snapshot, res Refr
 		if v != w.history || removed {
 			w.history = v
 			tl.Archived = nil
-			if err := prev.Table.LoadArchived(ctx, tl); err != nil {
+			if err := prev.table.LoadArchived(ctx, tl); err != nil {
 				next.StepErrors[StepArchived] = err
 			}
 		}

@@ -35,7 +35,7 @@ func WriteFilesJSON(w io.Writer, view *filegroup.View) error {
 }
 
 // FilesJSONWriter writes the same document as WriteFilesJSON one partition at a time, for a
-// view that is being listed (hudi.Table.ViewFunc): Begin, Partition for each in path order,
+// view that is being listed (model.Snapshot.EachPartition): Begin, Partition for each in path order,
 // then Close.
 type FilesJSONWriter struct {
 	w   *bufio.Writer

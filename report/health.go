@@ -58,7 +58,7 @@ func HealthMarkdown(r *health.Result, names []string) string {
 	var rows [][]string
 	for _, c := range checks {
 		bd := bands[c.Name]
-		rows = append(rows, []string{c.Name, c.Status, orDash(bd.Measure), health.BandValue(bd, bd.Observed), health.BandValue(bd, bd.Trigger), health.BandValue(bd, bd.Threshold), orDash(bd.State)})
+		rows = append(rows, []string{c.Name, c.Status, orDash(bd.Measure), BandValue(bd, bd.Observed), BandValue(bd, bd.Trigger), BandValue(bd, bd.Threshold), orDash(bd.State)})
 	}
 	b.WriteString(Table([]string{"check", "status", "measure", "observed", "trigger", "unhealthy at", "state"}, "lllrrrl", rows))
 	b.WriteString("\nA check past its trigger but inside the checker's slack is **behind, not stopped**: the service runs, late. " +
@@ -91,7 +91,7 @@ func HealthCheckMarkdown(r *health.Result, name string, verbose bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s: %s\n\n%s\n", c.Name, c.Status, Escape(c.Summary))
 	if bd, ok := HealthBands(r)[c.Name]; ok && bd.State != "" {
-		fmt.Fprintf(&b, "\n%s: observed %s, trigger %s, unhealthy at %s: **%s**.\n", bd.Measure, health.BandValue(bd, bd.Observed), health.BandValue(bd, bd.Trigger), health.BandValue(bd, bd.Threshold), bd.State)
+		fmt.Fprintf(&b, "\n%s: observed %s, trigger %s, unhealthy at %s: **%s**.\n", bd.Measure, BandValue(bd, bd.Observed), BandValue(bd, bd.Trigger), BandValue(bd, bd.Threshold), bd.State)
 	}
 	if len(c.Findings) > 0 {
 		b.WriteString("\n")

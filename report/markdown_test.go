@@ -28,6 +28,13 @@ var fixtures = map[string]string{
 // later analysis steps are added to model.Load.
 func snapshot(t *testing.T, path string) *model.Snapshot {
 	t.Helper()
+	s, _ := openSnapshot(t, path)
+	return s
+}
+
+// openSnapshot is snapshot with the table it read, for tests that run analysis steps themselves.
+func openSnapshot(t *testing.T, path string) (*model.Snapshot, *hudi.Table) {
+	t.Helper()
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("fixture %s not present: %v", path, err)
 	}
@@ -40,8 +47,7 @@ func snapshot(t *testing.T, path string) *model.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &model.Snapshot{Options: model.Options{Location: filepath.Base(path)}, Table: tb, Config: tb.Config,
-		Timeline: tl, Done: []model.Step{model.StepProperties, model.StepTimeline}, StepErrors: map[model.Step]error{}}
+	return model.NewSnapshot(model.Options{Location: filepath.Base(path)}, tb, tl, model.StepProperties, model.StepTimeline), tb
 }
 
 func TestMarkdownGolden(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
-	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
@@ -107,12 +106,12 @@ func (j *jsonStream) end() error {
 	return j.w.Flush()
 }
 
-// WriteTimelineJSON writes NewTimelineDocument(t, instants) as WriteJSON would, streaming
+// WriteTimelineJSON writes NewTimelineDocument(s, instants) as WriteJSON would, streaming
 // one instant at a time.
 // ready(i), when not nil, is called before instants[i] is written and blocks until its metadata
-// has been read (hudi.Table.LoadCommitsStream).
-func WriteTimelineJSON(w io.Writer, t *hudi.Table, instants []*timeline.Instant, ready func(i int)) error {
-	d := NewTimelineDocument(t, nil)
+// has been read (model.Snapshot.StreamCommits).
+func WriteTimelineJSON(w io.Writer, s *model.Snapshot, instants []*timeline.Instant, ready func(i int)) error {
+	d := NewTimelineDocument(s, nil)
 	late := model.LateCompletions(instants)
 	j := newJSONStream(w)
 	j.raw("{")
@@ -156,11 +155,11 @@ type TimelineDocument struct {
 	Instants      []InstantJSON `json:"instants"`
 }
 
-// NewTimelineDocument describes a table and instants (in display order).
-func NewTimelineDocument(t *hudi.Table, instants []*timeline.Instant) TimelineDocument {
-	c := t.Config
+// NewTimelineDocument describes a snapshot's table and instants (in display order).
+func NewTimelineDocument(s *model.Snapshot, instants []*timeline.Instant) TimelineDocument {
+	c := s.Config
 	return TimelineDocument{SchemaVersion: SchemaVersion, Instants: InstantsJSON(instants),
-		Table: TimelineTable{Name: c.Name, Type: c.Type, Version: c.Version, BasePath: t.Store.Root(),
+		Table: TimelineTable{Name: c.Name, Type: c.Type, Version: c.Version, BasePath: s.BasePath(),
 			PartitionFields: nonNil(c.PartitionFieldNames()), RecordKeyFields: nonNil(c.RecordKeys),
 			KeyGenerator: c.KeyGenerator, CDCEnabled: c.CDCEnabled, CDCSupplementalLoggingMode: c.CDCMode}}
 }

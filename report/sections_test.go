@@ -23,9 +23,9 @@ var fixedNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // evlog is set, the event-log analysis.
 func analysed(t *testing.T, table, props, evlog string, applyDefaults bool) *model.Snapshot {
 	t.Helper()
-	s := snapshot(t, table)
+	s, tb := openSnapshot(t, table)
 	ctx := context.Background()
-	view, err := s.Table.View(ctx, s.Timeline, hudi.ListingStorage)
+	view, err := tb.View(ctx, s.Timeline, hudi.ListingStorage)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +35,12 @@ func analysed(t *testing.T, table, props, evlog string, applyDefaults bool) *mod
 	}
 	opt := model.LayoutOptions(eff)
 	opt.PartitionStats, opt.Characteristics, opt.PrintTopK = true, true, 10
-	in, err := model.LayoutInput(ctx, s.Table, s.Timeline, view, opt, fixedNow)
+	in, err := model.LayoutInput(ctx, tb, s.Timeline, view, opt, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	in.Now, in.Zone = fixedNow, time.UTC
-	hin := model.HealthInput(ctx, s.Table, s.Timeline, fixedNow)
+	hin := model.HealthInput(ctx, tb, s.Timeline, fixedNow)
 	hin.Zone = time.UTC
 	s.View, s.Effective = view, eff
 	s.Layout = layout.Analyze(in, opt)

@@ -119,8 +119,7 @@ func BenchmarkTimeToTimelineFrame(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s := &model.Snapshot{Table: t, Config: t.Config, Timeline: tl, StepErrors: map[model.Step]error{},
-			Done: []model.Step{model.StepProperties, model.StepTimeline}}
+		s := model.NewSnapshot(model.Options{}, t, tl, model.StepProperties, model.StepTimeline)
 		a := New(Options{Location: fxV9})
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		a.Update(ProgressMsg{Step: model.StepFiles, Index: 3, Total: 4, Snapshot: s})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // checkpointMsg carries a checkpoint check computed in a Cmd.
@@ -237,7 +238,7 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 			why = "an instant time (as in _hoodie_commit_time), not a completion time"
 		}
 		verdict = st.Bad.Render(st.G.Warn+" RE-READ:") + fmt.Sprintf(" %s is %s: a Hudi %s read from it returns instant %s again, so that batch is read twice. Use %s instead.",
-			r.Value, why, r.Reader.Line, r.Instant.RequestedTime, checkpoint.SafeBegin(r.Reader, r.Instant))
+			r.Value, why, r.Reader.Line, r.Instant.RequestedTime, report.CheckpointSafeBegin(r.Reader, r.Instant))
 	case r.ActiveStart != "" && !r.InActiveTimeline:
 		verdict = st.Warn.Render(st.G.Warn+" TOO OLD:") + " older than the active timeline. " + r.Reader.BeforeActive()
 	case !r.InCleanerRetention:
@@ -250,7 +251,7 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 	out = append(out, wrap(verdict, width-2)...)
 	out = append(out, wrap(h.rowLines(st), width-2)...)
 	out = append(out, "")
-	for _, l := range checkpoint.VerdictLines(h.rs) {
+	for _, l := range report.CheckpointVerdictLines(h.rs) {
 		if st.G.Arrow != "→" {
 			l = strings.NewReplacer("→", st.G.Arrow, "←", "<-").Replace(l)
 		}

@@ -260,7 +260,7 @@ func bandNum(b health.Band, p *int64) string {
 	case p != nil && (*p > 99_999_999 || *p < -9_999_999):
 		return humanCount(*p)
 	}
-	return health.BandValue(b, p)
+	return report.BandValue(b, p)
 }
 
 func (h *HealthPane) Capturing() bool { return h.list != nil && h.list.filtering && h.detail == nil }

@@ -40,6 +40,13 @@ func needFixture(tb testing.TB, path string) {
 // model.Load does, without the later analysis steps, so goldens do not change when those do.
 func snapshotFor(tb testing.TB, path string, archived bool) *model.Snapshot {
 	tb.Helper()
+	s, _ := openSnapshot(tb, path, archived)
+	return s
+}
+
+// openSnapshot is snapshotFor with the table it read, for tests that run analysis steps themselves.
+func openSnapshot(tb testing.TB, path string, archived bool) (*model.Snapshot, *hudi.Table) {
+	tb.Helper()
 	needFixture(tb, path)
 	ctx := context.Background()
 	t, err := hudi.Open(ctx, path, storage.Options{})
@@ -57,8 +64,7 @@ func snapshotFor(tb testing.TB, path string, archived bool) *model.Snapshot {
 		}
 		done = append(done, model.StepArchived)
 	}
-	return &model.Snapshot{Options: model.Options{Location: filepath.Base(path), Archived: archived},
-		Table: t, Config: t.Config, Timeline: tl, Done: done, StepErrors: map[model.Step]error{}}
+	return model.NewSnapshot(model.Options{Location: filepath.Base(path), Archived: archived}, t, tl, done...), t
 }
 
 func newTestApp(w, h int, mod ...func(*Options)) *App {

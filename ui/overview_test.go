@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -435,9 +434,9 @@ func TestOverviewIncrementalBegins(t *testing.T) {
 	if got[resume].jump.Instant != "20261129162134323" || got[early].jump.Instant != "20261129161947920" {
 		t.Errorf("jumps %s / %s", got[resume].jump.Instant, got[early].jump.Instant)
 	}
-	rds, _ := s.Readers()
 	check := func(v string) (covered int, reRead, retained bool) {
-		r := checkpoint.Check(context.Background(), s.Table, s.Timeline, strings.TrimPrefix(v, "hoodie.datasource.read.begin.instanttime="), rds[0])
+		// The first reader line's verdict (s.Readers()[0]), the line the rows are labelled with.
+		r := s.CheckCheckpoint(context.Background(), strings.TrimPrefix(v, "hoodie.datasource.read.begin.instanttime="))[0]
 		return len(r.Covered), r.ReRead, r.InCleanerRetention && r.InActiveTimeline
 	}
 	if n, rr, _ := check(got[resume].copyValue); n != 0 || rr {

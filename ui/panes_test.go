@@ -43,9 +43,9 @@ func eventLogIn(tb testing.TB, dir string) string {
 // clock, no cluster defaults and relative paths, so views are deterministic.
 func analysisSnapshot(tb testing.TB, table, props, evlog string) *model.Snapshot {
 	tb.Helper()
-	s := snapshotFor(tb, table, false)
+	s, t := openSnapshot(tb, table, false)
 	ctx := context.Background()
-	view, err := s.Table.View(ctx, s.Timeline, hudi.ListingStorage)
+	view, err := t.View(ctx, s.Timeline, hudi.ListingStorage)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -59,12 +59,12 @@ func analysisSnapshot(tb testing.TB, table, props, evlog string) *model.Snapshot
 	}
 	opt := model.LayoutOptions(eff)
 	opt.PartitionStats, opt.Characteristics, opt.PrintTopK = true, true, 10
-	in, err := model.LayoutInput(ctx, s.Table, s.Timeline, view, opt, fixedNow)
+	in, err := model.LayoutInput(ctx, t, s.Timeline, view, opt, fixedNow)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	in.Now, in.Zone = fixedNow, time.UTC
-	hin := model.HealthInput(ctx, s.Table, s.Timeline, fixedNow)
+	hin := model.HealthInput(ctx, t, s.Timeline, fixedNow)
 	hin.Zone = time.UTC
 	s.View, s.Effective = view, eff
 	s.Layout = layout.Analyze(in, opt)
@@ -91,8 +91,7 @@ func morSnapshot(tb testing.TB) *model.Snapshot { return analysisSnapshot(tb, fx
 // the cadence checks have observed numbers, triggers and thresholds.
 func morDefaultsSnapshot(tb testing.TB) *model.Snapshot {
 	s := morSnapshot(tb)
-	hin := model.HealthInput(context.Background(), s.Table, s.Timeline, fixedNow)
-	hin.Zone = time.UTC
+	hin := *s.HealthIn // the health step's input, read at fixedNow in UTC
 	c := *s
 	c.Health = health.Run(hin, health.Options{Config: s.Effective, ApplyAllDefaults: true})
 	return &c

@@ -254,34 +254,34 @@ func ReaderBegins(ctx context.Context, t Table, tl *timeline.Timeline, rd Reader
 	b := Begins{Reader: rd, Earliest: early}
 	var latest *timeline.Instant
 	for _, in := range tl.Instants {
-		if !returnsRecords(in) || compared(rd, in) == "" {
+		if !returnsRecords(in) || Compared(rd, in) == "" {
 			continue
 		}
 		// "Latest" in the reader's own order: a 0.x reader compares requested times, so a
 		// write that completed last but was requested earlier is not the one to resume after.
-		if latest == nil || timeline.CompareInstants(compared(rd, in), compared(rd, latest)) > 0 {
+		if latest == nil || timeline.CompareInstants(Compared(rd, in), Compared(rd, latest)) > 0 {
 			latest = in
 		}
 	}
 	if latest == nil {
 		return Begins{}, false
 	}
-	b.Resume, b.ResumeAfter = resumeValue(rd, latest), latest.RequestedTime
+	b.Resume, b.ResumeAfter = ResumeValue(rd, latest), latest.RequestedTime
 	return b, true
 }
 
-// compared is the time of in that rd compares begin.instanttime with.
-func compared(rd Reader, in *timeline.Instant) string {
+// Compared is the time of in that rd compares begin.instanttime with.
+func Compared(rd Reader, in *timeline.Instant) string {
 	if rd.CompletionOrdered() {
 		return in.CompletionTime
 	}
 	return in.RequestedTime
 }
 
-// resumeValue is the begin value after which rd returns nothing of in: its compared time
+// ResumeValue is the begin value after which rd returns nothing of in: its compared time
 // for an exclusive reader, one millisecond later for an inclusive one (1.0.x).
-func resumeValue(rd Reader, in *timeline.Instant) string {
-	key := compared(rd, in)
+func ResumeValue(rd Reader, in *timeline.Instant) string {
+	key := Compared(rd, in)
 	if rd.Inclusive {
 		return shiftMillis(key, 1)
 	}

@@ -642,3 +642,6 @@ func (sc sinceCompaction) since(archiveRead bool) string {
 	}
 	return "the first delta commit at " + sc.first.RequestedTime + " (no completed compaction on " + where + ")"
 }
+
+// CountsBytes reports whether b's numbers are bytes (its measure ends in "bytes").
+func (b Band) CountsBytes() bool { return strings.HasSuffix(b.Measure, " bytes") }

@@ -160,27 +160,3 @@ func TestRowCountsJSON(t *testing.T) {
 		t.Errorf("row counts without the flag: %s", b)
 	}
 }
-
-// TABLE output: numRecords / avgRowSize columns, the table-level numRecords line, and the
-// table-level blocks only with --enable-table-stats once partition stats are on.
-func TestRowCountsText(t *testing.T) {
-	v := &filegroup.View{Partitions: []*filegroup.Partition{part("a", 2, 1000), part("b", 1, 300)}}
-	opt := DefaultOptions()
-	opt.PartitionStats, opt.IncludeRowCounts = true, true
-	r := Analyze(Input{View: v, RowCounts: map[string]*int64{"a": i64(8), "b": nil}}, opt)
-	var sb strings.Builder
-	WriteText(&sb, r, opt)
-	out := sb.String()
-	if !strings.Contains(out, "numRecords  avgRowSize") || !strings.Contains(out, "8           250 B") ||
-		strings.Contains(out, "Table-level file size distribution") {
-		t.Errorf("partition table:\n%s", out)
-	}
-	opt.TableStats = true
-	r = Analyze(Input{View: v, RowCounts: map[string]*int64{"a": i64(8), "b": i64(2)}}, opt)
-	sb.Reset()
-	WriteText(&sb, r, opt)
-	// 2300 B / 10 rows = 230
-	if out = sb.String(); !strings.Contains(out, "Table-level file size distribution") || !strings.Contains(out, "  numRecords=10  avgRowSize=230 B\n") {
-		t.Errorf("table stats:\n%s", out)
-	}
-}

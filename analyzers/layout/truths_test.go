@@ -1,13 +1,13 @@
 package layout
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/units"
 )
 
 // ingestCommits are n upserts, each writing to every partition given.
@@ -34,11 +34,12 @@ func TestSmallFileLimitZeroIsHandlingOff(t *testing.T) {
 	if x.SmallFileHandling != "off" || x.SmallFileShare != 1 || x.Partitions[0].SmallFiles != 5 || x.SmallFileThreshold != opt.SmallFilesThresholdBytes {
 		t.Errorf("limit 0: %+v", x)
 	}
-	var text bytes.Buffer
-	WriteText(&text, r, opt)
-	if !strings.Contains(text.String(), "writer small-file handling: OFF (hoodie.parquet.small.file.limit=0, props (w.properties))") ||
-		!strings.Contains(text.String(), "100.0% of latest base files under 50 MiB (the small-files threshold)") {
-		t.Errorf("text:\n%s", text.String())
+	// The text form is report.LayoutText's (report/layout_text_test.go).
+	if got := x.WriterSmallFiles(units.Bytes); got != "OFF (hoodie.parquet.small.file.limit=0, props (w.properties)): every write adds new files" {
+		t.Errorf("writer small files: %s", got)
+	}
+	if got := x.SmallShare(units.Bytes); got != "100.0% of latest base files under 50 MiB (the small-files threshold)" {
+		t.Errorf("small share: %s", got)
 	}
 	if r := Analyze(Input{View: v}, DefaultOptions()); r.Hudiscope.SmallFileHandling != "on" {
 		t.Errorf("default limit: %s", r.Hudiscope.SmallFileHandling)

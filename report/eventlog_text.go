@@ -1,4 +1,4 @@
-package eventlog
+package report
 
 import (
 	"fmt"
@@ -8,65 +8,66 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 )
 
-func dash(p *string) string {
+func ptrDash(p *string) string {
 	if p == nil || *p == "" {
 		return "-"
 	}
 	return *p
 }
 
-func ms(v int64) string {
+func millisText(v int64) string {
 	if v < 0 {
 		return "-"
 	}
 	return (time.Duration(v) * time.Millisecond).String()
 }
 
-// st escapes data for the terminal.
-var st = safetext.Terminal
+// term escapes data for the terminal.
+var term = safetext.Terminal
 
-// WriteText prints a short human summary: application, operations, phases,
+// EventLogText prints a short human summary: application, operations, phases,
 // the longest stages (at most topN, none shorter than minStageMillis), caveats and warnings.
-func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
+func EventLogText(w io.Writer, r *eventlog.Report, topN int, minStageMillis int64) error {
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	a := r.Application
 	o := a.Observed
 	x := r.Hudiscope
 	fmt.Fprintf(tw, "== Application ==\n")
-	fmt.Fprintf(tw, "  name\t%s\n  id\t%s\n  spark version\t%s\n", st(dash(a.Name)), st(dash(a.ID)), st(dash(a.SparkVersion)))
+	fmt.Fprintf(tw, "  name\t%s\n  id\t%s\n  spark version\t%s\n", term(ptrDash(a.Name)), term(ptrDash(a.ID)), term(ptrDash(a.SparkVersion)))
 	state := "complete"
 	if !x.Application.Complete {
 		state = "incomplete (no ApplicationEnd)"
 	}
 	fmt.Fprintf(tw, "  log\t%s, %s, %d file(s)\n", x.Source.Layout, state, len(x.Files))
-	uncovered := ms(x.Application.UncoveredMillis)
+	uncovered := millisText(x.Application.UncoveredMillis)
 	if x.Application.UncoveredShare >= 0 {
 		uncovered += fmt.Sprintf(", %.0f%%", 100*float64(x.Application.UncoveredShare))
 	}
-	fmt.Fprintf(tw, "  duration\t%s (critical path %s, not covered by any job %s)\n", ms(o.DurationMillis), ms(o.CriticalPathMillis), uncovered)
+	fmt.Fprintf(tw, "  duration\t%s (critical path %s, not covered by any job %s)\n", millisText(o.DurationMillis), millisText(o.CriticalPathMillis), uncovered)
 	fmt.Fprintf(tw, "  jobs\t%d (%d failed, %d unfinished)\n", o.JobCount, o.FailedJobCount, x.Application.UnfinishedJobCount)
 	fmt.Fprintf(tw, "  stages\t%d (%d failed)\n  tasks\t%d (%d failed)\n", o.StageCount, o.FailedStageCount, o.TaskCount, o.FailedTaskCount)
 	fmt.Fprintf(tw, "  executor run time\t%s\n  shuffle read / write\t%s / %s\n  spilled (mem / disk)\t%s / %s\n",
-		ms(o.ExecutorRunTimeMillis), units.Bytes(o.ShuffleReadBytes), units.Bytes(o.ShuffleWriteBytes), units.Bytes(o.MemoryBytesSpilled), units.Bytes(o.DiskBytesSpilled))
+		millisText(o.ExecutorRunTimeMillis), units.Bytes(o.ShuffleReadBytes), units.Bytes(o.ShuffleWriteBytes), units.Bytes(o.MemoryBytesSpilled), units.Bytes(o.DiskBytesSpilled))
 	fmt.Fprintf(tw, "  peak executors\t%d\n  events read\t%d\n", o.PeakConcurrentExecutors, o.EventsRead)
 	if x.Hudi.Detected {
-		fmt.Fprintf(tw, "  hudi\t%s descriptions; tables %s\n", x.Hudi.Encoding, st(strings.Join(x.Hudi.Tables, ", ")))
+		fmt.Fprintf(tw, "  hudi\t%s descriptions; tables %s\n", x.Hudi.Encoding, term(strings.Join(x.Hudi.Tables, ", ")))
 	} else {
 		fmt.Fprintf(tw, "  hudi\tno Hudi job descriptions found\n")
 	}
-	group := func(title, col string, rows []GroupSummary) {
+	group := func(title, col string, rows []eventlog.GroupSummary) {
 		fmt.Fprintf(tw, "\n== %s ==\n  %s\tstages\ttasks\twall clock\tshare\trun time\tshuffle\tspilled\n", title, col)
 		for _, g := range rows {
 			share := "-"
 			if g.ShareOfStageWallClock >= 0 {
 				share = fmt.Sprintf("%.1f%%", 100*float64(g.ShareOfStageWallClock))
 			}
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", st(g.Label), g.StageCount, g.TaskCount, ms(g.StageWallClockMillis), share,
-				ms(g.ExecutorRunTimeMillis), units.Bytes(g.ShuffleBytes), units.Bytes(g.SpilledBytes))
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", term(g.Label), g.StageCount, g.TaskCount, millisText(g.StageWallClockMillis), share,
+				millisText(g.ExecutorRunTimeMillis), units.Bytes(g.ShuffleBytes), units.Bytes(g.SpilledBytes))
 		}
 	}
 	// hudiscope's attribution first (the one every view leads with); the Java tool's, which
@@ -108,18 +109,18 @@ func WriteText(w io.Writer, r *Report, topN int, minStageMillis int64) error {
 		if len(name) > 60 {
 			name = name[:57] + "..."
 		}
-		fmt.Fprintf(tw, "  %d.%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.StageID, s.AttemptID, job, ms(s.Observed.DurationMillis),
-			s.Observed.NumTasksObserved, ms(s.Observed.TaskDurationMillis.P50), ms(s.Observed.TaskDurationMillis.Max), skew, st(s.Operation), st(ph), st(name))
+		fmt.Fprintf(tw, "  %d.%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.StageID, s.AttemptID, job, millisText(s.Observed.DurationMillis),
+			s.Observed.NumTasksObserved, millisText(s.Observed.TaskDurationMillis.P50), millisText(s.Observed.TaskDurationMillis.Max), skew, term(s.Operation), term(ph), term(name))
 	}
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(tw, "\n== Warnings ==\n")
 		for _, s := range r.Warnings {
-			fmt.Fprintf(tw, "  - %s\n", st(s))
+			fmt.Fprintf(tw, "  - %s\n", term(s))
 		}
 	}
 	fmt.Fprintf(tw, "\n== Caveats ==\n")
 	for _, s := range append(append([]string(nil), x.Caveats...), r.Caveats...) {
-		fmt.Fprintf(tw, "  - %s\n", st(s))
+		fmt.Fprintf(tw, "  - %s\n", term(s))
 	}
 	return tw.Flush()
 }

@@ -1,13 +1,15 @@
-package config
+package report
 
 import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/hudiscope/hudiscope/analyzers/config"
 )
 
-// WriteText lists every effective value with its source, secrets redacted.
-func (e *Effective) WriteText(w io.Writer) error {
+// ConfigText lists every effective value with its source, secrets redacted.
+func ConfigText(w io.Writer, e *config.Effective) error {
 	fmt.Fprintf(w, "Effective configuration (engine %s):\n", e.Engine)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, v := range e.All() {

@@ -1,15 +1,16 @@
-package checkpoint
+package report
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
-// Lines explains a report in plain words; the CLI and the TUI's
+// CheckpointLines explains a report in plain words; the CLI and the TUI's
 // checkpoint helper show the same text.
-func Lines(r *Report) []string {
+func CheckpointLines(r *checkpoint.Report) []string {
 	var out []string
 	order := "requested (instant) times"
 	if r.CompletionOrdered {
@@ -20,7 +21,7 @@ func Lines(r *Report) []string {
 		edge = "a write whose time equals the begin value IS returned"
 	}
 	switch r.Match {
-	case MatchRequested:
+	case checkpoint.MatchRequested:
 		in := r.Instant
 		s := fmt.Sprintf("%s is the requested (instant) time of %s %s", r.Value, in.Action, in.RequestedTime)
 		if in.CompletionTime != "" {
@@ -33,12 +34,12 @@ func Lines(r *Report) []string {
 			s += " (archived)"
 		}
 		out = append(out, s+".")
-	case MatchCompletion:
+	case checkpoint.MatchCompletion:
 		out = append(out, fmt.Sprintf("%s is the completion time of %s %s (requested %s).", r.Value, r.Instant.Action, r.Instant.RequestedTime, r.Instant.RequestedTime))
 	default:
 		out = append(out, fmt.Sprintf("%s is neither the requested nor the completion time of any instant on the timeline.", r.Value))
 	}
-	out = append(out, fmt.Sprintf("Hudi %s readers compare begin.instanttime with %s (%s).", r.Reader.name(), order, edge))
+	out = append(out, fmt.Sprintf("Hudi %s readers compare begin.instanttime with %s (%s).", readerName(r.Reader), order, edge))
 	if r.Reader.Note != "" {
 		out = append(out, "Note: "+r.Reader.Note+".")
 	}
@@ -71,32 +72,32 @@ func Lines(r *Report) []string {
 			in.Totals.NumUpdateWrites, in.Totals.NumDeletes, mark))
 	}
 	if r.ReRead {
-		safe := SafeBegin(r.Reader, r.Instant)
-		if r.Match == MatchRequested {
+		safe := CheckpointSafeBegin(r.Reader, r.Instant)
+		if r.Match == checkpoint.MatchRequested {
 			out = append(out, fmt.Sprintf("WARNING: %s is an instant time (as in _hoodie_commit_time), not a completion time. "+
 				"The read returns instant %s again, so the previous batch is re-read. Use %s as the checkpoint.",
 				r.Value, r.Instant.RequestedTime, safe))
 		} else {
 			out = append(out, fmt.Sprintf("WARNING: Hudi %s returns writes completed AT the begin value too: the read returns instant %s again, "+
-				"so the previous batch is re-read. Use %s as the checkpoint.", r.Reader.name(), r.Instant.RequestedTime, safe))
+				"so the previous batch is re-read. Use %s as the checkpoint.", readerName(r.Reader), r.Instant.RequestedTime, safe))
 		}
 	}
 	return out
 }
 
-// name is the reader as a user named it (the release) or its line.
-func (r Reader) name() string {
+// readerName is the reader as a user named it (the release) or its line.
+func readerName(r checkpoint.Reader) string {
 	if r.Release != "" {
 		return r.Release + " (" + r.Line + ")"
 	}
 	return r.Line
 }
 
-// SafeBegin is the begin value that continues after instant in without reading it again.
-func SafeBegin(rd Reader, in *timeline.Instant) string {
-	key := compared(rd, in)
+// CheckpointSafeBegin is the begin value that continues after instant in without reading it again.
+func CheckpointSafeBegin(rd checkpoint.Reader, in *timeline.Instant) string {
+	key := checkpoint.Compared(rd, in)
 	if rd.Inclusive {
-		return resumeValue(rd, in) + " (one millisecond after its completion time " + key + ")"
+		return checkpoint.ResumeValue(rd, in) + " (one millisecond after its completion time " + key + ")"
 	}
 	if rd.CompletionOrdered() {
 		return "its completion time " + key
@@ -104,11 +105,11 @@ func SafeBegin(rd Reader, in *timeline.Instant) string {
 	return "its instant time " + key
 }
 
-// VerdictLines explains one verdict per reader line. When they agree only one is told; when
+// CheckpointVerdictLines explains one verdict per reader line. When they agree only one is told; when
 // they differ each is told under its release line, so nobody acts on the wrong one.
-func VerdictLines(rs []*Report) []string {
+func CheckpointVerdictLines(rs []*checkpoint.Report) []string {
 	if len(rs) == 1 {
-		return Lines(rs[0])
+		return CheckpointLines(rs[0])
 	}
 	var names []string
 	same := true
@@ -117,14 +118,14 @@ func VerdictLines(rs []*Report) []string {
 		same = same && r.ReRead == rs[0].ReRead && len(r.Covered) == len(rs[0].Covered)
 	}
 	if same {
-		out := Lines(rs[0])
+		out := CheckpointLines(rs[0])
 		out[1] = fmt.Sprintf("Hudi %s readers agree on this value (the release that reads is not known; name it with --hudi-version).", strings.Join(names, " and "))
 		return out
 	}
 	lines := []string{fmt.Sprintf("The verdict depends on the Hudi release that reads (%s); name it with --hudi-version.", strings.Join(names, " or "))}
 	for _, r := range rs {
-		lines = append(lines, "", fmt.Sprintf("If read by Hudi %s:", r.Reader.name()))
-		for _, l := range Lines(r) {
+		lines = append(lines, "", fmt.Sprintf("If read by Hudi %s:", readerName(r.Reader)))
+		for _, l := range CheckpointLines(r) {
 			lines = append(lines, "  "+l)
 		}
 	}

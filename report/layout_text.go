@@ -1,4 +1,4 @@
-package layout
+package report
 
 import (
 	"fmt"
@@ -6,14 +6,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 )
 
-// WriteText renders the report for a terminal in the Java tool's TABLE spirit: the partition
+// LayoutText renders the report for a terminal in the Java tool's TABLE spirit: the partition
 // table with PartitionStats (plus numRecords / avgRowSize with IncludeRowCounts), the
 // table-level blocks with TableStats or without PartitionStats, as emitTable does.
-func WriteText(w io.Writer, r *Result, opt Options) error {
+func LayoutText(w io.Writer, r *layout.Result, opt layout.Options) error {
 	partitionStats, topN := opt.PartitionStats, opt.TopN
 	mdt := "off"
 	if r.MDTEnabled {
@@ -33,7 +34,7 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 		}
 		for _, p := range rows {
 			s := p.SizeStats
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", safetext.Terminal(displayName(p.Partition)), p.Files, units.Bytes(p.TotalBytes),
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", safetext.Terminal(layoutPartition(p.Partition)), p.Files, units.Bytes(p.TotalBytes),
 				units.Bytes(s.Min), units.Bytes(s.Max), units.Bytes(s.Mean), units.Bytes(s.Median), units.Bytes(s.P95))
 			if opt.IncludeRowCounts {
 				n, avg := "-", "-"
@@ -54,7 +55,7 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 		fmt.Fprintln(w)
 	}
 	if opt.TableStats || !partitionStats {
-		writeTableBlocks(w, r)
+		layoutTableBlocks(w, r)
 	}
 	if x := r.Hudiscope; x != nil {
 		fmt.Fprintf(w, "hudiscope: %d file groups, %d slices; a snapshot read merges %d log files (%s) with the base files, base+log %s\n",
@@ -67,7 +68,7 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 	}
 	if c := r.TableCharacteristics; c != nil {
 		overall := c.OverallStatus
-		bands := map[string]DetectorBand{}
+		bands := map[string]layout.DetectorBand{}
 		if x := r.Hudiscope; x != nil {
 			if v := x.Verdict(); v != "" {
 				overall = v
@@ -92,8 +93,8 @@ func WriteText(w io.Writer, r *Result, opt Options) error {
 	return nil
 }
 
-// writeTableBlocks is the table-level file-size, file-count and skew blocks.
-func writeTableBlocks(w io.Writer, r *Result) {
+// layoutTableBlocks is the table-level file-size, file-count and skew blocks.
+func layoutTableBlocks(w io.Writer, r *layout.Result) {
 	ts := r.TableSizeStats
 	fmt.Fprintln(w, "Table-level file size distribution:")
 	fmt.Fprintf(w, "  numFiles=%d  totalBytes=%s\n", ts.Count, units.Bytes(r.TotalBytes))
@@ -116,11 +117,19 @@ func writeTableBlocks(w io.Writer, r *Result) {
 		fmt.Fprintln(w, "Partition-size skew:")
 		fmt.Fprintf(w, "  CV (stdev/mean)        = %.3f\n", s.CV)
 		fmt.Fprintf(w, "  Gini coefficient       = %.3f  (0=equal, 1=one-partition-takes-all)\n", s.Gini)
-		fmt.Fprintf(w, "  largest partition share = %.1f%%  (%s)\n", 100*s.LargestPartitionShare, safetext.Terminal(displayName(r.Rows[0].Partition)))
+		fmt.Fprintf(w, "  largest partition share = %.1f%%  (%s)\n", 100*s.LargestPartitionShare, safetext.Terminal(layoutPartition(r.Rows[0].Partition)))
 		fmt.Fprintf(w, "  top-%d partitions share  = %.1f%%\n", s.TopN, 100*s.TopNShare)
 		if len(s.Outliers) > 0 {
 			fmt.Fprintf(w, "  outliers (>mean+2σ): %d partition(s)\n", len(s.Outliers))
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// layoutPartition names a partition as the Java tool's TABLE output does: the table root is "(root)".
+func layoutPartition(p string) string {
+	if p == "" {
+		return "(root)"
+	}
+	return p
 }

@@ -1,4 +1,4 @@
-package health
+package report
 
 import (
 	"fmt"
@@ -7,30 +7,26 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 )
 
-// WriteText renders the report for a terminal: one block per check with the observed number,
+// HealthText renders the report for a terminal: one block per check with the observed number,
 // the configured trigger and the checker's slack threshold, then where each value came from.
 // verbose adds every effectiveConfigs entry.
-func WriteText(w io.Writer, r *Result, verbose bool) error {
+func HealthText(w io.Writer, r *health.Result, verbose bool) error {
 	assumed := ""
 	if r.Hudiscope != nil && r.Hudiscope.ApplyAllDefaults {
 		assumed = "  (defaults assumed: unset writer properties judged by Hudi's defaults)"
 	}
 	fmt.Fprintf(w, "Table: %s  (%s)  overall: %s%s\n\n", safetext.Terminal(r.BasePath), r.TableType, r.Verdict(), assumed)
-	bands := map[string]Band{}
-	if r.Hudiscope != nil {
-		for _, b := range r.Hudiscope.Checks {
-			bands[b.Name] = b
-		}
-	}
+	bands := HealthBands(r)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHECK\tSTATUS\tOBSERVED\tTRIGGER\tUNHEALTHY AT\tSTATE")
 	for _, c := range r.Checks {
 		b := bands[c.Name]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Status, BandValue(b, b.Observed), BandValue(b, b.Trigger), BandValue(b, b.Threshold), dash(b.State))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Status, BandValue(b, b.Observed), BandValue(b, b.Trigger), BandValue(b, b.Threshold), orDash(b.State))
 	}
 	tw.Flush()
 	for _, c := range r.Checks {
@@ -63,17 +59,14 @@ func WriteText(w io.Writer, r *Result, verbose bool) error {
 		}
 	}
 	if len(r.Errors) > 0 {
-		fmt.Fprintf(w, "\nErrors:\n  %s\n", strings.Join(safeAll(r.Errors), "\n  "))
+		fmt.Fprintf(w, "\nErrors:\n  %s\n", strings.Join(terminalAll(r.Errors), "\n  "))
 	}
 	return nil
 }
 
-// CountsBytes reports whether b's numbers are bytes (its measure ends in "bytes").
-func (b Band) CountsBytes() bool { return strings.HasSuffix(b.Measure, " bytes") }
-
 // BandValue renders one of b's numbers: binary units when b's measure counts bytes, else
 // the exact count; "-" when absent.
-func BandValue(b Band, p *int64) string {
+func BandValue(b health.Band, p *int64) string {
 	switch {
 	case p == nil:
 		return "-"
@@ -83,14 +76,8 @@ func BandValue(b Band, p *int64) string {
 	return strconv.FormatInt(*p, 10)
 }
 
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func safeAll(ss []string) []string {
+// terminalAll escapes each of ss for the terminal.
+func terminalAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		out[i] = safetext.Terminal(s)
