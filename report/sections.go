@@ -9,6 +9,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // section is one part of the full report. render returns ok=false while the snapshot has no
@@ -84,13 +85,21 @@ func loadStepsSection(_ context.Context, s *model.Snapshot) (string, bool) {
 }
 
 func problemsSection(_ context.Context, s *model.Snapshot) (string, bool) {
-	probs := s.Problems()
-	if len(probs) == 0 {
-		return "None.\n", true
-	}
+	v := view.Build(s)
+	probs := v.Problems
 	var b strings.Builder
+	if v.ProblemCount() == 0 {
+		b.WriteString("None.\n")
+	}
 	for _, p := range probs {
-		fmt.Fprintf(&b, "- %s\n", Escape(p.String()))
+		if p.Counted() {
+			fmt.Fprintf(&b, "- %s\n", Escape(p.String()))
+		}
+	}
+	for _, p := range probs {
+		if !p.Counted() {
+			fmt.Fprintf(&b, "- note: %s\n", Escape(p.String()))
+		}
 	}
 	return b.String(), true
 }

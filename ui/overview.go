@@ -305,7 +305,7 @@ func (o *Overview) rows() []ovRow {
 	if s.Timeline != nil && len(o.begins) == 0 && o.startsFor == s.Timeline {
 		add(ovRow{label: "incr. begin", value: "no write to read on the active timeline", jump: jumpMsg{Pane: "Timeline"}})
 	}
-	n := len(s.Problems()) + len(s.StepErrors)
+	n := o.c.View(s).ProblemCount()
 	pv := "none"
 	if n > 0 {
 		pv = fmt.Sprintf("%d problem(s) reading the inputs", n)

@@ -13,6 +13,10 @@ import (
 type Snapshot struct {
 	// Model is the snapshot this view was built from.
 	Model *model.Snapshot
+	// Problems is every problem the load met, in one shape (see Problem): failed steps first,
+	// then bad input the reader worked around, the event log's warnings, checks that failed to
+	// run, and last the notes that qualify an answer.
+	Problems []Problem
 	// readerProblems is how many problems the reader's log held when this view was built
 	// (the reader keeps logging after the load: instant details read on a drill-down).
 	readerProblems int
@@ -25,6 +29,7 @@ func Build(s *model.Snapshot) *Snapshot {
 		return v
 	}
 	v.readerProblems = len(s.Problems())
+	v.Problems = buildProblems(s)
 	return v
 }
 
