@@ -16,6 +16,7 @@ import (
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // Markdown renders the full report of a snapshot: its sections in order, each left out while
@@ -133,17 +134,7 @@ func Duration(in *timeline.Instant) string {
 
 // DerivedMark is the mark after a completion time: `≈` when derived from a file time kept to a
 // second or coarser, `~` when derived from a finer one, "" when stored.
-func DerivedMark(in *timeline.Instant) string {
-	switch {
-	case in.CompletionTime == "":
-		return ""
-	case in.CoarseCompletion():
-		return "≈"
-	case in.CompletionDerived:
-		return "~"
-	}
-	return ""
-}
+func DerivedMark(in *timeline.Instant) string { return view.DerivedMark(in) }
 
 // DerivedNote explains the marks for the coarsest precision among derived completion times.
 func DerivedNote(coarsest time.Duration) string {

@@ -13,7 +13,7 @@ import (
 )
 
 // problemsPane is the jump target (jumpMsg.Pane) that opens the problems view.
-const problemsPane = "Problems"
+const problemsPane = view.ProblemsPane
 
 // problemsView lists what went wrong reading the inputs (the status line's ⚠ badge): each
 // problem's file and message, wrapped, scrollable. It is a Pane the root shows over the

@@ -17,6 +17,7 @@ type Snapshot struct {
 	// then bad input the reader worked around, the event log's warnings, checks that failed to
 	// run, and last the notes that qualify an answer.
 	Problems []Problem
+	overview overview
 	// readerProblems is how many problems the reader's log held when this view was built
 	// (the reader keeps logging after the load: instant details read on a drill-down).
 	readerProblems int
@@ -30,6 +31,7 @@ func Build(s *model.Snapshot) *Snapshot {
 	}
 	v.readerProblems = len(s.Problems())
 	v.Problems = buildProblems(s)
+	v.overview = buildOverview(v)
 	return v
 }
 
