@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -40,8 +41,11 @@ func snapshot(t *testing.T, path string) *model.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &model.Snapshot{Options: model.Options{Location: filepath.Base(path)}, Table: tb, Config: tb.Config,
-		Timeline: tl, Done: []model.Step{model.StepProperties, model.StepTimeline}, StepErrors: map[model.Step]error{}}
+	// A finished load (LoadedAt set) on a pinned clock: the summary's ages and "not read" hold
+	// on any date.
+	return &model.Snapshot{Options: model.Options{Location: filepath.Base(path), Now: func() time.Time { return fixedNow }},
+		Table: tb, Config: tb.Config, Timeline: tl, Done: []model.Step{model.StepProperties, model.StepTimeline},
+		StepErrors: map[model.Step]error{}, LoadedAt: fixedNow}
 }
 
 func TestMarkdownGolden(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 
@@ -26,6 +27,7 @@ type section struct {
 // about it, the checkpoint answer, then the evidence (the job, the services, the files), and
 // last how the load went.
 var sections = []section{
+	{"Summary", summarySection, false},
 	{"Table", tableSection, false},
 	{"Findings", findingsSection, false},
 	{"Incremental reads", incrementalSection, false},
@@ -35,6 +37,30 @@ var sections = []section{
 	{"Layout", layoutSection, true},
 	{"Load steps", loadStepsSection, false},
 	{"Problems", problemsSection, false},
+}
+
+// summarySection is the explorer's Overview as a table: the view layer's facts, times as
+// instant strings (the report's form), ages from the snapshot's clock.
+func summarySection(ctx context.Context, s *model.Snapshot) (string, bool) {
+	v := view.Build(s)
+	return FactsMarkdown(v.Overview(view.Begins{List: s.IncrementalBegins(ctx), Known: true}), ReportFormat(v)), true
+}
+
+// ReportFormat is how the report lays out a fact's value: instant strings as written, ages
+// from the snapshot's clock.
+func ReportFormat(v *view.Snapshot) view.Format {
+	now := v.Now()
+	return view.Format{Sep: " · ", Instant: func(raw string) string { return raw },
+		Age: func(t time.Time) string { return view.Age(now, t) }}
+}
+
+// FactsMarkdown lays facts out as a fact/value table.
+func FactsMarkdown(facts []view.Fact, f view.Format) string {
+	rows := make([][]string, 0, len(facts))
+	for _, x := range facts {
+		rows = append(rows, []string{x.Label, x.Text(f)})
+	}
+	return Table([]string{"fact", "value"}, "ll", rows)
 }
 
 func tableSection(_ context.Context, s *model.Snapshot) (string, bool) {

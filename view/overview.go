@@ -208,6 +208,9 @@ func stepState(s *model.Snapshot, st model.Step) string {
 		return "failed: " + s.StepErrors[st].Error()
 	case s.HasRun(st):
 		return "not available"
+	case !s.LoadedAt.IsZero():
+		// The load is over (LoadedAt is set at its end): what was not read will not be.
+		return "not read"
 	}
 	return "not read yet"
 }
