@@ -95,7 +95,7 @@ func timelineSection(_ context.Context, s *model.Snapshot) (string, bool) {
 		return "", false
 	}
 	instants := s.TimelineInstants()
-	return TimelineGantt(instants, GanttLimit) + "\n" + TimelineMarkdown(instants, model.LateCompletions(instants)), true
+	return TimelineGantt(instants, GanttLimit) + "\n" + TimelineMarkdown(view.TimelineRows(instants)), true
 }
 
 func loadStepsSection(_ context.Context, s *model.Snapshot) (string, bool) {
