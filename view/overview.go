@@ -187,12 +187,8 @@ func DerivedMark(in *timeline.Instant) string {
 // LastCommit is the completed write that completed last on the active timeline (nil: none),
 // and the pending compaction and clustering plans in timeline order.
 func LastCommit(tl *timeline.Timeline) (last *timeline.Instant, pending []*timeline.Instant) {
+	last = model.LastCommit(tl) // the fleet row's too
 	for _, in := range tl.Instants {
-		if in.IsCompleted() && timeline.IsWriteAction(in.Action) {
-			if last == nil || timeline.CompareInstants(in.CompletionTime, last.CompletionTime) > 0 {
-				last = in
-			}
-		}
 		// Pending: the table type decides only completed commits.
 		if !in.IsCompleted() && in.IsPlannedService("") {
 			pending = append(pending, in)
