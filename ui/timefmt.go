@@ -78,8 +78,5 @@ func (c *Clock) Time(t time.Time, writer *time.Location) string {
 // Age is how long ago t was ("3h ago"; "in 5m" for a time ahead of now).
 func (c *Clock) Age(t time.Time) string { return view.Age(c.now(), t) }
 
-// ageUnit is a duration in its largest unit (45s, 12m, 3h, 4d).
-func ageUnit(d time.Duration) string { return units.Age(d) }
-
 // Dur renders a duration in two units at most: 850ms, 4.2s, 3m05s, 2h13m, 3d4h.
 func Dur(d time.Duration) string { return units.Duration(d) }
