@@ -34,9 +34,19 @@ func load(ctx context.Context, opts model.Options, needed ...model.Step) (*model
 // reportProblems prints the damaged files the reader worked around: the view layer's problems
 // from the reader's log (failed steps went to stderr when load met them).
 func reportProblems(s *model.Snapshot) {
+	for _, p := range readerProblems(s) {
+		warn("warning:", p)
+	}
+}
+
+// readerProblems are the view layer's problems from the reader's log, as stderr prints them
+// ("FILE: message", the file as given).
+func readerProblems(s *model.Snapshot) []string {
+	var out []string
 	for _, p := range view.Build(s).Problems {
 		if p.Source == view.SourceReader {
-			warn("warning:", p.File+": "+p.Message)
+			out = append(out, p.File+": "+p.Message)
 		}
 	}
+	return out
 }
