@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // load runs model.Load for a command and fails when one of the steps whose result the
@@ -30,9 +31,22 @@ func load(ctx context.Context, opts model.Options, needed ...model.Step) (*model
 	return s, nil
 }
 
-// reportProblems prints the damaged files the reader worked around.
+// reportProblems prints the damaged files the reader worked around: the view layer's problems
+// from the reader's log (failed steps went to stderr when load met them).
 func reportProblems(s *model.Snapshot) {
-	for _, p := range s.Problems() {
-		warn("warning:", p.String())
+	for _, p := range readerProblems(s) {
+		warn("warning:", p)
 	}
+}
+
+// readerProblems are the view layer's problems from the reader's log, as stderr prints them
+// ("FILE: message", the file as given).
+func readerProblems(s *model.Snapshot) []string {
+	var out []string
+	for _, p := range view.Build(s).Problems {
+		if p.Source == view.SourceReader {
+			out = append(out, p.File+": "+p.Message)
+		}
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // TimelineCmd lists instants in completion order.
@@ -86,16 +87,26 @@ func writeTimelineText(w io.Writer, c *tableconfig.Config, instants []*timeline.
 	fmt.Fprintf(w, "%s · %s · table version %d · %d instants · times in %s\n", safetext.Terminal(c.Name), c.Type, c.Version, len(instants), c.ZoneSource)
 	err := columns{right: true, rows: func(row func(...string)) {
 		row("requested", "completed", "action", "state", "operation", "writes", "inserts", "updates", "deletes", "bytes", "files", "parts", "duration", "")
-		for _, in := range instants {
-			ct := in.CompletionTime + report.DerivedMark(in)
+		// The view layer's rows: the same late mark, derived mark and duration as the
+		// explorer's Timeline pane and the report.
+		for _, r := range view.TimelineRows(instants) {
+			in := r.In
+			ct := in.CompletionTime + r.Mark
 			action := in.Action
 			if in.Archived {
 				action += " (archived)"
 			}
-			dur := report.Duration(in)
+			var notes []string
+			if r.Late {
+				notes = append(notes, view.LateNote)
+			}
+			if in.Err != "" {
+				notes = append(notes, "unreadable: "+in.Err) // cells are escaped by columns
+			}
 			row(in.RequestedTime, dash(ct), action, string(in.State), dash(in.Operation), itoa(in.Totals.NumWrites),
 				itoa(in.Totals.NumInserts), itoa(in.Totals.NumUpdateWrites), itoa(in.Totals.NumDeletes),
-				itoa(in.Totals.TotalBytesWritten), itoa(in.Totals.Files), itoa(in.Totals.Partitions), dur, "")
+				itoa(in.Totals.TotalBytesWritten), itoa(in.Totals.Files), itoa(in.Totals.Partitions), report.Duration(in),
+				strings.Join(notes, "; "))
 		}
 	}}.write(w)
 	if err != nil {

@@ -97,7 +97,7 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 		fmt.Fprintf(w, "watching every %s (ctrl+c to stop)\n", interval)
 	}
 	raised := map[string]bool{}
-	problems := len(s.Problems())
+	problems := len(readerProblems(s))
 	check := func(snap *model.Snapshot, changes []model.Change, at time.Time) error {
 		arch := snap.ArchivalSettings()
 		for _, set := range []struct {
@@ -143,9 +143,9 @@ func (c *TimelineCmd) watchTimeline(ctx context.Context, s *model.Snapshot, w io
 			warn("warning: refresh:", msg)
 			continue
 		}
-		if ps := snap.Problems(); len(ps) > problems {
+		if ps := readerProblems(snap); len(ps) > problems {
 			for _, p := range ps[problems:] {
-				warn("warning:", p.String())
+				warn("warning:", p)
 			}
 			problems = len(ps)
 		}

@@ -360,15 +360,11 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 	}
 	if tl := s.Timeline; tl != nil {
 		zone := s.Config.Zone
-		var last *timeline.Instant
+		// The Overview's last commit (LastCommit: one rule for both).
+		last := LastCommit(tl)
 		pend := map[string]*FleetPending{}
 		for _, i := range tl.Instants {
 			if i.IsCompleted() {
-				// The Overview's rule: the completed write that completed last (before table
-				// version 8 completion times are derived from file modification times).
-				if timeline.IsWriteAction(i.Action) && (last == nil || timeline.CompareInstants(i.CompletionTime, last.CompletionTime) > 0) {
-					last = i
-				}
 				continue
 			}
 			if !isService(i) {

@@ -133,3 +133,17 @@ func (s *Snapshot) InstantDetails(ctx context.Context, in *timeline.Instant) (*t
 	}
 	return s.table.Details(ctx, in)
 }
+
+// LastCommit is the completed write that completed last on the active timeline (nil: none):
+// the Overview's "last commit" and the fleet row's, one rule (before table version 8 the
+// completion times are derived from file modification times).
+func LastCommit(tl *timeline.Timeline) *timeline.Instant {
+	var last *timeline.Instant
+	for _, in := range tl.Instants {
+		if in.IsCompleted() && timeline.IsWriteAction(in.Action) &&
+			(last == nil || timeline.CompareInstants(in.CompletionTime, last.CompletionTime) > 0) {
+			last = in
+		}
+	}
+	return last
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // Document is the JSON report. Instant fields use the names of `hudiscope timeline --json`.
@@ -23,8 +24,11 @@ type Document struct {
 	Instants          []InstantJSON       `json:"instants"`
 	Steps             []StepJSON          `json:"steps"`
 	Problems          []string            `json:"problems"`
-	Sections          map[string]string   `json:"sections,omitempty"` // later analyses, as Markdown
-	Findings          *findings.Result    `json:"findings,omitempty"` // the optimization catalogs' findings
+	// ProblemDetails are the same problems (and the notes after them) in the view layer's
+	// one shape: source, file, severity, message.
+	ProblemDetails []view.Problem    `json:"problemDetails"`
+	Sections       map[string]string `json:"sections,omitempty"` // later analyses, as Markdown
+	Findings       *findings.Result  `json:"findings,omitempty"` // the optimization catalogs' findings
 }
 
 // TableJSON identifies the table.
@@ -104,8 +108,12 @@ func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
 		}
 		d.Steps = append(d.Steps, sj)
 	}
-	for _, p := range s.Problems() {
-		d.Problems = append(d.Problems, p.String())
+	// The view layer's one list of problems, the one the explorer's problems view shows.
+	d.ProblemDetails = append([]view.Problem{}, view.Build(s).Problems...)
+	for _, p := range d.ProblemDetails {
+		if p.Counted() {
+			d.Problems = append(d.Problems, p.String())
+		}
 	}
 	d.Findings = s.Findings
 	for _, sec := range sections {

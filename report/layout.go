@@ -11,6 +11,7 @@ import (
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 func layoutSection(_ context.Context, s *model.Snapshot) (string, bool) {
@@ -274,12 +275,7 @@ func SliceFiles(s *filegroup.FileSlice) []SliceFile {
 }
 
 // PartitionName shows the non-partitioned table's empty path as "(table root)".
-func PartitionName(p string) string {
-	if p == "" {
-		return "(table root)"
-	}
-	return p
-}
+func PartitionName(p string) string { return view.PartitionName(p) }
 
 // Pct renders a fraction as a percentage.
 func Pct(f float64) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // Markdown renders the full report of a snapshot: its sections in order, each left out while
@@ -68,16 +69,17 @@ func TableSummary(s *model.Snapshot) string {
 var TimelineHeaders = []string{"requested", "completed", "action", "state", "operation", "writes",
 	"inserts", "updates", "deletes", "bytes", "files", "parts", "duration", "notes"}
 
-// TimelineMarkdown renders instants (in the order given) as a table; late marks instants that
-// completed after a later-started one (see model.LateCompletions), may be nil.
-func TimelineMarkdown(instants []*timeline.Instant, late []bool) string {
-	rows := make([][]string, 0, len(instants))
+// TimelineMarkdown renders the view layer's timeline rows (in the order given) as a table, with
+// each row's late mark, archived flag and read error as notes.
+func TimelineMarkdown(tl []view.TimelineRow) string {
+	rows := make([][]string, 0, len(tl))
 	anyDerived, anyLate := false, false
 	var coarsest time.Duration
-	for i, in := range instants {
+	for _, r := range tl {
+		in := r.In
 		var notes []string
-		if late != nil && late[i] {
-			notes = append(notes, "completed after a later-started instant")
+		if r.Late {
+			notes = append(notes, view.LateNote)
 			anyLate = true
 		}
 		if in.Archived {
@@ -117,15 +119,13 @@ func InstantCells(in *timeline.Instant) []string {
 // only to the second gives the middle of the possible durations, marked `≈` (never negative:
 // see timeline.clampDerived).
 func Duration(in *timeline.Instant) string {
-	d := in.Duration()
-	if in.CoarseCompletion() && in.IsCompleted() && !in.Started.IsZero() && !in.Ended.IsZero() && !in.IsSavepoint() {
-		m := in.MidDuration()
-		if m < 10*time.Second {
-			return "≈" + m.Round(100*time.Millisecond).String()
-		}
-		return "≈" + m.Round(time.Second).String()
-	}
-	if d > 0 {
+	d, approx := view.Duration(in)
+	switch {
+	case approx && d < 10*time.Second:
+		return "≈" + d.Round(100*time.Millisecond).String()
+	case approx:
+		return "≈" + d.Round(time.Second).String()
+	case d > 0:
 		return d.Round(time.Millisecond).String()
 	}
 	return "-"
@@ -133,17 +133,7 @@ func Duration(in *timeline.Instant) string {
 
 // DerivedMark is the mark after a completion time: `≈` when derived from a file time kept to a
 // second or coarser, `~` when derived from a finer one, "" when stored.
-func DerivedMark(in *timeline.Instant) string {
-	switch {
-	case in.CompletionTime == "":
-		return ""
-	case in.CoarseCompletion():
-		return "≈"
-	case in.CompletionDerived:
-		return "~"
-	}
-	return ""
-}
+func DerivedMark(in *timeline.Instant) string { return view.DerivedMark(in) }
 
 // DerivedNote explains the marks for the coarsest precision among derived completion times.
 func DerivedNote(coarsest time.Duration) string {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -47,7 +48,11 @@ func openSnapshot(t *testing.T, path string) (*model.Snapshot, *hudi.Table) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return model.NewSnapshot(model.Options{Location: filepath.Base(path)}, tb, tl, model.StepProperties, model.StepTimeline), tb
+	// A finished load (LoadedAt set) on a pinned clock: the summary's ages and "not read" hold
+	// on any date.
+	s := model.NewSnapshot(model.Options{Location: filepath.Base(path), Now: func() time.Time { return fixedNow }}, tb, tl, model.StepProperties, model.StepTimeline)
+	s.LoadedAt = fixedNow
+	return s, tb
 }
 
 func TestMarkdownGolden(t *testing.T) {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // section is one part of the full report. render returns ok=false while the snapshot has no
@@ -25,6 +27,7 @@ type section struct {
 // about it, the checkpoint answer, then the evidence (the job, the services, the files), and
 // last how the load went.
 var sections = []section{
+	{"Summary", summarySection, false},
 	{"Table", tableSection, false},
 	{"Findings", findingsSection, false},
 	{"Incremental reads", incrementalSection, false},
@@ -34,6 +37,30 @@ var sections = []section{
 	{"Layout", layoutSection, true},
 	{"Load steps", loadStepsSection, false},
 	{"Problems", problemsSection, false},
+}
+
+// summarySection is the explorer's Overview as a table: the view layer's facts, times as
+// instant strings (the report's form), ages from the snapshot's clock.
+func summarySection(ctx context.Context, s *model.Snapshot) (string, bool) {
+	v := view.Build(s)
+	return FactsMarkdown(v.Overview(view.Begins{List: s.IncrementalBegins(ctx), Known: true}), ReportFormat(v)), true
+}
+
+// ReportFormat is how the report lays out a fact's value: instant strings as written, ages
+// from the snapshot's clock.
+func ReportFormat(v *view.Snapshot) view.Format {
+	now := v.Now()
+	return view.Format{Sep: " · ", Instant: func(raw string) string { return raw },
+		Age: func(t time.Time) string { return view.Age(now, t) }}
+}
+
+// FactsMarkdown lays facts out as a fact/value table.
+func FactsMarkdown(facts []view.Fact, f view.Format) string {
+	rows := make([][]string, 0, len(facts))
+	for _, x := range facts {
+		rows = append(rows, []string{x.Label, x.Text(f)})
+	}
+	return Table([]string{"fact", "value"}, "ll", rows)
 }
 
 func tableSection(_ context.Context, s *model.Snapshot) (string, bool) {
@@ -68,7 +95,7 @@ func timelineSection(_ context.Context, s *model.Snapshot) (string, bool) {
 		return "", false
 	}
 	instants := s.TimelineInstants()
-	return TimelineGantt(instants, GanttLimit) + "\n" + TimelineMarkdown(instants, model.LateCompletions(instants)), true
+	return TimelineGantt(instants, GanttLimit) + "\n" + TimelineMarkdown(view.TimelineRows(instants)), true
 }
 
 func loadStepsSection(_ context.Context, s *model.Snapshot) (string, bool) {
@@ -84,13 +111,21 @@ func loadStepsSection(_ context.Context, s *model.Snapshot) (string, bool) {
 }
 
 func problemsSection(_ context.Context, s *model.Snapshot) (string, bool) {
-	probs := s.Problems()
-	if len(probs) == 0 {
-		return "None.\n", true
-	}
+	v := view.Build(s)
+	probs := v.Problems
 	var b strings.Builder
+	if v.ProblemCount() == 0 {
+		b.WriteString("None.\n")
+	}
 	for _, p := range probs {
-		fmt.Fprintf(&b, "- %s\n", Escape(p.String()))
+		if p.Counted() {
+			fmt.Fprintf(&b, "- %s\n", Escape(p.String()))
+		}
+	}
+	for _, p := range probs {
+		if !p.Counted() {
+			fmt.Fprintf(&b, "- note: %s\n", Escape(p.String()))
+		}
 	}
 	return b.String(), true
 }

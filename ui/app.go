@@ -783,7 +783,7 @@ func (a *App) badge() string {
 	if a.snap == nil {
 		return ""
 	}
-	if n := len(a.snap.Problems()) + len(a.snap.StepErrors); n > 0 {
+	if n := a.c.View(a.snap).ProblemCount(); n > 0 {
 		return fmt.Sprintf("%s %d problem(s)", a.c.Styles.G.Warn, n)
 	}
 	return ""

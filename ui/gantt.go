@@ -13,7 +13,8 @@ import (
 // The Timeline's Gantt view: one bar per listed instant from requested to completed on a
 // shared time axis, drawn beside a compact table so the cursor row is one line in both.
 
-// ganttKind is how a bar is drawn: one glyph (and colour) per kind of action.
+// ganttKind is how a bar is drawn: one glyph (and colour) per kind of action, indexed by the
+// view layer's view.Kind.
 type ganttKind struct {
 	name, glyph, ascii string
 	color              string
@@ -28,26 +29,6 @@ var ganttKinds = []ganttKind{
 	{"rollback", "╳", "x", "1"},
 	{"savepoint", "◆", "*", "3"},
 	{"other", "▪", "+", "7"},
-}
-
-func ganttKindOf(in *timeline.Instant) int {
-	switch {
-	case in.IsClustering():
-		return 2
-	case in.IsCompaction("") || in.IsLogCompaction():
-		return 3
-	case in.IsCommit() || in.IsReplaceCommit(): // a replacecommit that is not clustering is a write
-		return 0
-	case in.IsDeltaCommit():
-		return 1
-	case in.IsClean():
-		return 4
-	case in.IsRollback() || in.IsRestore():
-		return 5
-	case in.IsSavepoint():
-		return 6
-	}
-	return 7
 }
 
 func (k ganttKind) glyphFor(g Glyphs) string {
@@ -218,14 +199,14 @@ func (t *Timeline) ganttView(width, height int) []string {
 	for i := lv.top; i < end; i++ {
 		r := t.row(i)
 		sel := i == lv.cursor
-		kind := ganttKindOf(r.in)
+		kind := int(r.row.Kind)
 		used[kind] = true
 		var b strings.Builder
 		writeRowLead(&b, g, r, sel)
 		b.WriteString(padRight(r.in.RequestedTime, 17))
 		b.WriteByte(' ')
 		if withDur {
-			b.WriteString(padRight(trunc(ganttAction(r.in), 12, g.Ellipsis), 12) + " " + padLeft(humanDuration(r.in), 5) + " ")
+			b.WriteString(padRight(trunc(ganttAction(r.in), 12, g.Ellipsis), 12) + " " + padLeft(humanDuration(r.row), 5) + " ")
 		} else {
 			b.WriteString(padRight(trunc(ganttAction(r.in), 10, g.Ellipsis), 10) + " ")
 		}

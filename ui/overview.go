@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,11 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
-	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
-	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // Overview is pane 1: the facts an on-call engineer asks first, one per line, each a link
@@ -29,9 +26,6 @@ type Overview struct {
 	startsFor *timeline.Timeline
 	cursor    int
 	top       int
-	scanned   *timeline.Timeline
-	last      *timeline.Instant
-	pending   []*timeline.Instant
 	// rowsY is the body line of the first row in the last View (for clicks).
 	rowsY int
 
@@ -174,188 +168,26 @@ func (o *Overview) CopyValue() (string, string, bool) {
 	return r.copyLabel, r.copyValue, true
 }
 
-// hudiLine is the Hudi release line that writes a table version.
-func hudiLine(v int) string {
-	switch v {
-	case 4:
-		return "0.11"
-	case 5:
-		return "0.12/0.13"
-	case 6:
-		return "0.14/0.15"
-	case 7:
-		return "1.0 beta"
-	case 8:
-		return "1.0"
-	case 9:
-		return "1.1+"
-	}
-	return "unknown"
-}
-
-// pendingService reports whether a pending instant is a compaction or clustering plan.
-func pendingService(in *timeline.Instant) bool {
-	if in.IsCompleted() {
-		return false
-	}
-	return in.IsPlannedService("") // pending: the table type decides only completed commits
-}
-
-// rows are the overview's lines for the snapshot so far (cheap: counts and lookups only).
+// rows are the overview's lines for the snapshot so far: the view layer's facts, laid out
+// with the user's clock and glyphs.
 func (o *Overview) rows() []ovRow {
 	s := o.snap
 	if s == nil {
 		return nil
 	}
-	clk := o.c.Clock
-	var rows []ovRow
-	add := func(r ovRow) { rows = append(rows, r) }
-	zone := tableZone(s)
-	if c := s.Config; c != nil {
-		v := c.Name + o.c.Styles.G.Sep + c.Type
-		if c.Database != "" {
-			v = c.Database + "." + v
-		}
-		add(ovRow{label: "table", value: v, jump: jumpMsg{Pane: "Layout"}, copyLabel: "table name", copyValue: c.Name})
-		add(ovRow{label: "version", value: fmt.Sprintf("table version %d%swritten by Hudi %s", c.Version, o.c.Styles.G.Sep, hudiLine(c.Version)),
-			jump: jumpMsg{Pane: "Timeline"}, copyLabel: "hoodie.table.version", copyValue: "hoodie.table.version=" + strconv.Itoa(c.Version)})
+	v := o.c.View(s)
+	clk, zone := o.c.Clock, v.Zone()
+	f := view.Format{Sep: o.c.Styles.G.Sep, Age: clk.Age,
+		Instant: func(raw string) string { return clk.Instant(raw, zone) }}
+	facts := v.Overview(view.Begins{List: o.begins, Known: o.startsFor != nil && o.startsFor == s.Timeline})
+	rows := make([]ovRow, 0, len(facts))
+	for _, x := range facts {
+		l := x.Link
+		rows = append(rows, ovRow{label: x.Label, value: x.Text(f),
+			jump:      jumpMsg{Pane: l.Pane, Instant: l.Instant, Partition: l.Partition, Check: l.Check, Finding: l.Finding},
+			copyLabel: x.CopyLabel, copyValue: x.CopyValue, bad: x.Bad})
 	}
-	if r := s.Layout; r != nil {
-		big := ""
-		if len(r.Rows) > 0 {
-			big = r.Rows[0].Partition
-		}
-		add(ovRow{label: "size", value: units.Bytes(r.TotalBytes) + " (latest base files)", jump: jumpMsg{Pane: "Layout"},
-			copyLabel: "size in bytes", copyValue: strconv.FormatInt(r.TotalBytes, 10)})
-		pv := itoa(r.NumPartitions)
-		if big != "" && r.NumPartitions > 1 {
-			pv += o.c.Styles.G.Sep + "largest " + partLabel(big) + " (" + units.Bytes(r.Rows[0].TotalBytes) + ")"
-		}
-		add(ovRow{label: "partitions", value: pv, jump: jumpMsg{Pane: "Layout", Partition: big},
-			copyLabel: "partition", copyValue: big})
-		fv := strconv.FormatInt(r.TotalFiles, 10) + " base files"
-		if st := r.TableSizeStats; st.Count > 0 {
-			fv += o.c.Styles.G.Sep + "median " + units.Bytes(st.P50)
-		}
-		add(ovRow{label: "files", value: fv, jump: jumpMsg{Pane: "Layout"}, copyLabel: "files", copyValue: strconv.FormatInt(r.TotalFiles, 10)})
-	} else {
-		add(ovRow{label: "size", value: o.pendingStep(model.StepLayout), jump: jumpMsg{Pane: "Layout"}})
-	}
-	if s.Timeline != nil {
-		last, pending := o.scan()
-		if last != nil {
-			when := clk.Instant(last.CompletionTime, zone) + report.DerivedMark(last)
-			what := last.Action
-			if last.Operation != "" {
-				what += " " + last.Operation
-			}
-			add(ovRow{label: "last commit", value: when + " (" + clk.Age(last.Ended) + ")" + o.c.Styles.G.Sep + what,
-				jump: jumpMsg{Pane: "Timeline", Instant: last.RequestedTime}, copyLabel: "instant", copyValue: last.RequestedTime})
-		} else {
-			add(ovRow{label: "last commit", value: "none on the active timeline", jump: jumpMsg{Pane: "Timeline"}})
-		}
-		if len(pending) == 0 {
-			add(ovRow{label: "pending", value: "no compaction or clustering plan", jump: jumpMsg{Pane: "Timeline"}})
-		}
-		const maxPending = 3
-		for i, in := range pending {
-			if i == maxPending {
-				add(ovRow{label: "", value: fmt.Sprintf("and %d more pending plans", len(pending)-maxPending),
-					jump: jumpMsg{Pane: "Timeline", Instant: pending[i].RequestedTime}})
-				break
-			}
-			label := ""
-			if i == 0 {
-				label = "pending"
-			}
-			act := in.Action
-			if in.PlanAction != "" {
-				act = in.PlanAction
-			}
-			add(ovRow{label: label, value: act + " " + strings.ToLower(string(in.State)) + " " + clk.Instant(in.RequestedTime, zone) + " (" + clk.Age(in.Started) + ")",
-				jump: jumpMsg{Pane: "Timeline", Instant: in.RequestedTime}, copyLabel: "instant", copyValue: in.RequestedTime, bad: true})
-		}
-	}
-	if h := s.Health; h != nil {
-		add(o.healthRow(h))
-	} else {
-		add(ovRow{label: "health", value: o.pendingStep(model.StepHealth), jump: jumpMsg{Pane: "Health"}})
-	}
-	if f := s.Findings; f != nil {
-		if top := f.TopFinding(); top.ID != "" {
-			add(ovRow{label: "top finding", value: top.Says, jump: jumpMsg{Pane: "Findings", Finding: top.ID},
-				copyLabel: "finding", copyValue: top.ID})
-		} else {
-			add(ovRow{label: "top finding", value: top.Says, jump: jumpMsg{Pane: "Findings"}})
-		}
-	} else {
-		add(ovRow{label: "top finding", value: o.pendingStep(model.StepFindings), jump: jumpMsg{Pane: "Findings"}})
-	}
-	// Two begin values per reader line, each labelled with the question it answers: the one a
-	// pipeline stores next (reading from the earliest one re-reads what it consumed) and how
-	// far back the cleaner still serves. Both are the model's; this only lays them out.
-	for _, b := range o.begins {
-		add(ovRow{label: "incr. " + b.Reader.Line, value: "resume after the latest commit: " + b.Resume,
-			jump:      jumpMsg{Pane: "Timeline", Instant: b.ResumeAfter},
-			copyLabel: "begin.instanttime", copyValue: "hoodie.datasource.read.begin.instanttime=" + b.Resume})
-		add(ovRow{value: "earliest readable (" + b.EarliestLabel() + "): " + b.Earliest.Begin,
-			jump:      jumpMsg{Pane: "Timeline", Instant: b.Earliest.ReadsFrom},
-			copyLabel: "begin.instanttime", copyValue: "hoodie.datasource.read.begin.instanttime=" + b.Earliest.Begin})
-	}
-	if s.Timeline != nil && len(o.begins) == 0 && o.startsFor == s.Timeline {
-		add(ovRow{label: "incr. begin", value: "no write to read on the active timeline", jump: jumpMsg{Pane: "Timeline"}})
-	}
-	n := len(s.Problems()) + len(s.StepErrors)
-	pv := "none"
-	if n > 0 {
-		pv = fmt.Sprintf("%d problem(s) reading the inputs", n)
-	}
-	add(ovRow{label: "problems", value: pv, jump: jumpMsg{Pane: problemsPane}, bad: n > 0})
 	return rows
-}
-
-func (o *Overview) healthRow(h *health.Result) ovRow {
-	var bad []string
-	first := ""
-	for _, c := range h.Checks {
-		if c.Status == health.Unhealthy {
-			bad = append(bad, c.Name)
-			if first == "" {
-				first = c.Name
-			}
-		}
-	}
-	v := h.Verdict()
-	if len(bad) > 0 {
-		v += ": " + strings.Join(bad, ", ")
-	} else if n, _ := h.NotJudged(); n == 0 {
-		v += fmt.Sprintf(" (%d checks)", len(h.Checks))
-	}
-	if len(h.Errors) > 0 {
-		v += fmt.Sprintf("%s%d check(s) failed to run", o.c.Styles.G.Sep, len(h.Errors))
-	}
-	return ovRow{label: "health", value: v, jump: jumpMsg{Pane: "Health", Check: first}, bad: len(bad) > 0,
-		copyLabel: "health", copyValue: h.Verdict()}
-}
-
-// scan finds the last completed write and the pending service plans (once per timeline).
-func (o *Overview) scan() (*timeline.Instant, []*timeline.Instant) {
-	tl := o.snap.Timeline
-	if o.scanned == tl {
-		return o.last, o.pending
-	}
-	o.scanned, o.last, o.pending = tl, nil, nil
-	for _, in := range tl.Instants {
-		if in.IsCompleted() && timeline.IsWriteAction(in.Action) {
-			if o.last == nil || timeline.CompareInstants(in.CompletionTime, o.last.CompletionTime) > 0 {
-				o.last = in
-			}
-		}
-		if pendingService(in) {
-			o.pending = append(o.pending, in)
-		}
-	}
-	return o.last, o.pending
 }
 
 // tableZone is the zone the table's instant strings are written in.
@@ -364,18 +196,6 @@ func tableZone(s *model.Snapshot) *time.Location {
 		return s.Config.Zone
 	}
 	return time.UTC
-}
-
-// pendingStep says plainly why a step's facts are missing.
-func (o *Overview) pendingStep(st model.Step) string {
-	s := o.snap
-	switch {
-	case s.StepErrors[st] != nil:
-		return "failed: " + s.StepErrors[st].Error()
-	case s.HasRun(st):
-		return "not available"
-	}
-	return "not read yet"
 }
 
 func (o *Overview) View(width, height int) string {

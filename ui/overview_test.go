@@ -179,14 +179,6 @@ func TestOverviewLinks(t *testing.T) {
 	}
 }
 
-func TestHudiLine(t *testing.T) {
-	for v, want := range map[int]string{4: "0.11", 5: "0.12/0.13", 6: "0.14/0.15", 8: "1.0", 9: "1.1+"} {
-		if got := hudiLine(v); got != want {
-			t.Errorf("v%d: %s, want %s", v, got, want)
-		}
-	}
-}
-
 func TestClock(t *testing.T) {
 	writer := time.FixedZone("CET", 3600)
 	c := &Clock{Now: func() time.Time { return fixedNow }, Local: time.FixedZone("PST", -8*3600)}

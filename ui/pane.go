@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // Pane is one of the explorer's six panes. The root model owns the panes and calls them
@@ -59,6 +60,17 @@ type Common struct {
 	Clock *Clock
 	// Watch is the running --watch (nil when not watching).
 	Watch *WatchState
+	// view is the view of the last snapshot asked for (View), shared by the panes.
+	view *view.Snapshot
+}
+
+// View is the view layer's answers for s, built once per snapshot and shared by every pane
+// (rebuilt when the reader has met more bad input since).
+func (c *Common) View(s *model.Snapshot) *view.Snapshot {
+	if c.view.Stale(s) {
+		c.view = view.Build(s)
+	}
+	return c.view
 }
 
 // PlaceholderPane stands in for an analysis pane that this build cannot fill yet. It says so

@@ -7,13 +7,13 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // problemsPane is the jump target (jumpMsg.Pane) that opens the problems view.
-const problemsPane = "Problems"
+const problemsPane = view.ProblemsPane
 
 // problemsView lists what went wrong reading the inputs (the status line's ⚠ badge): each
 // problem's file and message, wrapped, scrollable. It is a Pane the root shows over the
@@ -21,7 +21,9 @@ const problemsPane = "Problems"
 type problemsView struct {
 	c     *Common
 	snap  *model.Snapshot
-	items []problemItem
+	items []view.Problem
+	// counted is how many of items are problems reading the inputs (the rest are notes).
+	counted int
 	// cursor is the selected problem; top the first body line shown.
 	cursor, top int
 	rowsY       int
@@ -30,9 +32,6 @@ type problemsView struct {
 
 	width, height int
 }
-
-// problemItem is one problem: file as given (copied), shown relative to the table.
-type problemItem struct{ file, shown, msg string }
 
 // problemsKeys move over the problems; esc and p (the root's) close the view.
 type problemsKeys struct{ navKeys }
@@ -51,23 +50,9 @@ func (v *problemsView) Title() string { return "Problems" }
 
 func (v *problemsView) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	v.snap = s
-	v.items = nil
-	if s == nil {
-		return nil
-	}
-	for _, st := range s.Done {
-		if err := s.StepErrors[st]; err != nil {
-			v.items = append(v.items, problemItem{file: "step " + string(st), shown: "step " + string(st), msg: err.Error()})
-		}
-	}
-	root := strings.TrimSuffix(s.Options.Location, "/") + "/"
-	for _, p := range s.Problems() {
-		shown := p.File
-		if rel, ok := strings.CutPrefix(p.File, root); ok && rel != "" {
-			shown = rel
-		}
-		v.items = append(v.items, problemItem{file: p.File, shown: shown, msg: strings.ReplaceAll(p.Err, root, "")})
-	}
+	// The view layer's one list: this only lays it out.
+	vs := v.c.View(s)
+	v.items, v.counted = vs.Problems, vs.ProblemCount()
 	v.cursor = min(v.cursor, max(0, len(v.items)-1))
 	return nil
 }
@@ -136,16 +121,21 @@ func (v *problemsView) CopyValue() (string, string, bool) {
 	if v.cursor >= len(v.items) {
 		return "", "", false
 	}
-	return "file", v.items[v.cursor].file, true
+	return "file", v.items[v.cursor].File, true
 }
 
 // blocks are the wrapped lines of every problem: the file, then the message indented.
 func (v *problemsView) blocks(width int) [][]string {
 	out := make([][]string, len(v.items))
 	for i, p := range v.items {
-		// File names and messages are data (a planted name, a server's text): escaped.
-		bl := wrap(safetext.Terminal(p.shown), width-4)
-		for _, l := range wrap(safetext.Terminal(p.msg), width-5) {
+		// File names and messages are data (a planted name, a server's text): the view layer
+		// escaped them.
+		shown := p.Shown
+		if p.Severity == view.Note {
+			shown = "note: " + shown
+		}
+		bl := wrap(shown, width-4)
+		for _, l := range wrap(p.Message, width-5) {
 			bl = append(bl, "  "+l)
 		}
 		out[i] = bl
@@ -159,7 +149,11 @@ func (v *problemsView) View(width, height int) string {
 	if len(v.items) == 0 {
 		return fit([]string{head, "", " None: every file read cleanly."}, width, height)
 	}
-	head += st.Dim.Render("  (" + itoa(len(v.items)) + "; paths relative to the table; the rest loaded)")
+	n := itoa(v.counted)
+	if notes := len(v.items) - v.counted; notes > 0 {
+		n += " and " + itoa(notes) + " note(s)"
+	}
+	head += st.Dim.Render("  (" + n + "; paths relative to the table; the rest loaded)")
 	lines := []string{clip(head, width), ""}
 	v.rowsY = len(lines)
 	page := max(1, height-len(lines))
@@ -192,7 +186,9 @@ func (v *problemsView) View(width, height int) string {
 					cur = st.G.Cursor
 				}
 				line := cur + " " + l
-				if j == 0 {
+				if j == 0 && v.items[i].Severity == view.Note {
+					line = cur + " " + st.Dim.Render("  "+l)
+				} else if j == 0 {
 					line = cur + " " + st.Warn.Render(st.G.Warn+" "+l)
 				}
 				lines = append(lines, line)
@@ -209,7 +205,7 @@ func (v *problemsView) Export() (string, string) {
 	b.WriteString("# Problems\n\n")
 	var rows [][]string
 	for _, p := range v.items {
-		rows = append(rows, []string{p.file, p.msg})
+		rows = append(rows, []string{p.File, p.Message})
 	}
 	if len(rows) == 0 {
 		b.WriteString("None.\n")

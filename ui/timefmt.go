@@ -6,6 +6,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/clock"
 	"github.com/hudiscope/hudiscope/internal/units"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // TimeMode is how instant times are shown; the global zone key cycles it.
@@ -75,22 +76,7 @@ func (c *Clock) Time(t time.Time, writer *time.Location) string {
 }
 
 // Age is how long ago t was ("3h ago"; "in 5m" for a time ahead of now).
-func (c *Clock) Age(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	d := c.now().Sub(t)
-	switch {
-	case d < 0:
-		return "in " + ageUnit(-d)
-	case d < time.Second:
-		return "just now"
-	}
-	return ageUnit(d) + " ago"
-}
-
-// ageUnit is a duration in its largest unit (45s, 12m, 3h, 4d).
-func ageUnit(d time.Duration) string { return units.Age(d) }
+func (c *Clock) Age(t time.Time) string { return view.Age(c.now(), t) }
 
 // Dur renders a duration in two units at most: 850ms, 4.2s, 3m05s, 2h13m, 3d4h.
 func Dur(d time.Duration) string { return units.Duration(d) }

@@ -17,6 +17,7 @@ import (
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 type timelineOrder int
@@ -29,6 +30,8 @@ const (
 type tlRow struct {
 	in   *timeline.Instant
 	late bool
+	// row is the view layer's row (late mark, derived mark, duration); in and late are its.
+	row view.TimelineRow
 }
 
 // Timeline is pane 1: the instant table in completion (or requested) order, the span strip,
@@ -176,20 +179,20 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 			t.order = byRequested
 		}
 	}
-	late := model.LateCompletions(instants)
+	rows := view.TimelineRows(instants)
 	t.byComp = make([]tlRow, len(instants))
 	t.anyLate, t.anyDerived = false, false
 	t.latest = time.Time{}
 	k := -1
 	for i, in := range instants {
-		t.byComp[i] = tlRow{in, late[i]}
+		t.byComp[i] = tlRow{in: in, late: rows[i].Late, row: rows[i]}
 		if in.Ended.After(t.latest) {
 			t.latest = in.Ended
 		}
 		if in.Started.After(t.latest) {
 			t.latest = in.Started
 		}
-		t.anyLate = t.anyLate || late[i]
+		t.anyLate = t.anyLate || rows[i].Late
 		t.anyDerived = t.anyDerived || in.CompletionDerived
 		// The same instant, its decoded copy (model's commit-metadata step publishes copies) or
 		// its refreshed self (a watch refresh makes new instants).
@@ -458,10 +461,10 @@ var tlColumns = []tlColumn{
 		if r.in.CompletionTime == "" {
 			return "(" + strings.ToLower(string(r.in.State)) + ")"
 		}
-		if r.in.CoarseCompletion() {
+		switch r.row.Mark {
+		case view.Approx:
 			return r.in.CompletionTime + g.Approx
-		}
-		if r.in.CompletionDerived {
+		case view.Derived:
 			return r.in.CompletionTime + g.Derived
 		}
 		return r.in.CompletionTime
@@ -476,7 +479,7 @@ var tlColumns = []tlColumn{
 	{"bytes", 5, true, 5, writeCell(func(c timeline.CommitTotals) int64 { return c.TotalBytesWritten }, humanBytes)},
 	{"files", 5, true, 11, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Files) }, humanCount)},
 	{"parts", 5, true, 12, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Partitions) }, humanCount)},
-	{"dur", 5, true, 6, func(_ Glyphs, r tlRow) string { return humanDuration(r.in) }},
+	{"dur", 5, true, 6, func(_ Glyphs, r tlRow) string { return humanDuration(r.row) }},
 }
 
 func writeCell(get func(timeline.CommitTotals) int64, f func(int64) string) func(Glyphs, tlRow) string {
@@ -833,15 +836,15 @@ func (t *Timeline) Export() (string, string) {
 	}
 	b.WriteString(".\n\n")
 	ins := make([]*timeline.Instant, len(t.listView.idx))
-	late := make([]bool, len(t.listView.idx))
+	rows := make([]view.TimelineRow, len(t.listView.idx))
 	for i := range t.listView.idx {
 		r := t.row(i)
-		ins[i], late[i] = r.in, r.late
+		ins[i], rows[i] = r.in, r.row
 	}
 	if g := report.TimelineGantt(ins, report.GanttLimit); g != "" {
 		b.WriteString(g + "\n")
 	}
-	b.WriteString(report.TimelineMarkdown(ins, late))
+	b.WriteString(report.TimelineMarkdown(rows))
 	return "timeline", b.String()
 }
 
@@ -854,20 +857,17 @@ func dashIf(s string) string {
 	return s
 }
 
-func humanDuration(in *timeline.Instant) string {
-	d := in.Duration()
-	if in.CoarseCompletion() && in.IsCompleted() && !in.Ended.IsZero() && !in.Started.IsZero() && !in.IsSavepoint() {
+func humanDuration(r view.TimelineRow) string {
+	switch {
+	case r.DurApprox && r.Dur < time.Second:
 		// Known to about a second only: the middle of the possible durations.
-		m := in.MidDuration()
-		if m < time.Second {
-			return "≈<1s"
-		}
-		return "≈" + shortDur(m.Seconds())
-	}
-	if d <= 0 {
+		return "≈<1s"
+	case r.DurApprox:
+		return "≈" + shortDur(r.Dur.Seconds())
+	case r.Dur <= 0:
 		return "-"
 	}
-	return shortDur(d.Seconds())
+	return shortDur(r.Dur.Seconds())
 }
 
 // shortDur renders seconds in at most 5 cells.
