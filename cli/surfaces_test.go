@@ -1,0 +1,584 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hudiscope/hudiscope/internal/testutil"
+	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui"
+)
+
+// surfaceNow is the one clock every surface of TestVerdictsAgreeAcrossSurfaces reads (the
+// children through HUDISCOPE_NOW, the explorer through its Options.Now).
+const surfaceNow = "2026-11-30T20:00:00Z"
+
+// A props variant: the inputs and toggles one verdict is asked for.
+type surfaceVariant struct {
+	name     string
+	props    bool // the fixture's writer.properties
+	applyAll bool // --apply-all-defaults (the fleet's default; the others' flag)
+	eventLog bool // the fixture's Spark event log (the fleet reads none: not compared there)
+}
+
+var surfaceVariants = []surfaceVariant{
+	{name: "no props"},
+	{name: "props", props: true},
+	{name: "props+defaults", props: true, applyAll: true},
+	{name: "defaults", applyAll: true},
+	{name: "props+eventlog", props: true, eventLog: true},
+}
+
+// surfacePinned are answers checked by hand against the report (the fleet and the Health pane
+// agreeing is not enough: they could agree on a wrong answer).
+var surfacePinned = map[string][3]string{ // fixture/variant: health verdict, unhealthy checks, top finding
+	"mor-compaction-1.2.0/no props":     {"SKIPPED · 6 of 7 not judged", "", "none (2 hypotheses)"},
+	"mor-compaction-1.2.0/defaults":     {"HEALTHY", "", "none (2 hypotheses)"},
+	"cow-services-1.2.0/no props":       {"SKIPPED · 5 of 7 not judged", "", "none (5 hypotheses)"},
+	"cow-services-1.2.0/props":          {"UNHEALTHY", "savepoint, archival", "OBS-020 A savepoint is quietly pinning the timeline"},
+	"cow-services-1.2.0/props+defaults": {"UNHEALTHY", "savepoint, archival", "OBS-020 A savepoint is quietly pinning the timeline"},
+}
+
+// surfaceAnswers are what each surface said, keyed by surface name: the health roll-up
+// ("HEALTHY · 2 of 7 not judged"), the checks it calls UNHEALTHY, and the top finding.
+type surfaceAnswers struct {
+	health    map[string]string
+	status    map[string]string // the status word alone (Java-compatible fields)
+	unhealthy map[string]string
+	top       map[string]string
+}
+
+func newSurfaceAnswers() surfaceAnswers {
+	return surfaceAnswers{health: map[string]string{}, status: map[string]string{}, unhealthy: map[string]string{}, top: map[string]string{}}
+}
+
+// verdictRE is the roll-up as health.Result.Verdict prints it.
+var verdictRE = regexp.MustCompile(`\b(UNHEALTHY|HEALTHY|SKIPPED)( · \d+ of \d+ not judged)?`)
+
+// Issue 28 "one answer per question": for every bundled fixture and props variant, the health
+// roll-up, the checks it calls UNHEALTHY and the top finding are the same words on the
+// Overview (80×24), the Health pane header, `report -o md`, `report -o json`, the fleet row
+// (text and JSON) over a directory holding the table, the explorer's E export, and `health -o
+// json` (the Java-compatible overallStatus is the roll-up's status word). The Health pane's d
+// on a variant without --apply-all-defaults must then say what the flag says, E included.
+// The fleet reads no commit metadata and shows no top finding: it is compared on health only.
+func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
+	zips, _ := filepath.Glob(filepath.Join("..", "testdata", "fixtures", "*", "table.zip"))
+	if len(zips) < 20 {
+		t.Fatalf("found %d fixtures under testdata/fixtures, want at least 20", len(zips))
+	}
+	root := t.TempDir()
+	seen := map[string]int{} // verdict words met, so a run that parsed nothing fails
+	ran := 0
+	for _, zip := range zips {
+		fx := filepath.Base(filepath.Dir(zip))
+		t.Run(fx, func(t *testing.T) {
+			fleetRoot := filepath.Join(root, fx)
+			table := testutil.UnzipTable(t, zip, filepath.Join(fleetRoot, "w"))
+			table = hoodieParent(t, table)
+			ran++
+			props, _ := filepath.Abs(filepath.Join(filepath.Dir(zip), "writer.properties"))
+			if _, err := os.Stat(props); err != nil {
+				props = ""
+			}
+			logs, _ := filepath.Glob(filepath.Join(filepath.Dir(zip), "*local-*"))
+			byVariant := map[string]surfaceAnswers{}
+			for _, v := range surfaceVariants {
+				if v.props && props == "" || v.eventLog && len(logs) == 0 {
+					continue
+				}
+				in := surfaceInputs{table: table, fleetRoot: fleetRoot, applyAll: v.applyAll}
+				if v.props {
+					in.props = props
+				}
+				if v.eventLog {
+					in.eventLog = logs[0]
+				}
+				a := newSurfaceAnswers()
+				cliSurfaces(t, a, in)
+				toggled := uiSurfaces(t, a, in, t.TempDir())
+				byVariant[v.name] = a
+				for _, s := range a.health {
+					seen[strings.SplitN(s, " ", 2)[0]]++
+				}
+				t.Run(v.name, func(t *testing.T) {
+					t.Logf("health %v\nstatus %v\nunhealthy %v\ntop %v", a.health, a.status, a.unhealthy, a.top)
+					a.agree(t)
+					if want, ok := surfacePinned[fx+"/"+v.name]; ok {
+						for i, m := range []map[string]string{a.health, a.unhealthy, a.top} {
+							if got := m["report -o md"]; got != want[i] {
+								t.Errorf("report -o md says %q, checked by hand: %q", got, want[i])
+							}
+						}
+					}
+				})
+				if toggled != nil {
+					// d toggles --apply-all-defaults in place: compared below with the flag's answers.
+					byVariant[v.name+" then d"] = *toggled
+				}
+			}
+			for _, pair := range [][2]string{{"no props then d", "defaults"}, {"props then d", "props+defaults"}} {
+				d, ok1 := byVariant[pair[0]]
+				flag, ok2 := byVariant[pair[1]]
+				if !ok1 || !ok2 {
+					continue
+				}
+				t.Run(pair[0], func(t *testing.T) { d.same(t, pair[0], flag, pair[1]) })
+			}
+		})
+	}
+	if ran == len(zips) && (seen["HEALTHY"] == 0 || seen["UNHEALTHY"] == 0 || seen["SKIPPED"] == 0) {
+		t.Errorf("verdicts met %v: every roll-up word should occur across the fixtures", seen)
+	}
+}
+
+// agree fails naming every surface whose answer differs from the first surface's.
+func (a surfaceAnswers) agree(t *testing.T) {
+	t.Helper()
+	// Every roll-up's status word stands beside the Java-compatible status fields.
+	status := map[string]string{}
+	for n, v := range a.status {
+		status[n] = v
+	}
+	for n, v := range a.health {
+		status[n] = strings.SplitN(v, " ", 2)[0]
+	}
+	for _, q := range []struct {
+		question string
+		m        map[string]string
+	}{{"health verdict", a.health}, {"health status word", status}, {"unhealthy checks", a.unhealthy}, {"top finding", a.top}} {
+		names := make([]string, 0, len(q.m))
+		for n := range q.m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if len(names) < 2 {
+			t.Errorf("%s: only %d surface(s) answered (%v)", q.question, len(names), q.m)
+			continue
+		}
+		// The majority answer is the reference, so the message names the odd one out. A line
+		// the 80-column Overview cut ("…") agrees when it is a prefix that keeps the finding's
+		// id whole.
+		full := map[string]string{}
+		for _, n := range names {
+			full[n] = q.m[n]
+		}
+		for _, n := range names {
+			cut, ok := strings.CutSuffix(q.m[n], "…")
+			if !ok {
+				continue
+			}
+			for _, o := range names {
+				if v := q.m[o]; !strings.HasSuffix(v, "…") && strings.HasPrefix(v, cut) && strings.Contains(cut, " ") {
+					full[n] = v
+					break
+				}
+			}
+		}
+		count := map[string]int{}
+		for _, n := range names {
+			count[full[n]]++
+		}
+		ref := full[names[0]]
+		for ans, c := range count {
+			if c > count[ref] || (c == count[ref] && ans < ref) {
+				ref = ans
+			}
+		}
+		var diff []string
+		for _, n := range names {
+			if full[n] != ref {
+				diff = append(diff, fmt.Sprintf("  %-22s %q", n, q.m[n]))
+			}
+		}
+		if len(diff) > 0 {
+			t.Errorf("%s: %d surface(s) say %q, but:\n%s", q.question, count[ref], ref, strings.Join(diff, "\n"))
+		}
+	}
+}
+
+// same fails unless every surface of a (the d toggle) says what the same surface of b (the
+// flag) says.
+func (a surfaceAnswers) same(t *testing.T, an string, b surfaceAnswers, bn string) {
+	t.Helper()
+	for _, q := range []struct {
+		question string
+		x, y     map[string]string
+	}{{"health verdict", a.health, b.health}, {"unhealthy checks", a.unhealthy, b.unhealthy}, {"top finding", a.top, b.top}} {
+		for surface, got := range q.x {
+			if want, ok := q.y[surface]; ok && got != want {
+				t.Errorf("%s: %s says %q after %q, %q with %q", q.question, surface, got, an, want, bn)
+			}
+		}
+	}
+}
+
+// hoodieParent is the table directory below dir (the one holding .hoodie).
+func hoodieParent(t *testing.T, dir string) string {
+	t.Helper()
+	var found string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == ".hoodie" && found == "" {
+			found = filepath.Dir(p)
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if found == "" {
+		t.Fatalf("no .hoodie under %s", dir)
+	}
+	return found
+}
+
+// surfaceInputs are one variant's inputs.
+type surfaceInputs struct {
+	table, fleetRoot, props, eventLog string
+	applyAll                          bool
+}
+
+type childRun struct {
+	name           string
+	args           []string
+	stdout, stderr string
+	code           int
+	err            error
+}
+
+// cliSurfaces runs the commands' surfaces side by side (two at a time: the machine's cores)
+// and records their answers in a.
+func cliSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs) {
+	t.Helper()
+	table, fleetRoot := in.table, in.fleetRoot
+	common := []string{"--cluster-defaults", "-"}
+	if in.props != "" {
+		common = append(common, "--props", in.props)
+	}
+	flag := []string{}
+	if in.applyAll {
+		flag = []string{"--apply-all-defaults"}
+	}
+	fleetFlag := []string{"--no-apply-all-defaults"}
+	if in.applyAll {
+		fleetFlag = []string{"--apply-all-defaults"}
+	}
+	reportLog := []string{}
+	if in.eventLog != "" {
+		reportLog = []string{"--event-log", in.eventLog}
+	}
+	cat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	runs := []*childRun{
+		{name: "report -o md", args: cat([]string{"report", "-o", "md", "--full", table}, common, flag, reportLog)},
+		{name: "report -o json", args: cat([]string{"report", "-o", "json", table}, common, flag, reportLog)},
+		{name: "health -o json", args: cat([]string{"health", "-o", "json", table}, common, flag)},
+	}
+	if in.eventLog == "" {
+		runs = append(runs,
+			&childRun{name: "fleet text", args: cat([]string{"fleet", fleetRoot}, common, fleetFlag)},
+			&childRun{name: "fleet -o json", args: cat([]string{"fleet", "-o", "json", fleetRoot}, common, fleetFlag)})
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for _, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r.stdout, r.stderr, r.code, r.err = runSurfaceChild(r.args)
+		}()
+	}
+	wg.Wait()
+	for _, r := range runs {
+		if r.err != nil {
+			t.Fatalf("%s: %v", r.name, r.err)
+		}
+		// health exits 3 on UNHEALTHY (and 2 when a check failed to run); the others 0.
+		if r.code != 0 && !(r.name == "health -o json" && (r.code == 3 || r.code == 2)) {
+			t.Fatalf("%s: exit %d\n%s", strings.Join(r.args, " "), r.code, r.stderr)
+		}
+		if err := a.parseCLI(r.name, r.stdout); err != nil {
+			t.Fatalf("%s: %v\n%.1500s", strings.Join(r.args, " "), err, r.stdout)
+		}
+	}
+}
+
+// runSurfaceChild is runChild without the testing.T (it runs on a goroutine).
+func runSurfaceChild(args []string) (string, string, int, error) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1", "HUDISCOPE_NOW="+surfaceNow)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return out.String(), errb.String(), ee.ExitCode(), nil
+	}
+	return out.String(), errb.String(), 0, err
+}
+
+var (
+	mdTopRE     = regexp.MustCompile(`\*\*Top finding:\*\* (.*?)(?: — the highest-ranked|: no observation is corroborated)`)
+	mdEscapeRE  = regexp.MustCompile(`\\(.)`)
+	mdOverallRE = regexp.MustCompile(`(?m)^Overall: \*\*(.*?)\*\*`)
+	mdCheckRE   = regexp.MustCompile(`(?m)^\| ([a-z-]+) \| (UNHEALTHY|HEALTHY|SKIPPED) \|`)
+)
+
+// parseCLI records what one command's output answers.
+func (a surfaceAnswers) parseCLI(surface, out string) error {
+	switch surface {
+	case "report -o md":
+		return a.parseMarkdown(surface, out)
+	case "report -o json":
+		var doc struct {
+			Sections map[string]string `json:"sections"`
+			Findings struct {
+				Top struct {
+					Says string `json:"says"`
+				} `json:"top"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			return err
+		}
+		a.top[surface] = doc.Findings.Top.Says
+		h, ok := doc.Sections["Health"]
+		if !ok {
+			return fmt.Errorf("no Health section")
+		}
+		m := mdOverallRE.FindStringSubmatch(h)
+		if m == nil {
+			return fmt.Errorf("no 'Overall:' line in the Health section")
+		}
+		a.health[surface] = m[1]
+		a.unhealthy[surface] = mdUnhealthy(h)
+	case "health -o json":
+		var doc struct {
+			OverallStatus string `json:"overallStatus"`
+			Checks        []struct {
+				Name   string `json:"name"`
+				Status string `json:"status"`
+			} `json:"checks"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			return err
+		}
+		// The Java-compatible document carries the status word alone: it must be the roll-up's.
+		a.status[surface] = doc.OverallStatus
+		var bad []string
+		for _, c := range doc.Checks {
+			if c.Status == "UNHEALTHY" {
+				bad = append(bad, c.Name)
+			}
+		}
+		a.unhealthy[surface] = strings.Join(bad, ", ")
+	case "fleet text":
+		lines := strings.Split(out, "\n")
+		if len(lines) < 2 || !strings.HasPrefix(lines[0], "TABLE ") {
+			return fmt.Errorf("no fleet table")
+		}
+		col := strings.Index(lines[0], "HEALTH")
+		row := lines[1]
+		if col < 0 || len(row) < col {
+			return fmt.Errorf("no HEALTH column")
+		}
+		m := verdictRE.FindString(row[col:])
+		if m == "" {
+			return fmt.Errorf("no verdict in the HEALTH column: %q", row)
+		}
+		a.health[surface] = m
+		bad := ""
+		if i := strings.Index(row, "unhealthy: "); i >= 0 {
+			bad = strings.TrimSpace(strings.SplitN(row[i+len("unhealthy: "):], ";", 2)[0])
+		}
+		a.unhealthy[surface] = bad
+	case "fleet -o json":
+		var doc struct {
+			Rows []struct {
+				Health          string   `json:"health"`
+				HealthVerdict   string   `json:"healthVerdict"`
+				UnhealthyChecks []string `json:"unhealthyChecks"`
+			} `json:"rows"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			return err
+		}
+		if len(doc.Rows) != 1 {
+			return fmt.Errorf("%d fleet rows, want 1", len(doc.Rows))
+		}
+		a.health[surface] = doc.Rows[0].HealthVerdict
+		a.status[surface] = doc.Rows[0].Health
+		a.unhealthy[surface] = strings.Join(doc.Rows[0].UnhealthyChecks, ", ")
+	}
+	return nil
+}
+
+// parseMarkdown records the report's (or E export's) Health "Overall" line, its UNHEALTHY
+// check rows and the Findings' top finding.
+func (a surfaceAnswers) parseMarkdown(surface, md string) error {
+	m := mdOverallRE.FindStringSubmatch(md[strings.Index(md, "\n## Health")+1:])
+	if !strings.Contains(md, "\n## Health") || m == nil {
+		return fmt.Errorf("no Health section with an 'Overall:' line")
+	}
+	a.health[surface] = m[1]
+	a.unhealthy[surface] = mdUnhealthy(md[strings.Index(md, "\n## Health"):])
+	t := mdTopRE.FindStringSubmatch(md)
+	if t == nil {
+		return fmt.Errorf("no **Top finding:** line")
+	}
+	a.top[surface] = mdEscapeRE.ReplaceAllString(t[1], "$1")
+	return nil
+}
+
+// mdUnhealthy lists the checks whose row in the Health table says UNHEALTHY, in order.
+func mdUnhealthy(md string) string {
+	if i := strings.Index(md[1:], "\n## "); i >= 0 {
+		md = md[:i+1]
+	}
+	var bad []string
+	for _, m := range mdCheckRE.FindAllStringSubmatch(md, -1) {
+		if m[2] == "UNHEALTHY" {
+			bad = append(bad, m[1])
+		}
+	}
+	return strings.Join(bad, ", ")
+}
+
+// uiSurfaces loads the table as the explorer does and records the Overview's health and top
+// finding lines at 80×24, the Health pane's header and the E export. On a variant without
+// --apply-all-defaults it then presses d in the Health pane and returns the same surfaces
+// read again.
+func uiSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs, exportDir string) *surfaceAnswers {
+	t.Helper()
+	table, applyAll := in.table, in.applyAll
+	now, _ := time.Parse(time.RFC3339, surfaceNow)
+	c := &OpenCmd{Table: table, ApplyAllDefaults: applyAll, EventLog: in.eventLog}
+	c.Props, c.ClusterDefaults, c.Engine = in.props, "-", "spark"
+	opts := c.modelOptions(io.Discard)
+	opts.Now = func() time.Time { return now }
+	app := ui.New(ui.Options{Location: table, ExportDir: exportDir, Now: opts.Now, Local: time.UTC,
+		JobControl: func() (bool, string) { return true, "" }, Getenv: func(string) string { return "" }})
+	var m tea.Model = app
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	s, err := model.Load(context.Background(), opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmd tea.Cmd
+	m, cmd = m.Update(ui.ProgressMsg{Index: len(s.Done), Total: len(s.Done), Snapshot: s, Finished: true})
+	drive(&m, cmd, 0)
+	read := func(into surfaceAnswers, suffix string) {
+		press(&m, "1")
+		scr := ansi.Strip(app.Render())
+		if err := into.parseOverview("Overview"+suffix, scr); err != nil {
+			t.Fatalf("Overview%s: %v\n%s", suffix, err, scr)
+		}
+		press(&m, "4")
+		scr = ansi.Strip(app.Render())
+		h := ""
+		for _, l := range strings.Split(scr, "\n") {
+			if i := strings.Index(l, " overall "); i >= 0 {
+				h = l[i+len(" overall "):]
+				break
+			}
+		}
+		v := verdictRE.FindString(h)
+		if v == "" || !strings.HasPrefix(h, v) {
+			t.Fatalf("Health pane%s: no verdict at the header's start: %q\n%s", suffix, h, scr)
+		}
+		into.health["Health pane"+suffix] = v
+		before, _ := filepath.Glob(filepath.Join(exportDir, "*.md"))
+		press(&m, "E")
+		after, _ := filepath.Glob(filepath.Join(exportDir, "*.md"))
+		if len(after) != len(before)+1 {
+			t.Fatalf("E%s wrote no new export (%s)", suffix, app.Message())
+		}
+		b, err := os.ReadFile(newest(before, after))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := into.parseMarkdown("E export"+suffix, string(b)); err != nil {
+			t.Fatalf("E export%s: %v", suffix, err)
+		}
+	}
+	read(a, "")
+	if applyAll || in.eventLog != "" {
+		return nil
+	}
+	press(&m, "4", "d")
+	d := newSurfaceAnswers()
+	read(d, "")
+	return &d
+}
+
+// newest is the one path in after that is not in before.
+func newest(before, after []string) string {
+	old := map[string]bool{}
+	for _, p := range before {
+		old[p] = true
+	}
+	for _, p := range after {
+		if !old[p] {
+			return p
+		}
+	}
+	return ""
+}
+
+func press(m *tea.Model, keys ...string) {
+	for _, k := range keys {
+		var cmd tea.Cmd
+		*m, cmd = (*m).Update(key(k))
+		drive(m, cmd, 0)
+	}
+}
+
+// parseOverview records the Overview's "health" and "top finding" lines.
+func (a surfaceAnswers) parseOverview(surface, scr string) error {
+	var health, top string
+	for _, l := range strings.Split(scr, "\n") {
+		f := strings.TrimLeft(strings.Trim(l, "│ "), "▸> ")
+		if v, ok := strings.CutPrefix(f, "health"); ok && health == "" {
+			health = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(f, "top finding"); ok && top == "" {
+			top = strings.TrimSpace(v)
+		}
+	}
+	if health == "" || top == "" {
+		return fmt.Errorf("no health or top finding line")
+	}
+	v := verdictRE.FindString(health)
+	if v == "" || !strings.HasPrefix(health, v) {
+		return fmt.Errorf("no verdict at the health line's start: %q", health)
+	}
+	a.health[surface] = v
+	bad := ""
+	if rest := strings.TrimPrefix(health, v); strings.HasPrefix(rest, ": ") {
+		bad = strings.TrimSpace(strings.SplitN(rest[2:], " · ", 2)[0])
+	}
+	a.unhealthy[surface] = bad
+	a.top[surface] = top
+	return nil
+}
