@@ -292,6 +292,8 @@ func cliSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs) {
 		{name: "report -o md", args: cat([]string{"report", "-o", "md", "--full", table}, common, flag, reportLog)},
 		{name: "report -o json", args: cat([]string{"report", "-o", "json", table}, common, flag, reportLog)},
 		{name: "health -o json", args: cat([]string{"health", "-o", "json", table}, common, flag)},
+		{name: "health text", args: cat([]string{"health", table}, common, flag)},
+		{name: "health -o md", args: cat([]string{"health", "-o", "md", table}, common, flag)},
 	}
 	if in.eventLog == "" {
 		runs = append(runs,
@@ -315,7 +317,7 @@ func cliSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs) {
 			t.Fatalf("%s: %v", r.name, r.err)
 		}
 		// health exits 3 on UNHEALTHY (and 2 when a check failed to run); the others 0.
-		if r.code != 0 && !(r.name == "health -o json" && (r.code == 3 || r.code == 2)) {
+		if r.code != 0 && !(strings.HasPrefix(r.name, "health ") && (r.code == 3 || r.code == 2)) {
 			t.Fatalf("%s: exit %d\n%s", strings.Join(r.args, " "), r.code, r.stderr)
 		}
 		if err := a.parseCLI(r.name, r.stdout); err != nil {
@@ -339,10 +341,11 @@ func runSurfaceChild(args []string) (string, string, int, error) {
 }
 
 var (
-	mdTopRE     = regexp.MustCompile(`\*\*Top finding:\*\* (.*?)(?: — the highest-ranked|: no observation is corroborated)`)
-	mdEscapeRE  = regexp.MustCompile(`\\(.)`)
-	mdOverallRE = regexp.MustCompile(`(?m)^Overall: \*\*(.*?)\*\*`)
-	mdCheckRE   = regexp.MustCompile(`(?m)^\| ([a-z-]+) \| (UNHEALTHY|HEALTHY|SKIPPED) \|`)
+	mdTopRE      = regexp.MustCompile(`\*\*Top finding:\*\* (.*?)(?: — the highest-ranked|: no observation is corroborated)`)
+	mdEscapeRE   = regexp.MustCompile(`\\(.)`)
+	mdOverallRE  = regexp.MustCompile(`(?m)^Overall: \*\*(.*?)\*\*`)
+	healthTextRE = regexp.MustCompile(`\A[^\n]*  overall: (.*)\n`)
+	mdCheckRE    = regexp.MustCompile(`(?m)^\| ([a-z-]+) \| (UNHEALTHY|HEALTHY|SKIPPED) \|`)
 )
 
 // parseCLI records what one command's output answers.
@@ -393,6 +396,30 @@ func (a surfaceAnswers) parseCLI(surface, out string) error {
 			}
 		}
 		a.unhealthy[surface] = strings.Join(bad, ", ")
+	case "health text":
+		m := healthTextRE.FindStringSubmatch(out)
+		if m == nil {
+			return fmt.Errorf("no 'overall:' on the first line")
+		}
+		// (a note may follow the roll-up: "(defaults assumed: …)")
+		a.health[surface] = verdictRE.FindString(m[1])
+		if !strings.HasPrefix(m[1], a.health[surface]) {
+			return fmt.Errorf("no verdict after 'overall:': %q", m[1])
+		}
+		var bad []string
+		for _, l := range strings.Split(out, "\n") {
+			if f := strings.Fields(l); len(f) > 1 && f[1] == "UNHEALTHY" {
+				bad = append(bad, f[0])
+			}
+		}
+		a.unhealthy[surface] = strings.Join(bad, ", ")
+	case "health -o md":
+		m := mdOverallRE.FindStringSubmatch(out)
+		if m == nil {
+			return fmt.Errorf("no 'Overall:' line")
+		}
+		a.health[surface] = m[1]
+		a.unhealthy[surface] = mdUnhealthy(out)
 	case "fleet text":
 		lines := strings.Split(out, "\n")
 		if len(lines) < 2 || !strings.HasPrefix(lines[0], "TABLE ") {
@@ -581,4 +608,54 @@ func (a surfaceAnswers) parseOverview(surface, scr string) error {
 	a.unhealthy[surface] = bad
 	a.top[surface] = top
 	return nil
+}
+
+// Issue 28 item 6, on every surface of TestVerdictsAgreeAcrossSurfaces: a --props file that is
+// missing, or not a properties file (a zstd event log, a directory), stops the explorer and
+// every command with one message naming the file, before any verdict is printed: exit 1 (health:
+// 2, the Java checker's bad-input code).
+func TestPropsRefusedAlikeOnEverySurface(t *testing.T) {
+	table := fixture("mor-services-1.2.0")
+	fleetRoot := t.TempDir()
+	testutil.UnzipTable(t, table, filepath.Join(fleetRoot, "w"))
+	dir := t.TempDir()
+	zstdLog := filepath.Join("..", "testdata", "fixtures", "cdc-0.15.0", "local-1796078932238.zstd")
+	for _, c := range []struct{ name, props, says string }{
+		{"missing", filepath.Join(dir, "gone.properties"), "no such file or directory"},
+		{"zstd event log", zstdLog, "not a properties file"},
+		{"directory", dir, "is a directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			want := ""
+			for _, args := range [][]string{
+				{table},                         // the explorer: refused before the terminal is taken
+				{"report", "-o", "md", table},   //
+				{"report", "-o", "json", table}, //
+				{"health", "-o", "json", table}, //
+				{"health", table},               //
+				{"fleet", fleetRoot},            //
+				{"fleet", "-o", "json", fleetRoot},
+			} {
+				args = append(args, "--props", c.props)
+				stdout, stderr, code, err := runSurfaceChild(args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stderr = strings.TrimSpace(stderr)
+				wantCode := 1
+				if args[0] == "health" {
+					wantCode = 2 // the Java checker's code for bad input (it has no 1; README)
+				}
+				if code != wantCode || stdout != "" || !strings.Contains(stderr, c.says) || !strings.Contains(stderr, c.props) {
+					t.Errorf("%v: exit %d, stdout %.200q, stderr %q; want exit %d, nothing on stdout, a message naming %s (%q)",
+						args, code, stdout, stderr, wantCode, c.props, c.says)
+				}
+				if want == "" {
+					want = stderr
+				} else if stderr != want {
+					t.Errorf("%v says %q, the explorer %q", args, stderr, want)
+				}
+			}
+		})
+	}
 }
