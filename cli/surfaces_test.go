@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hudiscope/hudiscope/internal/testutil"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui"
 )
@@ -47,12 +48,14 @@ var surfaceVariants = []surfaceVariant{
 
 // surfacePinned are answers checked by hand against the report (the fleet and the Health pane
 // agreeing is not enough: they could agree on a wrong answer).
-var surfacePinned = map[string][3]string{ // fixture/variant: health verdict, unhealthy checks, top finding
+var surfacePinned = map[string][]string{ // fixture/variant: health verdict, unhealthy checks, top finding[, largest phase, time no job covers]
 	"mor-compaction-1.2.0/no props":     {"SKIPPED · 6 of 7 not judged", "", "none (2 hypotheses)"},
 	"mor-compaction-1.2.0/defaults":     {"HEALTHY", "", "none (2 hypotheses)"},
 	"cow-services-1.2.0/no props":       {"SKIPPED · 5 of 7 not judged", "", "none (5 hypotheses)"},
 	"cow-services-1.2.0/props":          {"UNHEALTHY", "savepoint, archival", "OBS-020 A savepoint is quietly pinning the timeline"},
 	"cow-services-1.2.0/props+defaults": {"UNHEALTHY", "savepoint, archival", "OBS-020 A savepoint is quietly pinning the timeline"},
+	"mor-services-1.2.0/no props":       {"SKIPPED · 7 of 7 not judged", "", "none (5 hypotheses)"},
+	"mor-services-1.2.0/props+eventlog": {"HEALTHY", "", "OBS-011 Index tagging is a large share of wall clock", "DEDUP_AND_INDEX_TAGGING 37%", "4m4s of 9m37s (42%)"},
 }
 
 // surfaceAnswers are what each surface said, keyed by surface name: the health roll-up
@@ -62,10 +65,14 @@ type surfaceAnswers struct {
 	status    map[string]string // the status word alone (Java-compatible fields)
 	unhealthy map[string]string
 	top       map[string]string
+	// With an event log: hudiscope's largest attributed phase ("DEDUP_AND_INDEX_TAGGING 37%") and
+	// the time no job covers ("4m4s of 9m37s (42%)") (issue 28 item 5).
+	phase, noJob map[string]string
 }
 
 func newSurfaceAnswers() surfaceAnswers {
-	return surfaceAnswers{health: map[string]string{}, status: map[string]string{}, unhealthy: map[string]string{}, top: map[string]string{}}
+	return surfaceAnswers{health: map[string]string{}, status: map[string]string{}, unhealthy: map[string]string{}, top: map[string]string{},
+		phase: map[string]string{}, noJob: map[string]string{}}
 }
 
 // verdictRE is the roll-up as health.Result.Verdict prints it.
@@ -77,7 +84,10 @@ var verdictRE = regexp.MustCompile(`\b(UNHEALTHY|HEALTHY|SKIPPED)( · \d+ of \d+
 // (text and JSON) over a directory holding the table, the explorer's E export, and `health -o
 // json` (the Java-compatible overallStatus is the roll-up's status word). The Health pane's d
 // on a variant without --apply-all-defaults must then say what the flag says, E included.
-// The fleet reads no commit metadata and shows no top finding: it is compared on health only.
+// With the fixture's event log, hudiscope's largest attributed phase and the time no job covers
+// are one answer too: the Event log pane, the report, E and `eventlog -o json` (item 5).
+// The fleet reads no commit metadata and shows no top finding: it is compared on health only
+// (and not with an event log, which it does not read).
 func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
 	zips, _ := filepath.Glob(filepath.Join("..", "testdata", "fixtures", "*", "table.zip"))
 	if len(zips) < 20 {
@@ -118,10 +128,10 @@ func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
 					seen[strings.SplitN(s, " ", 2)[0]]++
 				}
 				t.Run(v.name, func(t *testing.T) {
-					t.Logf("health %v\nstatus %v\nunhealthy %v\ntop %v", a.health, a.status, a.unhealthy, a.top)
+					t.Logf("health %v\nstatus %v\nunhealthy %v\ntop %v\nphase %v\nno job %v", a.health, a.status, a.unhealthy, a.top, a.phase, a.noJob)
 					a.agree(t)
 					if want, ok := surfacePinned[fx+"/"+v.name]; ok {
-						for i, m := range []map[string]string{a.health, a.unhealthy, a.top} {
+						for i, m := range []map[string]string{a.health, a.unhealthy, a.top, a.phase, a.noJob}[:len(want)] {
 							if got := m["report -o md"]; got != want[i] {
 								t.Errorf("report -o md says %q, checked by hand: %q", got, want[i])
 							}
@@ -162,12 +172,17 @@ func (a surfaceAnswers) agree(t *testing.T) {
 	for _, q := range []struct {
 		question string
 		m        map[string]string
-	}{{"health verdict", a.health}, {"health status word", status}, {"unhealthy checks", a.unhealthy}, {"top finding", a.top}} {
+		optional bool // asked only with an event log
+	}{{"health verdict", a.health, false}, {"health status word", status, false}, {"unhealthy checks", a.unhealthy, false},
+		{"top finding", a.top, false}, {"largest event-log phase", a.phase, true}, {"time no job covers", a.noJob, true}} {
 		names := make([]string, 0, len(q.m))
 		for n := range q.m {
 			names = append(names, n)
 		}
 		sort.Strings(names)
+		if len(names) == 0 && q.optional {
+			continue
+		}
 		if len(names) < 2 {
 			t.Errorf("%s: only %d surface(s) answered (%v)", q.question, len(names), q.m)
 			continue
@@ -295,7 +310,9 @@ func cliSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs) {
 		{name: "health text", args: cat([]string{"health", table}, common, flag)},
 		{name: "health -o md", args: cat([]string{"health", "-o", "md", table}, common, flag)},
 	}
-	if in.eventLog == "" {
+	if in.eventLog != "" {
+		runs = append(runs, &childRun{name: "eventlog -o json", args: []string{"eventlog", in.eventLog, "-o", "json"}})
+	} else {
 		runs = append(runs,
 			&childRun{name: "fleet text", args: cat([]string{"fleet", fleetRoot}, common, fleetFlag)},
 			&childRun{name: "fleet -o json", args: cat([]string{"fleet", "-o", "json", fleetRoot}, common, fleetFlag)})
@@ -343,6 +360,10 @@ func runSurfaceChild(args []string) (string, string, int, error) {
 var (
 	mdTopRE      = regexp.MustCompile(`\*\*Top finding:\*\* (.*?)(?: — the highest-ranked|: no observation is corroborated)`)
 	mdEscapeRE   = regexp.MustCompile(`\\(.)`)
+	mdPhaseRE    = regexp.MustCompile(`The largest (?:attributed )?phase is ([A-Z_]+) at ([0-9.]+)%`)
+	mdNoJobRE    = regexp.MustCompile(`No Spark job ran for (\S+) of the application's (\S+) \(([0-9.]+)%\)`)
+	paneNoJobRE  = regexp.MustCompile(`no Spark job ran for (\S+) of the app's (\S+) \((\d+)%\)`)
+	panePhaseRE  = regexp.MustCompile(`^ +([A-Z_]+) .* (\d+)% `)
 	mdOverallRE  = regexp.MustCompile(`(?m)^Overall: \*\*(.*?)\*\*`)
 	healthTextRE = regexp.MustCompile(`\A[^\n]*  overall: (.*)\n`)
 	mdCheckRE    = regexp.MustCompile(`(?m)^\| ([a-z-]+) \| (UNHEALTHY|HEALTHY|SKIPPED) \|`)
@@ -396,6 +417,39 @@ func (a surfaceAnswers) parseCLI(surface, out string) error {
 			}
 		}
 		a.unhealthy[surface] = strings.Join(bad, ", ")
+	case "eventlog -o json":
+		var doc struct {
+			Application struct {
+				Observed struct {
+					DurationMillis int64 `json:"durationMillis"`
+				} `json:"observed"`
+			} `json:"application"`
+			Hudiscope struct {
+				Application struct {
+					UncoveredMillis int64   `json:"uncoveredMillis"`
+					UncoveredShare  float64 `json:"uncoveredShare"`
+				} `json:"application"`
+				PhaseSummary []struct {
+					Phase string  `json:"phase"`
+					Share float64 `json:"shareOfStageWallClock"`
+				} `json:"phaseSummary"`
+			} `json:"hudiscope"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			return err
+		}
+		best, share := "", -1.0
+		for _, p := range doc.Hudiscope.PhaseSummary {
+			if p.Phase != "UNKNOWN" && p.Share > share {
+				best, share = p.Phase, p.Share
+			}
+		}
+		if best != "" {
+			a.phase[surface] = fmt.Sprintf("%s %.0f%%", best, 100*share)
+		}
+		if x := doc.Hudiscope.Application; x.UncoveredMillis >= 0 && x.UncoveredShare >= 0 {
+			a.noJob[surface] = fmt.Sprintf("%s of %s (%.0f%%)", units.Millis(x.UncoveredMillis), units.Millis(doc.Application.Observed.DurationMillis), 100*x.UncoveredShare)
+		}
 	case "health text":
 		m := healthTextRE.FindStringSubmatch(out)
 		if m == nil {
@@ -475,7 +529,45 @@ func (a surfaceAnswers) parseMarkdown(surface, md string) error {
 		return fmt.Errorf("no **Top finding:** line")
 	}
 	a.top[surface] = mdEscapeRE.ReplaceAllString(t[1], "$1")
+	if m := mdPhaseRE.FindStringSubmatch(md); m != nil {
+		a.phase[surface] = m[1] + " " + roundPct(m[2])
+	}
+	if m := mdNoJobRE.FindStringSubmatch(md); m != nil {
+		a.noJob[surface] = m[1] + " of " + m[2] + " (" + roundPct(m[3]) + ")"
+	}
 	return nil
+}
+
+// roundPct is "36.8" as the pane prints it: "37%".
+func roundPct(s string) string {
+	var f float64
+	fmt.Sscanf(s, "%g", &f)
+	return fmt.Sprintf("%.0f%%", f)
+}
+
+// parseEventLogPane records the Event log pane's time no job covers and its largest attributed
+// phase (hudiscope's attribution, the first rows under its heading).
+func (a surfaceAnswers) parseEventLogPane(surface, scr string) error {
+	if m := paneNoJobRE.FindStringSubmatch(scr); m != nil {
+		a.noJob[surface] = m[1] + " of " + m[2] + " (" + m[3] + "%)"
+	}
+	lines := strings.Split(scr, "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "phases, hudiscope's attribution") {
+			continue
+		}
+		for _, r := range lines[i+1:] {
+			m := panePhaseRE.FindStringSubmatch(r)
+			if m == nil {
+				break
+			}
+			if m[1] != "UNKNOWN" {
+				a.phase[surface] = m[1] + " " + m[2] + "%"
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("no phase under \"phases, hudiscope's attribution\"")
 }
 
 // mdUnhealthy lists the checks whose row in the Health table says UNHEALTHY, in order.
@@ -535,6 +627,13 @@ func uiSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs, exportDir stri
 			t.Fatalf("Health pane%s: no verdict at the header's start: %q\n%s", suffix, h, scr)
 		}
 		into.health["Health pane"+suffix] = v
+		if in.eventLog != "" {
+			press(&m, "5")
+			scr = ansi.Strip(app.Render())
+			if err := into.parseEventLogPane("Event log pane"+suffix, scr); err != nil {
+				t.Fatalf("Event log pane%s: %v\n%s", suffix, err, scr)
+			}
+		}
 		before, _ := filepath.Glob(filepath.Join(exportDir, "*.md"))
 		press(&m, "E")
 		after, _ := filepath.Glob(filepath.Join(exportDir, "*.md"))
