@@ -48,6 +48,11 @@ var surfaceVariants = []surfaceVariant{
 
 // surfacePinned are answers checked by hand against the report (the fleet and the Health pane
 // agreeing is not enough: they could agree on a wrong answer).
+// surfacePinnedLayout: the detectors' verdicts and the layout roll-up, checked by hand.
+var surfacePinnedLayout = map[string][2]string{
+	"mor-services-1.2.0/no props": {"micro-partition CLEAN, small-files too few to judge, hot-partitions CLEAN", "CLEAN · 1 of 3 not judged"},
+}
+
 var surfacePinned = map[string][]string{ // fixture/variant: health verdict, unhealthy checks, top finding[, largest phase, time no job covers]
 	"mor-compaction-1.2.0/no props":     {"SKIPPED · 6 of 7 not judged", "", "none (2 hypotheses)"},
 	"mor-compaction-1.2.0/defaults":     {"HEALTHY", "", "none (2 hypotheses)"},
@@ -68,11 +73,14 @@ type surfaceAnswers struct {
 	// With an event log: hudiscope's largest attributed phase ("DEDUP_AND_INDEX_TAGGING 37%") and
 	// the time no job covers ("4m4s of 9m37s (42%)") (issue 28 item 5).
 	phase, noJob map[string]string
+	// The layout detectors' verdicts ("micro-partition CLEAN, small-files too few to judge, …")
+	// and their roll-up ("CLEAN · 1 of 3 not judged") (issue 28 item 7).
+	detectors, layout map[string]string
 }
 
 func newSurfaceAnswers() surfaceAnswers {
 	return surfaceAnswers{health: map[string]string{}, status: map[string]string{}, unhealthy: map[string]string{}, top: map[string]string{},
-		phase: map[string]string{}, noJob: map[string]string{}}
+		phase: map[string]string{}, noJob: map[string]string{}, detectors: map[string]string{}, layout: map[string]string{}}
 }
 
 // verdictRE is the roll-up as health.Result.Verdict prints it.
@@ -84,7 +92,8 @@ var verdictRE = regexp.MustCompile(`\b(UNHEALTHY|HEALTHY|SKIPPED)( · \d+ of \d+
 // (text and JSON) over a directory holding the table, the explorer's E export, and `health -o
 // json` (the Java-compatible overallStatus is the roll-up's status word). The Health pane's d
 // on a variant without --apply-all-defaults must then say what the flag says, E included.
-// With the fixture's event log, hudiscope's largest attributed phase and the time no job covers
+// The layout detectors' verdicts and roll-up are one answer on the Layout pane, the report, E
+// and the layout command (text and JSON) (item 7). With the fixture's event log, hudiscope's largest attributed phase and the time no job covers
 // are one answer too: the Event log pane, the report, E and `eventlog -o json` (item 5).
 // The fleet reads no commit metadata and shows no top finding: it is compared on health only
 // (and not with an event log, which it does not read).
@@ -128,8 +137,13 @@ func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
 					seen[strings.SplitN(s, " ", 2)[0]]++
 				}
 				t.Run(v.name, func(t *testing.T) {
-					t.Logf("health %v\nstatus %v\nunhealthy %v\ntop %v\nphase %v\nno job %v", a.health, a.status, a.unhealthy, a.top, a.phase, a.noJob)
+					t.Logf("health %v\nstatus %v\nunhealthy %v\ntop %v\nphase %v\nno job %v\ndetectors %v\nlayout %v", a.health, a.status, a.unhealthy, a.top, a.phase, a.noJob, a.detectors, a.layout)
 					a.agree(t)
+					if want, ok := surfacePinnedLayout[fx+"/"+v.name]; ok {
+						if a.detectors["report -o md"] != want[0] || a.layout["report -o md"] != want[1] {
+							t.Errorf("report -o md: layout %q (%s), checked by hand: %q (%s)", a.layout["report -o md"], a.detectors["report -o md"], want[1], want[0])
+						}
+					}
 					if want, ok := surfacePinned[fx+"/"+v.name]; ok {
 						for i, m := range []map[string]string{a.health, a.unhealthy, a.top, a.phase, a.noJob}[:len(want)] {
 							if got := m["report -o md"]; got != want[i] {
@@ -174,7 +188,8 @@ func (a surfaceAnswers) agree(t *testing.T) {
 		m        map[string]string
 		optional bool // asked only with an event log
 	}{{"health verdict", a.health, false}, {"health status word", status, false}, {"unhealthy checks", a.unhealthy, false},
-		{"top finding", a.top, false}, {"largest event-log phase", a.phase, true}, {"time no job covers", a.noJob, true}} {
+		{"top finding", a.top, false}, {"largest event-log phase", a.phase, true}, {"time no job covers", a.noJob, true},
+		{"layout detector verdicts", a.detectors, false}, {"layout roll-up", a.layout, false}} {
 		names := make([]string, 0, len(q.m))
 		for n := range q.m {
 			names = append(names, n)
@@ -310,6 +325,12 @@ func cliSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs) {
 		{name: "health text", args: cat([]string{"health", table}, common, flag)},
 		{name: "health -o md", args: cat([]string{"health", "-o", "md", table}, common, flag)},
 	}
+	if !in.applyAll && in.eventLog == "" {
+		// (the layout command reads neither: once per props file)
+		runs = append(runs,
+			&childRun{name: "layout text", args: cat([]string{"layout", "--analyze-table-characteristics", table}, common)},
+			&childRun{name: "layout -o json", args: cat([]string{"layout", "--analyze-table-characteristics", "-o", "json", table}, common)})
+	}
 	if in.eventLog != "" {
 		runs = append(runs, &childRun{name: "eventlog -o json", args: []string{"eventlog", in.eventLog, "-o", "json"}})
 	} else {
@@ -358,15 +379,19 @@ func runSurfaceChild(args []string) (string, string, int, error) {
 }
 
 var (
-	mdTopRE      = regexp.MustCompile(`\*\*Top finding:\*\* (.*?)(?: — the highest-ranked|: no observation is corroborated)`)
-	mdEscapeRE   = regexp.MustCompile(`\\(.)`)
-	mdPhaseRE    = regexp.MustCompile(`The largest (?:attributed )?phase is ([A-Z_]+) at ([0-9.]+)%`)
-	mdNoJobRE    = regexp.MustCompile(`No Spark job ran for (\S+) of the application's (\S+) \(([0-9.]+)%\)`)
-	paneNoJobRE  = regexp.MustCompile(`no Spark job ran for (\S+) of the app's (\S+) \((\d+)%\)`)
-	panePhaseRE  = regexp.MustCompile(`^ +([A-Z_]+) .* (\d+)% `)
-	mdOverallRE  = regexp.MustCompile(`(?m)^Overall: \*\*(.*?)\*\*`)
-	healthTextRE = regexp.MustCompile(`\A[^\n]*  overall: (.*)\n`)
-	mdCheckRE    = regexp.MustCompile(`(?m)^\| ([a-z-]+) \| (UNHEALTHY|HEALTHY|SKIPPED) \|`)
+	mdTopRE         = regexp.MustCompile(`\*\*Top finding:\*\* (.*?)(?: — the highest-ranked|: no observation is corroborated)`)
+	mdEscapeRE      = regexp.MustCompile(`\\(.)`)
+	layoutTextRE    = regexp.MustCompile(`(?m)^Table characteristics \(age [^)]*\): (.*)$`)
+	layoutTextDetRE = regexp.MustCompile(`^  (micro-partition|small-files|hot-partitions) +(CLEAN|MODERATE|SEVERE|FLAGGED|too few to judge|[A-Z]+) `)
+	mdDetectorRE    = regexp.MustCompile(`(?m)^\| (micro-partition|small-files|hot-partitions) \| ([^|]+?) \|`)
+	paneDetectorRE  = regexp.MustCompile(`^ (micro-partition|small-files|hot-partitions) +(too few to judge|[A-Z]+) `)
+	mdPhaseRE       = regexp.MustCompile(`The largest (?:attributed )?phase is ([A-Z_]+) at ([0-9.]+)%`)
+	mdNoJobRE       = regexp.MustCompile(`No Spark job ran for (\S+) of the application's (\S+) \(([0-9.]+)%\)`)
+	paneNoJobRE     = regexp.MustCompile(`no Spark job ran for (\S+) of the app's (\S+) \((\d+)%\)`)
+	panePhaseRE     = regexp.MustCompile(`^ +([A-Z_]+) .* (\d+)% `)
+	mdOverallRE     = regexp.MustCompile(`(?m)^Overall: \*\*(.*?)\*\*`)
+	healthTextRE    = regexp.MustCompile(`\A[^\n]*  overall: (.*)\n`)
+	mdCheckRE       = regexp.MustCompile(`(?m)^\| ([a-z-]+) \| (UNHEALTHY|HEALTHY|SKIPPED) \|`)
 )
 
 // parseCLI records what one command's output answers.
@@ -450,6 +475,36 @@ func (a surfaceAnswers) parseCLI(surface, out string) error {
 		if x := doc.Hudiscope.Application; x.UncoveredMillis >= 0 && x.UncoveredShare >= 0 {
 			a.noJob[surface] = fmt.Sprintf("%s of %s (%.0f%%)", units.Millis(x.UncoveredMillis), units.Millis(doc.Application.Observed.DurationMillis), 100*x.UncoveredShare)
 		}
+	case "layout text":
+		m := layoutTextRE.FindStringSubmatch(out)
+		if m == nil {
+			return fmt.Errorf("no 'Table characteristics' roll-up")
+		}
+		a.layout[surface] = m[1]
+		var ds []string
+		for _, l := range strings.Split(out[strings.Index(out, m[0]):], "\n")[1:] {
+			if d := layoutTextDetRE.FindStringSubmatch(l); d != nil {
+				ds = append(ds, d[1]+" "+d[2])
+			}
+		}
+		a.detectors[surface] = strings.Join(ds, ", ")
+	case "layout -o json":
+		var doc struct {
+			Hudiscope struct {
+				Detectors []struct {
+					Name    string `json:"name"`
+					Verdict string `json:"verdict"`
+				} `json:"detectors"`
+			} `json:"hudiscope"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			return err
+		}
+		var ds []string
+		for _, d := range doc.Hudiscope.Detectors {
+			ds = append(ds, d.Name+" "+d.Verdict)
+		}
+		a.detectors[surface] = strings.Join(ds, ", ")
 	case "health text":
 		m := healthTextRE.FindStringSubmatch(out)
 		if m == nil {
@@ -529,6 +584,20 @@ func (a surfaceAnswers) parseMarkdown(surface, md string) error {
 		return fmt.Errorf("no **Top finding:** line")
 	}
 	a.top[surface] = mdEscapeRE.ReplaceAllString(t[1], "$1")
+	if i := strings.Index(md, "\n## Layout"); i >= 0 {
+		lay := md[i+1:]
+		if j := strings.Index(lay[1:], "\n## "); j >= 0 {
+			lay = lay[:j+1]
+		}
+		if m := mdOverallRE.FindStringSubmatch(lay); m != nil {
+			a.layout[surface] = m[1]
+		}
+		var ds []string
+		for _, d := range mdDetectorRE.FindAllStringSubmatch(lay, -1) {
+			ds = append(ds, d[1]+" "+d[2])
+		}
+		a.detectors[surface] = strings.Join(ds, ", ")
+	}
 	if m := mdPhaseRE.FindStringSubmatch(md); m != nil {
 		a.phase[surface] = m[1] + " " + roundPct(m[2])
 	}
@@ -627,6 +696,15 @@ func uiSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs, exportDir stri
 			t.Fatalf("Health pane%s: no verdict at the header's start: %q\n%s", suffix, h, scr)
 		}
 		into.health["Health pane"+suffix] = v
+		press(&m, "3")
+		scr = ansi.Strip(app.Render())
+		var ds []string
+		for _, l := range strings.Split(scr, "\n") {
+			if d := paneDetectorRE.FindStringSubmatch(l); d != nil {
+				ds = append(ds, d[1]+" "+d[2])
+			}
+		}
+		into.detectors["Layout pane"+suffix] = strings.Join(ds, ", ")
 		if in.eventLog != "" {
 			press(&m, "5")
 			scr = ansi.Strip(app.Render())
