@@ -836,3 +836,104 @@ func TestPropsRefusedAlikeOnEverySurface(t *testing.T) {
 		})
 	}
 }
+
+// Issue 28 item 1 on a MOR table of our own: cdc-morlog-1.2.0 with no props (the compaction
+// check SKIPPED), with its writer.properties (compaction on track) and with a derived props file
+// whose compaction trigger is 2 delta commits (3 since the first: behind, not stopped). Clustering
+// (CAP-003) is a candidate only when the compaction counter-signal was judged and does not
+// fire; read from the skipped check it is unknown and the row stays a hypothesis.
+func TestSkippedCompactionCounterSignalIsUnknown(t *testing.T) {
+	fx := filepath.Join("..", "testdata", "fixtures", "cdc-morlog-1.2.0")
+	table := filepath.Join(fx, "table.zip")
+	props, err := os.ReadFile(filepath.Join(fx, "writer.properties"))
+	if err != nil {
+		t.Skipf("fixture cdc-morlog-1.2.0 not present: %v", err)
+	}
+	if !bytes.Contains(props, []byte("hoodie.datasource.write.table.type=MERGE_ON_READ")) {
+		t.Fatal("cdc-morlog-1.2.0 is no longer a MOR table")
+	}
+	behind := filepath.Join(t.TempDir(), "behind.properties")
+	var b strings.Builder
+	for _, l := range strings.Split(string(props), "\n") {
+		if !strings.HasPrefix(l, "hoodie.compact.inline.max.delta.commits=") {
+			b.WriteString(l + "\n")
+		}
+	}
+	b.WriteString("hoodie.compact.inline.max.delta.commits=2\n")
+	if err := os.WriteFile(behind, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, props  string
+		check, state string // the compaction check's status and the counter-signal's value
+		known, holds bool
+		status       string // CAP-003
+	}{
+		{"no props", "", "SKIPPED", "", false, false, "hypothesis"},
+		{"writer.properties", filepath.Join(fx, "writer.properties"), "HEALTHY", "on track", true, false, "candidate"},
+		{"trigger 2", behind, "HEALTHY", "behind, not stopped", true, true, "don't"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{"--cluster-defaults", "-", table}
+			if c.props != "" {
+				args = append(args, "--props", c.props)
+			}
+			out, stderr, code, err := runSurfaceChild(append([]string{"report", "-o", "json"}, args...))
+			if err != nil || code != 0 {
+				t.Fatalf("report: exit %d %v %s", code, err, stderr)
+			}
+			var doc struct {
+				Findings struct {
+					Findings []struct {
+						ID      string `json:"id"`
+						Status  string `json:"status"`
+						Against []struct {
+							Path    string `json:"path"`
+							Value   string `json:"value"`
+							Known   bool   `json:"known"`
+							Holds   bool   `json:"holds"`
+							Unknown string `json:"unknown"`
+						} `json:"against"`
+					} `json:"findings"`
+				} `json:"findings"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range doc.Findings.Findings {
+				if f.ID != "CAP-003" {
+					continue
+				}
+				if f.Status != c.status {
+					t.Errorf("CAP-003 is %q, want %q", f.Status, c.status)
+				}
+				for _, g := range f.Against {
+					if g.Path != "health.hudiscope.checks[name=compaction].state" {
+						continue
+					}
+					found = true
+					if g.Known != c.known || g.Holds != c.holds || g.Value != c.state {
+						t.Errorf("compaction counter-signal known %v holds %v value %q, want %v %v %q", g.Known, g.Holds, g.Value, c.known, c.holds, c.state)
+					}
+					if !c.known && !strings.Contains(g.Unknown, "the compaction health check was skipped") {
+						t.Errorf("unknown counter-signal does not say the check was skipped: %q", g.Unknown)
+					}
+				}
+			}
+			if !found {
+				t.Fatal("no CAP-003 compaction counter-signal in the report")
+			}
+			out, _, _, err = runSurfaceChild(append([]string{"health", "-o", "json", "--checks", "compaction"}, args...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var h struct {
+				Checks []struct{ Name, Status string }
+			}
+			if err := json.Unmarshal([]byte(out), &h); err != nil || len(h.Checks) != 1 || h.Checks[0].Status != c.check {
+				t.Errorf("health compaction = %+v (%v), want %s\n%.300s", h.Checks, err, c.check, out)
+			}
+		})
+	}
+}
