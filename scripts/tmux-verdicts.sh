@@ -4,7 +4,8 @@
 # committed): mor-services-1.2.0 unzipped (a MOR table whose compaction is behind, with no event
 # log), its writer.properties without the keys it sets to their release default (a props file
 # that omits defaults), a props path that does not exist and a binary "props" file, and
-# mor-compaction-1.2.0 (fewer commits than the cleaner retains). Each check prints what it
+# mor-compaction-1.2.0 (fewer commits than the cleaner retains), cdc-morlog-1.2.0 (MOR) with no
+# props, its writer.properties and a copy with the compaction trigger at 2 (behind). Each check prints what it
 # checked; the first mismatch fails with the screen. The clock is pinned (HUDISCOPE_NOW).
 # Needs go and tmux; exit 0 on success (or SKIP without the fixtures), 1 on failure, 2 without tmux.
 set -euo pipefail
@@ -13,6 +14,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 command -v tmux >/dev/null 2>&1 || { echo "tmux-verdicts: tmux is not installed" >&2; exit 2; }
 fx=$repo/testdata/fixtures/mor-services-1.2.0
 fx2=$repo/testdata/fixtures/mor-compaction-1.2.0
+fx3=$repo/testdata/fixtures/cdc-morlog-1.2.0 # optional: item 1's candidate/hypothesis/don't
 for f in "$fx/table.zip" "$fx/writer.properties" "$fx2/table.zip"; do
 	if [[ ! -f $f ]]; then
 		echo "tmux-verdicts: SKIP: no fixture $f" >&2
@@ -75,6 +77,22 @@ exited() {
 	done
 	fail "hudiscope did not exit"
 }
+# header: the Health pane header's roll-up.
+header() { screen | sed -n 's/^ overall \(.*\) · \(engine\|props\|no --props\).*/\1/p' | head -n 1 | sed 's/ · \(engine\|props\|no --props\).*//'; }
+# export_overall: press E and print the new export's Health "Overall:" roll-up.
+export_overall() {
+	local n i f
+	n=$(count_exports)
+	send E
+	for ((i = 0; i < 50; i++)); do
+		[[ $(count_exports) -gt $n ]] && break
+		sleep 0.1
+	done
+	[[ $(count_exports) -gt $n ]] || fail "item 8: E wrote no report"
+	f=$(ls -t "$tmp/x"/hudiscope-*-report-*.md | head -n 1)
+	sed -n 's/^Overall: \*\*\(.*\)\*\*.*/\1/p' "$f" | head -n 1
+}
+count_exports() { find "$tmp/x" -maxdepth 1 -name 'hudiscope-*-report-*.md' | wc -l; }
 # md_top: the report's "**Top finding:** …" words.
 md_top() { sed -n 's/^\*\*Top finding:\*\* \(.*\)\(: no observation is corroborated\| — the highest-ranked\).*/\1/p' | head -n 1; }
 
@@ -161,6 +179,62 @@ ok 9 "a cut Findings row ends with …: '${cut:0:40}…'"
 send q
 [[ $(exited) == 0 ]] || fail "q: exit status $(cat "$tmp/exit-code")"
 
+# ---- item 1 on cdc-morlog-1.2.0 (MOR, no completed compaction): skipped, then judged behind ---
+# behind.properties is its writer.properties with the compaction trigger at 2 delta commits (3
+# were written: behind, not stopped); it leaves the trigger strategy unset (a release default).
+if [[ -f $fx3/table.zip ]]; then
+	mkdir -p "$tmp/w3"
+	(cd "$tmp/w3" && unzip -q "$fx3/table.zip")
+	tbl3=$(dirname "$(find "$tmp/w3" -maxdepth 3 -name .hoodie -type d | head -n 1)")
+	{ grep -v -e '^#' -e '^hoodie.compact.inline.max.delta.commits=' "$fx3/writer.properties"; echo hoodie.compact.inline.max.delta.commits=2; } >"$tmp/x/behind.properties"
+	# cap003: the Findings pane's CAP-003 status word.
+	cap003() {
+		send 6
+		wait_for "[6 Findings]"
+		send / C A P - 0 0 3 Enter
+		wait_for 'filter "CAP-003"'
+		screen | grep -m1 -E '^[▶ ] CAP-003 ' | awk '{print $3}'
+	}
+	start "$tbl3"
+	loaded
+	st=$(cap003)
+	[[ $st == hypothesis ]] || fail "item 1: cdc-morlog without props: CAP-003 is '$st', want hypothesis (the compaction check was skipped)"
+	send Enter
+	wait_for "6 Findings › CAP-003"
+	for ((i = 0; i < 6; i++)); do
+		screen | grep -qF "unknown: the compaction health" && break
+		send f
+		sleep 0.2
+	done
+	shows "unknown: the compaction health" "item 1"
+	ok 1 "cdc-morlog, compaction check skipped: CAP-003 stays a hypothesis, its compaction counter-signal 'unknown: the compaction health check was skipped'"
+	send q
+	exited >/dev/null
+	start --props "$fx3/writer.properties" "$tbl3"
+	loaded
+	st=$(cap003)
+	[[ $st == candidate ]] || fail "item 1: cdc-morlog with writer.properties: CAP-003 is '$st', want candidate (compaction on track)"
+	send q
+	exited >/dev/null
+	start --props behind.properties "$tbl3"
+	loaded
+	send 4
+	wait_for "[4 Health]"
+	line=$(screen | grep -m1 ' compaction ' || true)
+	[[ $line == *"behind, not stopped"* ]] || fail "item 1: cdc-morlog with trigger 2: compaction is not 'behind, not stopped': $line"
+	send Enter
+	wait_for "4 Health › compaction"
+	shows "hoodie.compact.inline.trigger.strategy = NUM_COMMITS  (Hudi 1.1/1.2 default)" "item 2"
+	shows "hoodie.compact.inline.max.delta.commits = 2  (props (behind.properties))" "item 2"
+	send Escape
+	wait_for "[4 Health]"
+	st=$(cap003)
+	[[ $st == "don't" ]] || fail "item 1: cdc-morlog with compaction behind: CAP-003 is '$st', want don't"
+	ok 1 "cdc-morlog: CAP-003 a candidate only with compaction judged on track (writer.properties); 'don't' with it behind (behind.properties, trigger 2, strategy marked 'Hudi 1.1/1.2 default')"
+	send q
+	exited >/dev/null
+fi
+
 # ---- item 6: --props missing or not properties: the explorer refuses like the commands ------
 for p in "$tmp/x/missing.properties" "$tmp/x/binary.properties"; do
 	start --props "$p" "$tbl"
@@ -192,15 +266,8 @@ wait_for "[4 Health]"
 # Item 8: d then E: the export's roll-up is the Health header's.
 send d
 wait_for "defaults assumed"
-hdr=$(screen | sed -n 's/^ overall \(.*\) · engine.*/\1/p' | head -n 1)
-send E
-for ((i = 0; i < 50; i++)); do
-	ls "$tmp/x"/hudiscope-*-report-*.md >/dev/null 2>&1 && break
-	sleep 0.1
-done
-exp=$(ls "$tmp/x"/hudiscope-*-report-*.md 2>/dev/null | head -n 1)
-[[ -n $exp ]] || fail "item 8: E wrote no report"
-ov=$(sed -n 's/^Overall: \*\*\(.*\)\*\*.*/\1/p' "$exp" | head -n 1)
+hdr=$(header)
+ov=$(export_overall)
 [[ -n $hdr && $ov == "$hdr" ]] || fail "item 8: after d the Health header says '$hdr', the E export '$ov'"
 ok 8 "after d the Health header and the E export both say '$hdr'"
 send q
@@ -214,6 +281,20 @@ h=$(ovline health)
 send 4
 wait_for "overall HEALTHY · 5 of 7 not judged"
 ok 2 "with two checks judged the Overview and Health header say '$h', not plain HEALTHY"
+# Item 8: d judges the other five by Hudi's defaults: header, Overview and E move together.
+send d
+wait_for "defaults assumed"
+hdr=$(header)
+[[ $hdr != "HEALTHY · 5 of 7 not judged" ]] || fail "item 8: d did not change the roll-up"
+ov=$(export_overall)
+[[ $ov == "$hdr" ]] || fail "item 8: after d the Health header says '$hdr', the E export '$ov'"
+send 1
+wait_for "[1 Overview]"
+h=$(ovline health)
+[[ $h == "$hdr"* ]] || fail "item 8: after d the Health header says '$hdr', the Overview '$h'"
+want=$("$hs" report --cluster-defaults - --hoodie-conf hoodie.keep.max.commits=6 --apply-all-defaults "$tbl" | sed -n 's/^Overall: \*\*\(.*\)\*\*.*/\1/p' | head -n 1)
+[[ $want == "$hdr" ]] || fail "item 8: d says '$hdr', report --apply-all-defaults '$want'"
+ok 8 "d: 'HEALTHY · 5 of 7 not judged' becomes '$hdr' on the Health header, the Overview and the E export, as report --apply-all-defaults says"
 send q
 exited >/dev/null
 "$hs" report --apply-all-defaults --cluster-defaults - "$tbl" >/dev/null || fail "item 2: report refused --apply-all-defaults"
