@@ -93,8 +93,11 @@ var verdictRE = regexp.MustCompile(`\b(UNHEALTHY|HEALTHY|SKIPPED)( · \d+ of \d+
 // json` (the Java-compatible overallStatus is the roll-up's status word). The Health pane's d
 // on a variant without --apply-all-defaults must then say what the flag says, E included.
 // The layout detectors' verdicts and roll-up are one answer on the Layout pane, the report, E
-// and the layout command (text and JSON) (item 7). With the fixture's event log, hudiscope's largest attributed phase and the time no job covers
-// are one answer too: the Event log pane, the report, E and `eventlog -o json` (item 5).
+// and the layout command (text and JSON) (item 7). With the fixture's event log, hudiscope's
+// largest attributed phase and the time no job covers are one answer too: the Event log pane,
+// the report, E and `eventlog -o json` (item 5).
+// Two copies of our own have their latest write's instant file damaged (a warning naming it;
+// the rest still loads): one answer there too.
 // The fleet reads no commit metadata and shows no top finding: it is compared on health only
 // (and not with an event log, which it does not read).
 func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
@@ -105,12 +108,31 @@ func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
 	root := t.TempDir()
 	seen := map[string]int{} // verdict words met, so a run that parsed nothing fails
 	ran := 0
+	type surfaceFixture struct {
+		name, zip string
+		damage    func(t *testing.T, table string) string // a variant of our own: the copy made unreadable in part
+	}
+	var fixtures []surfaceFixture
 	for _, zip := range zips {
-		fx := filepath.Base(filepath.Dir(zip))
+		fixtures = append(fixtures, surfaceFixture{name: filepath.Base(filepath.Dir(zip)), zip: zip})
+	}
+	// Copies with their latest completed write's instant file damaged: what the table says is
+	// then partly unknown, and every surface must still give one answer.
+	for _, fx := range []string{"cow-services-1.2.0", "mor-services-1.2.0"} {
+		if zip := filepath.Join("..", "testdata", "fixtures", fx, "table.zip"); fileExists(zip) {
+			fixtures = append(fixtures, surfaceFixture{name: fx + "-damaged", zip: zip, damage: damageLatestWrite})
+		}
+	}
+	for _, f := range fixtures {
+		fx, zip := f.name, f.zip
 		t.Run(fx, func(t *testing.T) {
 			fleetRoot := filepath.Join(root, fx)
 			table := testutil.UnzipTable(t, zip, filepath.Join(fleetRoot, "w"))
 			table = hoodieParent(t, table)
+			damaged := ""
+			if f.damage != nil {
+				damaged = f.damage(t, table)
+			}
 			ran++
 			props, _ := filepath.Abs(filepath.Join(filepath.Dir(zip), "writer.properties"))
 			if _, err := os.Stat(props); err != nil {
@@ -122,7 +144,7 @@ func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
 				if v.props && props == "" || v.eventLog && len(logs) == 0 {
 					continue
 				}
-				in := surfaceInputs{table: table, fleetRoot: fleetRoot, applyAll: v.applyAll}
+				in := surfaceInputs{table: table, fleetRoot: fleetRoot, applyAll: v.applyAll, damaged: damaged}
 				if v.props {
 					in.props = props
 				}
@@ -167,7 +189,7 @@ func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
 			}
 		})
 	}
-	if ran == len(zips) && (seen["HEALTHY"] == 0 || seen["UNHEALTHY"] == 0 || seen["SKIPPED"] == 0) {
+	if ran == len(fixtures) && (seen["HEALTHY"] == 0 || seen["UNHEALTHY"] == 0 || seen["SKIPPED"] == 0) {
 		t.Errorf("verdicts met %v: every roll-up word should occur across the fixtures", seen)
 	}
 }
@@ -259,6 +281,30 @@ func (a surfaceAnswers) same(t *testing.T, an string, b surfaceAnswers, bn strin
 	}
 }
 
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// damageLatestWrite overwrites the newest completed commit or deltacommit instant file of the
+// table under dir (timeline layout 2: .hoodie/timeline) with bytes that are not JSON or Avro.
+func damageLatestWrite(t *testing.T, dir string) string {
+	t.Helper()
+	var files []string
+	for _, pat := range []string{"*_*.commit", "*_*.deltacommit"} {
+		m, _ := filepath.Glob(filepath.Join(dir, ".hoodie", "timeline", pat))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no completed write under %s/.hoodie/timeline", dir)
+	}
+	sort.Strings(files)
+	if err := os.WriteFile(files[len(files)-1], []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return files[len(files)-1]
+}
+
 // hoodieParent is the table directory below dir (the one holding .hoodie).
 func hoodieParent(t *testing.T, dir string) string {
 	t.Helper()
@@ -280,6 +326,7 @@ func hoodieParent(t *testing.T, dir string) string {
 type surfaceInputs struct {
 	table, fleetRoot, props, eventLog string
 	applyAll                          bool
+	damaged                           string // the instant file damageLatestWrite overwrote
 }
 
 type childRun struct {
@@ -357,6 +404,9 @@ func cliSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs) {
 		// health exits 3 on UNHEALTHY (and 2 when a check failed to run); the others 0.
 		if r.code != 0 && !(strings.HasPrefix(r.name, "health ") && (r.code == 3 || r.code == 2)) {
 			t.Fatalf("%s: exit %d\n%s", strings.Join(r.args, " "), r.code, r.stderr)
+		}
+		if in.damaged != "" && r.name == "report -o md" && !strings.Contains(r.stderr, "warning: "+in.damaged) {
+			t.Errorf("report on the damaged copy does not warn about %s:\n%s", in.damaged, r.stderr)
 		}
 		if err := a.parseCLI(r.name, r.stdout); err != nil {
 			t.Fatalf("%s: %v\n%.1500s", strings.Join(r.args, " "), err, r.stdout)
