@@ -133,7 +133,21 @@ for ((i = 0; i < 50; i++)); do
 done
 wait_for "Observations, by payoff"
 for bad in '**' '`' 'HUDI-RCA-' 'hudi-architect'; do lacks "$bad" "item 10 (Findings list)"; done
-ok 10 "Findings detail and list show catalog text: no '**', backticks, HUDI-RCA- or hudi-architect"
+# The first observation's detail too (the list opens with the cursor on it).
+send g Enter
+wait_for "6 Findings › OBS-"
+for page in 1 2 3 4; do
+	scr=$(screen)
+	for bad in '**' '`' '## ' 'HUDI-RCA-' 'hudi-architect'; do
+		! grep -qF -- "$bad" <<<"$scr" || fail "item 10: observation detail page $page shows '$bad'"
+	done
+	send f
+	sleep 0.2
+done
+obs=$(screen | sed -n 's/.*6 Findings › \(OBS-[0-9]*\).*/\1/p' | head -n 1)
+send Escape
+wait_for "[6 Findings]"
+ok 10 "Findings list, CAP-003's and $obs's detail show catalog text: no '**', backticks, '## ', HUDI-RCA- or hudi-architect"
 
 # Item 3: the Overview's top finding is the report's.
 send 1
