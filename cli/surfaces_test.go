@@ -101,6 +101,8 @@ var verdictRE = regexp.MustCompile(`\b(UNHEALTHY|HEALTHY|SKIPPED)( · \d+ of \d+
 // The fleet reads no commit metadata and shows no top finding: it is compared on health only
 // (and not with an event log, which it does not read).
 func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
+	// The children get it too (runSurfaceChild); in this process it is the explorer's model clock.
+	t.Setenv("HUDISCOPE_NOW", surfaceNow)
 	zips, _ := filepath.Glob(filepath.Join("..", "testdata", "fixtures", "*", "table.zip"))
 	if len(zips) < 20 {
 		t.Fatalf("found %d fixtures under testdata/fixtures, want at least 20", len(zips))
