@@ -83,14 +83,19 @@ func newSurfaceAnswers() surfaceAnswers {
 		phase: map[string]string{}, noJob: map[string]string{}, detectors: map[string]string{}, layout: map[string]string{}}
 }
 
-// verdictRE is the roll-up as health.Result.Verdict prints it.
-var verdictRE = regexp.MustCompile(`\b(UNHEALTHY|HEALTHY|SKIPPED)( · \d+ of \d+ not judged)?`)
+// verdictRE is the roll-up as health.Result.Verdict prints it; fleetCellRE also takes it cut.
+var (
+	verdictRE   = regexp.MustCompile(`\b(UNHEALTHY|HEALTHY|SKIPPED)( · \d+ of \d+ not judged)?`)
+	fleetCellRE = regexp.MustCompile(`\b(UNHEALTHY|HEALTHY|SKIPPED)( · \d+ of \d+ not judged| ·[^…]*…|…)?`)
+)
 
 // Issue 28 "one answer per question": for every bundled fixture and props variant, the health
 // roll-up, the checks it calls UNHEALTHY and the top finding are the same words on the
 // Overview (80×24), the Health pane header, `report -o md`, `report -o json`, the fleet row
-// (text and JSON) over a directory holding the table, the explorer's E export, and `health -o
-// json` (the Java-compatible overallStatus is the roll-up's status word). The Health pane's d
+// (text and JSON) over a directory holding the table, the explorer's Fleet view row over it
+// (80×24; it always judges by Hudi's defaults, so with the --apply-all-defaults variants), the
+// explorer's E export, `health` (text, md, and JSON: the Java-compatible overallStatus is the
+// roll-up's status word). The Health pane's d
 // on a variant without --apply-all-defaults must then say what the flag says, E included.
 // The layout detectors' verdicts and roll-up are one answer on the Layout pane, the report, E
 // and the layout command (text and JSON) (item 7). With the fixture's event log, hudiscope's
@@ -156,6 +161,10 @@ func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
 				a := newSurfaceAnswers()
 				cliSurfaces(t, a, in)
 				toggled := uiSurfaces(t, a, in, t.TempDir())
+				if in.applyAll && in.eventLog == "" {
+					// The explorer's Fleet view always judges by Hudi's defaults (as `fleet` does by default).
+					fleetViewSurface(t, a, in)
+				}
 				byVariant[v.name] = a
 				for _, s := range a.health {
 					seen[strings.SplitN(s, " ", 2)[0]]++
@@ -786,6 +795,38 @@ func uiSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs, exportDir stri
 	d := newSurfaceAnswers()
 	read(d, "")
 	return &d
+}
+
+// fleetViewSurface records the explorer's Fleet view row (80×24) over the directory holding the
+// table, read as `hudiscope DIR` reads it (cli's runFleet: FleetFlags.run, defaults applied).
+func fleetViewSurface(t *testing.T, a surfaceAnswers, in surfaceInputs) {
+	t.Helper()
+	now, _ := time.Parse(time.RFC3339, surfaceNow)
+	c := &OpenCmd{Table: in.fleetRoot, FleetFlags: FleetFlags{Depth: 4, MaxEntries: 200000, Parallel: 2}}
+	c.Props, c.ClusterDefaults, c.Engine = in.props, "-", "spark"
+	base := c.FleetFlags.base(c.TableFlags, true, nil)
+	base.Now = func() time.Time { return now }
+	d, rows, err := c.FleetFlags.run(context.Background(), in.fleetRoot, base, nil)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("fleet view: %d rows, %v", len(rows), err)
+	}
+	f := ui.NewFleet(ui.FleetOptions{Source: in.fleetRoot, Now: base.Now})
+	f.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	f.Update(ui.FleetRowMsg{I: 0, Row: rows[0]})
+	f.Update(ui.FleetDoneMsg{Discovery: d})
+	scr := ansi.Strip(f.Render())
+	lines := strings.Split(scr, "\n")
+	for i, l := range lines {
+		// The one row is the line under the column header (its name may be cut with "…").
+		if i+1 < len(lines) && strings.Contains(l, " TABLE ") && strings.Contains(l, " HEALTH ") {
+			// (a HEALTH cell the 80 columns cut ends with "…": agree compares it as a prefix)
+			if v := fleetCellRE.FindString(lines[i+1]); v != "" {
+				a.health["Fleet view"] = v
+				return
+			}
+		}
+	}
+	t.Fatalf("Fleet view: no row with a verdict\n%s", scr)
 }
 
 // newest is the one path in after that is not in before.
