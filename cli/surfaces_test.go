@@ -90,21 +90,19 @@ var (
 )
 
 // Issue 28 "one answer per question": for every bundled fixture and props variant, the health
-// roll-up, the checks it calls UNHEALTHY and the top finding are the same words on the
-// Overview (80×24), the Health pane header, `report -o md`, `report -o json`, the fleet row
-// (text and JSON) over a directory holding the table, the explorer's Fleet view row over it
-// (80×24; it always judges by Hudi's defaults, so with the --apply-all-defaults variants), the
-// explorer's E export, `health` (text, md, and JSON: the Java-compatible overallStatus is the
-// roll-up's status word). The Health pane's d
-// on a variant without --apply-all-defaults must then say what the flag says, E included.
-// The layout detectors' verdicts and roll-up are one answer on the Layout pane, the report, E
-// and the layout command (text and JSON) (item 7). With the fixture's event log, hudiscope's
-// largest attributed phase and the time no job covers are one answer too: the Event log pane,
-// the report, E and `eventlog -o json` (item 5).
-// Two copies of our own have their latest write's instant file damaged (a warning naming it;
-// the rest still loads): one answer there too.
-// The fleet reads no commit metadata and shows no top finding: it is compared on health only
-// (and not with an event log, which it does not read).
+// roll-up, the checks it calls UNHEALTHY and the top finding are the same words on the Overview
+// (80×24), the Health pane header, `report -o md`, `report -o json`, the fleet row (text and
+// JSON) over a directory holding the table, the explorer's Fleet view row over it (80×24; it
+// always judges by Hudi's defaults, so only with the --apply-all-defaults variants), the E
+// export and `health` (text, md, and JSON, whose Java-compatible overallStatus is the roll-up's
+// status word). The Health pane's d on a variant without --apply-all-defaults must then say what
+// the flag says, E included. The layout detectors' verdicts and roll-up are one answer on the
+// Layout pane, the report, E and the layout command (text and JSON) (item 7). With the fixture's
+// event log, hudiscope's largest attributed phase and the time no job covers are one answer too:
+// the Event log pane, the report, E and `eventlog -o json` (item 5). Two copies of our own have
+// their latest write's instant file damaged (a warning naming it; the rest still loads): one
+// answer there too. The fleet reads no commit metadata and shows no top finding: it is compared
+// on health only (and not with an event log, which it does not read).
 func TestVerdictsAgreeAcrossSurfaces(t *testing.T) {
 	// The children get it too (runSurfaceChild); in this process it is the explorer's model clock.
 	t.Setenv("HUDISCOPE_NOW", surfaceNow)
