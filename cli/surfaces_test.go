@@ -796,7 +796,7 @@ func uiSurfaces(t *testing.T, a surfaceAnswers, in surfaceInputs, exportDir stri
 }
 
 // fleetViewSurface records the explorer's Fleet view row (80×24) over the directory holding the
-// table, read as `hudiscope DIR` reads it (cli's runFleet: FleetFlags.run, defaults applied).
+// table, read as `hudiscope DIR` reads it (cli's runFleet: model.RunFleet, defaults applied).
 func fleetViewSurface(t *testing.T, a surfaceAnswers, in surfaceInputs) {
 	t.Helper()
 	now, _ := time.Parse(time.RFC3339, surfaceNow)
@@ -804,7 +804,7 @@ func fleetViewSurface(t *testing.T, a surfaceAnswers, in surfaceInputs) {
 	c.Props, c.ClusterDefaults, c.Engine = in.props, "-", "spark"
 	base := c.FleetFlags.base(c.TableFlags, true, nil)
 	base.Now = func() time.Time { return now }
-	d, rows, err := c.FleetFlags.run(context.Background(), in.fleetRoot, base, nil)
+	d, rows, err := model.RunFleet(context.Background(), c.FleetFlags.source(in.fleetRoot), base, nil)
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("fleet view: %d rows, %v", len(rows), err)
 	}
