@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hudiscope/hudiscope/report"
+
 	"github.com/alecthomas/kong"
 )
 
@@ -77,7 +79,7 @@ func TestJSONOutputGolden(t *testing.T) {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}
 				doc := decodeJSON(t, cmd, stdout)
-				if v := schemaVersionOf(doc, cmd); v != "1.0.0" {
+				if v := schemaVersionOf(doc, cmd); v != report.SchemaVersion {
 					t.Errorf("schemaVersion %v", v)
 				}
 				if cmd == "eventlog" && doc["schemaVersion"] != "1.1.0" {
