@@ -69,24 +69,10 @@ type exportDoneMsg struct {
 	cut        bool // long tables were cut to fit report.ExportLimit
 }
 
-// jumpMsg asks the App to show a pane (by title; problemsPane opens the problems view) and,
-// when the pane implements Focus, the row it names: an instant (requested time), a partition
-// (and a file group in it), an event-log stage, a health check or a finding id. Any pane's Cmd
-// may return one.
-type jumpMsg struct {
-	Pane      string
-	Instant   string
-	Partition string
-	FileGroup string // a file id in Partition
-	Stage     int
-	HasStage  bool // Stage is set (stage 0 is a stage)
-	Check     string
-	Finding   string
-}
-
-// focuser is implemented by panes that can show the row a jump names; false: not found.
+// focuser is implemented by panes that can show the row a jump names (a Jump of a type the
+// pane owns; JumpPane only shows it); false: not found.
 type focuser interface {
-	Focus(jumpMsg) bool
+	Focus(Jump) bool
 }
 
 // clicker is implemented by views whose rows a mouse click selects (y: body line).
@@ -256,7 +242,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.probs.SetSize(a.width, a.bodyHeight())
 		}
 		return a, nil
-	case jumpMsg:
+	case Jump:
 		return a, a.jump(msg)
 	case watchMsg:
 		return a, a.watchUpdate(msg)
@@ -426,41 +412,22 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // jump shows the pane j names and, where the pane can, the row.
-func (a *App) jump(j jumpMsg) tea.Cmd {
-	if j.Pane == problemsPane {
+func (a *App) jump(j Jump) tea.Cmd {
+	if j.Pane() == problemsPane {
 		a.openProblems()
 		return nil
 	}
 	for i, p := range a.panes {
-		if p.Title() != j.Pane {
+		if p.Title() != j.Pane() {
 			continue
 		}
 		a.active, a.probs, a.help = i, nil, false
 		if f, ok := p.(focuser); ok && !f.Focus(j) {
-			a.message, a.msgBad = "not found in "+p.Title()+": "+jumpTarget(j), true
+			a.message, a.msgBad = "not found in "+p.Title()+": "+j.Target(), true
 		}
 		return nil
 	}
 	return nil
-}
-
-// jumpTarget names the row a jump asks for.
-func jumpTarget(j jumpMsg) string {
-	switch {
-	case j.Instant != "":
-		return "instant " + j.Instant
-	case j.FileGroup != "":
-		return "file group " + j.FileGroup + " in partition " + partLabel(j.Partition)
-	case j.Partition != "":
-		return "partition " + partLabel(j.Partition)
-	case j.Check != "":
-		return "check " + j.Check
-	case j.Finding != "":
-		return "finding " + j.Finding
-	case j.HasStage:
-		return "stage " + itoa(j.Stage)
-	}
-	return "the row"
 }
 
 func (a *App) openProblems() {

@@ -334,7 +334,7 @@ func (e *EventLogPane) Update(msg tea.Msg) tea.Cmd {
 	case stageKeys:
 		if isKey && key.Matches(km, k.Instant) {
 			in, _ := e.stageInstant(e.stageAt)
-			cmd = jumpTo(jumpMsg{Pane: "Timeline", Instant: in})
+			cmd = jumpTo(JumpInstant{Requested: in})
 		} else {
 			e.stage.update(k.navKeys, msg)
 		}
@@ -362,7 +362,7 @@ func (e *EventLogPane) Update(msg tea.Msg) tea.Cmd {
 			e.phaseFocus = true
 		case isKey && key.Matches(km, k.Instant):
 			in, _ := e.stageInstant(e.selected())
-			cmd = jumpTo(jumpMsg{Pane: "Timeline", Instant: in})
+			cmd = jumpTo(JumpInstant{Requested: in})
 		default:
 			e.list.update(e.c.Keys, msg)
 		}

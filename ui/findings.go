@@ -464,7 +464,7 @@ func (p *Findings) detailLines(width int) []string {
 		link := t < len(p.targets) && p.targets[t].md == i
 		if l = terminalText(l); l != "\x00" {
 			if link {
-				l += arrow + p.targets[t].j.Pane + ": " + p.targets[t].label
+				l += arrow + p.targets[t].j.Pane() + ": " + p.targets[t].label
 			}
 			start := len(out)
 			out = append(out, wrap(" "+l, width-1)...)

@@ -21,10 +21,10 @@ func openEvidence(t *testing.T, a *App, f *findings.Finding) *Findings {
 // followLink selects the evidence link to pane (n) and presses enter.
 func followLink(t *testing.T, a *App, p *Findings, pane string) {
 	t.Helper()
-	for i := 0; i < len(p.links) && p.links[p.link].j.Pane != pane; i++ {
+	for i := 0; i < len(p.links) && p.links[p.link].j.Pane() != pane; i++ {
 		press(a, "n")
 	}
-	if p.link >= len(p.links) || p.links[p.link].j.Pane != pane {
+	if p.link >= len(p.links) || p.links[p.link].j.Pane() != pane {
 		t.Fatalf("no link to %s in %+v", pane, p.targets)
 	}
 	press(a, "enter")
@@ -55,7 +55,7 @@ func TestFindingLinkInstantAndCheck(t *testing.T) {
 	s := fullSnapshot(t)
 	a := appWith(t, s, 80, 24)
 	press(a, "6")
-	run(a, jumpTo(jumpMsg{Pane: "Findings", Finding: "OBS-020"}))
+	run(a, jumpTo(JumpFinding{ID: "OBS-020"}))
 	press(a, "enter")
 	p := a.view().(*Findings)
 	if p.detail == nil || p.detail.ID != "OBS-020" || len(p.links) != 2 {
@@ -64,8 +64,9 @@ func TestFindingLinkInstantAndCheck(t *testing.T) {
 	followLink(t, a, p, "Timeline")
 	tl := a.view().(*Timeline)
 	// A savepoint's requested time is the commit's it keeps.
-	if in := tl.Selected(); in == nil || in.RequestedTime != p.links[p.link].j.Instant {
-		t.Fatalf("Timeline selects %v, want %s", in, p.links[p.link].j.Instant)
+	want := p.links[p.link].j.(JumpInstant).Requested
+	if in := tl.Selected(); in == nil || in.RequestedTime != want {
+		t.Fatalf("Timeline selects %v, want %s", in, want)
 	}
 
 	press(a, "6")
@@ -191,10 +192,10 @@ func TestInstantFileGroupLink(t *testing.T) {
 	if i := l.part.list.selected(); i < 0 || l.part.groups[i].FileID != row[1] {
 		t.Errorf("Layout selects group %d, want %s", i, row[1])
 	}
-	if got := jumpTarget(jumpMsg{FileGroup: "g1", Partition: "p"}); got != "file group g1 in partition p" {
-		t.Errorf("jumpTarget: %q", got)
+	if got := (JumpPartition{FileGroup: "g1", Path: "p"}).Target(); got != "file group g1 in partition p" {
+		t.Errorf("JumpPartition.Target: %q", got)
 	}
-	if got := jumpTarget(jumpMsg{Stage: 0, HasStage: true}); got != "stage 0" {
-		t.Errorf("jumpTarget: %q", got)
+	if got := (JumpStage{ID: 0}).Target(); got != "stage 0" {
+		t.Errorf("JumpStage.Target: %q", got)
 	}
 }

@@ -17,15 +17,16 @@ import (
 
 // Focus selects the finding a jump names by id (closing an open finding); a jump without one
 // only shows the pane.
-func (p *Findings) Focus(j jumpMsg) bool {
-	if j.Finding == "" {
+func (p *Findings) Focus(j Jump) bool {
+	jf, _ := j.(JumpFinding)
+	if jf.ID == "" {
 		return true
 	}
 	if p.res == nil {
 		return false
 	}
 	for si, li := range p.sel {
-		if f := p.lines[li].f; f != nil && strings.EqualFold(f.ID, j.Finding) {
+		if f := p.lines[li].f; f != nil && strings.EqualFold(f.ID, jf.ID) {
 			p.detail, p.cursor, p.past = nil, si, 0
 			p.reflow()
 			return true
@@ -75,14 +76,14 @@ func (p *Findings) CopyValue() (string, string, bool) {
 // evTarget is one Markdown line of the open finding that links to another pane.
 type evTarget struct {
 	md    int // line of report.FindingMarkdown
-	j     jumpMsg
+	j     Jump
 	label string
 }
 
 // evLink is a target's screen lines in the evidence view: [start, end).
 type evLink struct {
 	start, end int
-	j          jumpMsg
+	j          Jump
 }
 
 // evidenceKeys are the evidence view's keys: scroll, and move between and follow links.
@@ -198,7 +199,7 @@ func evidenceTargets(s *model.Snapshot, f *findings.Finding) []evTarget {
 		case f.Subject != "" && strings.HasPrefix(terminalText(t), "- about:"):
 			if m := subjectStage.FindStringSubmatch(f.Subject); m != nil && s != nil && s.EventLog != nil {
 				n, _ := strconv.Atoi(m[1])
-				out = append(out, evTarget{md: i, j: jumpMsg{Pane: "Event log", Stage: n, HasStage: true}, label: "stage " + m[1]})
+				out = append(out, evTarget{md: i, j: JumpStage{ID: n}, label: "stage " + m[1]})
 			}
 		case strings.HasPrefix(t, "|") && k < len(evs) && strings.Contains(t, report.Escape(evs[k].Path)):
 			path := evs[k].Path
@@ -215,18 +216,18 @@ func evidenceTargets(s *model.Snapshot, f *findings.Finding) []evTarget {
 }
 
 // pathTarget is the row an evidence path names, if it names one this snapshot has.
-func pathTarget(s *model.Snapshot, path string, stages []any) (jumpMsg, string, bool) {
+func pathTarget(s *model.Snapshot, path string, stages []any) (Jump, string, bool) {
 	if s == nil {
-		return jumpMsg{}, "", false
+		return nil, "", false
 	}
 	switch {
 	case strings.HasPrefix(path, "eventlog.stages"):
 		if id, ok := pickStage(stages, strings.TrimPrefix(path, "eventlog.stages")); ok {
-			return jumpMsg{Pane: "Event log", Stage: id, HasStage: true}, "stage " + itoa(id), true
+			return JumpStage{ID: id}, "stage " + itoa(id), true
 		}
 	case strings.HasPrefix(path, "health."):
 		if m := checkName.FindStringSubmatch(path); m != nil && s.Health != nil && s.Health.Check(m[1]) != nil {
-			return jumpMsg{Pane: "Health", Check: m[1]}, "check " + m[1], true
+			return JumpCheck{Name: m[1]}, "check " + m[1], true
 		}
 	case strings.HasPrefix(path, "layout."):
 		part := ""
@@ -236,14 +237,14 @@ func pathTarget(s *model.Snapshot, path string, stages []any) (jumpMsg, string, 
 			part = s.Layout.Rows[0].Partition // the largest, as the Overview names it
 		}
 		if part != "" {
-			return jumpMsg{Pane: "Layout", Partition: part}, "partition " + partLabel(part), true
+			return JumpPartition{Path: part}, "partition " + partLabel(part), true
 		}
 	case strings.HasPrefix(path, "table."):
 		if in := serviceInstant(s.TimelineInstants(), path); in != nil {
-			return jumpMsg{Pane: "Timeline", Instant: in.RequestedTime}, "instant " + in.RequestedTime, true
+			return JumpInstant{Requested: in.RequestedTime}, "instant " + in.RequestedTime, true
 		}
 	}
-	return jumpMsg{}, "", false
+	return nil, "", false
 }
 
 // serviceInstant is the instant a table.* service fact is about: the oldest savepoint, the

@@ -105,14 +105,14 @@ func TestTimelinePartitionFocus(t *testing.T) {
 	a := newTestApp(80, 24)
 	feed(a, overlapSnapshot(t))
 	tl := paneTitled(a, "Timeline").(*Timeline)
-	if !tl.Focus(jumpMsg{Pane: "Timeline", Partition: "us"}) {
+	if !tl.Focus(JumpPartitionWrites{Path: "us"}) {
 		t.Fatal("no focus")
 	}
 	if got := len(tl.listView.idx); got != 3 {
 		t.Fatalf("instants that wrote us: %d, want 3", got)
 	}
 	tl.Back()
-	if !tl.Focus(jumpMsg{Pane: "Timeline", Instant: "20261129100130000"}) {
+	if !tl.Focus(JumpInstant{Requested: "20261129100130000"}) {
 		t.Fatal("instant not found")
 	}
 	if tl.Selected().RequestedTime != "20261129100130000" {

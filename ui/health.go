@@ -305,15 +305,16 @@ func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 // Focus selects the check a jump names (closing an open check); none only shows the pane.
-func (h *HealthPane) Focus(j jumpMsg) bool {
-	if j.Check == "" {
+func (h *HealthPane) Focus(j Jump) bool {
+	jc, _ := j.(JumpCheck)
+	if jc.Name == "" {
 		return true
 	}
 	if h.res == nil || h.list == nil {
 		return false
 	}
 	for i, c := range h.res.Checks {
-		if c.Name == j.Check {
+		if c.Name == jc.Name {
 			h.detail = nil
 			ok := h.list.focusItem(i)
 			h.reflow()

@@ -245,7 +245,7 @@ func (l *LayoutPane) update(msg tea.Msg) tea.Cmd {
 				l.histPart = !l.histPart
 				return nil
 			case key.Matches(km, k.Instants):
-				return jumpTo(jumpMsg{Pane: "Timeline", Partition: l.parts[lv.selected()].Partition})
+				return jumpTo(JumpPartitionWrites{Path: l.parts[lv.selected()].Partition})
 			}
 		}
 	}
@@ -387,8 +387,9 @@ func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 
 // Focus selects the partition a jump names (the pane's top level) or, with a file group, opens
 // the partition and selects the group; a jump naming neither only shows the pane.
-func (l *LayoutPane) Focus(j jumpMsg) bool {
-	if j.Partition == "" && j.FileGroup == "" {
+func (l *LayoutPane) Focus(jm Jump) bool {
+	j, _ := jm.(JumpPartition)
+	if j.Path == "" && j.FileGroup == "" {
 		return true
 	}
 	if l.list == nil {
@@ -396,7 +397,7 @@ func (l *LayoutPane) Focus(j jumpMsg) bool {
 	}
 	defer l.reflow()
 	for i, p := range l.parts {
-		if p.Partition != j.Partition {
+		if p.Partition != j.Path {
 			continue
 		}
 		l.part = nil

@@ -6,33 +6,37 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 )
 
-func jumpTo(j jumpMsg) tea.Cmd { return func() tea.Msg { return j } }
-
-// Focus selects the instant j names, or lists the instants that wrote j's partition.
-func (t *Timeline) Focus(j jumpMsg) bool {
+// Focus selects the instant a JumpInstant names, or lists the instants that wrote a
+// JumpPartitionWrites partition; any other jump only shows the pane.
+func (t *Timeline) Focus(j Jump) bool {
 	if t.snap == nil || t.snap.Timeline == nil {
 		return false
 	}
-	if j.Partition == "" && j.Instant == "" {
+	var instant, part string
+	switch j := j.(type) {
+	case JumpInstant:
+		instant = j.Requested
+	case JumpPartitionWrites:
+		part = j.Path
+	}
+	if part == "" && instant == "" {
 		return true
 	}
 	t.detail, t.ckpt = nil, nil
-	if j.Partition != "" && j.Instant == "" {
+	if part != "" {
 		t.listView.filtering = false
-		t.listView.filter = "part:" + j.Partition
+		t.listView.filter = "part:" + part
 		t.listView.input.SetValue(t.listView.filter)
 		t.listView.apply(t.listView.selected())
 		t.reflow()
 		return true
 	}
 	for i, r := range t.byComp {
-		if r.in.RequestedTime != j.Instant {
+		if r.in.RequestedTime != instant {
 			continue
 		}
 		if !t.listView.match(t.listView.filter)(i) {
@@ -132,25 +136,34 @@ func (e *EventLogPane) instantStages(rt string) (idx []int, named int) {
 	return idx, named
 }
 
-// Focus lists the stages of the instant j names, or selects stage j.Stage.
-func (e *EventLogPane) Focus(j jumpMsg) bool {
+// Focus lists the stages of the instant a JumpInstantStages names, or selects the stage a
+// JumpStage names; any other jump only shows the pane.
+func (e *EventLogPane) Focus(j Jump) bool {
 	if e.list == nil {
 		return false
 	}
-	if j.Instant == "" && !j.HasStage {
+	var instant string
+	stage, hasStage := 0, false
+	switch j := j.(type) {
+	case JumpInstantStages:
+		instant = j.Requested
+	case JumpStage:
+		stage, hasStage = j.ID, true
+	}
+	if instant == "" && !hasStage {
 		return true
 	}
 	e.stage, e.caveats, e.phaseFocus = nil, nil, false
-	if j.Instant != "" {
-		idx, named := e.instantStages(j.Instant)
-		e.setScope(idx, "instant "+j.Instant)
+	if instant != "" {
+		idx, named := e.instantStages(instant)
+		e.setScope(idx, "instant "+instant)
 		e.note = fmt.Sprintf("%d named, %d in its time window", named, len(idx)-named)
 		return len(idx) > 0
 	}
 	e.list.closeFilter()
 	e.setScope(nil, "")
 	for _, i := range e.view {
-		if e.stages[i].StageID == j.Stage {
+		if e.stages[i].StageID == stage {
 			e.list.apply(i)
 			e.reflow()
 			return true

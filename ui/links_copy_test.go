@@ -94,11 +94,11 @@ func TestFindingsLinks(t *testing.T) {
 		t.Skip("fixture has fewer than two findings")
 	}
 	last := p.lines[p.sel[len(p.sel)-1]].f
-	run(a, jumpTo(jumpMsg{Pane: "Findings", Finding: strings.ToLower(last.ID)}))
+	run(a, jumpTo(JumpFinding{ID: strings.ToLower(last.ID)}))
 	if p.selected() != last || strings.Contains(a.Message(), "not found") {
 		t.Fatalf("jump to %s selects %v (%s)", last.ID, p.selected(), a.Message())
 	}
-	run(a, jumpTo(jumpMsg{Pane: "Findings", Finding: "NO-SUCH"}))
+	run(a, jumpTo(JumpFinding{ID: "NO-SUCH"}))
 	mustContain(t, a.Message(), "not found in Findings: finding NO-SUCH")
 
 	// CopyValue: key=value lines where the finding sets keys, else the id.

@@ -35,7 +35,7 @@ type Overview struct {
 // ovRow is one overview line.
 type ovRow struct {
 	label, value string
-	jump         jumpMsg
+	link         view.Link
 	copyLabel    string
 	copyValue    string
 	bad          bool // drawn in the warning style
@@ -140,8 +140,7 @@ func (o *Overview) open() tea.Cmd {
 	if o.cursor >= len(rows) {
 		return nil
 	}
-	j := rows[o.cursor].jump
-	return func() tea.Msg { return j }
+	return jumpTo(linkJump(rows[o.cursor].link))
 }
 
 // Click selects the row at body line y; a click on the selected row opens it.
@@ -182,9 +181,8 @@ func (o *Overview) rows() []ovRow {
 	facts := v.Overview(view.Begins{List: o.begins, Known: o.startsFor != nil && o.startsFor == s.Timeline})
 	rows := make([]ovRow, 0, len(facts))
 	for _, x := range facts {
-		l := x.Link
 		rows = append(rows, ovRow{label: x.Label, value: x.Text(f),
-			jump:      jumpMsg{Pane: l.Pane, Instant: l.Instant, Partition: l.Partition, Check: l.Check, Finding: l.Finding},
+			link:      x.Link,
 			copyLabel: x.CopyLabel, copyValue: x.CopyValue, bad: x.Bad})
 	}
 	return rows

@@ -139,7 +139,7 @@ func TestOverviewLinks(t *testing.T) {
 			press(a, "j")
 		}
 		press(a, "enter")
-		want := r.jump.Pane
+		want := r.link.Pane
 		got := a.view().Title()
 		if got != want {
 			t.Errorf("line %d %q: Enter shows %s, want %s", i, r.label, got, want)
@@ -150,19 +150,19 @@ func TestOverviewLinks(t *testing.T) {
 		}
 		switch p := a.view().(type) {
 		case *Timeline:
-			if r.jump.Instant != "" && (p.Selected() == nil || p.Selected().RequestedTime != r.jump.Instant) {
-				t.Errorf("line %d %q: Timeline shows %v, want instant %s", i, r.label, p.Selected(), r.jump.Instant)
+			if r.link.Instant != "" && (p.Selected() == nil || p.Selected().RequestedTime != r.link.Instant) {
+				t.Errorf("line %d %q: Timeline shows %v, want instant %s", i, r.label, p.Selected(), r.link.Instant)
 			}
 		case *LayoutPane:
-			if r.jump.Partition != "" {
-				if _, v, _ := p.CopyValue(); v != r.jump.Partition {
-					t.Errorf("line %d %q: Layout selects %q, want %q", i, r.label, v, r.jump.Partition)
+			if r.link.Partition != "" {
+				if _, v, _ := p.CopyValue(); v != r.link.Partition {
+					t.Errorf("line %d %q: Layout selects %q, want %q", i, r.label, v, r.link.Partition)
 				}
 			}
 		case *HealthPane:
-			if r.jump.Check != "" {
-				if _, v, _ := p.CopyValue(); !strings.HasPrefix(v, r.jump.Check+"=") {
-					t.Errorf("line %d %q: Health selects %q, want %q", i, r.label, v, r.jump.Check)
+			if r.link.Check != "" {
+				if _, v, _ := p.CopyValue(); !strings.HasPrefix(v, r.link.Check+"=") {
+					t.Errorf("line %d %q: Health selects %q, want %q", i, r.label, v, r.link.Check)
 				}
 			}
 		}
@@ -339,7 +339,7 @@ func TestMouseClicks(t *testing.T) {
 	}
 	_, cmd := a.Update(tea.MouseClickMsg{X: 5, Y: 6, Button: tea.MouseLeft})
 	run(a, cmd)
-	if a.view().Title() != ov.rows()[3].jump.Pane {
+	if a.view().Title() != ov.rows()[3].link.Pane {
 		t.Errorf("second click shows %s", a.view().Title())
 	}
 	// Layout and Health rows.
@@ -423,8 +423,8 @@ func TestOverviewIncrementalBegins(t *testing.T) {
 	if len(got) != 2 || got[resume].label != "incr. 1.1+" || got[early].copyValue == "" {
 		t.Fatalf("overview begin rows %v, want %q (labelled incr. 1.1+) and %q", got, resume, early)
 	}
-	if got[resume].jump.Instant != "20261129162134323" || got[early].jump.Instant != "20261129161947920" {
-		t.Errorf("jumps %s / %s", got[resume].jump.Instant, got[early].jump.Instant)
+	if got[resume].link.Instant != "20261129162134323" || got[early].link.Instant != "20261129161947920" {
+		t.Errorf("jumps %s / %s", got[resume].link.Instant, got[early].link.Instant)
 	}
 	check := func(v string) (covered int, reRead, retained bool) {
 		// The first reader line's verdict (s.Readers()[0]), the line the rows are labelled with.

@@ -36,7 +36,7 @@ import (
 //     and q where they apply); Status is a short right-aligned status ("12/340"). A pane may
 //     also implement KeyMap() help.KeyMap: the ? overlay then lists its FullHelp.
 //
-// Optional: Focus(jumpMsg) bool (show the row a jump names; see jumpMsg), CopyValue (y copies
+// Optional: Focus(Jump) bool (show the row a jump names; see Jump), CopyValue (y copies
 // the focused raw value; see copier) and Click(y int) tea.Cmd (a mouse click on body line y).
 type Pane interface {
 	Title() string

@@ -12,7 +12,7 @@ import (
 	"github.com/hudiscope/hudiscope/view"
 )
 
-// problemsPane is the jump target (jumpMsg.Pane) that opens the problems view.
+// problemsPane is the jump target (Jump.Pane) that opens the problems view.
 const problemsPane = view.ProblemsPane
 
 // problemsView lists what went wrong reading the inputs (the status line's ⚠ badge): each

@@ -401,7 +401,7 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 			t.ckpt = newCheckpointHelper(t.c)
 			return nil
 		case key.Matches(km, k.Stages):
-			return jumpTo(jumpMsg{Pane: "Event log", Instant: t.Selected().RequestedTime})
+			return jumpTo(JumpInstantStages{Requested: t.Selected().RequestedTime})
 		case key.Matches(km, k.Gantt):
 			t.gantt = !t.gantt
 			return nil

@@ -499,13 +499,13 @@ func (d *instantDetail) update(c *Common, msg tea.Msg) tea.Cmd {
 			if p == partName("") {
 				p = ""
 			}
-			j := jumpMsg{Pane: "Layout", Partition: p}
+			j := JumpPartition{Path: p}
 			if t.groupCol > 0 {
 				j.FileGroup = t.rows[d.cursor][t.groupCol-1]
 			}
 			return jumpTo(j)
 		case key.Matches(msg, k.Stages):
-			return jumpTo(jumpMsg{Pane: "Event log", Instant: d.in.RequestedTime})
+			return jumpTo(JumpInstantStages{Requested: d.in.RequestedTime})
 		case key.Matches(msg, k.Rows):
 			return d.openRows()
 		case key.Matches(msg, k.Table):
