@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -8,7 +8,7 @@ import (
 
 // Jump asks the App to show a pane and, when the pane implements Focus, the row the jump
 // names. There is one message type per target, each handled by the pane that owns it; any
-// pane's Cmd may return one (see jumpTo). A jump whose row field is empty only shows the pane.
+// pane's Cmd may return one (see JumpTo). A jump whose row field is empty only shows the pane.
 type Jump interface {
 	// Pane is the title of the pane that shows the jump (ProblemsPane: the problems view).
 	Pane() string
@@ -52,21 +52,21 @@ func (JumpInstantStages) Pane() string       { return "Event log" }
 func (JumpStage) Pane() string               { return "Event log" }
 func (JumpCheck) Pane() string               { return "Health" }
 func (JumpFinding) Pane() string             { return "Findings" }
-func (JumpProblems) Pane() string            { return problemsPane }
+func (JumpProblems) Pane() string            { return ProblemsPane }
 func (JumpPane) Target() string              { return "the row" }
 func (j JumpInstant) Target() string         { return target("instant ", j.Requested, j.Requested) }
-func (j JumpPartitionWrites) Target() string { return target("partition ", j.Path, partLabel(j.Path)) }
+func (j JumpPartitionWrites) Target() string { return target("partition ", j.Path, PartLabel(j.Path)) }
 func (j JumpInstantStages) Target() string   { return target("instant ", j.Requested, j.Requested) }
-func (j JumpStage) Target() string           { return "stage " + itoa(j.ID) }
+func (j JumpStage) Target() string           { return "stage " + Itoa(j.ID) }
 func (j JumpCheck) Target() string           { return target("check ", j.Name, j.Name) }
 func (j JumpFinding) Target() string         { return target("finding ", j.ID, j.ID) }
 func (JumpProblems) Target() string          { return "the row" }
 
 func (j JumpPartition) Target() string {
 	if j.FileGroup != "" {
-		return "file group " + j.FileGroup + " in partition " + partLabel(j.Path)
+		return "file group " + j.FileGroup + " in partition " + PartLabel(j.Path)
 	}
-	return target("partition ", j.Path, partLabel(j.Path))
+	return target("partition ", j.Path, PartLabel(j.Path))
 }
 
 // target is kind+label, or "the row" when the jump names none (field is empty: it only
@@ -78,11 +78,11 @@ func target(kind, field, label string) string {
 	return kind + label
 }
 
-// linkJump is the jump behind a view.Link (the Overview's facts): the field the Link sets
+// LinkJump is the jump behind a view.Link (the Overview's facts): the field the Link sets
 // picks the message; a Link with none only shows its pane.
-func linkJump(l view.Link) Jump {
+func LinkJump(l view.Link) Jump {
 	switch {
-	case l.Pane == problemsPane:
+	case l.Pane == ProblemsPane:
 		return JumpProblems{}
 	case l.Pane == "Timeline" && l.Instant != "":
 		return JumpInstant{Requested: l.Instant}
@@ -100,4 +100,7 @@ func linkJump(l view.Link) Jump {
 	return JumpPane{Title: l.Pane}
 }
 
-func jumpTo(j Jump) tea.Cmd { return func() tea.Msg { return j } }
+func JumpTo(j Jump) tea.Cmd { return func() tea.Msg { return j } }
+
+// ProblemsPane is the jump target (Jump.Pane) that opens the problems view.
+const ProblemsPane = view.ProblemsPane

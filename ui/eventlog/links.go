@@ -1,4 +1,4 @@
-package ui
+package eventlog
 
 import (
 	"fmt"
@@ -7,93 +7,27 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
-	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
-
-// Focus selects the instant a JumpInstant names, or lists the instants that wrote a
-// JumpPartitionWrites partition; any other jump only shows the pane.
-func (t *Timeline) Focus(j Jump) bool {
-	if t.snap == nil || t.snap.Timeline == nil {
-		return false
-	}
-	var instant, part string
-	switch j := j.(type) {
-	case JumpInstant:
-		instant = j.Requested
-	case JumpPartitionWrites:
-		part = j.Path
-	}
-	if part == "" && instant == "" {
-		return true
-	}
-	t.detail, t.ckpt = nil, nil
-	if part != "" {
-		t.listView.filtering = false
-		t.listView.filter = "part:" + part
-		t.listView.input.SetValue(t.listView.filter)
-		t.listView.apply(t.listView.selected())
-		t.reflow()
-		return true
-	}
-	for i, r := range t.byComp {
-		if r.in.RequestedTime != instant {
-			continue
-		}
-		if !t.listView.match(t.listView.filter)(i) {
-			t.listView.closeFilter()
-		}
-		t.listView.apply(i)
-		t.reflow()
-		return true
-	}
-	return false
-}
-
-// wrotePartition reports whether a commit's write stats name partition p.
-func wrotePartition(r tlRow, p string) bool {
-	c := r.in.Commit
-	if c == nil {
-		return false
-	}
-	for k := range c.PartitionToWriteStats {
-		if strings.EqualFold(k, p) {
-			return true
-		}
-	}
-	return false
-}
 
 // instantNumber finds a 17-digit instant time in a job description.
 var instantNumber = regexp.MustCompile(`(?:^|\D)(\d{17})(?:\D|$)`)
-
-// findInstant is the snapshot's instant with requested time rt, or nil.
-func findInstant(s *model.Snapshot, rt string) *timeline.Instant {
-	if s == nil || s.Timeline == nil || rt == "" {
-		return nil
-	}
-	for _, in := range s.TimelineInstants() {
-		if in.RequestedTime == rt {
-			return in
-		}
-	}
-	return nil
-}
 
 // stageInstant is the instant stage i belongs to and how that is known: named in its job
 // description (or its marker listing), else the write whose requested→completed window holds
 // the stage's submission. "" when there is no timeline or no such instant.
 func (e *EventLogPane) stageInstant(i int) (string, string) {
-	if i < 0 || i >= len(e.stages) || e.snap == nil || e.snap.Timeline == nil {
+	if i < 0 || i >= len(e.Stages) || e.snap == nil || e.snap.Timeline == nil {
 		return "", ""
 	}
-	if i < len(e.rep.Hudiscope.Stages) {
-		if in := e.rep.Hudiscope.Stages[i].Instant; findInstant(e.snap, in) != nil {
+	if i < len(e.Rep.Hudiscope.Stages) {
+		if in := e.Rep.Hudiscope.Stages[i].Instant; common.FindInstant(e.snap, in) != nil {
 			return in, "its marker listing names it"
 		}
 	}
-	s := &e.stages[i]
+	s := &e.Stages[i]
 	if s.JobDescription != nil {
-		if m := instantNumber.FindStringSubmatch(*s.JobDescription); m != nil && findInstant(e.snap, m[1]) != nil {
+		if m := instantNumber.FindStringSubmatch(*s.JobDescription); m != nil && common.FindInstant(e.snap, m[1]) != nil {
 			return m[1], "its job description names it"
 		}
 	}
@@ -117,12 +51,12 @@ func (e *EventLogPane) stageInstant(i int) (string, string) {
 // instantStages are the stages of instant rt: those naming it, and those submitted between
 // its request and completion.
 func (e *EventLogPane) instantStages(rt string) (idx []int, named int) {
-	in := findInstant(e.snap, rt)
+	in := common.FindInstant(e.snap, rt)
 	idx = []int{}
-	for i := range e.stages {
-		s := &e.stages[i]
+	for i := range e.Stages {
+		s := &e.Stages[i]
 		switch {
-		case i < len(e.rep.Hudiscope.Stages) && e.rep.Hudiscope.Stages[i].Instant == rt,
+		case i < len(e.Rep.Hudiscope.Stages) && e.Rep.Hudiscope.Stages[i].Instant == rt,
 			s.JobDescription != nil && strings.Contains(*s.JobDescription, rt):
 			idx = append(idx, i)
 			named++
@@ -138,16 +72,16 @@ func (e *EventLogPane) instantStages(rt string) (idx []int, named int) {
 
 // Focus lists the stages of the instant a JumpInstantStages names, or selects the stage a
 // JumpStage names; any other jump only shows the pane.
-func (e *EventLogPane) Focus(j Jump) bool {
-	if e.list == nil {
+func (e *EventLogPane) Focus(j common.Jump) bool {
+	if e.List == nil {
 		return false
 	}
 	var instant string
 	stage, hasStage := 0, false
 	switch j := j.(type) {
-	case JumpInstantStages:
+	case common.JumpInstantStages:
 		instant = j.Requested
-	case JumpStage:
+	case common.JumpStage:
 		stage, hasStage = j.ID, true
 	}
 	if instant == "" && !hasStage {
@@ -160,12 +94,12 @@ func (e *EventLogPane) Focus(j Jump) bool {
 		e.note = fmt.Sprintf("%d named, %d in its time window", named, len(idx)-named)
 		return len(idx) > 0
 	}
-	e.list.closeFilter()
+	e.List.CloseFilter()
 	e.setScope(nil, "")
-	for _, i := range e.view {
-		if e.stages[i].StageID == stage {
-			e.list.apply(i)
-			e.reflow()
+	for _, i := range e.InView {
+		if e.Stages[i].StageID == stage {
+			e.List.Apply(i)
+			e.Reflow()
 			return true
 		}
 	}
