@@ -19,6 +19,8 @@ import (
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
+	problemsui "github.com/hudiscope/hudiscope/ui/problems"
 )
 
 // Minimum usable terminal size; below it the "too small" screen is shown.
@@ -69,24 +71,10 @@ type exportDoneMsg struct {
 	cut        bool // long tables were cut to fit report.ExportLimit
 }
 
-// jumpMsg asks the App to show a pane (by title; problemsPane opens the problems view) and,
-// when the pane implements Focus, the row it names: an instant (requested time), a partition
-// (and a file group in it), an event-log stage, a health check or a finding id. Any pane's Cmd
-// may return one.
-type jumpMsg struct {
-	Pane      string
-	Instant   string
-	Partition string
-	FileGroup string // a file id in Partition
-	Stage     int
-	HasStage  bool // Stage is set (stage 0 is a stage)
-	Check     string
-	Finding   string
-}
-
-// focuser is implemented by panes that can show the row a jump names; false: not found.
+// focuser is implemented by panes that can show the row a jump names (a Jump of a type the
+// pane owns; JumpPane only shows it); false: not found.
 type focuser interface {
-	Focus(jumpMsg) bool
+	Focus(common.Jump) bool
 }
 
 // clicker is implemented by views whose rows a mouse click selects (y: body line).
@@ -97,8 +85,8 @@ type clicker interface {
 // App is the root model.
 type App struct {
 	opts   Options
-	c      *Common
-	panes  []Pane
+	c      *common.Common
+	panes  []common.Pane
 	active int
 
 	width, height int
@@ -114,7 +102,7 @@ type App struct {
 	message string
 	msgBad  bool
 	// probs is the problems view while open (over the active pane).
-	probs *problemsView
+	probs *problemsui.ProblemsView
 
 	ch     chan model.Progress
 	cancel context.CancelFunc
@@ -131,9 +119,9 @@ func New(o Options) *App {
 	if o.JobControl == nil {
 		o.JobControl = jobControl
 	}
-	c := &Common{Styles: NewStyles(o.Color, o.ASCII), Keys: DefaultKeyMap(), Clock: &Clock{Now: o.Now, Local: o.Local}}
+	c := &common.Common{Styles: common.NewStyles(o.Color, o.ASCII), Keys: common.DefaultKeyMap(), Clock: &common.Clock{Now: o.Now, Local: o.Local}}
 	if o.ASCII {
-		c.Keys.asciiHelp()
+		c.Keys.AsciiHelp()
 	}
 	a := &App{opts: o, c: c, width: 80, height: 24}
 	if o.Panes != nil {
@@ -176,11 +164,6 @@ func (a *App) waitLoad() tea.Cmd {
 	}
 }
 
-// Snapshot is the latest snapshot (nil before the first progress event).
-// rejudgeMsg asks the app to judge health with applyAll for ApplyAllDefaults from now on (the
-// Health pane's d), on every surface: panes, Overview and exports read the same snapshot.
-type rejudgeMsg struct{ applyAll bool }
-
 // refoundMsg carries snap, from with its findings evaluated again.
 type refoundMsg struct{ from, snap *model.Snapshot }
 
@@ -216,10 +199,10 @@ func (a *App) Snapshot() *model.Snapshot { return a.snap }
 func (a *App) ActivePane() int { return a.active }
 
 // Pane returns pane i.
-func (a *App) Pane(i int) Pane { return a.panes[i] }
+func (a *App) Pane(i int) common.Pane { return a.panes[i] }
 
 // view is what has the keys: the problems view while open, else the active pane.
-func (a *App) view() Pane {
+func (a *App) view() common.Pane {
 	if a.probs != nil {
 		return a.probs
 	}
@@ -256,7 +239,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.probs.SetSize(a.width, a.bodyHeight())
 		}
 		return a, nil
-	case jumpMsg:
+	case common.Jump:
 		return a, a.jump(msg)
 	case watchMsg:
 		return a, a.watchUpdate(msg)
@@ -277,8 +260,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loadClosedMsg:
 		a.finished = true
 		return a, nil
-	case rejudgeMsg:
-		a.healthAll = &msg.applyAll
+	case common.RejudgeMsg:
+		a.healthAll = &msg.ApplyAll
 		return a, a.publish(a.snap)
 	case refoundMsg:
 		// Findings evaluated again for the re-judged snapshot still shown.
@@ -402,10 +385,10 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return a.copyFocused()
 	case key.Matches(msg, k.Zone):
 		c := a.c.Clock
-		c.Mode = (c.Mode + 1) % (TimeRaw + 1)
+		c.Mode = (c.Mode + 1) % (common.TimeRaw + 1)
 		a.message = "times shown in the " + c.Mode.String()
-		if c.Mode == TimeWriter {
-			a.message = "times shown in the writer's zone (" + tableZone(a.snap).String() + ")"
+		if c.Mode == common.TimeWriter {
+			a.message = "times shown in the writer's zone (" + common.TableZone(a.snap).String() + ")"
 		}
 	case key.Matches(msg, k.Problems):
 		a.toggleProblems()
@@ -426,46 +409,27 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // jump shows the pane j names and, where the pane can, the row.
-func (a *App) jump(j jumpMsg) tea.Cmd {
-	if j.Pane == problemsPane {
+func (a *App) jump(j common.Jump) tea.Cmd {
+	if j.Pane() == common.ProblemsPane {
 		a.openProblems()
 		return nil
 	}
 	for i, p := range a.panes {
-		if p.Title() != j.Pane {
+		if p.Title() != j.Pane() {
 			continue
 		}
 		a.active, a.probs, a.help = i, nil, false
 		if f, ok := p.(focuser); ok && !f.Focus(j) {
-			a.message, a.msgBad = "not found in "+p.Title()+": "+jumpTarget(j), true
+			a.message, a.msgBad = "not found in "+p.Title()+": "+j.Target(), true
 		}
 		return nil
 	}
 	return nil
 }
 
-// jumpTarget names the row a jump asks for.
-func jumpTarget(j jumpMsg) string {
-	switch {
-	case j.Instant != "":
-		return "instant " + j.Instant
-	case j.FileGroup != "":
-		return "file group " + j.FileGroup + " in partition " + partLabel(j.Partition)
-	case j.Partition != "":
-		return "partition " + partLabel(j.Partition)
-	case j.Check != "":
-		return "check " + j.Check
-	case j.Finding != "":
-		return "finding " + j.Finding
-	case j.HasStage:
-		return "stage " + itoa(j.Stage)
-	}
-	return "the row"
-}
-
 func (a *App) openProblems() {
 	a.help = false
-	a.probs = newProblemsView(a.c, a.snap)
+	a.probs = problemsui.NewProblemsView(a.c, a.snap)
 	a.probs.SetSize(a.width, a.bodyHeight())
 }
 
@@ -479,7 +443,7 @@ func (a *App) toggleProblems() {
 
 // copyFocused puts the focused view's value on the clipboard (OSC 52) and says what it was.
 func (a *App) copyFocused() tea.Cmd {
-	c, ok := a.view().(copier)
+	c, ok := a.view().(common.Copier)
 	var label, value string
 	if ok {
 		label, value, ok = c.CopyValue()
@@ -489,11 +453,11 @@ func (a *App) copyFocused() tea.Cmd {
 		return nil
 	}
 	shown := value
-	if cellWidth(shown) > 40 {
-		shown = trunc(shown, 40, a.c.Styles.G.Ellipsis)
+	if common.CellWidth(shown) > 40 {
+		shown = common.Trunc(shown, 40, a.c.Styles.G.Ellipsis)
 	}
 	a.message = "copied " + label + " " + shown + " (OSC 52)"
-	return copyCmd(value, a.opts.Getenv)
+	return common.CopyCmd(value, a.opts.Getenv)
 }
 
 // click: a tab selects its pane, the problems badge opens the problems view, a body line goes
@@ -533,7 +497,7 @@ func (a *App) tabLabel(i int) string { return fmt.Sprintf("%d %s", i+1, a.panes[
 func (a *App) tabAt(x int) int {
 	at := 1
 	for i := range a.panes {
-		w := cellWidth(a.tabLabel(i)) + 2
+		w := common.CellWidth(a.tabLabel(i)) + 2
 		if x >= at && x < at+w {
 			return i
 		}
@@ -543,21 +507,21 @@ func (a *App) tabAt(x int) int {
 }
 
 // paneKeys is the focused view's keymap of pane p: its KeyMap, or one column from Help.
-func paneKeys(p Pane) help.KeyMap {
-	if m, ok := p.(keyMapper); ok {
+func paneKeys(p common.Pane) help.KeyMap {
+	if m, ok := p.(common.KeyMapper); ok {
 		return m.KeyMap()
 	}
-	return keyColumns{titles: []string{p.Title()}, cols: [][]key.Binding{p.Help()}}
+	return common.KeyColumns{Titles: []string{p.Title()}, Cols: [][]key.Binding{p.Help()}}
 }
 
 // keyGroups is what ? lists on pane p: the focused view's keys, then the root's (only
 // ctrl+c and ctrl+z while an input has focus).
-func (a *App) keyGroups(p Pane) []HelpGroup {
-	out := helpGroups(paneKeys(p))
+func (a *App) keyGroups(p common.Pane) []common.HelpGroup {
+	out := common.HelpGroups(paneKeys(p))
 	if p.Capturing() {
-		return append(out, helpGroups(a.c.Keys.capturing())...)
+		return append(out, common.HelpGroups(a.c.Keys.Capturing())...)
 	}
-	return append(out, helpGroups(a.c.Keys.GlobalKeys)...)
+	return append(out, common.HelpGroups(a.c.Keys.GlobalKeys)...)
 }
 
 func (a *App) tableName() string {
@@ -568,13 +532,13 @@ func (a *App) tableName() string {
 }
 
 func (a *App) exportName(what string) string {
-	return fmt.Sprintf("hudiscope-%s-%s-%s.md", slug(a.tableName()), slug(what), a.opts.Now().Format("20060102-150405"))
+	return fmt.Sprintf("hudiscope-%s-%s-%s.md", common.Slug(a.tableName()), common.Slug(what), a.opts.Now().Format("20060102-150405"))
 }
 
 func (a *App) exportPane() tea.Cmd {
 	p := a.view()
 	what, md := p.Export()
-	return a.writeCmd(slug(p.Title())+" pane", a.exportName(what), func() string { return md })
+	return a.writeCmd(common.Slug(p.Title())+" pane", a.exportName(what), func() string { return md })
 }
 
 func (a *App) exportReport() tea.Cmd {
@@ -612,7 +576,7 @@ func (a *App) View() tea.View {
 }
 
 // Render draws the whole screen as a string (View's content).
-func (a *App) Render() string { return asciiCuts(a.c.Styles.G, a.render()) }
+func (a *App) Render() string { return common.AsciiCuts(a.c.Styles.G, a.render()) }
 
 func (a *App) render() string {
 	w, h := a.width, a.height
@@ -666,7 +630,7 @@ func tooSmallView(w, h int, quit string) string {
 		pad := max(0, (w-len(m))/2)
 		lines = append(lines, strings.Repeat(" ", pad)+m)
 	}
-	return fit(lines, w, h)
+	return common.Fit(lines, w, h)
 }
 
 func (a *App) headerView(w int) string {
@@ -678,7 +642,7 @@ func (a *App) headerView(w int) string {
 		c := a.snap.Config
 		cdc := "CDC off"
 		if c.CDCEnabled {
-			cdc = "CDC on (" + dashIf(c.CDCMode) + ")"
+			cdc = "CDC on (" + common.DashIf(c.CDCMode) + ")"
 		}
 		left += st.Header.Render(c.Name) + g.Sep + c.Type + g.Sep + fmt.Sprintf("v%d", c.Version) + g.Sep + cdc
 	} else {
@@ -703,17 +667,17 @@ func (a *App) headerView(w int) string {
 		right = props + "  " + ev + " "
 		compact = props + " " + evShort + " "
 	}
-	alerts := a.watchHeader(w/2, w-lipglossWidth(left)-1)
+	alerts := a.watchHeader(w/2, w-common.LipglossWidth(left)-1)
 	if alerts[0] != "" {
 		right, compact = alerts[0]+"  "+right, alerts[0]+" "+compact
 	}
 	// Most important first: the table's identity, then the inputs, then the brand.
 	for _, v := range [][2]string{{brand + left, right}, {left, right}, {left, compact}, {left, alerts[1]}, {left, ""}} {
-		if lipglossWidth(v[0])+1+lipglossWidth(v[1]) <= w {
+		if common.LipglossWidth(v[0])+1+common.LipglossWidth(v[1]) <= w {
 			return joinLR(v[0], v[1], w)
 		}
 	}
-	return clip(left, w)
+	return common.Clip(left, w)
 }
 
 // propsMark is a given --props file's header mark: ✓ only once the configuration step read it;
@@ -762,7 +726,7 @@ func (a *App) tabsView(w int) string {
 		for _, c := range crumbs {
 			s += g.Crumb + safetext.Terminal(c) // crumbs are plain text
 		}
-		return clip(s+st.Dim.Render("   "+a.c.Keys.Back.Help().Key+": back"), w)
+		return common.Clip(s+st.Dim.Render("   "+a.c.Keys.Back.Help().Key+": back"), w)
 	}
 	var b strings.Builder
 	b.WriteByte(' ')
@@ -775,7 +739,7 @@ func (a *App) tabsView(w int) string {
 		}
 		b.WriteByte(' ')
 	}
-	return clip(b.String(), w)
+	return common.Clip(b.String(), w)
 }
 
 // badge is the status line's problems badge ("" when there are none).
@@ -813,9 +777,9 @@ func (a *App) badgeSpan() (int, int) {
 	if b == "" {
 		return -1, -1
 	}
-	rw := lipglossWidth(a.statusRight())
+	rw := common.LipglossWidth(a.statusRight())
 	x0 := max(0, a.width-rw)
-	return x0, x0 + cellWidth(b)
+	return x0, x0 + common.CellWidth(b)
 }
 
 func (a *App) statusView(w int) string {
@@ -827,7 +791,7 @@ func (a *App) statusView(w int) string {
 			m = st.Bad.Render(m)
 		}
 		if strings.TrimSpace(right) == "" {
-			return clip(m, w)
+			return common.Clip(m, w)
 		}
 		return joinLR(m, right, w)
 	}
@@ -850,27 +814,27 @@ func (a *App) statusView(w int) string {
 	}
 	// Hints that do not fit are left off whole (the last first; ? lists them all) rather than
 	// cut inside a word.
-	for len(parts) > 1 && cellWidth(" "+strings.Join(parts, " "))+1+cellWidth(right) > w {
+	for len(parts) > 1 && common.CellWidth(" "+strings.Join(parts, " "))+1+common.CellWidth(right) > w {
 		parts = parts[:len(parts)-1]
 	}
 	return joinLR(" "+strings.Join(parts, " "), right, w)
 }
 
 // hints are the hint bar's keys: the pane's own (Help) framed by the root's that apply there.
-func (a *App) hints(p Pane) []key.Binding {
+func (a *App) hints(p common.Pane) []key.Binding {
 	k := a.c.Keys
-	own := enabled(p.Help()...)
+	own := common.Enabled(p.Help()...)
 	switch {
 	case p.Capturing():
 		return own
-	case p == Pane(a.probs):
+	case p == common.Pane(a.probs):
 		return []key.Binding{k.Back, k.Copy, k.Problems}
 	case len(p.Breadcrumb()) > 0:
 		return append(append([]key.Binding{k.Back}, own...), k.Export)
 	case len(own) == 0:
 		return k.GlobalKeys.ShortHelp()
 	}
-	if _, ok := p.(copier); ok {
+	if _, ok := p.(common.Copier); ok {
 		own = append(own, k.Copy)
 	}
 	return append(append([]key.Binding{k.Help}, own...), k.Export, k.Quit)
@@ -885,12 +849,12 @@ func firstKey(b key.Binding) string {
 
 // joinLR puts right at the right edge, cutting left when both do not fit.
 func joinLR(left, right string, w int) string {
-	rw := lipglossWidth(right)
+	rw := common.LipglossWidth(right)
 	if rw >= w {
-		return clip(right, w)
+		return common.Clip(right, w)
 	}
-	left = clip(left, w-rw-1)
-	gap := w - lipglossWidth(left) - rw
+	left = common.Clip(left, w-rw-1)
+	gap := w - common.LipglossWidth(left) - rw
 	return left + strings.Repeat(" ", max(1, gap)) + right
 }
 
@@ -907,7 +871,7 @@ func (a *App) loadingView(w, h int) string {
 		frac := float64(done) / float64(p.Total)
 		lines = append(lines, fmt.Sprintf(" step %d of %d: %s", p.Index, p.Total, p.Step))
 		bw := min(50, w-4)
-		lines = append(lines, " "+ProgressBar(g, frac, bw)+fmt.Sprintf(" %3.0f%%", frac*100), "")
+		lines = append(lines, " "+common.ProgressBar(g, frac, bw)+fmt.Sprintf(" %3.0f%%", frac*100), "")
 	} else {
 		lines = append(lines, " starting", "")
 	}
@@ -920,7 +884,7 @@ func (a *App) loadingView(w, h int) string {
 			}
 		}
 	}
-	return fit(lines, w, h)
+	return common.Fit(lines, w, h)
 }
 
 func (a *App) helpView(w, h int) string {
@@ -935,7 +899,7 @@ func (a *App) helpView(w, h int) string {
 			a.c.Keys.Nav.Down.Help().Key, a.c.Keys.Nav.Up.Help().Key)
 		lines = append(append([]string{lines[0]}, body[top:top+page]...), st.Dim.Render(more))
 	}
-	return fit(lines, w, h)
+	return common.Fit(lines, w, h)
 }
 
 // helpLines are the ? overlay's lines before they are fitted to the screen.
@@ -972,7 +936,7 @@ func (a *App) helpLines(w, h int) []string {
 				cell = c[r]
 			}
 			if i < len(cols)-1 {
-				cell = padRight(cell, widths[i])
+				cell = common.PadRight(cell, widths[i])
 			}
 			b.WriteString(cell)
 		}
@@ -983,7 +947,7 @@ func (a *App) helpLines(w, h int) []string {
 
 // helpColumns packs the groups' blocks into columns of at most avail lines; descW > 0 wraps
 // descriptions to that width.
-func (a *App) helpColumns(groups []HelpGroup, avail, descW int) ([][]string, []int) {
+func (a *App) helpColumns(groups []common.HelpGroup, avail, descW int) ([][]string, []int) {
 	st := a.c.Styles
 	var cols [][]string
 	var cur []string
@@ -993,7 +957,7 @@ func (a *App) helpColumns(groups []HelpGroup, avail, descW int) ([][]string, []i
 		// rather than being cut.
 		kw := 11
 		for _, b := range g.Keys {
-			kw = max(kw, cellWidth(b.Help().Key))
+			kw = max(kw, common.CellWidth(b.Help().Key))
 		}
 		dw := descW
 		if dw > 0 {
@@ -1002,10 +966,10 @@ func (a *App) helpColumns(groups []HelpGroup, avail, descW int) ([][]string, []i
 		for _, b := range g.Keys {
 			hk := b.Help()
 			desc := []string{hk.Desc}
-			if dw > 0 && cellWidth(hk.Desc) > dw {
-				desc = wrap(hk.Desc, dw)
+			if dw > 0 && common.CellWidth(hk.Desc) > dw {
+				desc = common.Wrap(hk.Desc, dw)
 			}
-			bl = append(bl, "  "+st.Key.Render(padRight(hk.Key, kw))+" "+desc[0])
+			bl = append(bl, "  "+st.Key.Render(common.PadRight(hk.Key, kw))+" "+desc[0])
 			for _, d := range desc[1:] {
 				bl = append(bl, strings.Repeat(" ", kw+3)+d)
 			}
@@ -1025,7 +989,7 @@ func (a *App) helpColumns(groups []HelpGroup, avail, descW int) ([][]string, []i
 	widths := make([]int, len(cols))
 	for i, c := range cols {
 		for _, l := range c {
-			widths[i] = max(widths[i], lipglossWidth(l)+3)
+			widths[i] = max(widths[i], common.LipglossWidth(l)+3)
 		}
 	}
 	widths[len(widths)-1] -= 3 // the last column is not padded

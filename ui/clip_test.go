@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // TestClipMarksCuts: clip, the one line cutter, ends a line that loses text with "…"; one that
 // loses only padding or a rule's tail is cut plainly; styles stay balanced.
 func TestClipMarksCuts(t *testing.T) {
-	st := NewStyles(true, false)
+	st := common.NewStyles(true, false)
 	for _, c := range []struct {
 		in   string
 		w    int
@@ -26,17 +28,17 @@ func TestClipMarksCuts(t *testing.T) {
 		{" mdt-sync SKIPPED - - -", 18, " mdt-sync SKIPPED…"}, // "-" cells are values
 		{"abcdef", 0, ""},
 	} {
-		if got := clip(c.in, c.w); got != c.want {
+		if got := common.Clip(c.in, c.w); got != c.want {
 			t.Errorf("clip(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
 		}
 	}
 	styled := st.Warn.Render("defaults assumed: ") + "hoodie.compact.inline.max.delta.seconds=3600"
-	got := clip(styled, 24)
-	if plain := stripSGR(got); plain != "defaults assumed: hoodi…" || cellWidth(got) != 24 {
-		t.Errorf("styled: %q (%q, %d cells)", got, plain, cellWidth(got))
+	got := common.Clip(styled, 24)
+	if plain := common.StripSGR(got); plain != "defaults assumed: hoodi…" || common.CellWidth(got) != 24 {
+		t.Errorf("styled: %q (%q, %d cells)", got, plain, common.CellWidth(got))
 	}
 	// --ascii draws the mark with its glyph set.
-	if got := asciiCuts(ASCIIGlyphs(), clip("abcdef", 4)); got != "abc~" {
+	if got := common.AsciiCuts(common.ASCIIGlyphs(), common.Clip("abcdef", 4)); got != "abc~" {
 		t.Errorf("ascii: %q", got)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
+	"github.com/hudiscope/hudiscope/ui/common"
+	eventlogui "github.com/hudiscope/hudiscope/ui/eventlog"
 )
 
 // TestEventLogSkewSort: skew▼ orders every stage by the skew shown, largest first, equal skews
@@ -18,26 +20,26 @@ import (
 func TestEventLogSkewSort(t *testing.T) {
 	a := appWith(t, servicesSnapshot(t), 80, 24)
 	press(a, "5", "s", "s", "s", "s")
-	e := a.view().(*EventLogPane)
-	if e.list.sortBy != 5 {
-		t.Fatalf("sorted by column %d, want skew (5)", e.list.sortBy)
+	e := a.view().(*eventlogui.EventLogPane)
+	if e.List.SortBy != 5 {
+		t.Fatalf("sorted by column %d, want skew (5)", e.List.SortBy)
 	}
 	var prev struct {
 		skew float64
 		id   int
 	}
-	for n, i := range e.list.idx {
-		st := &e.stages[e.view[i]]
-		sk, id := shownSkew(st.Observed.SkewRatio), st.StageID
+	for n, i := range e.List.Idx {
+		st := &e.Stages[e.InView[i]]
+		sk, id := eventlogui.ShownSkew(st.Observed.SkewRatio), st.StageID
 		if n > 0 && (sk > prev.skew || sk == prev.skew && id < prev.id) {
 			t.Fatalf("row %d: stage %d skew %v after stage %d skew %v", n, id, sk, prev.id, prev.skew)
 		}
 		prev.skew, prev.id = sk, id
 	}
 	var top []string
-	for _, i := range e.list.idx[:4] {
-		st := &e.stages[e.view[i]]
-		top = append(top, fmt.Sprintf("%d %s", st.StageID, skewCell(st.Observed.SkewRatio)))
+	for _, i := range e.List.Idx[:4] {
+		st := &e.Stages[e.InView[i]]
+		top = append(top, fmt.Sprintf("%d %s", st.StageID, eventlogui.SkewCell(st.Observed.SkewRatio)))
 	}
 	// Before, 1340 (8.0 s, 11.4x) came first, and 122 (294 ms, 19.1x) and 628 (259 ms, 9.1x),
 	// shorter than 6 s, sorted among the last in stage order.
@@ -48,7 +50,7 @@ func TestEventLogSkewSort(t *testing.T) {
 		r    float64
 		want string
 	}{{-1, "-"}, {0, "0%"}, {0.004, "<1%"}, {0.0149, "1%"}, {0.42, "42%"}, {8, "800%"}, {9.994, "999%"}, {11.23, "11x"}, {250, ">99x"}} {
-		if got := gcCell(eventlog.Ratio(c.r)); got != c.want || cellWidth(got) > 4 {
+		if got := eventlogui.GcCell(eventlog.Ratio(c.r)); got != c.want || common.CellWidth(got) > 4 {
 			t.Errorf("gcCell(%v) = %q, want %q (at most 4 cells)", c.r, got, c.want)
 		}
 	}

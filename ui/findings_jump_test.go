@@ -6,26 +6,32 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
+	eventlogui "github.com/hudiscope/hudiscope/ui/eventlog"
+	findingsui "github.com/hudiscope/hudiscope/ui/findings"
+	healthui "github.com/hudiscope/hudiscope/ui/health"
+	layoutui "github.com/hudiscope/hudiscope/ui/layout"
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 )
 
 // openEvidence shows the Findings pane with f's evidence open, as Enter on it would.
-func openEvidence(t *testing.T, a *App, f *findings.Finding) *Findings {
+func openEvidence(t *testing.T, a *App, f *findings.Finding) *findingsui.Findings {
 	t.Helper()
 	press(a, "6")
-	p := a.view().(*Findings)
-	p.open(f)
-	p.reflow()
+	p := a.view().(*findingsui.Findings)
+	p.Open(f)
+	p.Reflow()
 	return p
 }
 
 // followLink selects the evidence link to pane (n) and presses enter.
-func followLink(t *testing.T, a *App, p *Findings, pane string) {
+func followLink(t *testing.T, a *App, p *findingsui.Findings, pane string) {
 	t.Helper()
-	for i := 0; i < len(p.links) && p.links[p.link].j.Pane != pane; i++ {
+	for i := 0; i < len(p.Links) && p.Links[p.Link].J.Pane() != pane; i++ {
 		press(a, "n")
 	}
-	if p.link >= len(p.links) || p.links[p.link].j.Pane != pane {
-		t.Fatalf("no link to %s in %+v", pane, p.targets)
+	if p.Link >= len(p.Links) || p.Links[p.Link].J.Pane() != pane {
+		t.Fatalf("no link to %s in %+v", pane, p.Targets)
 	}
 	press(a, "enter")
 	if got := a.view().Title(); got != pane || a.msgBad {
@@ -55,23 +61,24 @@ func TestFindingLinkInstantAndCheck(t *testing.T) {
 	s := fullSnapshot(t)
 	a := appWith(t, s, 80, 24)
 	press(a, "6")
-	run(a, jumpTo(jumpMsg{Pane: "Findings", Finding: "OBS-020"}))
+	run(a, common.JumpTo(common.JumpFinding{ID: "OBS-020"}))
 	press(a, "enter")
-	p := a.view().(*Findings)
-	if p.detail == nil || p.detail.ID != "OBS-020" || len(p.links) != 2 {
-		t.Fatalf("evidence open: %v, links %+v", p.detail, p.links)
+	p := a.view().(*findingsui.Findings)
+	if p.Detail == nil || p.Detail.ID != "OBS-020" || len(p.Links) != 2 {
+		t.Fatalf("evidence open: %v, links %+v", p.Detail, p.Links)
 	}
 	followLink(t, a, p, "Timeline")
-	tl := a.view().(*Timeline)
+	tl := a.view().(*timelineui.Timeline)
 	// A savepoint's requested time is the commit's it keeps.
-	if in := tl.Selected(); in == nil || in.RequestedTime != p.links[p.link].j.Instant {
-		t.Fatalf("Timeline selects %v, want %s", in, p.links[p.link].j.Instant)
+	want := p.Links[p.Link].J.(common.JumpInstant).Requested
+	if in := tl.Selected(); in == nil || in.RequestedTime != want {
+		t.Fatalf("Timeline selects %v, want %s", in, want)
 	}
 
 	press(a, "6")
 	followLink(t, a, p, "Health")
-	h := a.view().(*HealthPane)
-	if i := h.list.selected(); i < 0 || h.res.Checks[i].Name != "savepoint" {
+	h := a.view().(*healthui.HealthPane)
+	if i := h.List.Selected(); i < 0 || h.Res.Checks[i].Name != "savepoint" {
 		t.Fatalf("Health selects %d, want savepoint", i)
 	}
 }
@@ -81,7 +88,7 @@ func TestFindingLinkInstantAndCheck(t *testing.T) {
 func TestFindingLinkStage(t *testing.T) {
 	s := fullSnapshot(t)
 	a := appWith(t, s, 120, 40)
-	stages := eventStages(s)
+	stages := findingsui.EventStages(s)
 	phase := ""
 	for _, st := range stages {
 		if ph, _ := st.(map[string]any)["phase"].(string); ph != "" && phase == "" {
@@ -91,23 +98,23 @@ func TestFindingLinkStage(t *testing.T) {
 	if phase == "" {
 		t.Fatal("no stage with a phase")
 	}
-	want, ok := pickStage(stages, "[phase="+phase+"].observed.durationMillis")
+	want, ok := findingsui.PickStage(stages, "[phase="+phase+"].observed.durationMillis")
 	if !ok {
 		t.Fatal("no stage picked")
 	}
 	f := &findings.Finding{ID: "T-1", Title: "test", Subject: "stage 0 (TEST)", Signals: []findings.Evidence{
 		{Path: "eventlog.stages[phase=" + phase + "].observed.durationMillis", Input: "eventlog", Known: true, Holds: true}}}
 	p := openEvidence(t, a, f)
-	if len(p.links) != 2 {
-		t.Fatalf("links %+v", p.targets)
+	if len(p.Links) != 2 {
+		t.Fatalf("links %+v", p.Targets)
 	}
 	press(a, "enter") // the subject line is the first link
-	e := a.view().(*EventLogPane)
-	if i := e.selected(); a.view().Title() != "Event log" || i < 0 || e.stages[i].StageID != 0 {
+	e := a.view().(*eventlogui.EventLogPane)
+	if i := e.Selected(); a.view().Title() != "Event log" || i < 0 || e.Stages[i].StageID != 0 {
 		t.Fatalf("pane %s selects %d (%s), want stage 0", a.view().Title(), i, a.Message())
 	}
 	press(a, "6", "n", "enter")
-	if i := e.selected(); i < 0 || e.stages[i].StageID != want {
+	if i := e.Selected(); i < 0 || e.Stages[i].StageID != want {
 		t.Fatalf("selects %d, want stage %d (%s)", i, want, a.Message())
 	}
 }
@@ -120,8 +127,8 @@ func TestFindingLinkPartition(t *testing.T) {
 		{Path: "layout.skew.largestPartitionShare", Input: "table", Known: true, Holds: true}}}
 	p := openEvidence(t, a, f)
 	followLink(t, a, p, "Layout")
-	l := a.view().(*LayoutPane)
-	if i := l.list.selected(); l.part != nil || i < 0 || l.parts[i].Partition != s.Layout.Rows[0].Partition {
+	l := a.view().(*layoutui.LayoutPane)
+	if i := l.List.Selected(); l.Part != nil || i < 0 || l.Parts[i].Partition != s.Layout.Rows[0].Partition {
 		t.Fatalf("Layout selects %d, want %s", i, s.Layout.Rows[0].Partition)
 	}
 }
@@ -131,14 +138,14 @@ func TestFindingNoLinks(t *testing.T) {
 	s := fullSnapshot(t)
 	a := appWith(t, s, 80, 24)
 	p := openEvidence(t, a, findingByID(t, a, "CAP-007"))
-	if len(p.links) != 0 || !strings.Contains(screen(a), "Links: none") {
-		t.Fatalf("links %+v\n%s", p.links, screen(a))
+	if len(p.Links) != 0 || !strings.Contains(screen(a), "Links: none") {
+		t.Fatalf("links %+v\n%s", p.Links, screen(a))
 	}
-	if p.evKeys().Follow.Enabled() {
+	if p.EvKeys().Follow.Enabled() {
 		t.Fatal("enter enabled without a link")
 	}
 	press(a, "enter")
-	if a.view().Title() != "Findings" || p.detail == nil {
+	if a.view().Title() != "Findings" || p.Detail == nil {
 		t.Fatal("enter without a link left the evidence")
 	}
 }
@@ -149,7 +156,7 @@ func TestInstantFileGroupLink(t *testing.T) {
 	s := fullSnapshot(t)
 	a := appWith(t, s, 80, 24)
 	press(a, "2")
-	tl := a.view().(*Timeline)
+	tl := a.view().(*timelineui.Timeline)
 	live := map[string]bool{} // file groups of the latest view
 	for _, p := range s.View.Partitions {
 		for _, g := range p.FileGroups {
@@ -162,10 +169,10 @@ func TestInstantFileGroupLink(t *testing.T) {
 	for i := 0; i < 200 && row == nil; i++ {
 		if in := tl.Selected(); in != nil && in.Commit != nil && len(in.Commit.PartitionToWriteStats) > 0 {
 			press(a, "enter")
-			if d := tl.detail; d.shown() != nil && d.shown().groupCol > 0 {
-				for r, cells := range d.shown().rows {
+			if d := tl.Detail; d.Shown() != nil && d.Shown().GroupCol > 0 {
+				for r, cells := range d.Shown().Rows {
 					if live[cells[1]] {
-						d.cursor, row = r, cells
+						d.Cursor, row = r, cells
 						break
 					}
 				}
@@ -181,20 +188,20 @@ func TestInstantFileGroupLink(t *testing.T) {
 		t.Fatal("no instant wrote a file group still in the view")
 	}
 	press(a, "enter")
-	l, ok := a.view().(*LayoutPane)
-	if !ok || l.part == nil {
+	l, ok := a.view().(*layoutui.LayoutPane)
+	if !ok || l.Part == nil {
 		t.Fatalf("enter shows %s (%s), want a partition in Layout", a.view().Title(), a.Message())
 	}
-	if report.PartitionName(l.part.p.Path) != report.PartitionName(row[0]) && partName(l.part.p.Path) != row[0] {
-		t.Errorf("Layout opens %q, want %q", l.part.p.Path, row[0])
+	if report.PartitionName(l.Part.P.Path) != report.PartitionName(row[0]) && timelineui.PartName(l.Part.P.Path) != row[0] {
+		t.Errorf("Layout opens %q, want %q", l.Part.P.Path, row[0])
 	}
-	if i := l.part.list.selected(); i < 0 || l.part.groups[i].FileID != row[1] {
+	if i := l.Part.List.Selected(); i < 0 || l.Part.Groups[i].FileID != row[1] {
 		t.Errorf("Layout selects group %d, want %s", i, row[1])
 	}
-	if got := jumpTarget(jumpMsg{FileGroup: "g1", Partition: "p"}); got != "file group g1 in partition p" {
-		t.Errorf("jumpTarget: %q", got)
+	if got := (common.JumpPartition{FileGroup: "g1", Path: "p"}).Target(); got != "file group g1 in partition p" {
+		t.Errorf("JumpPartition.Target: %q", got)
 	}
-	if got := jumpTarget(jumpMsg{Stage: 0, HasStage: true}); got != "stage 0" {
-		t.Errorf("jumpTarget: %q", got)
+	if got := (common.JumpStage{ID: 0}).Target(); got != "stage 0" {
+		t.Errorf("JumpStage.Target: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/model"
+	findingsui "github.com/hudiscope/hudiscope/ui/findings"
 )
 
 // TestFindingsMissingInputsLast: in every section and every sort, a finding that needs an
@@ -19,26 +20,26 @@ func TestFindingsMissingInputsLast(t *testing.T) {
 	}
 	a := appWith(t, s, 120, 40)
 	showPane(a, "Findings")
-	p := a.view().(*Findings)
+	p := a.view().(*findingsui.Findings)
 	lacking := 0
-	for _, f := range p.all {
-		if lacksInputs(f) {
+	for _, f := range p.All {
+		if findingsui.LacksInputs(f) {
 			lacking++
 		}
 	}
-	if lacking == 0 || lacking == len(p.all) {
-		t.Skipf("fixture has %d of %d findings lacking inputs: nothing to order", lacking, len(p.all))
+	if lacking == 0 || lacking == len(p.All) {
+		t.Skipf("fixture has %d of %d findings lacking inputs: nothing to order", lacking, len(p.All))
 	}
-	for sorts := 0; sorts <= len(p.order.cols); sorts++ {
+	for sorts := 0; sorts <= len(p.Order.Cols); sorts++ {
 		seen := false
-		for i, l := range p.lines {
+		for i, l := range p.Lines {
 			switch {
-			case l.f == nil:
+			case l.F == nil:
 				seen = false // a new section
-			case lacksInputs(l.f):
+			case findingsui.LacksInputs(l.F):
 				seen = true
 			case seen:
-				t.Errorf("sort %d: %s has its inputs but follows a finding lacking them (line %d)", sorts, l.f.ID, i)
+				t.Errorf("sort %d: %s has its inputs but follows a finding lacking them (line %d)", sorts, l.F.ID, i)
 			}
 		}
 		press(a, "s")

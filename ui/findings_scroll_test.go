@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/hudiscope/hudiscope/ui/common"
+	findingsui "github.com/hudiscope/hudiscope/ui/findings"
 )
 
 // TestFindingsLegendReachable: the text after the last finding (what is missing, the labels'
@@ -18,15 +21,15 @@ func TestFindingsLegendReachable(t *testing.T) {
 	if strings.Contains(screen(a), "What the labels mean") {
 		t.Fatal("the legend fits at the top: the test shows nothing")
 	}
-	p := a.view().(*Findings)
-	n := len(p.sel)
+	p := a.view().(*findingsui.Findings)
+	n := len(p.Sel)
 	press(a, "G")
 	scr := checkScreen(t, a, 80, 24)
 	if !strings.Contains(scr, "What the labels mean") || !strings.Contains(scr, legend) {
 		t.Fatalf("G does not show the legend:\n%s", scr)
 	}
-	if p.cursor != n-1 || !strings.HasSuffix(strings.TrimSpace(strings.Split(scr, "\n")[23]), itoa(n)+"/"+itoa(n)) {
-		t.Errorf("G: cursor %d of %d, status line %q", p.cursor, n, strings.Split(scr, "\n")[23])
+	if p.Cursor != n-1 || !strings.HasSuffix(strings.TrimSpace(strings.Split(scr, "\n")[23]), common.Itoa(n)+"/"+common.Itoa(n)) {
+		t.Errorf("G: cursor %d of %d, status line %q", p.Cursor, n, strings.Split(scr, "\n")[23])
 	}
 	golden.RequireEqual(t, scr)
 
@@ -41,18 +44,18 @@ func TestFindingsLegendReachable(t *testing.T) {
 	if !strings.Contains(screen(b), legend) {
 		t.Fatalf("j never reaches the legend:\n%s", screen(b))
 	}
-	q := b.view().(*Findings)
-	past := q.past
+	q := b.view().(*findingsui.Findings)
+	past := q.Past
 	press(b, "j") // at the end: nothing more
-	if q.past != past || q.cursor != n-1 {
-		t.Errorf("j at the end: past %d (was %d), cursor %d", q.past, past, q.cursor)
+	if q.Past != past || q.Cursor != n-1 {
+		t.Errorf("j at the end: past %d (was %d), cursor %d", q.Past, past, q.Cursor)
 	}
 	press(b, "k")
-	if q.past != past-1 || q.cursor != n-1 {
-		t.Errorf("k below the last finding: past %d, cursor %d; want %d, %d", q.past, q.cursor, past-1, n-1)
+	if q.Past != past-1 || q.Cursor != n-1 {
+		t.Errorf("k below the last finding: past %d, cursor %d; want %d, %d", q.Past, q.Cursor, past-1, n-1)
 	}
 	press(b, "g")
-	if q.past != 0 || q.cursor != 0 || strings.Contains(screen(b), legend) {
-		t.Errorf("g: past %d cursor %d", q.past, q.cursor)
+	if q.Past != 0 || q.Cursor != 0 || strings.Contains(screen(b), legend) {
+		t.Errorf("g: past %d cursor %d", q.Past, q.Cursor)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui/common"
+	findingsui "github.com/hudiscope/hudiscope/ui/findings"
 )
 
 func TestFindingsPane(t *testing.T) {
@@ -24,7 +26,7 @@ func TestFindingsPane(t *testing.T) {
 	if err != nil || s.Findings == nil {
 		t.Skipf("fixture: %v", err)
 	}
-	p := NewFindings(&Common{Styles: NewStyles(false, false), Keys: DefaultKeyMap()})
+	p := findingsui.NewFindings(&common.Common{Styles: common.NewStyles(false, false), Keys: common.DefaultKeyMap()})
 	p.SetSize(100, 30)
 	p.SetSnapshot(s)
 	v := ansi.Strip(p.View(100, 30))
@@ -69,16 +71,16 @@ func TestFindingsPaneIsText(t *testing.T) {
 	snaps["mor-services props"] = s
 	bad := []string{"**", "`", `\|`, "HUDI-RCA", "hudi-architect", "hudi-cli", " ADR"}
 	for name, s := range snaps {
-		p := NewFindings(&Common{Styles: NewStyles(false, false), Keys: DefaultKeyMap()})
+		p := findingsui.NewFindings(&common.Common{Styles: common.NewStyles(false, false), Keys: common.DefaultKeyMap()})
 		p.SetSize(80, 24)
 		p.SetSnapshot(s)
-		if len(p.all) < 8 {
-			t.Fatalf("%s: %d findings listed", name, len(p.all))
+		if len(p.All) < 8 {
+			t.Fatalf("%s: %d findings listed", name, len(p.All))
 		}
 		sawTable := false
-		for _, f := range p.all {
-			p.open(f)
-			lines := p.detailLines(80)
+		for _, f := range p.All {
+			p.Open(f)
+			lines := p.DetailLines(80)
 			if !strings.HasPrefix(lines[0], " "+f.ID+" — ") {
 				t.Errorf("%s %s: heading %q, want the id and title without #", name, f.ID, lines[0])
 			}
@@ -107,7 +109,7 @@ func TestFindingsPaneIsText(t *testing.T) {
 		"> Caveat: partial":                     "Caveat: partial",
 		"# OBS-001 — Base files":                "OBS-001 — Base files",
 	} {
-		if got := terminalText(in); got != want {
+		if got := findingsui.TerminalText(in); got != want {
 			t.Errorf("terminalText(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // FleetOptions configure the Fleet view: many tables, one row each.
@@ -54,10 +55,10 @@ type leaveTableMsg struct{}
 // there comes back.
 type Fleet struct {
 	opts  FleetOptions
-	c     *Common
+	c     *common.Common
 	rows  []model.FleetRow
 	cells [][]string // report.FleetCells of each row, made once as it arrives (not per frame)
-	lv    *listView
+	lv    *common.ListView
 	child *App
 	// apps are the explorers opened so far, by location: esc keeps one (its load goes on),
 	// Enter on the same row shows it again as it was left.
@@ -82,17 +83,17 @@ func NewFleet(o FleetOptions) *Fleet {
 	if o.Now == nil {
 		o.Now = clock.Now
 	}
-	c := &Common{Styles: NewStyles(o.Color, o.ASCII), Keys: DefaultKeyMap(), Clock: &Clock{Now: o.Now}}
+	c := &common.Common{Styles: common.NewStyles(o.Color, o.ASCII), Keys: common.DefaultKeyMap(), Clock: &common.Clock{Now: o.Now}}
 	if o.ASCII {
-		c.Keys.asciiHelp()
+		c.Keys.AsciiHelp()
 	}
 	f := &Fleet{opts: o, c: c, width: 80, height: 24, started: o.Now(), apps: map[string]*App{}}
-	f.lv = newListView(f.columns(), 0, f.cell, f.search)
-	f.lv.setPage(f.bodyRows())
+	f.lv = common.NewListView(f.Columns(), 0, f.cell, f.search)
+	f.lv.SetPage(f.bodyRows())
 	return f
 }
 
-func (f *Fleet) columns() []lvCol {
+func (f *Fleet) Columns() []common.LvCol {
 	row := func(i int) model.FleetRow { return f.rows[i] }
 	age := func(s *int64) float64 {
 		if s == nil {
@@ -100,23 +101,23 @@ func (f *Fleet) columns() []lvCol {
 		}
 		return float64(*s)
 	}
-	return []lvCol{
-		{title: "TABLE", width: 16, flex: true, maxW: 30, txt: func(i int) string { return row(i).Name }},
-		{title: "TYPE", width: 4, prio: 3, txt: func(i int) string { return row(i).TableType }},
-		{title: "V", width: 2, right: true, prio: 4, num: func(i int) float64 { return float64(row(i).TableVersion) }},
-		{title: "SIZE", width: 9, right: true, prio: 1, num: func(i int) float64 { return float64(row(i).SizeBytes) }},
-		{title: "PARTS", width: 5, right: true, prio: 2, num: func(i int) float64 { return float64(row(i).Partitions) }},
-		{title: "LAST", width: 6, right: true, prio: 1, num: func(i int) float64 { return age(row(i).LastCommitAgeSeconds) }},
-		{title: "PENDING", width: 16, prio: 2, num: func(i int) float64 {
+	return []common.LvCol{
+		{Title: "TABLE", Width: 16, Flex: true, MaxW: 30, Txt: func(i int) string { return row(i).Name }},
+		{Title: "TYPE", Width: 4, Prio: 3, Txt: func(i int) string { return row(i).TableType }},
+		{Title: "V", Width: 2, Right: true, Prio: 4, Num: func(i int) float64 { return float64(row(i).TableVersion) }},
+		{Title: "SIZE", Width: 9, Right: true, Prio: 1, Num: func(i int) float64 { return float64(row(i).SizeBytes) }},
+		{Title: "PARTS", Width: 5, Right: true, Prio: 2, Num: func(i int) float64 { return float64(row(i).Partitions) }},
+		{Title: "LAST", Width: 6, Right: true, Prio: 1, Num: func(i int) float64 { return age(row(i).LastCommitAgeSeconds) }},
+		{Title: "PENDING", Width: 16, Prio: 2, Num: func(i int) float64 {
 			m := -1.0
 			for _, p := range row(i).Pending {
 				m = max(m, age(p.AgeSeconds))
 			}
 			return m
 		}},
-		{title: "HEALTH", width: 9, flex: true, maxW: 28, num: func(i int) float64 { return float64(report.FleetSeverity(row(i))) }},
-		{title: "SYNC", width: 9, prio: 2, txt: func(i int) string { return syncRank(row(i).MetaSync) }},
-		{title: "NOTE", width: 10, flex: true, prio: 5},
+		{Title: "HEALTH", Width: 9, Flex: true, MaxW: 28, Num: func(i int) float64 { return float64(report.FleetSeverity(row(i))) }},
+		{Title: "SYNC", Width: 9, Prio: 2, Txt: func(i int) string { return syncRank(row(i).MetaSync) }},
+		{Title: "NOTE", Width: 10, Flex: true, Prio: 5},
 	}
 }
 
@@ -203,8 +204,8 @@ func (f *Fleet) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		f.width, f.height = msg.Width, msg.Height
-		f.lv.setPage(f.bodyRows())
-		f.lv.sizeFooter(f.width, "tables")
+		f.lv.SetPage(f.bodyRows())
+		f.lv.SizeFooter(f.width, "tables")
 		if f.child != nil {
 			f.child.Update(msg)
 		}
@@ -249,7 +250,7 @@ func (f *Fleet) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return f, f.key(msg)
 	}
 	if msg, ok := msg.(tea.MouseWheelMsg); ok {
-		f.lv.update(f.c.Keys, msg)
+		f.lv.Handle(f.c.Keys, msg)
 	}
 	return f, nil
 }
@@ -259,15 +260,15 @@ func (f *Fleet) addRow(r model.FleetRow) {
 	// Until the user moves, the cursor stays on the top (worst) row; after, on its table.
 	keep := -1
 	if f.touched {
-		keep = f.lv.selected()
+		keep = f.lv.Selected()
 	}
 	f.rows = append(f.rows, r)
 	f.cells = append(f.cells, report.FleetCells(r))
 	// The new row goes after every row it does not sort before: the order a stable sort of all
 	// rows gives, without re-sorting them on each arrival.
-	at := sort.Search(len(f.lv.base), func(p int) bool { return report.FleetLess(r, f.rows[f.lv.base[p]]) })
-	f.lv.n, f.lv.base = len(f.rows), slices.Insert(f.lv.base, at, len(f.rows)-1)
-	f.lv.apply(keep)
+	at := sort.Search(len(f.lv.Base), func(p int) bool { return report.FleetLess(r, f.rows[f.lv.Base[p]]) })
+	f.lv.N, f.lv.Base = len(f.rows), slices.Insert(f.lv.Base, at, len(f.rows)-1)
+	f.lv.Apply(keep)
 }
 
 func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -276,8 +277,8 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 		return f.quit()
 	}
 	f.touched = true
-	if f.lv.filtering {
-		f.lv.update(k, msg)
+	if f.lv.Filtering {
+		f.lv.Handle(k, msg)
 		return nil
 	}
 	switch {
@@ -289,11 +290,11 @@ func (f *Fleet) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		f.help = true
 	case key.Matches(msg, k.Back):
-		f.lv.closeFilter()
+		f.lv.CloseFilter()
 	case key.Matches(msg, k.Open):
-		return f.open()
+		return f.Open()
 	default:
-		f.lv.update(k, msg)
+		f.lv.Handle(k, msg)
 	}
 	return nil
 }
@@ -310,10 +311,10 @@ func (f *Fleet) quit() tea.Cmd {
 	return tea.Quit
 }
 
-// open shows the selected table in the usual panes; esc there (with nothing to close) comes
+// Open shows the selected table in the usual panes; esc there (with nothing to close) comes
 // back to the list, cancelling that table's load.
-func (f *Fleet) open() tea.Cmd {
-	i := f.lv.selected()
+func (f *Fleet) Open() tea.Cmd {
+	i := f.lv.Selected()
 	if i < 0 || f.opts.Open == nil {
 		return nil
 	}
@@ -353,7 +354,7 @@ func (f *Fleet) Render() string {
 	if f.child != nil {
 		return f.child.Render()
 	}
-	return asciiCuts(f.c.Styles.G, f.render())
+	return common.AsciiCuts(f.c.Styles.G, f.render())
 }
 
 func (f *Fleet) render() string {
@@ -370,17 +371,17 @@ func (f *Fleet) render() string {
 	for _, r := range f.rows {
 		counts[report.FleetSeverity(r)]++
 	}
-	head := clip(st.Brand.Render(" hudiscope fleet ")+" "+f.opts.Source+"  "+state, w)
-	summary := clip(fmt.Sprintf(" %d unreadable · %d unhealthy · %d healthy · %d not judged · sort: %s",
-		counts[3], counts[2], counts[1], counts[0], f.lv.sortName("worst first")), w)
+	head := common.Clip(st.Brand.Render(" hudiscope fleet ")+" "+f.opts.Source+"  "+state, w)
+	summary := common.Clip(fmt.Sprintf(" %d unreadable · %d unhealthy · %d healthy · %d not judged · sort: %s",
+		counts[3], counts[2], counts[1], counts[0], f.lv.SortName("worst first")), w)
 	lines := []string{head, summary}
 	if f.help {
 		lines = append(lines, "", " enter  open the table (esc comes back)", " /      filter", " s      sort (cycle columns)",
 			" esc    clear the filter", " q      quit", "", " any key closes this help")
-		return fit(append(lines, make([]string, h)...)[:h], w, h)
+		return common.Fit(append(lines, make([]string, h)...)[:h], w, h)
 	}
-	lines = append(lines, f.lv.header(st, w))
-	body := f.lv.rows(st, w, true)
+	lines = append(lines, f.lv.Header(st, w))
+	body := f.lv.Rows(st, w, true)
 	if len(body) == 0 {
 		msg := " looking for tables…"
 		if f.done {
@@ -393,15 +394,15 @@ func (f *Fleet) render() string {
 		lines = append(lines, "")
 	}
 	lines = lines[:h-2]
-	foot := f.lv.footer(f.c, w, "tables")
+	foot := f.lv.Footer(f.c, w, "tables")
 	if foot == "" && f.done && f.disc != nil && f.disc.Stopped != "" {
 		foot = " discovery " + f.disc.Stopped
 	}
 	if foot == "" && f.err != nil {
 		foot = " " + f.err.Error()
 	}
-	lines = append(lines, clip(foot, w))
-	status := " " + f.lv.status() + "  enter: open · /: filter · s: sort · ?: help · q: quit"
-	lines = append(lines, st.Status.Render(padRight(clip(status, w), w)))
+	lines = append(lines, common.Clip(foot, w))
+	status := " " + f.lv.Status() + "  enter: open · /: filter · s: sort · ?: help · q: quit"
+	lines = append(lines, st.Status.Render(common.PadRight(common.Clip(status, w), w)))
 	return strings.Join(lines, "\n")
 }

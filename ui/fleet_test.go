@@ -113,7 +113,7 @@ func TestFleetGolden(t *testing.T) {
 func TestFleetOrderAndKeys(t *testing.T) {
 	f := newTestFleet(120, 40, nil)
 	var order []string
-	for _, i := range f.lv.visible() {
+	for _, i := range f.lv.Visible() {
 		order = append(order, f.rows[i].Name)
 	}
 	want := "ops/broken ops/events sales/orders ml/features sales/customers tmp/scratch"
@@ -122,19 +122,19 @@ func TestFleetOrderAndKeys(t *testing.T) {
 	}
 	// Size sort: largest first.
 	fleetPress(f, "s", "s", "s", "s") // TABLE, TYPE, V, SIZE
-	if got := f.rows[f.lv.visible()[0]].Name; got != "sales/orders" || f.lv.sortName("") != "SIZE, largest first" {
-		t.Errorf("size sort: first %s, %s", got, f.lv.sortName(""))
+	if got := f.rows[f.lv.Visible()[0]].Name; got != "sales/orders" || f.lv.SortName("") != "SIZE, largest first" {
+		t.Errorf("size sort: first %s, %s", got, f.lv.SortName(""))
 	}
 	fleetPress(f, "/")
 	for _, r := range "features" {
 		fleetPress(f, string(r))
 	}
 	fleetPress(f, "enter")
-	if n := len(f.lv.visible()); n != 1 || f.rows[f.lv.visible()[0]].Name != "ml/features" {
+	if n := len(f.lv.Visible()); n != 1 || f.rows[f.lv.Visible()[0]].Name != "ml/features" {
 		t.Errorf("filter: %d rows", n)
 	}
 	fleetPress(f, "esc")
-	if n := len(f.lv.visible()); n != 6 {
+	if n := len(f.lv.Visible()); n != 6 {
 		t.Errorf("esc clears the filter: %d rows", n)
 	}
 	if !strings.Contains(fleetScreen(t, f, 120, 40), "1 unreadable · 2 unhealthy · 2 healthy · 1 not judged") {
@@ -205,7 +205,7 @@ func TestFleetArrivalOrder(t *testing.T) {
 		want[i] = i
 	}
 	sort.SliceStable(want, func(a, b int) bool { return report.FleetLess(rows[want[a]], rows[want[b]]) })
-	if !slices.Equal(f.lv.base, want) {
-		t.Fatalf("natural order differs from the stable sort:\n%v\nwant\n%v", f.lv.base[:20], want[:20])
+	if !slices.Equal(f.lv.Base, want) {
+		t.Fatalf("natural order differs from the stable sort:\n%v\nwant\n%v", f.lv.Base[:20], want[:20])
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 )
 
 // overlapSnapshot is a synthetic timeline with overlapping instants: a clustering spanning
@@ -88,7 +90,7 @@ func TestGanttCursorRow(t *testing.T) {
 	feed(a, overlapSnapshot(t))
 	showPane(a, "Timeline")
 	press(a, "v")
-	tl := paneTitled(a, "Timeline").(*Timeline)
+	tl := paneTitled(a, "Timeline").(*timelineui.Timeline)
 	sel := tl.Selected()
 	var row string
 	for _, l := range strings.Split(screen(a), "\n") {
@@ -104,15 +106,15 @@ func TestGanttCursorRow(t *testing.T) {
 func TestTimelinePartitionFocus(t *testing.T) {
 	a := newTestApp(80, 24)
 	feed(a, overlapSnapshot(t))
-	tl := paneTitled(a, "Timeline").(*Timeline)
-	if !tl.Focus(jumpMsg{Pane: "Timeline", Partition: "us"}) {
+	tl := paneTitled(a, "Timeline").(*timelineui.Timeline)
+	if !tl.Focus(common.JumpPartitionWrites{Path: "us"}) {
 		t.Fatal("no focus")
 	}
-	if got := len(tl.listView.idx); got != 3 {
+	if got := len(tl.ListView.Idx); got != 3 {
 		t.Fatalf("instants that wrote us: %d, want 3", got)
 	}
 	tl.Back()
-	if !tl.Focus(jumpMsg{Pane: "Timeline", Instant: "20261129100130000"}) {
+	if !tl.Focus(common.JumpInstant{Requested: "20261129100130000"}) {
 		t.Fatal("instant not found")
 	}
 	if tl.Selected().RequestedTime != "20261129100130000" {
@@ -135,7 +137,7 @@ func TestMermaidGantt(t *testing.T) {
 }
 
 // paneTitled is the App's pane with that title (panes are renumbered as they are added).
-func paneTitled(a *App, title string) Pane {
+func paneTitled(a *App, title string) common.Pane {
 	for i := range a.panes {
 		if a.panes[i].Title() == title {
 			return a.panes[i]
@@ -148,7 +150,7 @@ func paneTitled(a *App, title string) Pane {
 func showPane(a *App, title string) {
 	for i := range a.panes {
 		if a.panes[i].Title() == title {
-			press(a, itoa(i+1))
+			press(a, common.Itoa(i+1))
 		}
 	}
 }

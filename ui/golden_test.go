@@ -8,6 +8,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 )
 
 var sizes = [][2]int{{80, 24}, {120, 40}}
@@ -74,9 +75,9 @@ func TestGolden(t *testing.T) {
 			// An instant whose metadata no table reads: its JSON as key/value rows.
 			a := loadedApp(t, fxV9, w, h)
 			press(a, "G", "enter")
-			tl := a.Pane(1).(*Timeline)
-			tl.detail = newInstantDetail(tl.detail.in)
-			a.Update(detailMsg{in: tl.detail.in, d: &timeline.Details{Content: []byte(`{"version":1,"operationType":"UNKNOWN",` +
+			tl := a.Pane(1).(*timelineui.Timeline)
+			tl.Detail = timelineui.NewInstantDetail(tl.Detail.In)
+			a.Update(timelineui.DetailMsg{In: tl.Detail.In, D: &timeline.Details{Content: []byte(`{"version":1,"operationType":"UNKNOWN",` +
 				`"extraMetadata":{"schema":""},"stats":{"totalBytesWritten":41938845,"avgRecordSize":41938845.696,` +
 				`"timeTakenInMillis":1303,"ratio":0.0024089,"numWrites":12345,"lastInstant":20260307162456179,"ok":true,` +
 				`"partitions":["region=eu","region=us"],"empty":[]}}`)}})

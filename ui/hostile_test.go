@@ -12,6 +12,9 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui/common"
+	problemsui "github.com/hudiscope/hudiscope/ui/problems"
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 )
 
 // TestLayoutHostilePartition draws a partition named with terminal control sequences and a
@@ -91,18 +94,18 @@ func TestEventLogDetailHostile(t *testing.T) {
 // The pager's backstop: a line that reached it unescaped is escaped, our own SGR styles kept.
 func TestSafeLine(t *testing.T) {
 	styled := "\x1b[1mbold\x1b[0m " + hostileText
-	got := safeLine(styled)
+	got := common.SafeLine(styled)
 	if !strings.HasPrefix(got, "\x1b[1mbold\x1b[0m ") || strings.Contains(got, "\x07") || strings.Contains(got, "\x1b]") ||
 		strings.Contains(got, "\x1b[2J") || !strings.HasSuffix(got, `x\x1b]0;pwned\x07\x1b[2J\u202ey\nz`) {
 		t.Errorf("safeLine = %q", got)
 	}
-	if s := "\x1b[38;2;1;2;3mplain\x1b[m"; safeLine(s) != s {
-		t.Errorf("a styled clean line changed: %q", safeLine(s))
+	if s := "\x1b[38;2;1;2;3mplain\x1b[m"; common.SafeLine(s) != s {
+		t.Errorf("a styled clean line changed: %q", common.SafeLine(s))
 	}
-	p := newPager()
-	p.set([]string{"ok", hostileText}, 20, 5)
-	if p.lines[1] != clip(`x\x1b]0;pwned\x07\x1b[2J\u202ey\nz`, 20) {
-		t.Errorf("pager line %q", p.lines[1])
+	p := common.NewPager()
+	p.Set([]string{"ok", hostileText}, 20, 5)
+	if p.Lines[1] != common.Clip(`x\x1b]0;pwned\x07\x1b[2J\u202ey\nz`, 20) {
+		t.Errorf("pager line %q", p.Lines[1])
 	}
 }
 
@@ -111,20 +114,20 @@ func TestProblemsViewHostile(t *testing.T) {
 	a := newTestApp(120, 40)
 	s := &model.Snapshot{Options: model.Options{Location: "/t"}, Done: []model.Step{model.StepEventLog},
 		StepErrors: map[model.Step]error{model.StepEventLog: errors.New(hostileText)}}
-	v := newProblemsView(a.c, s)
+	v := problemsui.NewProblemsView(a.c, s)
 	checkNoRawHostile(t, "problems view", v.View(120, 40))
 }
 
 // An instant's detail shows hostile info values, notes, errors and table cells escaped.
 func TestInstantDetailHostile(t *testing.T) {
 	a := newTestApp(120, 40)
-	d := &instantDetail{sortCol: -1, page: 1, info: [][2]string{{"streamer checkpoint", hostileText}}, notes: []string{hostileText}}
-	d.tables = []*dtable{{name: "files", headers: []string{"file"}, right: []bool{false}, rows: [][]string{{hostileText}}}}
-	lines, _ := d.head(a.c, 200, 40)
+	d := &timelineui.InstantDetail{SortCol: -1, Page: 1, Info: [][2]string{{"streamer checkpoint", hostileText}}, Notes: []string{hostileText}}
+	d.Tables = []*timelineui.Dtable{{Name: "files", Headers: []string{"file"}, Right: []bool{false}, Rows: [][]string{{hostileText}}}}
+	lines, _ := d.Head(a.c, 200, 40)
 	checkNoRawHostile(t, "instant detail head", strings.Join(lines, "\n"))
-	cell := joinCells([]string{hostileText}, []int{100}, []bool{false}, nil, a.c.Styles.G)
+	cell := timelineui.JoinCells([]string{hostileText}, []int{100}, []bool{false}, nil, a.c.Styles.G)
 	checkNoRawHostile(t, "instant detail cell", cell)
-	d.err = errors.New(hostileText)
-	lines, _ = d.head(a.c, 200, 40)
+	d.Err = errors.New(hostileText)
+	lines, _ = d.Head(a.c, 200, 40)
 	checkNoRawHostile(t, "instant detail error", lines[len(lines)-1])
 }

@@ -14,6 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui/common"
+	layoutui "github.com/hudiscope/hudiscope/ui/layout"
 )
 
 // keyStates are the focus states the keymap tests visit: every pane, and every drill-down,
@@ -116,9 +118,9 @@ func msgFor(t *testing.T, k string) tea.Msg {
 func observe(a *App) string {
 	p := a.view()
 	s := fmt.Sprint(screen(a), "|", a.active, a.help, a.probs != nil, a.message, p.Capturing(), p.Breadcrumb(), p.Status())
-	if l, ok := p.(*LayoutPane); ok {
+	if l, ok := p.(*layoutui.LayoutPane); ok {
 		// h picks the histogram shown when both do not fit; the fixture's always fit.
-		s += fmt.Sprint(l.histPart)
+		s += fmt.Sprint(l.HistPart)
 	}
 	return s
 }
@@ -143,10 +145,10 @@ func handled(t *testing.T, s *model.Snapshot, state, pre []string, k string) boo
 // the root's.
 func focusedKeys(a *App) (own, global []key.Binding) {
 	p := a.view()
-	for _, g := range helpGroups(paneKeys(p)) {
+	for _, g := range common.HelpGroups(paneKeys(p)) {
 		own = append(own, g.Keys...)
 	}
-	for _, g := range a.keyGroups(p)[len(helpGroups(paneKeys(p))):] {
+	for _, g := range a.keyGroups(p)[len(common.HelpGroups(paneKeys(p))):] {
 		global = append(global, g.Keys...)
 	}
 	return own, global
@@ -250,7 +252,7 @@ func containsWords(s, text string) bool {
 // esc need a state they change).
 func TestGlobalKeysHandled(t *testing.T) {
 	s := fullSnapshot(t)
-	g := DefaultKeyMap().GlobalKeys
+	g := common.DefaultKeyMap().GlobalKeys
 	for _, col := range g.FullHelp() {
 		for _, b := range col {
 			for _, k := range b.Keys() {
@@ -267,7 +269,7 @@ func TestGlobalKeysHandled(t *testing.T) {
 		}
 	}
 	// While an input has focus only ctrl+c and ctrl+z stay the root's.
-	for _, col := range g.capturing().FullHelp() {
+	for _, col := range g.Capturing().FullHelp() {
 		for _, b := range col {
 			for _, k := range b.Keys() {
 				if !handled(t, s, []string{"2", "/"}, nil, k) {
@@ -336,7 +338,7 @@ func TestAltDigitSwitchesPane(t *testing.T) {
 		}
 	}
 	// The help overlay still names the digit.
-	if k := DefaultKeyMap().Pane[2]; k.Help().Key != "3" || strings.Join(k.Keys(), ",") != "3,alt+3" {
+	if k := common.DefaultKeyMap().Pane[2]; k.Help().Key != "3" || strings.Join(k.Keys(), ",") != "3,alt+3" {
 		t.Errorf("pane 3 binding: help %q keys %v", k.Help().Key, k.Keys())
 	}
 }

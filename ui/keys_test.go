@@ -12,9 +12,11 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui/common"
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 )
 
-func tl(a *App) *Timeline { return a.Pane(1).(*Timeline) }
+func tl(a *App) *timelineui.Timeline { return a.Pane(1).(*timelineui.Timeline) }
 
 func mustContain(t *testing.T, s, want string) {
 	t.Helper()
@@ -38,8 +40,8 @@ func TestKeys(t *testing.T) {
 		check func(t *testing.T, a *App, scr string)
 	}{
 		{"j", []string{"j"}, func(t *testing.T, a *App, s string) {
-			if tl(a).cursor != 1 {
-				t.Fatal("cursor", tl(a).cursor)
+			if tl(a).Cursor != 1 {
+				t.Fatal("cursor", tl(a).Cursor)
 			}
 			mustContain(t, s, "▶ 20260307162440672")
 		}},
@@ -50,7 +52,7 @@ func TestKeys(t *testing.T) {
 		{"end", []string{"G"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "14/14") }},
 		{"g", []string{"G", "g"}, func(t *testing.T, a *App, s string) { mustContain(t, s, "1/14") }},
 		{"pgdown", []string{"pgdown"}, func(t *testing.T, a *App, s string) {
-			if tl(a).cursor == 0 {
+			if tl(a).Cursor == 0 {
 				t.Fatal("page down did not move")
 			}
 		}},
@@ -153,12 +155,12 @@ func TestQuitKeys(t *testing.T) {
 func TestMouseWheel(t *testing.T) {
 	a := loadedApp(t, fxV9, 80, 24)
 	a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if tl(a).cursor != 3 {
-		t.Fatalf("wheel down: cursor %d, want 3", tl(a).cursor)
+	if tl(a).Cursor != 3 {
+		t.Fatalf("wheel down: cursor %d, want 3", tl(a).Cursor)
 	}
 	a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if tl(a).cursor != 0 {
-		t.Fatalf("wheel up: cursor %d", tl(a).cursor)
+	if tl(a).Cursor != 0 {
+		t.Fatalf("wheel up: cursor %d", tl(a).Cursor)
 	}
 	if a.View().MouseMode != tea.MouseModeNone {
 		t.Fatal("mouse captured without Options.Mouse")
@@ -205,8 +207,8 @@ func TestExportKeys(t *testing.T) {
 // withPlaceholder replaces the default panes with the Timeline and one placeholder, the way
 // another package drops its pane in through Options.Panes.
 func withPlaceholder(o *Options) {
-	o.Panes = func(c *Common) []Pane {
-		return []Pane{NewTimeline(c), NewPlaceholder(c, "Layout", StepReason(model.StepLayout, "layout analysis"))}
+	o.Panes = func(c *common.Common) []common.Pane {
+		return []common.Pane{timelineui.NewTimeline(c), common.NewPlaceholder(c, "Layout", common.StepReason(model.StepLayout, "layout analysis"))}
 	}
 }
 

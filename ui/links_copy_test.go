@@ -5,6 +5,11 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/hudiscope/hudiscope/ui/common"
+	eventlogui "github.com/hudiscope/hudiscope/ui/eventlog"
+	findingsui "github.com/hudiscope/hudiscope/ui/findings"
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 )
 
 func click(a *App, y int) {
@@ -16,13 +21,13 @@ func click(a *App, y int) {
 // selected or open instant's requested time.
 func TestTimelineClickCopy(t *testing.T) {
 	a := loadedApp(t, fxSvc, 80, 24, func(o *Options) { o.Mouse = true })
-	tl := a.Pane(1).(*Timeline)
+	tl := a.Pane(1).(*timelineui.Timeline)
 	// Body line 3 is the first row (two begin lines, column header): screen line 5.
 	click(a, 2+3+3)
-	if tl.listView.cursor != 3 {
-		t.Fatalf("click selects row %d, want 3", tl.listView.cursor)
+	if tl.ListView.Cursor != 3 {
+		t.Fatalf("click selects row %d, want 3", tl.ListView.Cursor)
 	}
-	want := tl.row(3).in.RequestedTime
+	want := tl.Row(3).In.RequestedTime
 	if l, v, ok := tl.CopyValue(); !ok || l != "instant" || v != want {
 		t.Fatalf("CopyValue = %q %q %v, want instant %s", l, v, ok, want)
 	}
@@ -30,23 +35,23 @@ func TestTimelineClickCopy(t *testing.T) {
 	mustContain(t, a.Message(), "copied instant "+want)
 	// Clicks on the header lines select nothing.
 	click(a, 2+2)
-	if tl.listView.cursor != 3 {
-		t.Fatalf("click on the column header moved the cursor to %d", tl.listView.cursor)
+	if tl.ListView.Cursor != 3 {
+		t.Fatalf("click on the column header moved the cursor to %d", tl.ListView.Cursor)
 	}
 	// Gantt view: rows start below the axis and its rule.
 	press(a, "v")
 	click(a, 2+4+1)
-	if tl.listView.cursor != 1 {
-		t.Fatalf("Gantt click selects row %d, want 1", tl.listView.cursor)
+	if tl.ListView.Cursor != 1 {
+		t.Fatalf("Gantt click selects row %d, want 1", tl.ListView.Cursor)
 	}
 	press(a, "v", "enter")
-	if _, v, _ := tl.CopyValue(); v != tl.row(1).in.RequestedTime {
+	if _, v, _ := tl.CopyValue(); v != tl.Row(1).In.RequestedTime {
 		t.Fatalf("detail copies %q", v)
 	}
 	// A click in the detail changes nothing.
 	click(a, 2+2)
-	if tl.listView.cursor != 1 {
-		t.Fatalf("click in the detail moved the cursor to %d", tl.listView.cursor)
+	if tl.ListView.Cursor != 1 {
+		t.Fatalf("click in the detail moved the cursor to %d", tl.ListView.Cursor)
 	}
 }
 
@@ -56,30 +61,30 @@ func TestEventLogClickCopy(t *testing.T) {
 	s := loadAll(t, fxServices)
 	a := appWith(t, s, 80, 24, func(o *Options) { o.Mouse = true })
 	press(a, "5")
-	e := a.view().(*EventLogPane)
-	rowsY := len(e.top(e.width, e.height)) + 1
+	e := a.view().(*eventlogui.EventLogPane)
+	rowsY := len(e.Top(e.Width, e.Height)) + 1
 	click(a, 2+rowsY+2)
-	if e.list.cursor != 2 {
-		t.Fatalf("click selects row %d, want 2", e.list.cursor)
+	if e.List.Cursor != 2 {
+		t.Fatalf("click selects row %d, want 2", e.List.Cursor)
 	}
-	i := e.selected()
-	if l, v, ok := e.CopyValue(); !ok || l != "stage" || v != itoa(e.stages[i].StageID)+"."+itoa(e.stages[i].AttemptID) {
+	i := e.Selected()
+	if l, v, ok := e.CopyValue(); !ok || l != "stage" || v != common.Itoa(e.Stages[i].StageID)+"."+common.Itoa(e.Stages[i].AttemptID) {
 		t.Fatalf("CopyValue = %q %q %v", l, v, ok)
 	}
 	press(a, "y")
 	mustContain(t, a.Message(), "copied stage ")
 	click(a, 2+rowsY-1) // the column header
-	if e.list.cursor != 2 {
-		t.Fatalf("click on the header moved the cursor to %d", e.list.cursor)
+	if e.List.Cursor != 2 {
+		t.Fatalf("click on the header moved the cursor to %d", e.List.Cursor)
 	}
 	press(a, "P", "j")
-	if l, v, ok := e.CopyValue(); !ok || l != "phase" || v != e.phases[1].Label {
-		t.Fatalf("phase CopyValue = %q %q %v, want %s", l, v, ok, e.phases[1].Label)
+	if l, v, ok := e.CopyValue(); !ok || l != "phase" || v != e.Phases[1].Label {
+		t.Fatalf("phase CopyValue = %q %q %v, want %s", l, v, ok, e.Phases[1].Label)
 	}
 	// While picking phases a click does not move the stage cursor.
 	click(a, 2+rowsY)
-	if e.list.cursor != 2 {
-		t.Fatalf("click while picking phases moved the cursor to %d", e.list.cursor)
+	if e.List.Cursor != 2 {
+		t.Fatalf("click while picking phases moved the cursor to %d", e.List.Cursor)
 	}
 }
 
@@ -89,22 +94,22 @@ func TestFindingsLinks(t *testing.T) {
 	s := loadAll(t, fxServices)
 	a := appWith(t, s, 80, 24, func(o *Options) { o.Mouse = true })
 	press(a, "6")
-	p := a.view().(*Findings)
-	if len(p.sel) < 2 {
+	p := a.view().(*findingsui.Findings)
+	if len(p.Sel) < 2 {
 		t.Skip("fixture has fewer than two findings")
 	}
-	last := p.lines[p.sel[len(p.sel)-1]].f
-	run(a, jumpTo(jumpMsg{Pane: "Findings", Finding: strings.ToLower(last.ID)}))
-	if p.selected() != last || strings.Contains(a.Message(), "not found") {
-		t.Fatalf("jump to %s selects %v (%s)", last.ID, p.selected(), a.Message())
+	last := p.Lines[p.Sel[len(p.Sel)-1]].F
+	run(a, common.JumpTo(common.JumpFinding{ID: strings.ToLower(last.ID)}))
+	if p.Selected() != last || strings.Contains(a.Message(), "not found") {
+		t.Fatalf("jump to %s selects %v (%s)", last.ID, p.Selected(), a.Message())
 	}
-	run(a, jumpTo(jumpMsg{Pane: "Findings", Finding: "NO-SUCH"}))
+	run(a, common.JumpTo(common.JumpFinding{ID: "NO-SUCH"}))
 	mustContain(t, a.Message(), "not found in Findings: finding NO-SUCH")
 
 	// CopyValue: key=value lines where the finding sets keys, else the id.
-	for si, li := range p.sel {
-		p.cursor = si
-		f := p.lines[li].f
+	for si, li := range p.Sel {
+		p.Cursor = si
+		f := p.Lines[li].F
 		l, v, ok := p.CopyValue()
 		if !ok {
 			t.Fatalf("%s: nothing to copy", f.ID)
@@ -127,27 +132,27 @@ func TestFindingsLinks(t *testing.T) {
 
 	// Click: find a finding's screen line, click it.
 	press(a, "g")
-	p.reflow()
-	view := p.listLines(p.width)
-	for y := 0; y < p.height && p.top+y < len(view); y++ {
-		if v := view[p.top+y]; v.sel > 0 {
+	p.Reflow()
+	view := p.ListLines(p.Width)
+	for y := 0; y < p.Height && p.Top+y < len(view); y++ {
+		if v := view[p.Top+y]; v.Sel > 0 {
 			click(a, 2+y)
-			if p.cursor != v.sel {
-				t.Fatalf("click on line %d selects %d, want %d", y, p.cursor, v.sel)
+			if p.Cursor != v.Sel {
+				t.Fatalf("click on line %d selects %d, want %d", y, p.Cursor, v.Sel)
 			}
 			break
 		}
 	}
 	// A heading line selects nothing.
-	before := p.cursor
-	for y := 0; y < p.height && p.top+y < len(view); y++ {
-		if view[p.top+y].sel < 0 {
+	before := p.Cursor
+	for y := 0; y < p.Height && p.Top+y < len(view); y++ {
+		if view[p.Top+y].Sel < 0 {
 			click(a, 2+y)
 			break
 		}
 	}
-	if p.cursor != before {
-		t.Fatalf("click on a text line moved the cursor to %d", p.cursor)
+	if p.Cursor != before {
+		t.Fatalf("click on a text line moved the cursor to %d", p.Cursor)
 	}
 }
 
@@ -155,9 +160,9 @@ func TestFindingsLinks(t *testing.T) {
 // through the clock and z changes them; raw mode and 80 columns show the instant strings.
 func TestTimelineClockColumns(t *testing.T) {
 	a := loadedApp(t, fxSvc, 120, 40)
-	tl := a.Pane(1).(*Timeline)
-	in := tl.row(0).in
-	zone := tableZone(tl.snap)
+	tl := a.Pane(1).(*timelineui.Timeline)
+	in := tl.Row(0).In
+	zone := common.TableZone(tl.Snap)
 	clk := a.c.Clock
 	writer := clk.Instant(in.RequestedTime, zone)
 	if writer == in.RequestedTime {
@@ -188,7 +193,7 @@ func TestTimelineClockColumns(t *testing.T) {
 	if got := screen(b); got != s {
 		mustNotContain(t, got, utc)
 	}
-	if cols := tl.columns(80); cols[0].width != 17 || cols[1].width != 18 {
-		t.Errorf("80-column widths %d %d", cols[0].width, cols[1].width)
+	if cols := tl.Columns(80); cols[0].Width != 17 || cols[1].Width != 18 {
+		t.Errorf("80-column widths %d %d", cols[0].Width, cols[1].Width)
 	}
 }

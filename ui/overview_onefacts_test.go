@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
+	overviewui "github.com/hudiscope/hudiscope/ui/overview"
 )
 
 // TestOverviewMatchesReportSummary (issue 28): the Overview pane and the report's Summary lay
@@ -16,13 +18,13 @@ import (
 func TestOverviewMatchesReportSummary(t *testing.T) {
 	s := loadAll(t, fxServices)
 	a := overviewApp(t, s, 120, 40)
-	a.c.Clock.Mode = TimeRaw
-	ov := a.Pane(0).(*Overview)
+	a.c.Clock.Mode = common.TimeRaw
+	ov := a.Pane(0).(*overviewui.Overview)
 	// The pane computes the begin values off the main loop; give it the model's.
-	ov.Update(overviewStartsMsg{tl: s.Timeline, begins: s.IncrementalBegins(context.Background())})
+	ov.Update(overviewui.OverviewStartsMsg{Tl: s.Timeline, Begins: s.IncrementalBegins(context.Background())})
 	var pane []string
-	for _, r := range ov.rows() {
-		pane = append(pane, "| "+r.label+" | "+r.value+" |")
+	for _, r := range ov.Rows() {
+		pane = append(pane, "| "+r.Label+" | "+r.Value+" |")
 	}
 	md := report.Markdown(context.Background(), s)
 	start := strings.Index(md, "## Summary\n\n| fact | value |\n|---|---|\n")

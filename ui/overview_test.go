@@ -16,6 +16,11 @@ import (
 
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
+	healthui "github.com/hudiscope/hudiscope/ui/health"
+	layoutui "github.com/hudiscope/hudiscope/ui/layout"
+	overviewui "github.com/hudiscope/hudiscope/ui/overview"
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 )
 
 // loadAll loads a fixture table with every input, at the fixed clock.
@@ -128,8 +133,8 @@ func TestOverviewGolden(t *testing.T) {
 func TestOverviewLinks(t *testing.T) {
 	s := loadAll(t, fxMORServices)
 	a := overviewApp(t, s, 80, 24)
-	ov := a.Pane(0).(*Overview)
-	rows := ov.rows()
+	ov := a.Pane(0).(*overviewui.Overview)
+	rows := ov.Rows()
 	if len(rows) < 10 {
 		t.Fatalf("only %d overview lines", len(rows))
 	}
@@ -139,30 +144,30 @@ func TestOverviewLinks(t *testing.T) {
 			press(a, "j")
 		}
 		press(a, "enter")
-		want := r.jump.Pane
+		want := r.Link.Pane
 		got := a.view().Title()
 		if got != want {
-			t.Errorf("line %d %q: Enter shows %s, want %s", i, r.label, got, want)
+			t.Errorf("line %d %q: Enter shows %s, want %s", i, r.Label, got, want)
 			continue
 		}
 		if strings.Contains(a.Message(), "not found") {
-			t.Errorf("line %d %q: %s", i, r.label, a.Message())
+			t.Errorf("line %d %q: %s", i, r.Label, a.Message())
 		}
 		switch p := a.view().(type) {
-		case *Timeline:
-			if r.jump.Instant != "" && (p.Selected() == nil || p.Selected().RequestedTime != r.jump.Instant) {
-				t.Errorf("line %d %q: Timeline shows %v, want instant %s", i, r.label, p.Selected(), r.jump.Instant)
+		case *timelineui.Timeline:
+			if r.Link.Instant != "" && (p.Selected() == nil || p.Selected().RequestedTime != r.Link.Instant) {
+				t.Errorf("line %d %q: Timeline shows %v, want instant %s", i, r.Label, p.Selected(), r.Link.Instant)
 			}
-		case *LayoutPane:
-			if r.jump.Partition != "" {
-				if _, v, _ := p.CopyValue(); v != r.jump.Partition {
-					t.Errorf("line %d %q: Layout selects %q, want %q", i, r.label, v, r.jump.Partition)
+		case *layoutui.LayoutPane:
+			if r.Link.Partition != "" {
+				if _, v, _ := p.CopyValue(); v != r.Link.Partition {
+					t.Errorf("line %d %q: Layout selects %q, want %q", i, r.Label, v, r.Link.Partition)
 				}
 			}
-		case *HealthPane:
-			if r.jump.Check != "" {
-				if _, v, _ := p.CopyValue(); !strings.HasPrefix(v, r.jump.Check+"=") {
-					t.Errorf("line %d %q: Health selects %q, want %q", i, r.label, v, r.jump.Check)
+		case *healthui.HealthPane:
+			if r.Link.Check != "" {
+				if _, v, _ := p.CopyValue(); !strings.HasPrefix(v, r.Link.Check+"=") {
+					t.Errorf("line %d %q: Health selects %q, want %q", i, r.Label, v, r.Link.Check)
 				}
 			}
 		}
@@ -170,7 +175,7 @@ func TestOverviewLinks(t *testing.T) {
 	// Every kind of line is there.
 	var labels []string
 	for _, r := range rows {
-		labels = append(labels, r.label)
+		labels = append(labels, r.Label)
 	}
 	for _, want := range []string{"table", "version", "size", "partitions", "files", "last commit", "pending", "health", "top finding", "incr. 1.1+", "problems"} {
 		if !strings.Contains(strings.Join(labels, "|"), want) {
@@ -181,16 +186,16 @@ func TestOverviewLinks(t *testing.T) {
 
 func TestClock(t *testing.T) {
 	writer := time.FixedZone("CET", 3600)
-	c := &Clock{Now: func() time.Time { return fixedNow }, Local: time.FixedZone("PST", -8*3600)}
+	c := &common.Clock{Now: func() time.Time { return fixedNow }, Local: time.FixedZone("PST", -8*3600)}
 	raw := "20261130120000123" // 11:00:00.123 UTC
-	for mode, want := range map[TimeMode]string{TimeWriter: "2026-11-30 12:00:00.123 CET", TimeUTC: "2026-11-30 11:00:00.123 UTC",
-		TimeLocal: "2026-11-30 03:00:00.123 PST", TimeRaw: raw} {
+	for mode, want := range map[common.TimeMode]string{common.TimeWriter: "2026-11-30 12:00:00.123 CET", common.TimeUTC: "2026-11-30 11:00:00.123 UTC",
+		common.TimeLocal: "2026-11-30 03:00:00.123 PST", common.TimeRaw: raw} {
 		c.Mode = mode
 		if got := c.Instant(raw, writer); got != want {
 			t.Errorf("%v: %q, want %q", mode, got, want)
 		}
 	}
-	c.Mode = TimeUTC
+	c.Mode = common.TimeUTC
 	if got := c.Instant("00000000000000000", writer); got != "00000000000000000" {
 		t.Errorf("non-date instant: %q", got)
 	}
@@ -200,7 +205,7 @@ func TestClock(t *testing.T) {
 		}
 	}
 	for d, want := range map[time.Duration]string{850 * time.Millisecond: "850ms", 4200 * time.Millisecond: "4.2s", 185 * time.Second: "3m05s", 133 * time.Minute: "2h13m", 76 * time.Hour: "3d4h"} {
-		if got := Dur(d); got != want {
+		if got := common.Dur(d); got != want {
 			t.Errorf("dur %v: %q, want %q", d, got, want)
 		}
 	}
@@ -222,23 +227,23 @@ func TestOSC52(t *testing.T) {
 	v := "20261129155610512"
 	b64 := base64.StdEncoding.EncodeToString([]byte(v))
 	plain := "\x1b]52;c;" + b64 + "\a"
-	if got := osc52(v, env()); got != plain {
+	if got := common.Osc52(v, env()); got != plain {
 		t.Errorf("plain: %q", got)
 	}
 	tmux := plain + "\x1bPtmux;\x1b\x1b]52;c;" + b64 + "\a\x1b\\"
-	if got := osc52(v, env("TMUX", "/tmp/tmux-0/default,1,0", "TERM", "screen-256color")); got != tmux {
+	if got := common.Osc52(v, env("TMUX", "/tmp/tmux-0/default,1,0", "TERM", "screen-256color")); got != tmux {
 		t.Errorf("tmux: %q", got)
 	}
 	screenSeq := "\x1bP" + plain + "\x1b\\"
-	if got := osc52(v, env("STY", "123.pts-0", "TERM", "screen")); got != screenSeq {
+	if got := common.Osc52(v, env("STY", "123.pts-0", "TERM", "screen")); got != screenSeq {
 		t.Errorf("screen: %q", got)
 	}
 	long := strings.Repeat("x", 200)
-	got := osc52(long, env("STY", "1"))
+	got := common.Osc52(long, env("STY", "1"))
 	if n := strings.Count(got, "\x1bP"); n < 2 {
 		t.Errorf("screen: %d DCS chunks for a long value", n)
 	}
-	if strings.ReplaceAll(strings.ReplaceAll(got, "\x1bP", ""), "\x1b\\", "") != osc52(long, env()) {
+	if strings.ReplaceAll(strings.ReplaceAll(got, "\x1bP", ""), "\x1b\\", "") != common.Osc52(long, env()) {
 		t.Error("screen chunks do not join to the sequence")
 	}
 }
@@ -254,10 +259,10 @@ func TestCopyKey(t *testing.T) {
 			return ""
 		}
 	})
-	ov := a.Pane(0).(*Overview)
-	for i, r := range ov.rows() {
-		if r.label == "last commit" {
-			ov.cursor = i
+	ov := a.Pane(0).(*overviewui.Overview)
+	for i, r := range ov.Rows() {
+		if r.Label == "last commit" {
+			ov.Cursor = i
 		}
 	}
 	_, want, ok := ov.CopyValue()
@@ -272,13 +277,13 @@ func TestCopyKey(t *testing.T) {
 	if !ok {
 		t.Fatalf("y: %T, want tea.RawMsg", cmd())
 	}
-	if raw.Msg != osc52(want, a.opts.Getenv) || !strings.Contains(fmt.Sprint(raw.Msg), "\x1bPtmux;") {
+	if raw.Msg != common.Osc52(want, a.opts.Getenv) || !strings.Contains(fmt.Sprint(raw.Msg), "\x1bPtmux;") {
 		t.Errorf("sequence %q", raw.Msg)
 	}
 	mustContain(t, screen(a), "copied instant "+want)
 	// Nothing to copy on a pane without a value.
 	press(a, "6")
-	if _, isCopier := a.view().(copier); !isCopier {
+	if _, isCopier := a.view().(common.Copier); !isCopier {
 		_, cmd = a.Update(keyMsg("y"))
 		if cmd != nil || !strings.Contains(a.Message(), "nothing to copy") {
 			t.Errorf("y on %s: %q", a.view().Title(), a.Message())
@@ -333,26 +338,26 @@ func TestMouseClicks(t *testing.T) {
 	// Overview rows: a click selects, a second click opens.
 	a.Update(tea.MouseClickMsg{X: 5, Y: 1, Button: tea.MouseLeft})
 	a.Update(tea.MouseClickMsg{X: 5, Y: 2 + 1 + 3, Button: tea.MouseLeft})
-	ov := a.Pane(0).(*Overview)
-	if ov.cursor != 3 {
-		t.Fatalf("click selects row %d, want 3", ov.cursor)
+	ov := a.Pane(0).(*overviewui.Overview)
+	if ov.Cursor != 3 {
+		t.Fatalf("click selects row %d, want 3", ov.Cursor)
 	}
 	_, cmd := a.Update(tea.MouseClickMsg{X: 5, Y: 6, Button: tea.MouseLeft})
 	run(a, cmd)
-	if a.view().Title() != ov.rows()[3].jump.Pane {
+	if a.view().Title() != ov.Rows()[3].Link.Pane {
 		t.Errorf("second click shows %s", a.view().Title())
 	}
 	// Layout and Health rows.
 	press(a, "3")
-	lp := a.Pane(2).(*LayoutPane)
-	a.Update(tea.MouseClickMsg{X: 5, Y: 2 + len(lp.topSummary(lp.width)) + 1 + 1, Button: tea.MouseLeft})
-	if l := lp; l.list.cursor != 1 {
-		t.Errorf("layout click: cursor %d", l.list.cursor)
+	lp := a.Pane(2).(*layoutui.LayoutPane)
+	a.Update(tea.MouseClickMsg{X: 5, Y: 2 + len(lp.TopSummary(lp.Width)) + 1 + 1, Button: tea.MouseLeft})
+	if l := lp; l.List.Cursor != 1 {
+		t.Errorf("layout click: cursor %d", l.List.Cursor)
 	}
 	press(a, "4")
 	a.Update(tea.MouseClickMsg{X: 5, Y: 2 + 2 + 2, Button: tea.MouseLeft})
-	if h := a.Pane(3).(*HealthPane); h.list.cursor != 2 {
-		t.Errorf("health click: cursor %d", h.list.cursor)
+	if h := a.Pane(3).(*healthui.HealthPane); h.List.Cursor != 2 {
+		t.Errorf("health click: cursor %d", h.List.Cursor)
 	}
 }
 
@@ -411,39 +416,39 @@ func TestExportFits(t *testing.T) {
 func TestOverviewIncrementalBegins(t *testing.T) {
 	s := loadAll(t, fxServices)
 	a := overviewApp(t, s, 80, 24)
-	ov := a.Pane(0).(*Overview)
-	got := map[string]ovRow{}
-	for _, r := range ov.rows() {
-		if r.copyLabel == "begin.instanttime" {
-			got[r.value] = r
+	ov := a.Pane(0).(*overviewui.Overview)
+	got := map[string]overviewui.OvRow{}
+	for _, r := range ov.Rows() {
+		if r.CopyLabel == "begin.instanttime" {
+			got[r.Value] = r
 		}
 	}
 	resume := "resume after the latest commit: 20261129162151912"
 	early := "earliest readable (cleaner retention): 20261129162008755"
-	if len(got) != 2 || got[resume].label != "incr. 1.1+" || got[early].copyValue == "" {
+	if len(got) != 2 || got[resume].Label != "incr. 1.1+" || got[early].CopyValue == "" {
 		t.Fatalf("overview begin rows %v, want %q (labelled incr. 1.1+) and %q", got, resume, early)
 	}
-	if got[resume].jump.Instant != "20261129162134323" || got[early].jump.Instant != "20261129161947920" {
-		t.Errorf("jumps %s / %s", got[resume].jump.Instant, got[early].jump.Instant)
+	if got[resume].Link.Instant != "20261129162134323" || got[early].Link.Instant != "20261129161947920" {
+		t.Errorf("jumps %s / %s", got[resume].Link.Instant, got[early].Link.Instant)
 	}
 	check := func(v string) (covered int, reRead, retained bool) {
 		// The first reader line's verdict (s.Readers()[0]), the line the rows are labelled with.
 		r := s.CheckCheckpoint(context.Background(), strings.TrimPrefix(v, "hoodie.datasource.read.begin.instanttime="))[0]
 		return len(r.Covered), r.ReRead, r.InCleanerRetention && r.InActiveTimeline
 	}
-	if n, rr, _ := check(got[resume].copyValue); n != 0 || rr {
+	if n, rr, _ := check(got[resume].CopyValue); n != 0 || rr {
 		t.Errorf("resume value covers %d, re-read %v; want nothing read again", n, rr)
 	}
 	// The three commits from 20261129161947920 on (…1947920, …2031337, …2134323).
-	if n, rr, ok := check(got[early].copyValue); n != 3 || rr || !ok {
+	if n, rr, ok := check(got[early].CopyValue); n != 3 || rr || !ok {
 		t.Errorf("earliest value covers %d, re-read %v, readable %v; want 3 writes, no re-read, readable", n, rr, ok)
 	}
-	tl := a.Pane(1).(*Timeline)
-	tl.tl = nil // rebuild from s and compute the begins in line
+	tl := a.Pane(1).(*timelineui.Timeline)
+	tl.Tl = nil // rebuild from s and compute the begins in line
 	if cmd := tl.SetSnapshot(s); cmd != nil {
 		tl.Update(cmd())
 	}
-	head := ansi.Strip(strings.Join(tl.headerLines(80), "\n"))
+	head := ansi.Strip(strings.Join(tl.HeaderLines(80), "\n"))
 	for _, want := range []string{" resume after the latest commit: 20261129162151912 (Hudi 1.1+)", " earliest readable (cleaner retention): 20261129162008755 (Hudi 1.1+)"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("timeline header lacks %q:\n%s", want, head)

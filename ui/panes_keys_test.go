@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/model"
+	eventlogui "github.com/hudiscope/hudiscope/ui/eventlog"
+	healthui "github.com/hudiscope/hudiscope/ui/health"
+	layoutui "github.com/hudiscope/hudiscope/ui/layout"
 )
 
 func noANSI(t *testing.T, md string) {
@@ -19,23 +22,23 @@ func noANSI(t *testing.T, md string) {
 func TestLayoutPaneKeys(t *testing.T) {
 	a := appWith(t, morSnapshot(t), 80, 24)
 	press(a, "3")
-	p := a.Pane(2).(*LayoutPane)
+	p := a.Pane(2).(*layoutui.LayoutPane)
 	if got := p.Status(); got != "1/3" {
 		t.Fatalf("status %q", got)
 	}
-	first := func() string { return p.parts[p.list.selected()].Partition }
+	first := func() string { return p.Parts[p.List.Selected()].Partition }
 	if first() != "region=apac" {
 		t.Fatalf("natural order starts at %s", first())
 	}
 	press(a, "s") // files, largest first
-	if first() != "region=eu" || p.list.sortBy != 1 {
-		t.Fatalf("sort by files: %s (col %d)", first(), p.list.sortBy)
+	if first() != "region=eu" || p.List.SortBy != 1 {
+		t.Fatalf("sort by files: %s (col %d)", first(), p.List.SortBy)
 	}
 	for i := 0; i < 7; i++ {
 		press(a, "s")
 	}
-	if p.list.sortBy != -1 {
-		t.Fatalf("s cycles back to name order, at col %d", p.list.sortBy)
+	if p.List.SortBy != -1 {
+		t.Fatalf("s cycles back to name order, at col %d", p.List.SortBy)
 	}
 	press(a, "/")
 	if !p.Capturing() {
@@ -47,11 +50,11 @@ func TestLayoutPaneKeys(t *testing.T) {
 		t.Fatalf("filter: capturing %v status %q", p.Capturing(), p.Status())
 	}
 	press(a, "esc")
-	if p.list.filter != "" || p.Status() != "3/3" {
-		t.Fatalf("esc clears the filter, keeping the selection: %q %q", p.list.filter, p.Status())
+	if p.List.Filter != "" || p.Status() != "3/3" {
+		t.Fatalf("esc clears the filter, keeping the selection: %q %q", p.List.Filter, p.Status())
 	}
 	press(a, "h")
-	if !p.histPart {
+	if !p.HistPart {
 		t.Fatal("h switches the histogram to the partition")
 	}
 	press(a, "enter")
@@ -90,13 +93,13 @@ func TestLayoutPaneKeys(t *testing.T) {
 func TestHealthPaneKeys(t *testing.T) {
 	a := appWith(t, morDefaultsSnapshot(t), 80, 24)
 	press(a, "4")
-	p := a.Pane(3).(*HealthPane)
+	p := a.Pane(3).(*healthui.HealthPane)
 	if p.Status() != "1/7" {
 		t.Fatalf("status %q", p.Status())
 	}
 	press(a, "s", "s", "s", "s") // check, status, observed, state: worst first
-	if got := p.res.Checks[p.list.selected()].Name; got != "cleaner" || p.list.sortBy != 5 {
-		t.Fatalf("sorted by state: %s first (col %d)", got, p.list.sortBy)
+	if got := p.Res.Checks[p.List.Selected()].Name; got != "cleaner" || p.List.SortBy != 5 {
+		t.Fatalf("sorted by state: %s first (col %d)", got, p.List.SortBy)
 	}
 	press(a, "/")
 	typeText(a, "mdt")
@@ -113,11 +116,11 @@ func TestHealthPaneKeys(t *testing.T) {
 		t.Fatalf("check export %s:\n%s", slug, md)
 	}
 	press(a, "esc")
-	if p.detail != nil || p.list.filter != "mdt" {
+	if p.Detail != nil || p.List.Filter != "mdt" {
 		t.Fatal("esc leaves the check, keeping the filter")
 	}
 	press(a, "esc")
-	if p.list.filter != "" {
+	if p.List.Filter != "" {
 		t.Fatal("second esc clears the filter")
 	}
 	_, md = p.Export()
@@ -129,14 +132,14 @@ func TestHealthPaneKeys(t *testing.T) {
 func TestEventLogPaneKeys(t *testing.T) {
 	a := appWith(t, incrSnapshot(t), 80, 24)
 	press(a, "5")
-	p := a.Pane(4).(*EventLogPane)
-	n := len(p.rep.Stages)
+	p := a.Pane(4).(*eventlogui.EventLogPane)
+	n := len(p.Rep.Stages)
 	press(a, "s", "s", "s") // phase, tasks, duration
-	if p.list.sortBy != 4 {
-		t.Fatalf("third s sorts by duration, got col %d", p.list.sortBy)
+	if p.List.SortBy != 4 {
+		t.Fatalf("third s sorts by duration, got col %d", p.List.SortBy)
 	}
-	top := p.rep.Stages[p.list.selected()]
-	for _, s := range p.rep.Stages {
+	top := p.Rep.Stages[p.List.Selected()]
+	for _, s := range p.Rep.Stages {
 		if s.Observed.DurationMillis > top.Observed.DurationMillis {
 			t.Fatalf("stage %d is longer than the first row", s.StageID)
 		}
@@ -160,8 +163,8 @@ func TestEventLogPaneKeys(t *testing.T) {
 	press(a, "esc", "/")
 	typeText(a, "tagging")
 	press(a, "enter")
-	if p.list.filter != "tagging" || len(p.list.visible()) == 0 || len(p.list.visible()) == n {
-		t.Fatalf("filter tagging: %d of %d", len(p.list.visible()), n)
+	if p.List.Filter != "tagging" || len(p.List.Visible()) == 0 || len(p.List.Visible()) == n {
+		t.Fatalf("filter tagging: %d of %d", len(p.List.Visible()), n)
 	}
 	if !strings.Contains(screen(a), "caveats:") {
 		t.Fatal("caveats stay visible")

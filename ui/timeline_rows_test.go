@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 )
 
 // The Rows tab holds one page (rowsPage rows) of a 400-row commit; moving past it reads the
@@ -13,38 +15,38 @@ func TestRowsTabPagesAndFind(t *testing.T) {
 	needFixture(t, fx)
 	a := loadedApp(t, fx, 120, 40)
 	press(a, "enter", "r")
-	tl := a.Pane(1).(*Timeline)
-	d := tl.detail
-	if d == nil || d.rows == nil {
+	tl := a.Pane(1).(*timelineui.Timeline)
+	d := tl.Detail
+	if d == nil || d.Rows == nil {
 		t.Fatal("no Rows tab on the first commit")
 	}
-	r := d.rows
-	if r.total != 400 || len(r.tbl.rows) != rowsPage || r.offset != 0 {
-		t.Fatalf("first page: total %d, %d rows held, offset %d", r.total, len(r.tbl.rows), r.offset)
+	r := d.Rows
+	if r.Total != 400 || len(r.Tbl.Rows) != timelineui.RowsPage || r.Offset != 0 {
+		t.Fatalf("first page: total %d, %d rows held, offset %d", r.Total, len(r.Tbl.Rows), r.Offset)
 	}
 	if got := tl.Status(); got != "[3/3] rows 1/400" {
 		t.Fatalf("status %q", got)
 	}
 	press(a, "G")
-	if r.offset != 200 || len(r.tbl.rows) != 200 || d.cursor != 199 || tl.Status() != "[3/3] rows 400/400" {
-		t.Fatalf("after G: offset %d, %d rows, cursor %d, status %q", r.offset, len(r.tbl.rows), d.cursor, tl.Status())
+	if r.Offset != 200 || len(r.Tbl.Rows) != 200 || d.Cursor != 199 || tl.Status() != "[3/3] rows 400/400" {
+		t.Fatalf("after G: offset %d, %d rows, cursor %d, status %q", r.Offset, len(r.Tbl.Rows), d.Cursor, tl.Status())
 	}
 	if !strings.Contains(screen(a), "[rows 201-400 of 400]") {
 		t.Fatalf("title not on screen:\n%s", screen(a))
 	}
 	press(a, "g")
 	press(a, "up")
-	if r.offset != 0 || d.cursor != 0 {
-		t.Fatalf("after g: offset %d, cursor %d", r.offset, d.cursor)
+	if r.Offset != 0 || d.Cursor != 0 {
+		t.Fatalf("after g: offset %d, cursor %d", r.Offset, d.Cursor)
 	}
 	// A key on the second page that no key of the first page contains.
 	first := map[string]bool{}
-	for _, row := range r.tbl.rows {
+	for _, row := range r.Tbl.Rows {
 		first[row[0]] = true
 	}
 	press(a, "G")
 	want := ""
-	for _, row := range r.tbl.rows {
+	for _, row := range r.Tbl.Rows {
 		clash := false
 		for k := range first {
 			clash = clash || strings.Contains(k, row[0])
@@ -61,7 +63,7 @@ func TestRowsTabPagesAndFind(t *testing.T) {
 		t.Fatal("the find input does not capture keys")
 	}
 	typeText(a, "q"+want[1:]) // q is text here, not quit
-	if v := r.input.Value(); v != "q"+want[1:] {
+	if v := r.Input.Value(); v != "q"+want[1:] {
 		t.Fatalf("input %q", v)
 	}
 	press(a, "backspace")
@@ -70,8 +72,8 @@ func TestRowsTabPagesAndFind(t *testing.T) {
 	}
 	typeText(a, want)
 	press(a, "enter")
-	if tl.Capturing() || r.offset != 200 || !strings.Contains(r.tbl.rows[d.cursor][0], want) {
-		t.Fatalf("find %s: offset %d, cursor on %v", want, r.offset, r.tbl.rows[d.cursor][0])
+	if tl.Capturing() || r.Offset != 200 || !strings.Contains(r.Tbl.Rows[d.Cursor][0], want) {
+		t.Fatalf("find %s: offset %d, cursor on %v", want, r.Offset, r.Tbl.Rows[d.Cursor][0])
 	}
 	press(a, "/")
 	press(a, "backspace")
@@ -84,7 +86,7 @@ func TestRowsTabPagesAndFind(t *testing.T) {
 		t.Fatalf("a missed find is not said:\n%s", screen(a))
 	}
 	press(a, "/", "esc")
-	if tl.Capturing() || tl.detail == nil {
+	if tl.Capturing() || tl.Detail == nil {
 		t.Fatal("esc in the find input left the detail or kept capturing")
 	}
 }
@@ -92,11 +94,11 @@ func TestRowsTabPagesAndFind(t *testing.T) {
 // Instants that write no rows of their own have no Rows tab.
 func TestNoRowsTabOnServices(t *testing.T) {
 	a := services(t, 80, 24, "action:clean")
-	tl := a.Pane(1).(*Timeline)
-	if tl.detail == nil || tl.detail.rows != nil {
-		t.Fatalf("clean detail: %+v", tl.detail)
+	tl := a.Pane(1).(*timelineui.Timeline)
+	if tl.Detail == nil || tl.Detail.Rows != nil {
+		t.Fatalf("clean detail: %+v", tl.Detail)
 	}
-	if tl.detail.keys(tl.c).Rows.Enabled() {
+	if tl.Detail.Keys(tl.C).Rows.Enabled() {
 		t.Fatal("r enabled on a clean")
 	}
 }

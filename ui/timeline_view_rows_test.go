@@ -8,6 +8,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/hudiscope/hudiscope/model"
+	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
 	"github.com/hudiscope/hudiscope/view"
 )
 
@@ -37,12 +38,12 @@ func TestTimelinePaneLateMarkIsTheViews(t *testing.T) {
 
 // TestGanttKindsAreTheViews: the Gantt's glyph table is indexed by view.Kind.
 func TestGanttKindsAreTheViews(t *testing.T) {
-	if len(ganttKinds) != len(view.Kinds) {
-		t.Fatalf("%d gantt kinds, %d view kinds", len(ganttKinds), len(view.Kinds))
+	if len(timelineui.GanttKinds) != len(view.Kinds) {
+		t.Fatalf("%d gantt kinds, %d view kinds", len(timelineui.GanttKinds), len(view.Kinds))
 	}
-	for i, k := range ganttKinds {
-		if k.name != view.Kinds[i] {
-			t.Errorf("gantt kind %d is %q, view's %q", i, k.name, view.Kinds[i])
+	for i, k := range timelineui.GanttKinds {
+		if k.Name != view.Kinds[i] {
+			t.Errorf("gantt kind %d is %q, view's %q", i, k.Name, view.Kinds[i])
 		}
 	}
 }

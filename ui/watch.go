@@ -8,8 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // WatchOptions turn on --watch in the explorer.
@@ -27,58 +27,8 @@ const (
 	s3GetPer1k  = 0.0004
 )
 
-// markRefreshes is how many refreshes a new or changed instant stays highlighted.
-const markRefreshes = 3
-
-// WatchState is a running watch as the panes see it (Common.Watch; nil when not watching).
-// It is only touched on the UI goroutine; the refresh itself runs in a Cmd.
-type WatchState struct {
-	Interval time.Duration
-	wait     time.Duration // the interval, backed off while S3 throttles
-	Rules    model.AlertRules
-
-	watcher *model.Watcher
-	busy    bool // a refresh is running
-	// Refreshes done; marks hold, per instant key, the refresh that last changed it.
-	Refreshes int
-	marks     map[string]watchMark
-	// Alerts raised by the last refresh (and the start), after the recent rollbacks (events).
-	Alerts      []model.Alert
-	events      []model.Alert
-	LastRefresh time.Time
-	Lists, Gets int // requests of every refresh so far
-	LastErr     string
-	seq         int // the sequence number of the watcher snapshot shown
-	// Last is the last refresh's changes, for the status message.
-	Last []model.Change
-	s3   bool
-}
-
-type watchMark struct {
-	kind    model.ChangeKind
-	refresh int
-}
-
-// Mark is the glyph marking a recently new or changed instant ("" if none).
-func (w *WatchState) Mark(in *timeline.Instant, ascii bool) string {
-	if w == nil {
-		return ""
-	}
-	m, ok := w.marks[in.Key()]
-	if !ok || w.Refreshes-m.refresh >= markRefreshes {
-		return ""
-	}
-	if m.kind == model.ChangeNew {
-		return "+"
-	}
-	if ascii {
-		return ">"
-	}
-	return "»"
-}
-
 // watchMsg is any message of the watch loop.
-type watchMsg interface{ watch() }
+type watchMsg interface{ Watch() }
 
 type watchTickMsg struct{}  // time for a refresh
 type watchClockMsg struct{} // a second passed: pending instants' elapsed time ticks
@@ -95,10 +45,10 @@ type watchAnalyzedMsg struct {
 	seq  int
 }
 
-func (watchAnalyzedMsg) watch() {}
-func (watchTickMsg) watch()     {}
-func (watchClockMsg) watch()    {}
-func (watchDoneMsg) watch()     {}
+func (watchAnalyzedMsg) Watch() {}
+func (watchTickMsg) Watch()     {}
+func (watchClockMsg) Watch()    {}
+func (watchDoneMsg) Watch()     {}
 
 // startWatch begins watching once the load has finished (the first refresh after one interval).
 func (a *App) startWatch() tea.Cmd {
@@ -107,9 +57,9 @@ func (a *App) startWatch() tea.Cmd {
 		return nil
 	}
 	loc := strings.ToLower(a.snap.Options.Location)
-	a.c.Watch = &WatchState{Interval: o.Interval, wait: o.Interval, Rules: o.Rules, marks: map[string]watchMark{},
-		s3: strings.HasPrefix(loc, "s3://") || strings.HasPrefix(loc, "s3a://")}
-	a.c.Watch.Alerts = model.Alerts(a.snap.Timeline, nil, a.c.Clock.now(), o.Rules, a.snap.ArchivalSettings())
+	a.c.Watch = &common.WatchState{Interval: o.Interval, Wait: o.Interval, Rules: o.Rules, Marks: map[string]common.WatchMark{},
+		S3: strings.HasPrefix(loc, "s3://") || strings.HasPrefix(loc, "s3a://")}
+	a.c.Watch.Alerts = model.Alerts(a.snap.Timeline, nil, a.c.Clock.Current(), o.Rules, a.snap.ArchivalSettings())
 	return tea.Batch(a.watchTick(o.Interval), a.watchClock())
 }
 
@@ -130,8 +80,8 @@ func (a *App) watchClock() tea.Cmd {
 // refreshCmd runs one refresh off the UI goroutine.
 func (a *App) refreshCmd() tea.Cmd {
 	w := a.c.Watch
-	w.busy = true
-	watcher, snap := w.watcher, a.snap
+	w.Busy = true
+	watcher, snap := w.Watcher, a.snap
 	return func() tea.Msg {
 		ctx := context.Background()
 		if watcher == nil {
@@ -155,7 +105,7 @@ func (a *App) watchUpdate(msg watchMsg) tea.Cmd {
 	case watchClockMsg:
 		return a.watchClock() // the re-render after this message is the tick
 	case watchTickMsg:
-		if w.busy {
+		if w.Busy {
 			return nil
 		}
 		return a.refreshCmd()
@@ -170,23 +120,23 @@ func (a *App) watchUpdate(msg watchMsg) tea.Cmd {
 // showWatched shows a watcher snapshot unless a newer one is shown already.
 func (a *App) showWatched(s *model.Snapshot, seq int) tea.Cmd {
 	w := a.c.Watch
-	if s == nil || seq <= w.seq || s == a.snap {
+	if s == nil || seq <= w.Seq || s == a.snap {
 		return nil
 	}
-	w.seq = seq
+	w.Seq = seq
 	return a.publish(s)
 }
 
 // applyRefresh shows a refresh's snapshot and changes, and schedules the next one.
 func (a *App) applyRefresh(msg watchDoneMsg) tea.Cmd {
 	w := a.c.Watch
-	w.busy = false
+	w.Busy = false
 	if msg.w != nil {
-		w.watcher = msg.w
+		w.Watcher = msg.w
 	}
-	w.wait = model.NextWait(w.Interval, w.wait, msg.err)
-	next := a.watchTick(w.wait)
-	w.LastRefresh = a.c.Clock.now()
+	w.Wait = model.NextWait(w.Interval, w.Wait, msg.err)
+	next := a.watchTick(w.Wait)
+	w.LastRefresh = a.c.Clock.Current()
 	if msg.err != nil {
 		w.LastErr = msg.err.Error()
 		return next
@@ -201,11 +151,11 @@ func (a *App) applyRefresh(msg watchDoneMsg) tea.Cmd {
 	}
 	w.Last = msg.res.Changes
 	for _, c := range msg.res.Changes {
-		w.marks[c.Instant.Key()] = watchMark{kind: c.Kind, refresh: w.Refreshes}
+		w.Marks[c.Instant.Key()] = common.WatchMark{Kind: c.Kind, Refresh: w.Refreshes}
 	}
-	for k, m := range w.marks { // forget old marks: memory stays flat over a long watch
-		if w.Refreshes-m.refresh >= markRefreshes {
-			delete(w.marks, k)
+	for k, m := range w.Marks { // forget old marks: memory stays flat over a long watch
+		if w.Refreshes-m.Refresh >= common.MarkRefreshes {
+			delete(w.Marks, k)
 		}
 	}
 	// Conditions (an old inflight, no commit) hold while true; a rollback is an event, so it
@@ -213,17 +163,17 @@ func (a *App) applyRefresh(msg watchDoneMsg) tea.Cmd {
 	w.Alerts = nil
 	for _, al := range model.Alerts(msg.snap.Timeline, msg.res.Changes, msg.res.At, w.Rules, msg.snap.ArchivalSettings()) {
 		if al.Kind == model.AlertRollback {
-			w.events = append([]model.Alert{al}, w.events...)
-			w.events = w.events[:min(len(w.events), 5)]
+			w.Events = append([]model.Alert{al}, w.Events...)
+			w.Events = w.Events[:min(len(w.Events), 5)]
 			continue
 		}
 		w.Alerts = append(w.Alerts, al)
 	}
-	w.Alerts = append(w.events[:len(w.events):len(w.events)], w.Alerts...)
+	w.Alerts = append(w.Events[:len(w.Events):len(w.Events)], w.Alerts...)
 	cmds := []tea.Cmd{next, a.showWatched(msg.snap, msg.res.Seq)}
 	if msg.res.Reanalyze {
 		// The timeline shows now; the file view and analyzers follow when re-run.
-		watcher := w.watcher
+		watcher := w.Watcher
 		cmds = append(cmds, func() tea.Msg {
 			s, seq := watcher.Reanalyze(context.Background())
 			return watchAnalyzedMsg{snap: s, seq: seq}
@@ -245,7 +195,7 @@ func (a *App) watchHeader(w1, w2 int) [2]string {
 	if n := len(w.Alerts) - 1; n > 0 {
 		s = fmt.Sprintf("%s %d alerts · %s: %s", st.G.Warn, n+1, w.Alerts[0].Kind, w.Alerts[0].Message)
 	}
-	return [2]string{st.Bad.Render(clip(s, max(12, w1))), st.Bad.Render(clip(s, max(12, w2)))}
+	return [2]string{st.Bad.Render(common.Clip(s, max(12, w1))), st.Bad.Render(common.Clip(s, max(12, w2)))}
 }
 
 // watchStatus is the status line's watch part: the last refresh, the requests made and, on
@@ -262,19 +212,19 @@ func (a *App) watchStatus() string {
 	}
 	if w.LastErr != "" {
 		msg := "refresh failed"
-		if w.wait > w.Interval {
+		if w.Wait > w.Interval {
 			msg = "throttled"
 		}
-		return st.Warn.Render(fmt.Sprintf("%s %s, next in %s", re, msg, w.wait))
+		return st.Warn.Render(fmt.Sprintf("%s %s, next in %s", re, msg, w.Wait))
 	}
 	app := a.runningStage()
 	if w.Refreshes == 0 {
 		return app + st.Dim.Render(fmt.Sprintf("%s every %s", re, w.Interval))
 	}
-	s := fmt.Sprintf("%s %s %d req", re, w.LastRefresh.In(a.c.Clock.zone(tableZone(a.snap))).Format("15:04:05"), w.Lists+w.Gets)
-	if w.s3 {
+	s := fmt.Sprintf("%s %s %d req", re, w.LastRefresh.In(a.c.Clock.Zone(common.TableZone(a.snap))).Format("15:04:05"), w.Lists+w.Gets)
+	if w.S3 {
 		perRefresh := (float64(w.Lists)*s3ListPer1k + float64(w.Gets)*s3GetPer1k) / 1000 / float64(w.Refreshes)
-		s += fmt.Sprintf(" %s$%.4f/h", st.G.Approx, perRefresh*float64(time.Hour)/float64(w.wait))
+		s += fmt.Sprintf(" %s$%.4f/h", st.G.Approx, perRefresh*float64(time.Hour)/float64(w.Wait))
 	}
 	return app + st.Dim.Render(s)
 }
@@ -299,19 +249,7 @@ func (a *App) runningStage() string {
 	if !running {
 		s += " (done)"
 	}
-	return a.c.Styles.OK.Render(clip(s, 40)) + "  "
-}
-
-// watchElapsed is a pending instant's age for the dur column while watching ("" otherwise).
-func (c *Common) watchElapsed(in *timeline.Instant) string {
-	if c.Watch == nil || in.IsCompleted() || in.Started.IsZero() {
-		return ""
-	}
-	d := c.Clock.now().Sub(in.Started)
-	if d < 0 {
-		return ""
-	}
-	return shortDur(d.Seconds()) // the state column says it is pending
+	return a.c.Styles.OK.Render(common.Clip(s, 40)) + "  "
 }
 
 // WatchRefreshMsg asks a watching App for a refresh now (tests driving Manual watches).

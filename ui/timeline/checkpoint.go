@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // checkpointMsg carries a checkpoint check computed in a Cmd.
@@ -74,58 +75,58 @@ type checkpointHelper struct {
 	running bool
 	value   string
 	rs      []*checkpoint.Report
-	res     *pager // the result, scrolled
+	res     *common.Pager // the result, scrolled
 	rows    *checkpointRowsMsg
 }
 
 // checkpointKeys are the helper's keys; every other key edits the value.
 type checkpointKeys struct {
 	Take, Check, Close key.Binding
-	inputKeys
+	common.InputKeys
 }
 
-func (k checkpointKeys) ShortHelp() []key.Binding { return enabled(k.Take, k.Check, k.Close) }
+func (k checkpointKeys) ShortHelp() []key.Binding { return common.Enabled(k.Take, k.Check, k.Close) }
 func (k checkpointKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Take, k.Check, k.Close}, {k.Up, k.Down, k.PageUp, k.PageDown}}
 }
-func (k checkpointKeys) helpTitles() []string {
+func (k checkpointKeys) HelpTitles() []string {
 	return []string{"Checkpoint helper (type a value)", "Scroll"}
 }
 
-func newCheckpointHelper(c *Common) *checkpointHelper {
-	return &checkpointHelper{input: newInput(), res: newPager(), km: checkpointKeys{
-		Take:      bind("tab", "take selected", "tab"),
-		Check:     bind("enter", "check", "enter"),
-		Close:     bind("esc", "close", "esc"),
-		inputKeys: c.Keys.Input,
+func newCheckpointHelper(c *common.Common) *checkpointHelper {
+	return &checkpointHelper{input: common.NewInput(), res: common.NewPager(), km: checkpointKeys{
+		Take:      common.Bind("tab", "take selected", "tab"),
+		Check:     common.Bind("enter", "check", "enter"),
+		Close:     common.Bind("esc", "close", "esc"),
+		InputKeys: c.Keys.Input,
 	}}
 }
 
-// keys are the helper's keys in its state: tab needs a selected instant, scrolling a result
+// Keys are the helper's keys in its state: tab needs a selected instant, scrolling a result
 // longer than the room.
-func (h *checkpointHelper) keys(t *Timeline) checkpointKeys {
+func (h *checkpointHelper) Keys(t *Timeline) checkpointKeys {
 	k := h.km
-	k.Take = when(k.Take, t.Selected() != nil)
-	scroll := len(h.res.lines) > h.res.vp.Height()
+	k.Take = common.When(k.Take, t.Selected() != nil)
+	scroll := len(h.res.Lines) > h.res.Vp.Height()
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown} {
 		b.SetEnabled(scroll)
 	}
 	return k
 }
 
-// set shows a check's verdicts and starts counting the rows of that read (the verdicts
+// Set shows a check's verdicts and starts counting the rows of that read (the verdicts
 // decide which release's read is counted, so it waits for them rather than checking again).
-func (h *checkpointHelper) set(m checkpointMsg) tea.Cmd {
+func (h *checkpointHelper) Set(m checkpointMsg) tea.Cmd {
 	if m.value != h.value {
 		return nil // a stale answer
 	}
 	h.running, h.rs = false, m.rs
-	h.res.vp.GotoTop()
+	h.res.Vp.GotoTop()
 	return countRows(m.snap, m.value, m.rs)
 }
 
-func (h *checkpointHelper) update(t *Timeline, msg tea.Msg) tea.Cmd {
-	k := h.keys(t)
+func (h *checkpointHelper) Handle(t *Timeline, msg tea.Msg) tea.Cmd {
+	k := h.Keys(t)
 	switch msg := msg.(type) {
 	case checkpointRowsMsg:
 		if msg.value == h.value {
@@ -147,18 +148,18 @@ func (h *checkpointHelper) update(t *Timeline, msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Check):
 			return h.check(t)
 		case key.Matches(msg, k.Up):
-			h.res.vp.ScrollUp(1)
+			h.res.Vp.ScrollUp(1)
 		case key.Matches(msg, k.Down):
-			h.res.vp.ScrollDown(1)
+			h.res.Vp.ScrollDown(1)
 		case key.Matches(msg, k.PageUp):
-			h.res.vp.ScrollUp(10)
+			h.res.Vp.ScrollUp(10)
 		case key.Matches(msg, k.PageDown):
-			h.res.vp.ScrollDown(10)
+			h.res.Vp.ScrollDown(10)
 		default:
-			h.edit(msg)
+			h.Edit(msg)
 		}
 	case tea.PasteMsg:
-		h.edit(msg)
+		h.Edit(msg)
 	}
 	return nil
 }
@@ -168,7 +169,7 @@ func (h *checkpointHelper) setValue(v string) {
 	h.input.CursorEnd()
 }
 
-func (h *checkpointHelper) edit(msg tea.Msg) {
+func (h *checkpointHelper) Edit(msg tea.Msg) {
 	before := h.input.Value()
 	h.input, _ = h.input.Update(msg)
 	if h.input.Value() != before {
@@ -185,18 +186,18 @@ func (h *checkpointHelper) check(t *Timeline) tea.Cmd {
 			h.setValue(v)
 		}
 	}
-	if v == "" || t.snap == nil {
+	if v == "" || t.Snap == nil {
 		return nil
 	}
 	h.running, h.value, h.rows = true, v, nil
-	s := t.snap
+	s := t.Snap
 	return func() tea.Msg {
 		return checkpointMsg{value: v, rs: s.CheckCheckpoint(context.Background(), v), snap: s}
 	}
 }
 
 // rowLines say how many rows the read returns and how many it reads again.
-func (h *checkpointHelper) rowLines(st *Styles) string {
+func (h *checkpointHelper) rowLines(st *common.Styles) string {
 	m := h.rows
 	switch {
 	case m == nil:
@@ -215,7 +216,7 @@ func (h *checkpointHelper) rowLines(st *Styles) string {
 }
 
 // lines are the helper's result text, wrapped.
-func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
+func (h *checkpointHelper) resultLines(st *common.Styles, width int) []string {
 	var out []string
 	if h.running {
 		return []string{" checking " + h.value + " ..."}
@@ -248,14 +249,14 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 	default:
 		verdict = st.OK.Render(st.G.OK+" OK:") + fmt.Sprintf(" the read returns %d instant(s) and none of them twice.", len(r.Covered))
 	}
-	out = append(out, wrap(verdict, width-2)...)
-	out = append(out, wrap(h.rowLines(st), width-2)...)
+	out = append(out, common.Wrap(verdict, width-2)...)
+	out = append(out, common.Wrap(h.rowLines(st), width-2)...)
 	out = append(out, "")
 	for _, l := range report.CheckpointVerdictLines(h.rs) {
 		if st.G.Arrow != "→" {
 			l = strings.NewReplacer("→", st.G.Arrow, "←", "<-").Replace(l)
 		}
-		for i, w := range wrap(l, width-2) {
+		for i, w := range common.Wrap(l, width-2) {
 			if i > 0 && strings.HasPrefix(l, "  ") {
 				w = "      " + w // continuation of a covered-instant line
 			}
@@ -268,9 +269,9 @@ func (h *checkpointHelper) resultLines(st *Styles, width int) []string {
 	return out
 }
 
-// head is the helper's lines above the result.
-func (h *checkpointHelper) head(t *Timeline, width int) []string {
-	st := t.c.Styles
+// Head is the helper's lines above the result.
+func (h *checkpointHelper) Head(t *Timeline, width int) []string {
+	st := t.C.Styles
 	sel := "-"
 	if in := t.Selected(); in != nil {
 		sel = in.RequestedTime + " " + in.Action
@@ -282,25 +283,25 @@ func (h *checkpointHelper) head(t *Timeline, width int) []string {
 	lines := []string{" " + st.ColHead.Render("Checkpoint helper") + st.Dim.Render(": is this begin.instanttime / checkpoint value safe?")}
 	intro := "Type a value, or " + k.Take.Help().Key + " to take the selected instant's requested time (" + k.Take.Help().Key +
 		" again: its completion time); " + k.Check.Help().Key + " checks; " + k.Close.Help().Key + " closes."
-	for _, l := range wrap(intro, width-2) {
+	for _, l := range common.Wrap(intro, width-2) {
 		lines = append(lines, " "+st.Dim.Render(l))
 	}
-	return append(lines, clip(" selected: "+sel, width), " value: "+inputView(h.input), "")
+	return append(lines, common.Clip(" selected: "+sel, width), " value: "+common.InputView(h.input), "")
 }
 
-// reflow sizes the input and the result's viewport for the pane's size.
-func (h *checkpointHelper) reflow(t *Timeline, width, height int) {
-	sizeInput(&h.input, width-10)
-	h.res.set(h.resultLines(t.c.Styles, width), width, height-len(h.head(t, width)))
+// Reflow sizes the input and the result's viewport for the pane's size.
+func (h *checkpointHelper) Reflow(t *Timeline, width, height int) {
+	common.SizeInput(&h.input, width-10)
+	h.res.Set(h.resultLines(t.C.Styles, width), width, height-len(h.Head(t, width)))
 }
 
-func (h *checkpointHelper) view(t *Timeline, width, height int) string {
-	st := t.c.Styles
-	lines := h.head(t, width)
+func (h *checkpointHelper) View(t *Timeline, width, height int) string {
+	st := t.C.Styles
+	lines := h.Head(t, width)
 	room := height - len(lines)
-	shown := h.res.view()
-	top := h.res.vp.YOffset()
-	more := len(h.res.lines)-top > room
+	shown := h.res.VisibleLines()
+	top := h.res.Vp.YOffset()
+	more := len(h.res.Lines)-top > room
 	if more && room > 0 {
 		shown = shown[:min(len(shown), room-1)]
 	}
@@ -309,8 +310,8 @@ func (h *checkpointHelper) view(t *Timeline, width, height int) string {
 	}
 	if more {
 		k := h.km
-		lines = append(lines, st.Dim.Render(fmt.Sprintf(" (%d more lines: %s/%s scrolls)", len(h.res.lines)-top-len(shown),
+		lines = append(lines, st.Dim.Render(fmt.Sprintf(" (%d more lines: %s/%s scrolls)", len(h.res.Lines)-top-len(shown),
 			k.Down.Help().Key, k.PageDown.Help().Key)))
 	}
-	return fit(lines, width, height)
+	return common.Fit(lines, width, height)
 }

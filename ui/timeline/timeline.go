@@ -1,4 +1,6 @@
-package ui
+// Package timeline is the explorer's Timeline pane: the instant list and its Gantt view, an
+// instant's detail and rows, and the checkpoint helper.
+package timeline
 
 import (
 	"context"
@@ -14,9 +16,9 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/safetext"
-	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 	"github.com/hudiscope/hudiscope/view"
 )
 
@@ -28,7 +30,7 @@ const (
 )
 
 type tlRow struct {
-	in   *timeline.Instant
+	In   *timeline.Instant
 	late bool
 	// row is the view layer's row (late mark, derived mark, duration); in and late are its.
 	row view.TimelineRow
@@ -38,24 +40,24 @@ type tlRow struct {
 // drill-down into one instant, and the checkpoint helper. Its cursor, filter and scrolling are
 // the shared listView's; items are indices into byComp.
 type Timeline struct {
-	c    *Common
+	C    *common.Common
 	km   timelineKeys
-	snap *model.Snapshot
-	tl   *timeline.Timeline // the timeline rows were built from
+	Snap *model.Snapshot
+	Tl   *timeline.Timeline // the timeline rows were built from
 
-	byComp     []tlRow
-	byReq      []int // byComp indices in requested order (built on first use)
-	*listView        // embedded: cursor, filter and scrolling are the shared list's; View draws the rows
-	order      timelineOrder
-	orderSet   bool // the first timeline picked the opening order
-	anyLate    bool
-	anyDerived bool
-	lower      map[string]string
+	byComp           []tlRow
+	byReq            []int // byComp indices in requested order (built on first use)
+	*common.ListView       // embedded: cursor, filter and scrolling are the shared list's; View draws the rows
+	order            timelineOrder
+	orderSet         bool // the first timeline picked the opening order
+	anyLate          bool
+	anyDerived       bool
+	lower            map[string]string
 
 	incrBegins []checkpoint.Begins // per reader line: resume after the latest write, earliest readable
 	incrKnown  bool
 
-	detail *instantDetail
+	Detail *InstantDetail
 	ckpt   *checkpointHelper
 
 	// The Gantt view (v): zoom halves the window per level, pan shifts it a quarter per step.
@@ -68,38 +70,38 @@ type Timeline struct {
 
 // timelineKeys are the Timeline list's keys (the shared list's, without sort).
 type timelineKeys struct {
-	listKeys
+	common.ListKeys
 	Open, Order, Checkpoint, Stages, Gantt key.Binding
 	ZoomIn, ZoomOut, Pan                   key.Binding
 	panLeft                                key.Binding // the earlier half of Pan
 }
 
 func (k timelineKeys) ShortHelp() []key.Binding {
-	return enabled(k.Filter, k.Open, k.Gantt, k.Checkpoint)
+	return common.Enabled(k.Filter, k.Open, k.Gantt, k.Checkpoint)
 }
 
 func (k timelineKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Order, k.Checkpoint, k.Gantt, k.Stages},
+	return [][]key.Binding{k.All(), {k.Open, k.Filter, k.Order, k.Checkpoint, k.Gantt, k.Stages},
 		{k.ZoomIn, k.ZoomOut, k.Pan}}
 }
 
-func (k timelineKeys) helpTitles() []string { return []string{"Move", "Timeline", "Gantt chart"} }
+func (k timelineKeys) HelpTitles() []string { return []string{"Move", "Timeline", "Gantt chart"} }
 
 // NewTimeline makes the Timeline pane.
-func NewTimeline(c *Common) *Timeline {
-	t := &Timeline{c: c, km: timelineKeys{
+func NewTimeline(c *common.Common) *Timeline {
+	t := &Timeline{C: c, km: timelineKeys{
 		Open:       c.Keys.Open,
-		Order:      bind("o", "order: requested", "o"),
-		Checkpoint: bind("c", "checkpoint helper", "c"),
-		Stages:     bind("S", "Spark stages", "S"),
-		Gantt:      bind("v", "view: Gantt", "v"),
-		ZoomIn:     bind("+", "zoom in", "+", "="),
-		ZoomOut:    bind("-", "zoom out", "-"),
-		Pan:        bind("←/→", "pan", "left", "h", "right", "l"),
-		panLeft:    bind("←", "pan earlier", "left", "h"),
+		Order:      common.Bind("o", "order: requested", "o"),
+		Checkpoint: common.Bind("c", "checkpoint helper", "c"),
+		Stages:     common.Bind("S", "Spark stages", "S"),
+		Gantt:      common.Bind("v", "view: Gantt", "v"),
+		ZoomIn:     common.Bind("+", "zoom in", "+", "="),
+		ZoomOut:    common.Bind("-", "zoom out", "-"),
+		Pan:        common.Bind("←/→", "pan", "left", "h", "right", "l"),
+		panLeft:    common.Bind("←", "pan earlier", "left", "h"),
 	}}
-	t.listView = newListView(nil, 0, nil, nil)
-	t.listView.match = func(f string) func(int) bool {
+	t.ListView = common.NewListView(nil, 0, nil, nil)
+	t.ListView.Match = func(f string) func(int) bool {
 		terms := parseFilter(f)
 		if t.lower == nil {
 			t.lower = map[string]string{}
@@ -109,17 +111,17 @@ func NewTimeline(c *Common) *Timeline {
 	return t
 }
 
-// keys are the list keys enabled in the current state.
-func (t *Timeline) keys() timelineKeys {
+// Keys are the list keys enabled in the current state.
+func (t *Timeline) Keys() timelineKeys {
 	k := t.km
-	k.listKeys = t.listView.keys(t.c.Keys)
-	k.Open = when(k.Open, t.Selected() != nil && t.snap != nil)
-	k.Checkpoint = when(k.Checkpoint, t.snap != nil && t.snap.Timeline != nil)
-	k.Stages = when(k.Stages, t.Selected() != nil && t.snap != nil && t.snap.EventLog != nil)
-	k.Gantt = when(k.Gantt, t.snap != nil && t.snap.Timeline != nil)
-	k.ZoomIn = when(k.ZoomIn, t.gantt && t.zoom < 16)
-	k.ZoomOut = when(k.ZoomOut, t.gantt && t.zoom > 0)
-	k.Pan = when(k.Pan, t.gantt)
+	k.ListKeys = t.ListView.Keys(t.C.Keys)
+	k.Open = common.When(k.Open, t.Selected() != nil && t.Snap != nil)
+	k.Checkpoint = common.When(k.Checkpoint, t.Snap != nil && t.Snap.Timeline != nil)
+	k.Stages = common.When(k.Stages, t.Selected() != nil && t.Snap != nil && t.Snap.EventLog != nil)
+	k.Gantt = common.When(k.Gantt, t.Snap != nil && t.Snap.Timeline != nil)
+	k.ZoomIn = common.When(k.ZoomIn, t.gantt && t.zoom < 16)
+	k.ZoomOut = common.When(k.ZoomOut, t.gantt && t.zoom > 0)
+	k.Pan = common.When(k.Pan, t.gantt)
 	return k
 }
 
@@ -127,13 +129,13 @@ func (t *Timeline) keys() timelineKeys {
 func (t *Timeline) KeyMap() help.KeyMap {
 	switch {
 	case t.ckpt != nil:
-		return t.ckpt.keys(t)
-	case t.detail != nil:
-		return t.detail.keys(t.c)
-	case t.listView.filtering:
-		return t.c.Keys.filterKeys()
+		return t.ckpt.Keys(t)
+	case t.Detail != nil:
+		return t.Detail.Keys(t.C)
+	case t.ListView.Filtering:
+		return t.C.Keys.FilterKeys()
 	}
-	return t.keys()
+	return t.Keys()
 }
 
 type incrStartMsg struct {
@@ -146,29 +148,29 @@ const timelineHeadN = 2
 
 func (t *Timeline) Title() string { return "Timeline" }
 
-func (t *Timeline) SetSize(w, h int) { t.width, t.height = w, h; t.reflow() }
+func (t *Timeline) SetSize(w, h int) { t.width, t.height = w, h; t.Reflow() }
 
-// reflow fits scroll positions and input widths to the size and state, so View only reads.
-func (t *Timeline) reflow() {
-	t.listView.setPage(t.listRows())
-	sizeInput(&t.listView.input, t.width-45)
-	if t.detail != nil {
-		t.detail.reflow(t.c, t.width, t.height)
+// Reflow fits scroll positions and input widths to the size and state, so View only reads.
+func (t *Timeline) Reflow() {
+	t.ListView.SetPage(t.listRows())
+	common.SizeInput(&t.ListView.Input, t.width-45)
+	if t.Detail != nil {
+		t.Detail.Reflow(t.C, t.width, t.height)
 	}
 	if t.ckpt != nil {
-		t.ckpt.reflow(t, t.width, t.height)
+		t.ckpt.Reflow(t, t.width, t.height)
 	}
 }
 
 // SetSnapshot rebuilds the rows when the snapshot carries a new timeline, keeping the
 // selected instant.
 func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
-	t.snap = s
-	if s == nil || s.Timeline == nil || s.Timeline == t.tl {
+	t.Snap = s
+	if s == nil || s.Timeline == nil || s.Timeline == t.Tl {
 		return nil
 	}
 	keep := t.Selected()
-	t.tl = s.Timeline
+	t.Tl = s.Timeline
 	// byComp is completion order whatever the table's own order; a table that orders by
 	// requested time (version < 8) opens in that order.
 	instants := append([]*timeline.Instant(nil), s.TimelineInstants()...)
@@ -185,7 +187,7 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	t.latest = time.Time{}
 	k := -1
 	for i, in := range instants {
-		t.byComp[i] = tlRow{in: in, late: rows[i].Late, row: rows[i]}
+		t.byComp[i] = tlRow{In: in, late: rows[i].Late, row: rows[i]}
 		if in.Ended.After(t.latest) {
 			t.latest = in.Ended
 		}
@@ -202,9 +204,9 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	}
 	t.byReq = nil
 	t.incrKnown = false
-	t.listView.n = len(t.byComp)
+	t.ListView.N = len(t.byComp)
 	t.applyOrder(k)
-	t.reflow()
+	t.Reflow()
 	tl := s.Timeline
 	return func() tea.Msg {
 		return incrStartMsg{tl: tl, begins: s.IncrementalBegins(context.Background())}
@@ -213,25 +215,25 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 
 // Selected is the instant under the cursor, or nil.
 func (t *Timeline) Selected() *timeline.Instant {
-	if i := t.listView.selected(); i >= 0 {
-		return t.byComp[i].in
+	if i := t.ListView.Selected(); i >= 0 {
+		return t.byComp[i].In
 	}
 	return nil
 }
 
-// row is the p-th row shown.
-func (t *Timeline) row(p int) tlRow { return t.byComp[t.listView.idx[p]] }
+// Row is the p-th row shown.
+func (t *Timeline) Row(p int) tlRow { return t.byComp[t.ListView.Idx[p]] }
 
 // applyOrder sets the list's natural order from t.order and re-filters, keeping item keep.
 func (t *Timeline) applyOrder(keep int) {
-	t.listView.base = nil
+	t.ListView.Base = nil
 	if t.order == byRequested {
 		if t.byReq == nil {
 			t.byReq = requestedOrder(t.byComp)
 		}
-		t.listView.base = t.byReq
+		t.ListView.Base = t.byReq
 	}
-	t.listView.apply(keep)
+	t.ListView.Apply(keep)
 }
 
 // requestedOrder is the byComp indices sorted as hudi sorts by requested time.
@@ -239,8 +241,8 @@ func requestedOrder(rows []tlRow) []int {
 	ins := make([]*timeline.Instant, len(rows))
 	pos := make(map[*timeline.Instant]int, len(rows))
 	for i, r := range rows {
-		ins[i] = r.in
-		pos[r.in] = i
+		ins[i] = r.In
+		pos[r.In] = i
 	}
 	timeline.SortByRequested(ins)
 	out := make([]int, len(ins))
@@ -268,7 +270,7 @@ func parseFilter(f string) []filterTerm {
 // matchRow reports whether every term matches; lower caches lower-cased field values (a
 // timeline has few distinct actions, states and operations).
 func matchRow(r tlRow, terms []filterTerm, lower map[string]string) bool {
-	in := r.in
+	in := r.In
 	for _, t := range terms {
 		has := func(s string) bool {
 			if s == "" {
@@ -329,57 +331,57 @@ func (t *Timeline) stripLines() int {
 }
 
 func (t *Timeline) Capturing() bool {
-	return t.listView.filtering || (t.ckpt != nil && t.detail == nil) || (t.ckpt == nil && t.detail != nil && t.detail.capturing())
+	return t.ListView.Filtering || (t.ckpt != nil && t.Detail == nil) || (t.ckpt == nil && t.Detail != nil && t.Detail.Capturing())
 }
 
 func (t *Timeline) Back() bool {
 	switch {
 	case t.ckpt != nil:
 		t.ckpt = nil
-	case t.detail != nil:
-		t.detail = nil
-	case t.listView.closeFilter():
+	case t.Detail != nil:
+		t.Detail = nil
+	case t.ListView.CloseFilter():
 	default:
 		return false
 	}
-	t.reflow()
+	t.Reflow()
 	return true
 }
 
 func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
-	cmd := t.update(msg)
-	t.reflow()
+	cmd := t.Handle(msg)
+	t.Reflow()
 	return cmd
 }
 
-func (t *Timeline) update(msg tea.Msg) tea.Cmd {
+func (t *Timeline) Handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case incrStartMsg:
-		if msg.tl == t.tl {
+		if msg.tl == t.Tl {
 			t.incrBegins, t.incrKnown = msg.begins, true
 		}
 		return nil
-	case detailMsg:
-		if t.detail != nil && t.detail.in == msg.in {
-			t.detail.set(msg)
+	case DetailMsg:
+		if t.Detail != nil && t.Detail.In == msg.In {
+			t.Detail.Set(msg)
 		}
 		return nil
 	case checkpointMsg:
 		if t.ckpt != nil {
-			return t.ckpt.set(msg)
+			return t.ckpt.Set(msg)
 		}
 		return nil
 	}
 	switch {
 	case t.ckpt != nil:
-		return t.ckpt.update(t, msg)
-	case t.detail != nil:
-		return t.detail.update(t.c, msg)
-	case t.listView.filtering:
-		t.listView.update(t.c.Keys, msg)
+		return t.ckpt.Handle(t, msg)
+	case t.Detail != nil:
+		return t.Detail.Handle(t.C, msg)
+	case t.ListView.Filtering:
+		t.ListView.Handle(t.C.Keys, msg)
 		return nil
 	}
-	k := t.keys()
+	k := t.Keys()
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, k.Order):
@@ -389,19 +391,19 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 			} else {
 				t.order = byCompletion
 			}
-			t.applyOrder(t.listView.selected())
+			t.applyOrder(t.ListView.Selected())
 			return nil
 		case key.Matches(km, k.Open):
 			in := t.Selected()
-			t.detail = newInstantDetail(in)
-			t.detail.hasLayout = t.snap.Layout != nil
-			t.detail.hasEventLog = t.snap.EventLog != nil
-			return loadDetail(t.snap, in)
+			t.Detail = NewInstantDetail(in)
+			t.Detail.hasLayout = t.Snap.Layout != nil
+			t.Detail.hasEventLog = t.Snap.EventLog != nil
+			return loadDetail(t.Snap, in)
 		case key.Matches(km, k.Checkpoint):
-			t.ckpt = newCheckpointHelper(t.c)
+			t.ckpt = newCheckpointHelper(t.C)
 			return nil
 		case key.Matches(km, k.Stages):
-			return jumpTo(jumpMsg{Pane: "Event log", Instant: t.Selected().RequestedTime})
+			return common.JumpTo(common.JumpInstantStages{Requested: t.Selected().RequestedTime})
 		case key.Matches(km, k.Gantt):
 			t.gantt = !t.gantt
 			return nil
@@ -420,14 +422,14 @@ func (t *Timeline) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 	}
-	t.listView.update(t.c.Keys, msg)
+	t.ListView.Handle(t.C.Keys, msg)
 	return nil
 }
 
 func (t *Timeline) Breadcrumb() []string {
 	var out []string
-	if t.detail != nil {
-		out = append(out, t.detail.crumb())
+	if t.Detail != nil {
+		out = append(out, t.Detail.crumb())
 	}
 	if t.ckpt != nil {
 		out = append(out, "checkpoint helper")
@@ -439,55 +441,55 @@ func (t *Timeline) Breadcrumb() []string {
 func (t *Timeline) Help() []key.Binding { return t.KeyMap().ShortHelp() }
 
 func (t *Timeline) Status() string {
-	if t.detail != nil {
-		return t.detail.status()
+	if t.Detail != nil {
+		return t.Detail.Status()
 	}
-	return t.listView.status()
+	return t.ListView.Status()
 }
 
 // ---- view ----
 
 type tlColumn struct {
 	title string
-	width int
+	Width int
 	right bool
 	prio  int
-	cell  func(g Glyphs, r tlRow) string
+	cell  func(g common.Glyphs, r tlRow) string
 }
 
 var tlColumns = []tlColumn{
-	{"requested", 17, false, 0, func(_ Glyphs, r tlRow) string { return r.in.RequestedTime }},
-	{"completed", 18, false, 1, func(g Glyphs, r tlRow) string {
-		if r.in.CompletionTime == "" {
-			return "(" + strings.ToLower(string(r.in.State)) + ")"
+	{"requested", 17, false, 0, func(_ common.Glyphs, r tlRow) string { return r.In.RequestedTime }},
+	{"completed", 18, false, 1, func(g common.Glyphs, r tlRow) string {
+		if r.In.CompletionTime == "" {
+			return "(" + strings.ToLower(string(r.In.State)) + ")"
 		}
 		switch r.row.Mark {
 		case view.Approx:
-			return r.in.CompletionTime + g.Approx
+			return r.In.CompletionTime + g.Approx
 		case view.Derived:
-			return r.in.CompletionTime + g.Derived
+			return r.In.CompletionTime + g.Derived
 		}
-		return r.in.CompletionTime
+		return r.In.CompletionTime
 	}},
-	{"action", 13, false, 2, func(_ Glyphs, r tlRow) string { return r.in.Action }},
-	{"state", 9, false, 7, func(_ Glyphs, r tlRow) string { return strings.ToLower(string(r.in.State)) }},
-	{"op", 8, false, 3, func(_ Glyphs, r tlRow) string { return dashIf(r.in.Operation) }},
-	{"writes", 6, true, 4, writeCell(func(c timeline.CommitTotals) int64 { return c.NumWrites }, humanCount)},
-	{"ins", 5, true, 8, writeCell(func(c timeline.CommitTotals) int64 { return c.NumInserts }, humanCount)},
-	{"upd", 5, true, 9, writeCell(func(c timeline.CommitTotals) int64 { return c.NumUpdateWrites }, humanCount)},
-	{"del", 5, true, 10, writeCell(func(c timeline.CommitTotals) int64 { return c.NumDeletes }, humanCount)},
-	{"bytes", 5, true, 5, writeCell(func(c timeline.CommitTotals) int64 { return c.TotalBytesWritten }, humanBytes)},
-	{"files", 5, true, 11, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Files) }, humanCount)},
-	{"parts", 5, true, 12, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Partitions) }, humanCount)},
-	{"dur", 5, true, 6, func(_ Glyphs, r tlRow) string { return humanDuration(r.row) }},
+	{"action", 13, false, 2, func(_ common.Glyphs, r tlRow) string { return r.In.Action }},
+	{"state", 9, false, 7, func(_ common.Glyphs, r tlRow) string { return strings.ToLower(string(r.In.State)) }},
+	{"op", 8, false, 3, func(_ common.Glyphs, r tlRow) string { return common.DashIf(r.In.Operation) }},
+	{"writes", 6, true, 4, writeCell(func(c timeline.CommitTotals) int64 { return c.NumWrites }, common.HumanCount)},
+	{"ins", 5, true, 8, writeCell(func(c timeline.CommitTotals) int64 { return c.NumInserts }, common.HumanCount)},
+	{"upd", 5, true, 9, writeCell(func(c timeline.CommitTotals) int64 { return c.NumUpdateWrites }, common.HumanCount)},
+	{"del", 5, true, 10, writeCell(func(c timeline.CommitTotals) int64 { return c.NumDeletes }, common.HumanCount)},
+	{"bytes", 5, true, 5, writeCell(func(c timeline.CommitTotals) int64 { return c.TotalBytesWritten }, common.HumanBytes)},
+	{"files", 5, true, 11, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Files) }, common.HumanCount)},
+	{"parts", 5, true, 12, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Partitions) }, common.HumanCount)},
+	{"dur", 5, true, 6, func(_ common.Glyphs, r tlRow) string { return humanDuration(r.row) }},
 }
 
-func writeCell(get func(timeline.CommitTotals) int64, f func(int64) string) func(Glyphs, tlRow) string {
-	return func(_ Glyphs, r tlRow) string {
-		if r.in.Commit == nil && r.in.Totals == (timeline.CommitTotals{}) {
+func writeCell(get func(timeline.CommitTotals) int64, f func(int64) string) func(common.Glyphs, tlRow) string {
+	return func(_ common.Glyphs, r tlRow) string {
+		if r.In.Commit == nil && r.In.Totals == (timeline.CommitTotals{}) {
 			return "-"
 		}
-		return f(get(r.in.Totals))
+		return f(get(r.In.Totals))
 	}
 }
 
@@ -501,26 +503,26 @@ const tlClockWidth = 120
 // tlTimeW is a clock-formatted instant column's width: the format with a 5-cell zone name.
 const tlTimeW = 24 + 5
 
-// columns are the table's columns at width: tlColumns, with the requested and completed times
+// Columns are the table's columns at width: tlColumns, with the requested and completed times
 // rendered by the clock when the pane is wide enough and the clock is not in raw mode.
-func (t *Timeline) columns(width int) []tlColumn {
-	clk := t.c.Clock
-	if width < tlClockWidth || clk == nil || clk.Mode == TimeRaw {
+func (t *Timeline) Columns(width int) []tlColumn {
+	clk := t.C.Clock
+	if width < tlClockWidth || clk == nil || clk.Mode == common.TimeRaw {
 		return columnsFor(tlColumns, width)
 	}
-	zone := tableZone(t.snap)
+	zone := common.TableZone(t.Snap)
 	cols := append([]tlColumn(nil), tlColumns...)
 	for i, c := range cols {
 		switch c.title {
 		case "requested":
-			cols[i].width = tlTimeW
-			cols[i].cell = func(_ Glyphs, r tlRow) string { return clk.Instant(r.in.RequestedTime, zone) }
+			cols[i].Width = tlTimeW
+			cols[i].cell = func(_ common.Glyphs, r tlRow) string { return clk.Instant(r.In.RequestedTime, zone) }
 		case "completed":
-			cols[i].width = tlTimeW + 1 // the approximate or derived mark
+			cols[i].Width = tlTimeW + 1 // the approximate or derived mark
 			raw := c.cell
-			cols[i].cell = func(g Glyphs, r tlRow) string {
+			cols[i].cell = func(g common.Glyphs, r tlRow) string {
 				v := raw(g, r)
-				if ct := r.in.CompletionTime; ct != "" && strings.HasPrefix(v, ct) {
+				if ct := r.In.CompletionTime; ct != "" && strings.HasPrefix(v, ct) {
 					v = clk.Instant(ct, zone) + v[len(ct):]
 				}
 				return v
@@ -537,9 +539,9 @@ func columnsFor(all []tlColumn, width int) []tlColumn {
 	take := make([]bool, len(all))
 	for p := 0; p < len(all); p++ {
 		for i, c := range all {
-			if c.prio == p && used+1+c.width <= width {
+			if c.prio == p && used+1+c.Width <= width {
 				take[i] = true
-				used += 1 + c.width
+				used += 1 + c.Width
 			}
 		}
 	}
@@ -554,32 +556,32 @@ func columnsFor(all []tlColumn, width int) []tlColumn {
 
 func (t *Timeline) View(width, height int) string {
 	if t.ckpt != nil {
-		return t.ckpt.view(t, width, height)
+		return t.ckpt.View(t, width, height)
 	}
-	if t.detail != nil {
-		return t.detail.view(t.c, width, height)
+	if t.Detail != nil {
+		return t.Detail.View(t.C, width, height)
 	}
-	st := t.c.Styles
+	st := t.C.Styles
 	g := st.G
 	lines := make([]string, 0, height)
-	lines = append(lines, t.headerLines(width)...)
-	if t.gantt && t.snap != nil && t.snap.Timeline != nil {
+	lines = append(lines, t.HeaderLines(width)...)
+	if t.gantt && t.Snap != nil && t.Snap.Timeline != nil {
 		lines = append(lines, t.ganttView(width, height-1-timelineHeadN)...)
-		return fit(append(lines, t.footerLine(width)), width, height)
+		return common.Fit(append(lines, t.footerLine(width)), width, height)
 	}
-	if t.snap == nil || t.snap.Timeline == nil {
+	if t.Snap == nil || t.Snap.Timeline == nil {
 		msg := "The timeline has not been read yet."
-		if t.snap != nil {
-			if err := t.snap.StepErrors[model.StepTimeline]; err != nil {
+		if t.Snap != nil {
+			if err := t.Snap.StepErrors[model.StepTimeline]; err != nil {
 				msg = "The timeline could not be read: " + err.Error()
 			}
 		}
-		for _, l := range wrap(msg, width-2) {
+		for _, l := range common.Wrap(msg, width-2) {
 			lines = append(lines, " "+l)
 		}
-		return fit(lines, width, height)
+		return common.Fit(lines, width, height)
 	}
-	cols := t.columns(width)
+	cols := t.Columns(width)
 	var hb strings.Builder
 	hb.WriteString("  ")
 	for i, c := range cols {
@@ -593,26 +595,26 @@ func (t *Timeline) View(width, height int) string {
 			title = "completed " + g.Sorted
 		}
 		if c.right {
-			hb.WriteString(padLeft(title, c.width))
+			hb.WriteString(common.PadLeft(title, c.Width))
 		} else {
-			hb.WriteString(padRight(title, c.width))
+			hb.WriteString(common.PadRight(title, c.Width))
 		}
 	}
-	lines = append(lines, st.ColHead.Render(padRight(hb.String(), width)))
-	lv := t.listView
-	end := min(lv.top+lv.page, len(lv.idx))
-	if len(lv.idx) == 0 {
-		if lv.filter != "" {
+	lines = append(lines, st.ColHead.Render(common.PadRight(hb.String(), width)))
+	lv := t.ListView
+	end := min(lv.Top+lv.Page, len(lv.Idx))
+	if len(lv.Idx) == 0 {
+		if lv.Filter != "" {
 			lines = append(lines, "  no instant matches the filter")
 		} else {
 			lines = append(lines, "  the timeline has no instants")
 		}
 	}
 	var b strings.Builder
-	for i := lv.top; i < end; i++ {
-		r := t.row(i)
+	for i := lv.Top; i < end; i++ {
+		r := t.Row(i)
 		b.Reset()
-		sel := i == lv.cursor
+		sel := i == lv.Cursor
 		writeRowLead(&b, g, r, sel)
 		for j, c := range cols {
 			if j > 0 {
@@ -620,25 +622,25 @@ func (t *Timeline) View(width, height int) string {
 			}
 			cell := c.cell(g, r)
 			if c.title == "dur" {
-				if e := t.c.watchElapsed(r.in); e != "" {
+				if e := t.C.WatchElapsed(r.In); e != "" {
 					cell = e // a pending instant's age, ticking while watching
 				}
 			}
-			v := trunc(safetext.Terminal(cell), c.width, g.Ellipsis)
+			v := common.Trunc(safetext.Terminal(cell), c.Width, g.Ellipsis)
 			if c.right {
-				b.WriteString(padLeft(v, c.width))
+				b.WriteString(common.PadLeft(v, c.Width))
 			} else {
-				b.WriteString(padRight(v, c.width))
+				b.WriteString(common.PadRight(v, c.Width))
 			}
 		}
 		line := b.String()
-		mark := t.c.Watch.Mark(r.in, g.Cursor == ">")
+		mark := t.C.Watch.Mark(r.In, g.Cursor == ">")
 		switch {
 		case sel:
-			line = st.Cursor.Render(padRight(line, width))
+			line = st.Cursor.Render(common.PadRight(line, width))
 		case r.late:
 			line = " " + st.Late.Render(g.Late) + line[1+len(g.Late):]
-		case mark != "" && !r.in.Archived:
+		case mark != "" && !r.In.Archived:
 			// New or changed since a recent refresh (--watch): marked and highlighted.
 			line = " " + st.OK.Render(mark+line[2:])
 		}
@@ -651,17 +653,17 @@ func (t *Timeline) View(width, height int) string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, t.footerLine(width))
-	return fit(lines, width, height)
+	return common.Fit(lines, width, height)
 }
 
-// headerLines are the two incremental begin values per reader line, each labelled with the
+// HeaderLines are the two incremental begin values per reader line, each labelled with the
 // question it answers: what a pipeline stores after the latest write, and how far back the
 // cleaner still serves. Both come from the model (checkpoint.Begins); `checkpoint` accepts
 // each for its reader line.
-func (t *Timeline) headerLines(width int) []string {
-	st := t.c.Styles
+func (t *Timeline) HeaderLines(width int) []string {
+	st := t.C.Styles
 	switch {
-	case t.snap == nil || t.snap.Timeline == nil:
+	case t.Snap == nil || t.Snap.Timeline == nil:
 		return make([]string, timelineHeadN)
 	case !t.incrKnown:
 		return []string{" incremental begin: (reading the last clean)", ""}
@@ -711,45 +713,45 @@ func (t *Timeline) headerLines(width int) []string {
 	}
 	pickFit := func(cs []string) string {
 		for _, c := range cs {
-			if cellWidth(c) <= width {
+			if common.CellWidth(c) <= width {
 				return c
 			}
 		}
-		return clip(cs[len(cs)-1], width)
+		return common.Clip(cs[len(cs)-1], width)
 	}
 	return []string{pickFit(rc), pickFit(ec)}
 }
 
 func (t *Timeline) footerLine(width int) string {
-	st := t.c.Styles
+	st := t.C.Styles
 	g := st.G
 	switch {
-	case t.listView.filtering:
-		return " " + st.Key.Render("/") + " filter (action: state: op: or text): " + inputView(t.listView.input)
-	case t.listView.filter != "":
-		return clip(fmt.Sprintf(" filter %q: %d of %d instants · %s clears", t.listView.filter, len(t.listView.idx), len(t.byComp), t.c.Keys.Back.Help().Key), width)
+	case t.ListView.Filtering:
+		return " " + st.Key.Render("/") + " filter (action: state: op: or text): " + common.InputView(t.ListView.Input)
+	case t.ListView.Filter != "":
+		return common.Clip(fmt.Sprintf(" filter %q: %d of %d instants · %s clears", t.ListView.Filter, len(t.ListView.Idx), len(t.byComp), t.C.Keys.Back.Help().Key), width)
 	case t.anyLate:
 		c := t.km.Checkpoint.Help().Key
 		msg := " completed after a later-started instant: a checkpoint taken from _hoodie_commit_time re-reads it; press " + c + " to check one"
 		if width < 120 {
 			msg = " completed after a later-started instant: checkpoints go wrong here (" + c + ": check)"
 		}
-		return clip(" "+st.Late.Render(g.Late)+msg, width)
+		return common.Clip(" "+st.Late.Render(g.Late)+msg, width)
 	case t.anyDerived:
 		if p := t.coarsest(); p >= time.Second {
-			return clip(fmt.Sprintf(" %s completed within %s after the time shown (file time kept to %s)", g.Approx, p, p), width)
+			return common.Clip(fmt.Sprintf(" %s completed within %s after the time shown (file time kept to %s)", g.Approx, p, p), width)
 		}
-		return clip(" "+g.Derived+" completion time derived from the completed file's time (table version < 8)", width)
+		return common.Clip(" "+g.Derived+" completion time derived from the completed file's time (table version < 8)", width)
 	}
-	return clip(" "+g.Late+" marks instants that completed after a later-started one (none here)", width)
+	return common.Clip(" "+g.Late+" marks instants that completed after a later-started one (none here)", width)
 }
 
 // coarsest is the largest precision of the derived completion times listed.
 func (t *Timeline) coarsest() time.Duration {
 	var p time.Duration
 	for _, r := range t.byComp {
-		if r.in.CompletionDerived {
-			p = max(p, r.in.CompletionPrecision)
+		if r.In.CompletionDerived {
+			p = max(p, r.In.CompletionPrecision)
 		}
 	}
 	return p
@@ -757,16 +759,16 @@ func (t *Timeline) coarsest() time.Duration {
 
 // stripView draws the rule with the axis range and the visible instants' spans.
 func (t *Timeline) stripView(width, n int) []string {
-	st := t.c.Styles
+	st := t.C.Styles
 	g := st.G
-	lv := t.listView
-	end := min(lv.top+lv.page, len(lv.idx))
-	var spans []Span
+	lv := t.ListView
+	end := min(lv.Top+lv.Page, len(lv.Idx))
+	var spans []common.Span
 	var first, last *timeline.Instant
 	var t0 float64 = math.Inf(1)
 	var t1 float64 = math.Inf(-1)
-	for i := lv.top; i < end; i++ {
-		in := t.row(i).in
+	for i := lv.Top; i < end; i++ {
+		in := t.Row(i).In
 		if in.Started.IsZero() {
 			continue
 		}
@@ -776,7 +778,7 @@ func (t *Timeline) stripView(width, n int) []string {
 		if !open {
 			e = math.Max(s, float64(in.Ended.UnixMilli())/1000)
 		}
-		spans = append(spans, Span{Start: s, End: e, Open: open, Selected: i == lv.cursor})
+		spans = append(spans, common.Span{Start: s, End: e, Open: open, Selected: i == lv.Cursor})
 		if s < t0 {
 			t0, first = s, in
 		}
@@ -795,11 +797,11 @@ func (t *Timeline) stripView(width, n int) []string {
 		if from.YearDay() != to.YearDay() || from.Year() != to.Year() {
 			layout = "2006-01-02 15:04"
 		}
-		label += from.Format(layout) + " " + g.Arrow + " " + to.Format(layout) + " (" + shortDur(to.Sub(from).Seconds()) + ") "
+		label += from.Format(layout) + " " + g.Arrow + " " + to.Format(layout) + " (" + common.ShortDur(to.Sub(from).Seconds()) + ") "
 	}
 	rule := label + strings.Repeat(g.Rule, max(0, width-len([]rune(label))))
-	out := []string{st.Dim.Render(clip(rule, width))}
-	lanes := SpanStrip(st, spans, width-2, n-1)
+	out := []string{st.Dim.Render(common.Clip(rule, width))}
+	lanes := common.SpanStrip(st, spans, width-2, n-1)
 	for i := 0; i < n-1; i++ {
 		l := ""
 		if i < len(lanes) {
@@ -812,17 +814,17 @@ func (t *Timeline) stripView(width, n int) []string {
 
 // Export renders what the pane shows: the detail, or the (filtered, ordered) timeline.
 func (t *Timeline) Export() (string, string) {
-	if t.detail != nil {
-		return "timeline-" + t.detail.in.RequestedTime, t.detail.markdown()
+	if t.Detail != nil {
+		return "timeline-" + t.Detail.In.RequestedTime, t.Detail.markdown()
 	}
 	var b strings.Builder
 	name := "table"
-	if t.snap != nil && t.snap.Config != nil {
-		name = t.snap.Config.Name
+	if t.Snap != nil && t.Snap.Config != nil {
+		name = t.Snap.Config.Name
 	}
 	fmt.Fprintf(&b, "# Timeline: %s\n\n", report.Escape(name))
-	if t.snap != nil {
-		b.WriteString(report.TableSummary(t.snap))
+	if t.Snap != nil {
+		b.WriteString(report.TableSummary(t.Snap))
 		b.WriteString("\n")
 	}
 	b.WriteString(report.IncrementalBeginsMarkdown(t.incrBegins))
@@ -830,16 +832,16 @@ func (t *Timeline) Export() (string, string) {
 	if t.order == byRequested {
 		order = "requested-time order"
 	}
-	fmt.Fprintf(&b, "%d instants, %s", len(t.listView.idx), order)
-	if t.listView.filter != "" {
-		fmt.Fprintf(&b, ", filter `%s` (of %d)", t.listView.filter, len(t.byComp))
+	fmt.Fprintf(&b, "%d instants, %s", len(t.ListView.Idx), order)
+	if t.ListView.Filter != "" {
+		fmt.Fprintf(&b, ", filter `%s` (of %d)", t.ListView.Filter, len(t.byComp))
 	}
 	b.WriteString(".\n\n")
-	ins := make([]*timeline.Instant, len(t.listView.idx))
-	rows := make([]view.TimelineRow, len(t.listView.idx))
-	for i := range t.listView.idx {
-		r := t.row(i)
-		ins[i], rows[i] = r.in, r.row
+	ins := make([]*timeline.Instant, len(t.ListView.Idx))
+	rows := make([]view.TimelineRow, len(t.ListView.Idx))
+	for i := range t.ListView.Idx {
+		r := t.Row(i)
+		ins[i], rows[i] = r.In, r.row
 	}
 	if g := report.TimelineGantt(ins, report.GanttLimit); g != "" {
 		b.WriteString(g + "\n")
@@ -850,41 +852,31 @@ func (t *Timeline) Export() (string, string) {
 
 // ---- formatting ----
 
-func dashIf(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 func humanDuration(r view.TimelineRow) string {
 	switch {
 	case r.DurApprox && r.Dur < time.Second:
 		// Known to about a second only: the middle of the possible durations.
 		return "≈<1s"
 	case r.DurApprox:
-		return "≈" + shortDur(r.Dur.Seconds())
+		return "≈" + common.ShortDur(r.Dur.Seconds())
 	case r.Dur <= 0:
 		return "-"
 	}
-	return shortDur(r.Dur.Seconds())
+	return common.ShortDur(r.Dur.Seconds())
 }
-
-// shortDur renders seconds in at most 5 cells.
-func shortDur(s float64) string { return units.Seconds(s) }
 
 // Click selects the instant row at body line y (rows start below the incremental-begin line
 // and the column header; in the Gantt view, below the axis and its rule as well).
 func (t *Timeline) Click(y int) tea.Cmd {
-	if t.detail != nil || t.ckpt != nil || t.snap == nil || t.snap.Timeline == nil {
+	if t.Detail != nil || t.ckpt != nil || t.Snap == nil || t.Snap.Timeline == nil {
 		return nil
 	}
 	rowsY := timelineHeadN + 1
 	if t.gantt {
 		rowsY = timelineHeadN + 2
 	}
-	t.listView.clickRow(y, rowsY)
-	t.reflow()
+	t.ListView.ClickRow(y, rowsY)
+	t.Reflow()
 	return nil
 }
 
@@ -893,8 +885,8 @@ func (t *Timeline) Click(y int) tea.Cmd {
 func (t *Timeline) CopyValue() (string, string, bool) {
 	in := t.Selected()
 	switch {
-	case t.detail != nil:
-		in = t.detail.in
+	case t.Detail != nil:
+		in = t.Detail.In
 	case t.ckpt != nil:
 		return "", "", false
 	}
@@ -906,7 +898,7 @@ func (t *Timeline) CopyValue() (string, string, bool) {
 
 // writeRowLead writes a timeline row's first two cells, shared by the table and the Gantt:
 // the cursor mark and the late/archived mark.
-func writeRowLead(b *strings.Builder, g Glyphs, r tlRow, sel bool) {
+func writeRowLead(b *strings.Builder, g common.Glyphs, r tlRow, sel bool) {
 	if sel {
 		b.WriteString(g.Cursor)
 	} else {
@@ -916,7 +908,7 @@ func writeRowLead(b *strings.Builder, g Glyphs, r tlRow, sel bool) {
 	switch {
 	case r.late:
 		mark = g.Late
-	case r.in.Archived:
+	case r.In.Archived:
 		mark = g.Archived
 	}
 	b.WriteString(mark)

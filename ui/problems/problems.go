@@ -1,4 +1,5 @@
-package ui
+// Package problems is the explorer's problems view (p): the view layer's one problem list.
+package problems
 
 import (
 	"strings"
@@ -9,17 +10,15 @@ import (
 
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 	"github.com/hudiscope/hudiscope/view"
 )
 
-// problemsPane is the jump target (jumpMsg.Pane) that opens the problems view.
-const problemsPane = view.ProblemsPane
-
-// problemsView lists what went wrong reading the inputs (the status line's ⚠ badge): each
+// ProblemsView lists what went wrong reading the inputs (the status line's ⚠ badge): each
 // problem's file and message, wrapped, scrollable. It is a Pane the root shows over the
 // active one; Back (esc) closes it.
-type problemsView struct {
-	c     *Common
+type ProblemsView struct {
+	c     *common.Common
 	snap  *model.Snapshot
 	items []view.Problem
 	// counted is how many of items are problems reading the inputs (the rest are notes).
@@ -34,21 +33,23 @@ type problemsView struct {
 }
 
 // problemsKeys move over the problems; esc and p (the root's) close the view.
-type problemsKeys struct{ navKeys }
+type problemsKeys struct{ common.NavKeys }
 
-func (k problemsKeys) ShortHelp() []key.Binding  { return nil }
-func (k problemsKeys) FullHelp() [][]key.Binding { return [][]key.Binding{enabled(k.navKeys.all()...)} }
-func (k problemsKeys) helpTitles() []string      { return []string{"Move"} }
+func (k problemsKeys) ShortHelp() []key.Binding { return nil }
+func (k problemsKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{common.Enabled(k.NavKeys.All()...)}
+}
+func (k problemsKeys) HelpTitles() []string { return []string{"Move"} }
 
-func newProblemsView(c *Common, s *model.Snapshot) *problemsView {
-	v := &problemsView{c: c}
+func NewProblemsView(c *common.Common, s *model.Snapshot) *ProblemsView {
+	v := &ProblemsView{c: c}
 	v.SetSnapshot(s)
 	return v
 }
 
-func (v *problemsView) Title() string { return "Problems" }
+func (v *ProblemsView) Title() string { return "Problems" }
 
-func (v *problemsView) SetSnapshot(s *model.Snapshot) tea.Cmd {
+func (v *ProblemsView) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	v.snap = s
 	// The view layer's one list: this only lays it out.
 	vs := v.c.View(s)
@@ -57,24 +58,24 @@ func (v *problemsView) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	return nil
 }
 
-func (v *problemsView) SetSize(w, h int)     { v.width, v.height = w, h }
-func (v *problemsView) Back() bool           { return false }
-func (v *problemsView) Capturing() bool      { return false }
-func (v *problemsView) Breadcrumb() []string { return nil }
-func (v *problemsView) Help() []key.Binding  { return v.KeyMap().ShortHelp() }
+func (v *ProblemsView) SetSize(w, h int)     { v.width, v.height = w, h }
+func (v *ProblemsView) Back() bool           { return false }
+func (v *ProblemsView) Capturing() bool      { return false }
+func (v *ProblemsView) Breadcrumb() []string { return nil }
+func (v *ProblemsView) Help() []key.Binding  { return v.KeyMap().ShortHelp() }
 
-func (v *problemsView) KeyMap() help.KeyMap {
-	return problemsKeys{navKeys: v.c.Keys.Nav.when(len(v.items) > 1)}
+func (v *ProblemsView) KeyMap() help.KeyMap {
+	return problemsKeys{NavKeys: v.c.Keys.Nav.When(len(v.items) > 1)}
 }
 
-func (v *problemsView) Status() string {
+func (v *ProblemsView) Status() string {
 	if len(v.items) == 0 {
 		return ""
 	}
-	return itoa(v.cursor+1) + "/" + itoa(len(v.items))
+	return common.Itoa(v.cursor+1) + "/" + common.Itoa(len(v.items))
 }
 
-func (v *problemsView) Update(msg tea.Msg) tea.Cmd {
+func (v *ProblemsView) Update(msg tea.Msg) tea.Cmd {
 	k := v.KeyMap().(problemsKeys)
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
@@ -104,12 +105,12 @@ func (v *problemsView) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (v *problemsView) move(d int) {
+func (v *ProblemsView) move(d int) {
 	v.cursor = max(0, min(len(v.items)-1, v.cursor+d))
 }
 
 // Click selects the problem at body line y.
-func (v *problemsView) Click(y int) tea.Cmd {
+func (v *ProblemsView) Click(y int) tea.Cmd {
 	if y >= 0 && y < len(v.lineOf) && v.lineOf[y] >= 0 {
 		v.cursor = v.lineOf[y]
 	}
@@ -117,7 +118,7 @@ func (v *problemsView) Click(y int) tea.Cmd {
 }
 
 // CopyValue is the selected problem's file.
-func (v *problemsView) CopyValue() (string, string, bool) {
+func (v *ProblemsView) CopyValue() (string, string, bool) {
 	if v.cursor >= len(v.items) {
 		return "", "", false
 	}
@@ -125,7 +126,7 @@ func (v *problemsView) CopyValue() (string, string, bool) {
 }
 
 // blocks are the wrapped lines of every problem: the file, then the message indented.
-func (v *problemsView) blocks(width int) [][]string {
+func (v *ProblemsView) blocks(width int) [][]string {
 	out := make([][]string, len(v.items))
 	for i, p := range v.items {
 		// File names and messages are data (a planted name, a server's text): the view layer
@@ -134,8 +135,8 @@ func (v *problemsView) blocks(width int) [][]string {
 		if p.Severity == view.Note {
 			shown = "note: " + shown
 		}
-		bl := wrap(shown, width-4)
-		for _, l := range wrap(p.Message, width-5) {
+		bl := common.Wrap(shown, width-4)
+		for _, l := range common.Wrap(p.Message, width-5) {
 			bl = append(bl, "  "+l)
 		}
 		out[i] = bl
@@ -143,18 +144,18 @@ func (v *problemsView) blocks(width int) [][]string {
 	return out
 }
 
-func (v *problemsView) View(width, height int) string {
+func (v *ProblemsView) View(width, height int) string {
 	st := v.c.Styles
 	head := " " + st.Header.Render("Problems reading the inputs")
 	if len(v.items) == 0 {
-		return fit([]string{head, "", " None: every file read cleanly."}, width, height)
+		return common.Fit([]string{head, "", " None: every file read cleanly."}, width, height)
 	}
-	n := itoa(v.counted)
+	n := common.Itoa(v.counted)
 	if notes := len(v.items) - v.counted; notes > 0 {
-		n += " and " + itoa(notes) + " note(s)"
+		n += " and " + common.Itoa(notes) + " note(s)"
 	}
 	head += st.Dim.Render("  (" + n + "; paths relative to the table; the rest loaded)")
-	lines := []string{clip(head, width), ""}
+	lines := []string{common.Clip(head, width), ""}
 	v.rowsY = len(lines)
 	page := max(1, height-len(lines))
 	blocks := v.blocks(width)
@@ -197,10 +198,10 @@ func (v *problemsView) View(width, height int) string {
 			y++
 		}
 	}
-	return fit(lines, width, height)
+	return common.Fit(lines, width, height)
 }
 
-func (v *problemsView) Export() (string, string) {
+func (v *ProblemsView) Export() (string, string) {
 	var b strings.Builder
 	b.WriteString("# Problems\n\n")
 	var rows [][]string

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	"github.com/hudiscope/hudiscope/internal/safetext"
 )
 
-// safeLine escapes what a scrolling view's line must not send to the terminal: every control
+// SafeLine escapes what a scrolling view's line must not send to the terminal: every control
 // or bidi character except the SGR sequences (ESC [ params m) our own styles put there. Data
 // strings are escaped where the views build their lines (so widths are right); this is the
 // backstop for a string that reached a line unescaped.
-func safeLine(s string) string {
-	if safetext.Clean(stripSGR(s)) {
+func SafeLine(s string) string {
+	if safetext.Clean(StripSGR(s)) {
 		return s
 	}
 	var b strings.Builder
@@ -48,8 +48,8 @@ func sgrLen(s string) int {
 	return 0
 }
 
-// stripSGR is s without its SGR sequences.
-func stripSGR(s string) string {
+// StripSGR is s without its SGR sequences.
+func StripSGR(s string) string {
 	if !strings.Contains(s, "\x1b[") {
 		return s
 	}

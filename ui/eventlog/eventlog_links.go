@@ -1,4 +1,4 @@
-package ui
+package eventlog
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -9,12 +9,12 @@ import (
 // Click selects the stage row at body line y (rows start below the lines over the list and
 // its header); it does nothing while a stage, the caveats or phase picking has the pane.
 func (e *EventLogPane) Click(y int) tea.Cmd {
-	if e.list == nil || e.stage != nil || e.caveats != nil || e.phaseFocus || e.list.filtering {
+	if e.List == nil || e.stage != nil || e.caveats != nil || e.phaseFocus || e.List.Filtering {
 		return nil
 	}
-	rowsY := len(e.top(e.width, e.height)) + 1
-	e.list.clickRow(y, rowsY)
-	e.reflow()
+	rowsY := len(e.Top(e.Width, e.Height)) + 1
+	e.List.ClickRow(y, rowsY)
+	e.Reflow()
 	return nil
 }
 
@@ -22,18 +22,18 @@ func (e *EventLogPane) Click(y int) tea.Cmd {
 // stage's id.
 func (e *EventLogPane) CopyValue() (string, string, bool) {
 	switch {
-	case e.list == nil, e.caveats != nil:
+	case e.List == nil, e.caveats != nil:
 		return "", "", false
 	case e.phaseFocus:
-		if e.phaseCur >= 0 && e.phaseCur < len(e.phases) {
-			return "phase", e.phases[e.phaseCur].Label, true
+		if e.phaseCur >= 0 && e.phaseCur < len(e.Phases) {
+			return "phase", e.Phases[e.phaseCur].Label, true
 		}
 		return "", "", false
 	case e.stage != nil:
-		return "stage", report.StageID(&e.stages[e.stageAt]), true
+		return "stage", report.StageID(&e.Stages[e.stageAt]), true
 	}
-	if i := e.selected(); i >= 0 {
-		return "stage", report.StageID(&e.stages[i]), true
+	if i := e.Selected(); i >= 0 {
+		return "stage", report.StageID(&e.Stages[i]), true
 	}
 	return "", "", false
 }

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"time"
@@ -30,15 +30,15 @@ type Clock struct {
 	Local *time.Location // this machine's zone (time.Local unless a test sets it)
 }
 
-func (c *Clock) now() time.Time {
+func (c *Clock) Current() time.Time {
 	if c == nil || c.Now == nil {
 		return clock.Now()
 	}
 	return c.Now()
 }
 
-// zone is the zone times are shown in; writer is the table's zone.
-func (c *Clock) zone(writer *time.Location) *time.Location {
+// Zone is the zone times are shown in; writer is the table's zone.
+func (c *Clock) Zone(writer *time.Location) *time.Location {
 	switch c.Mode {
 	case TimeUTC:
 		return time.UTC
@@ -72,11 +72,11 @@ func (c *Clock) Time(t time.Time, writer *time.Location) string {
 	if c.Mode == TimeRaw {
 		return timeline.FormatInstantTime(t, writer)
 	}
-	return t.In(c.zone(writer)).Format("2006-01-02 15:04:05.000 MST")
+	return t.In(c.Zone(writer)).Format("2006-01-02 15:04:05.000 MST")
 }
 
 // Age is how long ago t was ("3h ago"; "in 5m" for a time ahead of now).
-func (c *Clock) Age(t time.Time) string { return view.Age(c.now(), t) }
+func (c *Clock) Age(t time.Time) string { return view.Age(c.Current(), t) }
 
 // Dur renders a duration in two units at most: 850ms, 4.2s, 3m05s, 2h13m, 3d4h.
 func Dur(d time.Duration) string { return units.Duration(d) }

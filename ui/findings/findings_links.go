@@ -1,4 +1,4 @@
-package ui
+package findings
 
 import (
 	"encoding/json"
@@ -13,21 +13,23 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // Focus selects the finding a jump names by id (closing an open finding); a jump without one
 // only shows the pane.
-func (p *Findings) Focus(j jumpMsg) bool {
-	if j.Finding == "" {
+func (p *Findings) Focus(j common.Jump) bool {
+	jf, _ := j.(common.JumpFinding)
+	if jf.ID == "" {
 		return true
 	}
 	if p.res == nil {
 		return false
 	}
-	for si, li := range p.sel {
-		if f := p.lines[li].f; f != nil && strings.EqualFold(f.ID, j.Finding) {
-			p.detail, p.cursor, p.past = nil, si, 0
-			p.reflow()
+	for si, li := range p.Sel {
+		if f := p.Lines[li].F; f != nil && strings.EqualFold(f.ID, jf.ID) {
+			p.Detail, p.Cursor, p.Past = nil, si, 0
+			p.Reflow()
 			return true
 		}
 	}
@@ -36,14 +38,14 @@ func (p *Findings) Focus(j jumpMsg) bool {
 
 // Click selects the finding on body line y; headings and text lines do nothing.
 func (p *Findings) Click(y int) tea.Cmd {
-	if p.res == nil || p.detail != nil || y < 0 {
+	if p.res == nil || p.Detail != nil || y < 0 {
 		return nil
 	}
-	view := p.listLines(p.width)
-	if i := p.top + p.past + y; i < len(view) && y < p.height && view[i].sel >= 0 {
-		p.cursor = view[i].sel
-		p.top, p.past = p.top+p.past, 0 // the clicked line stays where it is
-		p.reflow()
+	view := p.ListLines(p.Width)
+	if i := p.Top + p.Past + y; i < len(view) && y < p.Height && view[i].Sel >= 0 {
+		p.Cursor = view[i].Sel
+		p.Top, p.Past = p.Top+p.Past, 0 // the clicked line stays where it is
+		p.Reflow()
 	}
 	return nil
 }
@@ -51,9 +53,9 @@ func (p *Findings) Click(y int) tea.Cmd {
 // CopyValue is the focused (or open) finding's change as key=value lines, one per key it
 // recommends setting to a value; a finding without one copies its id.
 func (p *Findings) CopyValue() (string, string, bool) {
-	f := p.detail
+	f := p.Detail
 	if f == nil {
-		f = p.selected()
+		f = p.Selected()
 	}
 	if f == nil {
 		return "", "", false
@@ -75,83 +77,83 @@ func (p *Findings) CopyValue() (string, string, bool) {
 // evTarget is one Markdown line of the open finding that links to another pane.
 type evTarget struct {
 	md    int // line of report.FindingMarkdown
-	j     jumpMsg
+	j     common.Jump
 	label string
 }
 
 // evLink is a target's screen lines in the evidence view: [start, end).
 type evLink struct {
 	start, end int
-	j          jumpMsg
+	J          common.Jump
 }
 
 // evidenceKeys are the evidence view's keys: scroll, and move between and follow links.
 type evidenceKeys struct {
-	navKeys
+	common.NavKeys
 	Next, Prev, Follow key.Binding
 }
 
 func (k evidenceKeys) ShortHelp() []key.Binding {
-	return enabled(k.Up, k.Down, k.Next, k.Follow)
+	return common.Enabled(k.Up, k.Down, k.Next, k.Follow)
 }
 func (k evidenceKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Next, k.Prev, k.Follow}}
+	return [][]key.Binding{k.All(), {k.Next, k.Prev, k.Follow}}
 }
-func (k evidenceKeys) helpTitles() []string { return []string{"Scroll", "Links"} }
+func (k evidenceKeys) HelpTitles() []string { return []string{"Scroll", "Links"} }
 
-func newEvidenceKeys(c *Common) evidenceKeys {
-	return evidenceKeys{Next: bind("n", "next linked line", "n"), Prev: bind("N", "previous linked line", "N"),
-		Follow: bind("enter", "go to the linked stage, instant, partition or check", "enter")}
+func newEvidenceKeys(c *common.Common) evidenceKeys {
+	return evidenceKeys{Next: common.Bind("n", "next linked line", "n"), Prev: common.Bind("N", "previous linked line", "N"),
+		Follow: common.Bind("enter", "go to the linked stage, instant, partition or check", "enter")}
 }
 
-// open shows f's evidence with its links, the first selected.
-func (p *Findings) open(f *findings.Finding) {
-	p.detail, p.link = f, 0
-	p.targets = nil
+// Open shows f's evidence with its links, the first selected.
+func (p *Findings) Open(f *findings.Finding) {
+	p.Detail, p.Link = f, 0
+	p.Targets = nil
 	if f != nil {
-		p.targets = evidenceTargets(p.snap, f)
+		p.Targets = evidenceTargets(p.snap, f)
 	}
-	p.text.vp.GotoTop()
+	p.text.Vp.GotoTop()
 }
 
-// evKeys are the open finding's keys.
-func (p *Findings) evKeys() evidenceKeys {
+// EvKeys are the open finding's keys.
+func (p *Findings) EvKeys() evidenceKeys {
 	k := p.ekm
-	k.navKeys = p.text.keys(p.c.Keys.Nav).navKeys
-	k.Next = when(k.Next, len(p.links) > 1)
-	k.Prev = when(k.Prev, len(p.links) > 1)
-	k.Follow = when(k.Follow, p.linkShown())
+	k.NavKeys = p.text.Keys(p.c.Keys.Nav).NavKeys
+	k.Next = common.When(k.Next, len(p.Links) > 1)
+	k.Prev = common.When(k.Prev, len(p.Links) > 1)
+	k.Follow = common.When(k.Follow, p.linkShown())
 	return k
 }
 
 // linkShown: the selected link is on screen.
 func (p *Findings) linkShown() bool {
-	if p.link < 0 || p.link >= len(p.links) {
+	if p.Link < 0 || p.Link >= len(p.Links) {
 		return false
 	}
-	l, top := p.links[p.link], p.text.vp.YOffset()
-	return l.start < top+p.text.vp.Height() && l.end > top
+	l, top := p.Links[p.Link], p.text.Vp.YOffset()
+	return l.start < top+p.text.Vp.Height() && l.end > top
 }
 
 func (p *Findings) updateEvidence(k evidenceKeys, msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, k.Next):
-			p.selectLink((p.link + 1) % len(p.links))
+			p.selectLink((p.Link + 1) % len(p.Links))
 			return nil
 		case key.Matches(km, k.Prev):
-			p.selectLink((p.link + len(p.links) - 1) % len(p.links))
+			p.selectLink((p.Link + len(p.Links) - 1) % len(p.Links))
 			return nil
 		case key.Matches(km, k.Follow):
-			return jumpTo(p.links[p.link].j)
+			return common.JumpTo(p.Links[p.Link].J)
 		}
 	}
-	if p.text.update(k.navKeys, msg) && !p.linkShown() {
+	if p.text.Handle(k.NavKeys, msg) && !p.linkShown() {
 		// Scrolling moves the selection to a link on screen, if there is one.
-		top := p.text.vp.YOffset()
-		for i, l := range p.links {
-			if l.start < top+p.text.vp.Height() && l.end > top {
-				p.link = i
+		top := p.text.Vp.YOffset()
+		for i, l := range p.Links {
+			if l.start < top+p.text.Vp.Height() && l.end > top {
+				p.Link = i
 				break
 			}
 		}
@@ -161,22 +163,22 @@ func (p *Findings) updateEvidence(k evidenceKeys, msg tea.Msg) tea.Cmd {
 
 // selectLink selects link i and scrolls it into view.
 func (p *Findings) selectLink(i int) {
-	p.link = i
-	l, top, h := p.links[i], p.text.vp.YOffset(), p.text.vp.Height()
+	p.Link = i
+	l, top, h := p.Links[i], p.text.Vp.YOffset(), p.text.Vp.Height()
 	switch {
 	case l.start < top:
-		p.text.vp.SetYOffset(l.start)
+		p.text.Vp.SetYOffset(l.start)
 	case l.end > top+h:
-		p.text.vp.SetYOffset(max(l.start, l.end-h))
+		p.text.Vp.SetYOffset(max(l.start, l.end-h))
 	}
 }
 
 // linksNote is the evidence view's line saying what links there are.
 func (p *Findings) linksNote() string {
-	if len(p.targets) == 0 {
+	if len(p.Targets) == 0 {
 		return "Links: none. This finding's evidence names no stage, instant, partition or health check."
 	}
-	return "Links: " + itoa(len(p.targets)) + " lines name a stage, instant, partition or check (n/N select, enter goes there)."
+	return "Links: " + common.Itoa(len(p.Targets)) + " lines name a stage, instant, partition or check (n/N select, enter goes there)."
 }
 
 var (
@@ -195,16 +197,16 @@ func evidenceTargets(s *model.Snapshot, f *findings.Finding) []evTarget {
 	for i, l := range strings.Split(report.FindingMarkdown(f, "#"), "\n") {
 		t := strings.TrimSpace(l)
 		switch {
-		case f.Subject != "" && strings.HasPrefix(terminalText(t), "- about:"):
+		case f.Subject != "" && strings.HasPrefix(TerminalText(t), "- about:"):
 			if m := subjectStage.FindStringSubmatch(f.Subject); m != nil && s != nil && s.EventLog != nil {
 				n, _ := strconv.Atoi(m[1])
-				out = append(out, evTarget{md: i, j: jumpMsg{Pane: "Event log", Stage: n, HasStage: true}, label: "stage " + m[1]})
+				out = append(out, evTarget{md: i, j: common.JumpStage{ID: n}, label: "stage " + m[1]})
 			}
 		case strings.HasPrefix(t, "|") && k < len(evs) && strings.Contains(t, report.Escape(evs[k].Path)):
 			path := evs[k].Path
 			k++
 			if strings.HasPrefix(path, "eventlog.stages") && stages == nil {
-				stages = eventStages(s)
+				stages = EventStages(s)
 			}
 			if j, label, ok := pathTarget(s, path, stages); ok {
 				out = append(out, evTarget{md: i, j: j, label: label})
@@ -215,18 +217,18 @@ func evidenceTargets(s *model.Snapshot, f *findings.Finding) []evTarget {
 }
 
 // pathTarget is the row an evidence path names, if it names one this snapshot has.
-func pathTarget(s *model.Snapshot, path string, stages []any) (jumpMsg, string, bool) {
+func pathTarget(s *model.Snapshot, path string, stages []any) (common.Jump, string, bool) {
 	if s == nil {
-		return jumpMsg{}, "", false
+		return nil, "", false
 	}
 	switch {
 	case strings.HasPrefix(path, "eventlog.stages"):
-		if id, ok := pickStage(stages, strings.TrimPrefix(path, "eventlog.stages")); ok {
-			return jumpMsg{Pane: "Event log", Stage: id, HasStage: true}, "stage " + itoa(id), true
+		if id, ok := PickStage(stages, strings.TrimPrefix(path, "eventlog.stages")); ok {
+			return common.JumpStage{ID: id}, "stage " + common.Itoa(id), true
 		}
 	case strings.HasPrefix(path, "health."):
 		if m := checkName.FindStringSubmatch(path); m != nil && s.Health != nil && s.Health.Check(m[1]) != nil {
-			return jumpMsg{Pane: "Health", Check: m[1]}, "check " + m[1], true
+			return common.JumpCheck{Name: m[1]}, "check " + m[1], true
 		}
 	case strings.HasPrefix(path, "layout."):
 		part := ""
@@ -236,14 +238,14 @@ func pathTarget(s *model.Snapshot, path string, stages []any) (jumpMsg, string, 
 			part = s.Layout.Rows[0].Partition // the largest, as the Overview names it
 		}
 		if part != "" {
-			return jumpMsg{Pane: "Layout", Partition: part}, "partition " + partLabel(part), true
+			return common.JumpPartition{Path: part}, "partition " + common.PartLabel(part), true
 		}
 	case strings.HasPrefix(path, "table."):
 		if in := serviceInstant(s.TimelineInstants(), path); in != nil {
-			return jumpMsg{Pane: "Timeline", Instant: in.RequestedTime}, "instant " + in.RequestedTime, true
+			return common.JumpInstant{Requested: in.RequestedTime}, "instant " + in.RequestedTime, true
 		}
 	}
-	return jumpMsg{}, "", false
+	return nil, "", false
 }
 
 // serviceInstant is the instant a table.* service fact is about: the oldest savepoint, the
@@ -290,8 +292,8 @@ func serviceInstant(ins []*timeline.Instant, path string) *timeline.Instant {
 	return pending
 }
 
-// eventStages are the event log report's stages as its JSON has them (what paths read).
-func eventStages(s *model.Snapshot) []any {
+// EventStages are the event log report's stages as its JSON has them (what paths read).
+func EventStages(s *model.Snapshot) []any {
 	if s == nil || s.EventLog == nil {
 		return []any{}
 	}
@@ -305,9 +307,9 @@ func eventStages(s *model.Snapshot) []any {
 	return doc.Stages
 }
 
-// pickStage is the stage a path below eventlog.stages names: of the stages its selector
+// PickStage is the stage a path below eventlog.stages names: of the stages its selector
 // keeps, the one with the largest value at its field (the first when none is a number).
-func pickStage(stages []any, rest string) (int, bool) {
+func PickStage(stages []any, rest string) (int, bool) {
 	var field string
 	var values []string
 	if strings.HasPrefix(rest, "[") {

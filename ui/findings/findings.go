@@ -1,4 +1,6 @@
-package ui
+// Package findings is the explorer's Findings pane: the catalog's findings, an open finding's
+// evidence and the links in it.
+package findings
 
 import (
 	"fmt"
@@ -12,13 +14,14 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // fLine is one line of the Findings list: a heading or text (f nil) or a selectable finding.
 type fLine struct {
 	text string
 	head bool
-	f    *findings.Finding
+	F    *findings.Finding
 }
 
 // Findings is pane 5: the optimization catalogs' findings in the catalog's output order
@@ -26,48 +29,48 @@ type fLine struct {
 // durable findings refused, what is missing). Enter opens a finding's evidence: every field
 // path and value that fired it, the inputs that agreed, the change and the verification step.
 type Findings struct {
-	c      *Common
+	c      *common.Common
 	km     findingsKeys
 	snap   *model.Snapshot
 	res    *findings.Result
-	lines  []fLine
-	sel    []int // indexes of selectable lines
-	cursor int   // index into sel
-	top    int
-	// past is how far the list is scrolled below the last finding, so the text after it (what
+	Lines  []fLine
+	Sel    []int // indexes of selectable lines
+	Cursor int   // index into sel
+	Top    int
+	// Past is how far the list is scrolled below the last finding, so the text after it (what
 	// is missing, the labels' legend) can be read; moving up takes it back first.
-	past int
+	Past int
 
-	detail *findings.Finding
-	text   *pager // the open finding's evidence
+	Detail *findings.Finding
+	text   *common.Pager // the open finding's evidence
 	ekm    evidenceKeys
-	// targets are the open finding's linked Markdown lines; links their screen lines (reflow);
+	// Targets are the open finding's linked Markdown lines; links their screen lines (reflow);
 	// link is the selected one.
-	targets []evTarget
-	links   []evLink
-	link    int
+	Targets []evTarget
+	Links   []evLink
+	Link    int
 
-	// all are the findings in the catalog's order; order filters and sorts them (the list
+	// All are the findings in the catalog's order; order filters and sorts them (the list
 	// keeps its sections, each showing its findings in order's order).
-	all   []*findings.Finding
-	order *listView
+	All   []*findings.Finding
+	Order *common.ListView
 
-	width, height int
+	Width, Height int
 }
 
 // findingsKeys are the findings list's keys.
 type findingsKeys struct {
-	navKeys
+	common.NavKeys
 	Open, Filter, Sort key.Binding
 }
 
 func (k findingsKeys) ShortHelp() []key.Binding {
-	return enabled(k.Up, k.Down, k.Open, k.Filter, k.Sort)
+	return common.Enabled(k.Up, k.Down, k.Open, k.Filter, k.Sort)
 }
 func (k findingsKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort}, labelBindings()}
+	return [][]key.Binding{k.All(), {k.Open, k.Filter, k.Sort}, labelBindings()}
 }
-func (k findingsKeys) helpTitles() []string { return []string{"Move", "Findings", "Labels"} }
+func (k findingsKeys) HelpTitles() []string { return []string{"Move", "Findings", "Labels"} }
 
 // labelBindings show the status and risk words in ? (a key that no press matches).
 func labelBindings() []key.Binding {
@@ -79,42 +82,42 @@ func labelBindings() []key.Binding {
 }
 
 // NewFindings makes the Findings pane.
-func NewFindings(c *Common) *Findings {
-	return &Findings{c: c, km: findingsKeys{Open: c.Keys.Open}, ekm: newEvidenceKeys(c), text: newPager()}
+func NewFindings(c *common.Common) *Findings {
+	return &Findings{c: c, km: findingsKeys{Open: c.Keys.Open}, ekm: newEvidenceKeys(c), text: common.NewPager()}
 }
 
 // KeyMap is the focused view's keys: a finding's evidence or the list.
 func (p *Findings) KeyMap() help.KeyMap {
 	switch {
 	case p.res == nil:
-		return keyColumns{}
-	case p.detail != nil:
-		return p.evKeys()
-	case p.order != nil && p.order.filtering:
-		return p.c.Keys.filterKeys()
+		return common.KeyColumns{}
+	case p.Detail != nil:
+		return p.EvKeys()
+	case p.Order != nil && p.Order.Filtering:
+		return p.c.Keys.FilterKeys()
 	}
 	k := p.km
-	k.navKeys = p.c.Keys.Nav.when(len(p.sel) > 1)
-	k.Open = when(k.Open, p.selected() != nil)
-	k.Filter = when(p.c.Keys.Filter, len(p.all) > 0)
-	k.Sort = when(p.c.Keys.Sort, len(p.all) > 1)
+	k.NavKeys = p.c.Keys.Nav.When(len(p.Sel) > 1)
+	k.Open = common.When(k.Open, p.Selected() != nil)
+	k.Filter = common.When(p.c.Keys.Filter, len(p.All) > 0)
+	k.Sort = common.When(p.c.Keys.Sort, len(p.All) > 1)
 	return k
 }
 
 func (p *Findings) Title() string        { return "Findings" }
-func (p *Findings) SetSize(w, h int)     { p.width, p.height = w, h; p.reflow() }
-func (p *Findings) Capturing() bool      { return p.order != nil && p.order.filtering && p.detail == nil }
+func (p *Findings) SetSize(w, h int)     { p.Width, p.Height = w, h; p.Reflow() }
+func (p *Findings) Capturing() bool      { return p.Order != nil && p.Order.Filtering && p.Detail == nil }
 func (p *Findings) Breadcrumb() []string { return p.crumb() }
-func (p *Findings) selected() *findings.Finding {
-	if p.cursor >= 0 && p.cursor < len(p.sel) {
-		return p.lines[p.sel[p.cursor]].f
+func (p *Findings) Selected() *findings.Finding {
+	if p.Cursor >= 0 && p.Cursor < len(p.Sel) {
+		return p.Lines[p.Sel[p.Cursor]].F
 	}
 	return nil
 }
 
 func (p *Findings) crumb() []string {
-	if p.detail != nil {
-		return []string{p.detail.ID}
+	if p.Detail != nil {
+		return []string{p.Detail.ID}
 	}
 	return nil
 }
@@ -126,29 +129,29 @@ func (p *Findings) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		return nil
 	}
 	p.res = s.Findings
-	p.detail = nil
+	p.Detail = nil
 	p.newOrder()
 	p.build()
-	p.reflow()
+	p.Reflow()
 	return nil
 }
 
-// lacksInputs: a hypothesis that needs an input that was not given (it sorts below the
+// LacksInputs: a hypothesis that needs an input that was not given (it sorts below the
 // findings whose inputs are all there).
-func lacksInputs(f *findings.Finding) bool { return len(f.Missing) > 0 }
+func LacksInputs(f *findings.Finding) bool { return len(f.Missing) > 0 }
 
 // newOrder makes the filter and sort over every finding: natural order is the catalog's with
 // the findings that lack inputs last; every sort keeps those last too.
 func (p *Findings) newOrder() {
-	p.all, p.order = nil, nil
+	p.All, p.Order = nil, nil
 	r := p.res
 	if r == nil {
 		return
 	}
-	p.all = append(append(append(append(append(p.all, r.Observations()...), r.Stopped()...), r.Capabilities()...), r.Durable()...), r.Withheld()...)
-	fs := p.all
+	p.All = append(append(append(append(append(p.All, r.Observations()...), r.Stopped()...), r.Capabilities()...), r.Durable()...), r.Withheld()...)
+	fs := p.All
 	last := func(i int) string {
-		if lacksInputs(fs[i]) {
+		if LacksInputs(fs[i]) {
 			return "1"
 		}
 		return "0"
@@ -156,50 +159,50 @@ func (p *Findings) newOrder() {
 	txt := func(get func(f *findings.Finding) string) func(i int) string {
 		return func(i int) string { return last(i) + strings.ToLower(get(fs[i])) }
 	}
-	cols := []lvCol{
-		{title: "id", txt: txt(func(f *findings.Finding) string { return f.ID })},
-		{title: "status", txt: txt(func(f *findings.Finding) string { return f.Status })},
-		{title: "risk", txt: txt(func(f *findings.Finding) string { return f.Risk })},
-		{title: "title", txt: txt(func(f *findings.Finding) string { return f.Title })},
+	cols := []common.LvCol{
+		{Title: "id", Txt: txt(func(f *findings.Finding) string { return f.ID })},
+		{Title: "status", Txt: txt(func(f *findings.Finding) string { return f.Status })},
+		{Title: "risk", Txt: txt(func(f *findings.Finding) string { return f.Risk })},
+		{Title: "title", Txt: txt(func(f *findings.Finding) string { return f.Title })},
 	}
-	p.order = newListView(cols, len(fs), func(i, c int) string { return "" }, func(i int) string {
+	p.Order = common.NewListView(cols, len(fs), func(i, c int) string { return "" }, func(i int) string {
 		f := fs[i]
 		return strings.Join([]string{f.ID, f.Kind, f.Theme, f.Status, f.Risk, f.Title, f.Subject}, " ")
 	})
 	for i := range fs {
-		if !lacksInputs(fs[i]) {
-			p.order.base = append(p.order.base, i)
+		if !LacksInputs(fs[i]) {
+			p.Order.Base = append(p.Order.Base, i)
 		}
 	}
 	for i := range fs {
-		if lacksInputs(fs[i]) {
-			p.order.base = append(p.order.base, i)
+		if LacksInputs(fs[i]) {
+			p.Order.Base = append(p.Order.Base, i)
 		}
 	}
-	p.order.apply(-1)
+	p.Order.Apply(-1)
 }
 
 // rebuild lays the list out again for the filter and order, keeping the selected finding.
 func (p *Findings) rebuild() {
-	keep := p.selected()
+	keep := p.Selected()
 	p.build()
-	for si, li := range p.sel {
-		if p.lines[li].f == keep {
-			p.cursor = si
+	for si, li := range p.Sel {
+		if p.Lines[li].F == keep {
+			p.Cursor = si
 		}
 	}
 }
 
 func (p *Findings) build() {
-	p.lines, p.sel, p.cursor, p.top, p.past = nil, nil, 0, 0, 0
+	p.Lines, p.Sel, p.Cursor, p.Top, p.Past = nil, nil, 0, 0, 0
 	r := p.res
 	if r == nil {
 		return
 	}
 	rank := map[*findings.Finding]int{}
-	if p.order != nil {
-		for pos, i := range p.order.visible() {
-			rank[p.all[i]] = pos
+	if p.Order != nil {
+		for pos, i := range p.Order.Visible() {
+			rank[p.All[i]] = pos
 		}
 	}
 	// shown are a section's findings that pass the filter, in the chosen order.
@@ -214,10 +217,10 @@ func (p *Findings) build() {
 		return out
 	}
 	add := func(l fLine) {
-		if l.f != nil {
-			p.sel = append(p.sel, len(p.lines))
+		if l.F != nil {
+			p.Sel = append(p.Sel, len(p.Lines))
 		}
-		p.lines = append(p.lines, l)
+		p.Lines = append(p.Lines, l)
 	}
 	head := func(s string) { add(fLine{text: s, head: true}) }
 	text := func(s string) { add(fLine{text: s}) }
@@ -259,7 +262,7 @@ func (p *Findings) build() {
 			text("No finding here matches the filter.")
 		}
 		for _, f := range sh {
-			add(fLine{f: f})
+			add(fLine{F: f})
 		}
 	}
 	obs := r.Observations()
@@ -305,16 +308,16 @@ func (p *Findings) Update(msg tea.Msg) tea.Cmd {
 	switch k := p.KeyMap().(type) {
 	case evidenceKeys:
 		cmd = p.updateEvidence(k, msg)
-	case filterKeys:
+	case common.FilterKeys:
 		p.updateFilter(k, msg)
 	case findingsKeys:
-		p.update(k, msg)
+		p.Handle(k, msg)
 	}
-	p.reflow()
+	p.Reflow()
 	return cmd
 }
 
-func (p *Findings) update(k findingsKeys, msg tea.Msg) {
+func (p *Findings) Handle(k findingsKeys, msg tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if key.Matches(msg, k.Wheel) {
@@ -325,7 +328,7 @@ func (p *Findings) update(k findingsKeys, msg tea.Msg) {
 			}
 		}
 	case tea.KeyPressMsg:
-		page := max(1, p.height-2)
+		page := max(1, p.Height-2)
 		switch {
 		case key.Matches(msg, k.Up):
 			p.move(-1)
@@ -336,34 +339,34 @@ func (p *Findings) update(k findingsKeys, msg tea.Msg) {
 		case key.Matches(msg, k.PageDown):
 			p.move(page)
 		case key.Matches(msg, k.Top):
-			p.past = 0
-			p.move(-len(p.sel))
+			p.Past = 0
+			p.move(-len(p.Sel))
 		case key.Matches(msg, k.Bottom):
-			p.move(len(p.sel))
-			p.past = len(p.lines) * 4 // the end of the text, legend included (reflow clamps)
+			p.move(len(p.Sel))
+			p.Past = len(p.Lines) * 4 // the end of the text, legend included (reflow clamps)
 		case key.Matches(msg, k.Open):
-			p.open(p.selected())
+			p.Open(p.Selected())
 		case key.Matches(msg, k.Sort):
-			p.order.cycleSort()
+			p.Order.CycleSort()
 			p.build() // a new order starts at its first finding
 		case key.Matches(msg, k.Filter):
-			p.order.filtering = true
-			p.order.input.SetValue(p.order.filter)
-			p.order.input.CursorEnd()
+			p.Order.Filtering = true
+			p.Order.Input.SetValue(p.Order.Filter)
+			p.Order.Input.CursorEnd()
 		}
 	}
 }
 
 // updateFilter: the filter input has focus; keys other than the filter's own are text.
-func (p *Findings) updateFilter(k filterKeys, msg tea.Msg) {
+func (p *Findings) updateFilter(k common.FilterKeys, msg tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		page := max(1, p.height-3)
+		page := max(1, p.Height-3)
 		switch {
 		case key.Matches(msg, k.Keep):
-			p.order.filtering = false
+			p.Order.Filtering = false
 		case key.Matches(msg, k.Clear):
-			p.order.closeFilter()
+			p.Order.CloseFilter()
 			p.rebuild()
 		case key.Matches(msg, k.Up):
 			p.move(-1)
@@ -390,89 +393,89 @@ func (p *Findings) updateFilter(k filterKeys, msg tea.Msg) {
 }
 
 func (p *Findings) editFilter(msg tea.Msg) {
-	before := p.order.filter
-	p.order.edit(msg)
-	if p.order.filter != before {
+	before := p.Order.Filter
+	p.Order.Edit(msg)
+	if p.Order.Filter != before {
 		p.rebuild()
 	}
 }
 
-// footer is the filter line: the input while typing, the applied filter, or nothing.
-func (p *Findings) footer(width int) []string {
-	if p.order == nil || p.detail != nil {
+// Footer is the filter line: the input while typing, the applied filter, or nothing.
+func (p *Findings) Footer(width int) []string {
+	if p.Order == nil || p.Detail != nil {
 		return nil
 	}
-	p.order.sizeFooter(width, "findings")
-	if f := p.order.footer(p.c, width, "findings"); f != "" {
+	p.Order.SizeFooter(width, "findings")
+	if f := p.Order.Footer(p.c, width, "findings"); f != "" {
 		return []string{f}
 	}
 	return nil
 }
 
 func (p *Findings) move(d int) {
-	if len(p.sel) == 0 {
+	if len(p.Sel) == 0 {
 		return
 	}
-	last := len(p.sel) - 1
+	last := len(p.Sel) - 1
 	switch {
-	case d > 0 && p.cursor == last:
-		p.past += d // reflow clamps it to the text below
-	case d < 0 && p.past > 0:
-		p.past = max(0, p.past+d)
+	case d > 0 && p.Cursor == last:
+		p.Past += d // reflow clamps it to the text below
+	case d < 0 && p.Past > 0:
+		p.Past = max(0, p.Past+d)
 	default:
-		p.cursor = min(max(p.cursor+d, 0), last)
+		p.Cursor = min(max(p.Cursor+d, 0), last)
 	}
 }
 
 func (p *Findings) Back() bool {
 	switch {
-	case p.detail != nil:
-		p.detail = nil
-	case p.order != nil && p.order.closeFilter():
+	case p.Detail != nil:
+		p.Detail = nil
+	case p.Order != nil && p.Order.CloseFilter():
 		p.rebuild()
 	default:
 		return false
 	}
-	p.reflow()
+	p.Reflow()
 	return true
 }
 
-// reflow scrolls the selected finding into view and fits the evidence text to the size.
-func (p *Findings) reflow() {
+// Reflow scrolls the selected finding into view and fits the evidence text to the size.
+func (p *Findings) Reflow() {
 	if p.res == nil {
 		return
 	}
-	if p.detail != nil {
-		p.text.set(p.detailLines(p.width), p.width, p.height)
+	if p.Detail != nil {
+		p.text.Set(p.DetailLines(p.Width), p.Width, p.Height)
 		return
 	}
-	view, height := p.listLines(p.width), p.height-len(p.footer(p.width))
-	p.top = p.scrollTop(view, height)
-	p.past = max(0, min(p.past, len(view)-height-p.top))
+	view, height := p.ListLines(p.Width), p.Height-len(p.Footer(p.Width))
+	p.Top = p.scrollTop(view, height)
+	p.Past = max(0, min(p.Past, len(view)-height-p.Top))
 }
 
-// detailLines are the open finding's screen lines at width; they set p.links.
-func (p *Findings) detailLines(width int) []string {
+// DetailLines are the open finding's screen lines at width; they set p.links.
+func (p *Findings) DetailLines(width int) []string {
 	var out []string
-	p.links = p.links[:0]
+	p.Links = p.Links[:0]
 	arrow := " → "
-	if isASCII(p.c.Styles.G) {
+	if common.IsASCII(p.c.Styles.G) {
 		arrow = " -> "
 	}
 	t := 0
-	for i, l := range strings.Split(report.FindingMarkdown(p.detail, "#"), "\n") {
-		link := t < len(p.targets) && p.targets[t].md == i
-		if l = terminalText(l); l != "\x00" {
+	for i, l := range strings.Split(report.FindingMarkdown(p.Detail, "#"), "\n") {
+		link := t < len(p.Targets) && p.Targets[t].md == i
+		if l = TerminalText(l); l != "\x00" {
 			if link {
-				l += arrow + p.targets[t].j.Pane + ": " + p.targets[t].label
+				l += arrow + p.Targets[t].j.Pane() + ": " + p.Targets[t].label
 			}
 			start := len(out)
-			out = append(out, wrap(" "+l, width-1)...)
+			out = append(out, common.Wrap(" "+l, width-1)...)
 			if link {
-				p.links = append(p.links, evLink{start: start, end: len(out), j: p.targets[t].j})
+				p.Links = append(p.Links, evLink{start: start, end: len(out), J: p.Targets[t].j})
 			}
 			if i == 0 {
-				out = append(out, wrap(" "+p.linksNote(), width-1)...)
+				out = append(out, common.Wrap(" "+p.linksNote(), width-1)...)
 			}
 		}
 		if link {
@@ -484,15 +487,15 @@ func (p *Findings) detailLines(width int) []string {
 
 // evidenceView is the evidence window with the selected link's lines highlighted.
 func (p *Findings) evidenceView(width int) []string {
-	lines := append([]string(nil), p.text.view()...)
-	if p.link < len(p.links) {
-		l, top := p.links[p.link], p.text.vp.YOffset()
+	lines := append([]string(nil), p.text.VisibleLines()...)
+	if p.Link < len(p.Links) {
+		l, top := p.Links[p.Link], p.text.Vp.YOffset()
 		for i := max(l.start, top); i < l.end && i-top < len(lines); i++ {
 			s := lines[i-top]
 			if i == l.start {
 				s = p.c.Styles.G.Cursor + strings.TrimPrefix(s, " ")
 			}
-			lines[i-top] = p.c.Styles.Cursor.Render(padRight(s, width))
+			lines[i-top] = p.c.Styles.Cursor.Render(common.PadRight(s, width))
 		}
 	}
 	return lines
@@ -501,22 +504,22 @@ func (p *Findings) evidenceView(width int) []string {
 // fView is one screen line of the list: text, or selectable finding sel (an index into p.sel).
 type fView struct {
 	s   string
-	sel int // -1 for text
+	Sel int // -1 for text
 }
 
-// listLines are the list's screen lines at width (text wrapped).
-func (p *Findings) listLines(width int) []fView {
+// ListLines are the list's screen lines at width (text wrapped).
+func (p *Findings) ListLines(width int) []fView {
 	var view []fView
 	si := 0
-	for _, l := range p.lines {
+	for _, l := range p.Lines {
 		switch {
-		case l.f != nil:
-			view = append(view, fView{l.f.ID, si})
+		case l.F != nil:
+			view = append(view, fView{l.F.ID, si})
 			si++
 		case l.head:
 			view = append(view, fView{" " + p.c.Styles.ColHead.Render(l.text), -1})
 		default:
-			for _, w := range wrap(l.text, width-2) {
+			for _, w := range common.Wrap(l.text, width-2) {
 				view = append(view, fView{" " + w, -1})
 			}
 		}
@@ -526,10 +529,10 @@ func (p *Findings) listLines(width int) []fView {
 
 // scrollTop is p.top moved just enough to show the selected finding.
 func (p *Findings) scrollTop(view []fView, height int) int {
-	top := p.top
+	top := p.Top
 	cur := 0
 	for i, v := range view {
-		if v.sel == p.cursor {
+		if v.Sel == p.Cursor {
 			cur = i
 		}
 	}
@@ -543,32 +546,32 @@ func (p *Findings) scrollTop(view []fView, height int) int {
 }
 
 func (p *Findings) rowText(f *findings.Finding, width int) string {
-	return trunc(fmt.Sprintf("%-7s %-15s %-11s %s", f.ID, f.Status, f.Risk, f.Title), width, p.c.Styles.G.Ellipsis)
+	return common.Trunc(fmt.Sprintf("%-7s %-15s %-11s %s", f.ID, f.Status, f.Risk, f.Title), width, p.c.Styles.G.Ellipsis)
 }
 
 func (p *Findings) View(width, height int) string {
 	if p.res == nil {
-		return NewPlaceholder(p.c, "Findings", StepReason(model.StepFindings, "findings catalog")).View(width, height)
+		return common.NewPlaceholder(p.c, "Findings", common.StepReason(model.StepFindings, "findings catalog")).View(width, height)
 	}
-	if p.detail != nil {
-		return fit(p.evidenceView(width), width, height)
+	if p.Detail != nil {
+		return common.Fit(p.evidenceView(width), width, height)
 	}
-	view := p.listLines(width)
-	bottom := p.footer(width)
+	view := p.ListLines(width)
+	bottom := p.Footer(width)
 	height -= len(bottom)
 	var out []string
 	top := p.scrollTop(view, height)
-	top += max(0, min(p.past, len(view)-height-top)) // scrolled below the last finding
+	top += max(0, min(p.Past, len(view)-height-top)) // scrolled below the last finding
 	for i := top; i < len(view) && len(out) < height; i++ {
 		v := view[i]
-		if v.sel < 0 {
+		if v.Sel < 0 {
 			out = append(out, v.s)
 			continue
 		}
-		f := p.lines[p.sel[v.sel]].f
+		f := p.Lines[p.Sel[v.Sel]].F
 		line := p.rowText(f, width-3)
-		if v.sel == p.cursor {
-			out = append(out, p.c.Styles.Cursor.Render(padRight(p.c.Styles.G.Cursor+" "+line, width)))
+		if v.Sel == p.Cursor {
+			out = append(out, p.c.Styles.Cursor.Render(common.PadRight(p.c.Styles.G.Cursor+" "+line, width)))
 		} else {
 			out = append(out, "  "+line)
 		}
@@ -576,12 +579,12 @@ func (p *Findings) View(width, height int) string {
 	for len(out) < height {
 		out = append(out, "")
 	}
-	return fit(append(out, bottom...), width, height+len(bottom))
+	return common.Fit(append(out, bottom...), width, height+len(bottom))
 }
 
 func (p *Findings) Export() (string, string) {
-	if p.detail != nil {
-		return "finding-" + strings.ToLower(p.detail.ID), report.FindingMarkdown(p.detail, "#")
+	if p.Detail != nil {
+		return "finding-" + strings.ToLower(p.Detail.ID), report.FindingMarkdown(p.Detail, "#")
 	}
 	if p.res == nil {
 		return "findings", "# Findings\n\nThe findings catalog has not run yet.\n"
@@ -596,29 +599,29 @@ func (p *Findings) Status() string {
 	if p.res == nil {
 		return "not loaded"
 	}
-	if p.detail != nil {
-		return p.detail.ID
+	if p.Detail != nil {
+		return p.Detail.ID
 	}
 	s := ""
-	if p.order != nil && p.order.sortBy >= 0 {
-		s = "by " + p.order.cols[p.order.sortBy].title + " "
+	if p.Order != nil && p.Order.SortBy >= 0 {
+		s = "by " + p.Order.Cols[p.Order.SortBy].Title + " "
 	}
-	if len(p.sel) == 0 {
+	if len(p.Sel) == 0 {
 		s += "0/0"
 	} else {
-		s += fmt.Sprintf("%d/%d", p.cursor+1, len(p.sel))
+		s += fmt.Sprintf("%d/%d", p.Cursor+1, len(p.Sel))
 	}
-	if len(p.sel) != len(p.all) {
-		s += fmt.Sprintf(" of %d", len(p.all))
+	if len(p.Sel) != len(p.All) {
+		s += fmt.Sprintf(" of %d", len(p.All))
 	}
 	return s
 }
 
-// terminalText turns one line of the finding's Markdown (shared with the export) into text for
+// TerminalText turns one line of the finding's Markdown (shared with the export) into text for
 // the pane: a heading loses its #s and a quote its >; table rows become "cell · cell · …" (a
 // table does not fit 80 columns) and separator rows go; inline emphasis and code spans keep
 // their text without the marks. "\x00" means: drop the line.
-func terminalText(l string) string {
+func TerminalText(l string) string {
 	t := strings.TrimSpace(l)
 	switch {
 	case strings.HasPrefix(t, "|"):

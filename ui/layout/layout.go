@@ -1,4 +1,5 @@
-package ui
+// Package layout is the explorer's Layout pane: partitions, their file groups and files.
+package layout
 
 import (
 	"fmt"
@@ -10,42 +11,42 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
-	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // LayoutPane is pane 2: partitions (files, bytes, p50, small-file share), the file-size
 // histogram of the table and of the selected partition, skew and detectors; Enter opens a
 // partition's file groups, then a file group's slices and files.
 type LayoutPane struct {
-	c     *Common
+	c     *common.Common
 	km    layoutKeys
 	snap  *model.Snapshot
 	res   *layout.Result
-	parts []layout.ExtraPartition
+	Parts []layout.ExtraPartition
 	byDir map[string]*filegroup.Partition
 	out   map[string]bool // skew outliers
-	list  *listView
-	// histPart: the histogram shows the selected partition (h toggles; the table otherwise).
-	histPart bool
-	part     *layoutPart
+	List  *common.ListView
+	// HistPart: the histogram shows the selected partition (h toggles; the table otherwise).
+	HistPart bool
+	Part     *layoutPart
 
-	width, height int
+	Width, height int
 }
 
 type layoutPart struct {
-	p      *filegroup.Partition
+	P      *filegroup.Partition
 	ep     layout.ExtraPartition
-	groups []*filegroup.FileGroup
-	list   *listView
+	Groups []*filegroup.FileGroup
+	List   *common.ListView
 	group  *layoutGroup
 }
 
 type layoutGroup struct {
 	g     *filegroup.FileGroup
 	files []lgFile
-	list  *listView
+	list  *common.ListView
 }
 
 type lgFile struct {
@@ -55,22 +56,22 @@ type lgFile struct {
 
 // layoutKeys are the Layout pane's keys at every level (enter and h only where they act).
 type layoutKeys struct {
-	listKeys
+	common.ListKeys
 	Open, HistScope, Instants key.Binding
 }
 
 func (k layoutKeys) ShortHelp() []key.Binding {
-	return enabled(k.Open, k.Filter, k.Sort, k.HistScope, k.Instants)
+	return common.Enabled(k.Open, k.Filter, k.Sort, k.HistScope, k.Instants)
 }
 func (k layoutKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open, k.Filter, k.Sort, k.HistScope, k.Instants}}
+	return [][]key.Binding{k.All(), {k.Open, k.Filter, k.Sort, k.HistScope, k.Instants}}
 }
-func (k layoutKeys) helpTitles() []string { return []string{"Move", "Layout"} }
+func (k layoutKeys) HelpTitles() []string { return []string{"Move", "Layout"} }
 
 // NewLayout makes the Layout pane.
-func NewLayout(c *Common) *LayoutPane {
-	return &LayoutPane{c: c, km: layoutKeys{Open: c.Keys.Open, HistScope: bind("h", "histogram scope", "h"),
-		Instants: bind("i", "instants that wrote it (Timeline)", "i")}}
+func NewLayout(c *common.Common) *LayoutPane {
+	return &LayoutPane{c: c, km: layoutKeys{Open: c.Keys.Open, HistScope: common.Bind("h", "histogram scope", "h"),
+		Instants: common.Bind("i", "instants that wrote it (Timeline)", "i")}}
 }
 
 // KeyMap is the focused level's keys (none before the analysis is loaded).
@@ -78,44 +79,44 @@ func (l *LayoutPane) KeyMap() help.KeyMap {
 	lv := l.activeList()
 	switch {
 	case lv == nil || l.res == nil:
-		return keyColumns{}
-	case lv.filtering:
-		return l.c.Keys.filterKeys()
+		return common.KeyColumns{}
+	case lv.Filtering:
+		return l.c.Keys.FilterKeys()
 	}
 	k := l.km
-	k.listKeys = lv.keys(l.c.Keys)
-	k.Open = when(k.Open, (l.part == nil || l.part.group == nil) && lv.selected() >= 0)
-	k.HistScope = when(k.HistScope, l.part == nil)
-	k.Instants = when(k.Instants, l.part == nil && lv.selected() >= 0 && l.snap != nil && l.snap.Timeline != nil)
+	k.ListKeys = lv.Keys(l.c.Keys)
+	k.Open = common.When(k.Open, (l.Part == nil || l.Part.group == nil) && lv.Selected() >= 0)
+	k.HistScope = common.When(k.HistScope, l.Part == nil)
+	k.Instants = common.When(k.Instants, l.Part == nil && lv.Selected() >= 0 && l.snap != nil && l.snap.Timeline != nil)
 	return k
 }
 
 func (l *LayoutPane) Title() string { return "Layout" }
 
-func (l *LayoutPane) SetSize(w, h int) { l.width, l.height = w, h; l.reflow() }
+func (l *LayoutPane) SetSize(w, h int) { l.Width, l.height = w, h; l.Reflow() }
 
-// reflow sets the shown list's page and filter input for the size and level.
-func (l *LayoutPane) reflow() {
+// Reflow sets the shown list's page and filter input for the size and level.
+func (l *LayoutPane) Reflow() {
 	lv := l.activeList()
 	if lv == nil || l.res == nil {
 		return
 	}
 	switch {
-	case l.part != nil && l.part.group != nil:
-		lv.sizeFooter(l.width, "files")
-		lv.setPage(l.height - 1 - len(l.groupHead(l.width)) - len(l.footer(lv, "files")))
-	case l.part != nil:
-		lv.sizeFooter(l.width, "file groups")
-		lv.setPage(l.height - 1 - len(l.partHead(l.width)) - len(l.footer(lv, "file groups")))
+	case l.Part != nil && l.Part.group != nil:
+		lv.SizeFooter(l.Width, "files")
+		lv.SetPage(l.height - 1 - len(l.groupHead(l.Width)) - len(l.Footer(lv, "files")))
+	case l.Part != nil:
+		lv.SizeFooter(l.Width, "file groups")
+		lv.SetPage(l.height - 1 - len(l.partHead(l.Width)) - len(l.Footer(lv, "file groups")))
 	default:
-		lv.sizeFooter(l.width, "partitions")
-		lv.setPage(max(1, l.height-1-len(l.topSummary(l.width))-len(l.topBottom(l.width))))
+		lv.SizeFooter(l.Width, "partitions")
+		lv.SetPage(max(1, l.height-1-len(l.TopSummary(l.Width))-len(l.topBottom(l.Width))))
 	}
 }
 
-// footer is lv's filter line, if any.
-func (l *LayoutPane) footer(lv *listView, what string) []string {
-	if f := lv.footer(l.c, l.width, what); f != "" {
+// Footer is lv's filter line, if any.
+func (l *LayoutPane) Footer(lv *common.ListView, what string) []string {
+	if f := lv.Footer(l.c, l.Width, what); f != "" {
 		return []string{f}
 	}
 	return nil
@@ -126,10 +127,10 @@ func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	if s == nil || s.Layout == nil || s.Layout == l.res {
 		return nil
 	}
-	l.res, l.part = s.Layout, nil
-	l.parts = nil
+	l.res, l.Part = s.Layout, nil
+	l.Parts = nil
 	if s.Layout.Hudiscope != nil {
-		l.parts = s.Layout.Hudiscope.Partitions
+		l.Parts = s.Layout.Hudiscope.Partitions
 	}
 	l.byDir = map[string]*filegroup.Partition{}
 	if s.View != nil {
@@ -141,46 +142,46 @@ func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	for _, o := range s.Layout.Skew.Outliers {
 		l.out[o.Partition] = true
 	}
-	ps := l.parts
-	cols := []lvCol{
-		{title: "partition", width: 12, flex: true},
-		{title: "files", width: 6, right: true, num: func(i int) float64 { return float64(ps[i].BaseFiles) }},
-		{title: "bytes", width: 6, right: true, num: func(i int) float64 { return float64(ps[i].BaseBytes) }},
-		{title: "p50", width: 6, right: true, num: func(i int) float64 { return float64(ps[i].P50) }},
-		{title: "small%", width: 6, right: true, num: func(i int) float64 { return float64(ps[i].SmallFileShare) }},
-		{title: "groups", width: 6, right: true, prio: 2, num: func(i int) float64 { return float64(ps[i].FileGroups) }},
-		{title: "logs", width: 5, right: true, prio: 3, num: func(i int) float64 { return float64(ps[i].LogFiles) }},
-		{title: "log b", width: 6, right: true, prio: 4, num: func(i int) float64 { return float64(ps[i].LogBytes) }},
+	ps := l.Parts
+	cols := []common.LvCol{
+		{Title: "partition", Width: 12, Flex: true},
+		{Title: "files", Width: 6, Right: true, Num: func(i int) float64 { return float64(ps[i].BaseFiles) }},
+		{Title: "bytes", Width: 6, Right: true, Num: func(i int) float64 { return float64(ps[i].BaseBytes) }},
+		{Title: "p50", Width: 6, Right: true, Num: func(i int) float64 { return float64(ps[i].P50) }},
+		{Title: "small%", Width: 6, Right: true, Num: func(i int) float64 { return float64(ps[i].SmallFileShare) }},
+		{Title: "groups", Width: 6, Right: true, Prio: 2, Num: func(i int) float64 { return float64(ps[i].FileGroups) }},
+		{Title: "logs", Width: 5, Right: true, Prio: 3, Num: func(i int) float64 { return float64(ps[i].LogFiles) }},
+		{Title: "log b", Width: 6, Right: true, Prio: 4, Num: func(i int) float64 { return float64(ps[i].LogBytes) }},
 	}
-	l.list = newListView(cols, len(ps), func(i, c int) string {
+	l.List = common.NewListView(cols, len(ps), func(i, c int) string {
 		p := ps[i]
 		switch c {
 		case 0:
 			return report.PartitionName(p.Partition)
 		case 1:
-			return humanCount(p.BaseFiles)
+			return common.HumanCount(p.BaseFiles)
 		case 2:
-			return humanBytes(p.BaseBytes)
+			return common.HumanBytes(p.BaseBytes)
 		case 3:
-			return humanBytes(p.P50)
+			return common.HumanBytes(p.P50)
 		case 4:
 			return pct0(float64(p.SmallFileShare))
 		case 5:
-			return humanCount(int64(p.FileGroups))
+			return common.HumanCount(int64(p.FileGroups))
 		case 6:
-			return humanCount(int64(p.LogFiles))
+			return common.HumanCount(int64(p.LogFiles))
 		case 7:
-			return humanBytes(p.LogBytes)
+			return common.HumanBytes(p.LogBytes)
 		}
 		return ""
 	}, func(i int) string { return report.PartitionName(ps[i].Partition) })
-	l.list.mark = func(i int) string {
+	l.List.Mark = func(i int) string {
 		if l.out[ps[i].Partition] {
 			return l.c.Styles.G.Warn
 		}
 		return ""
 	}
-	l.reflow()
+	l.Reflow()
 	return nil
 }
 
@@ -193,48 +194,48 @@ func pct0(f float64) string {
 
 func (l *LayoutPane) Capturing() bool {
 	if lv := l.activeList(); lv != nil {
-		return lv.filtering
+		return lv.Filtering
 	}
 	return false
 }
 
-func (l *LayoutPane) activeList() *listView {
+func (l *LayoutPane) activeList() *common.ListView {
 	switch {
-	case l.part != nil && l.part.group != nil:
-		return l.part.group.list
-	case l.part != nil:
-		return l.part.list
+	case l.Part != nil && l.Part.group != nil:
+		return l.Part.group.list
+	case l.Part != nil:
+		return l.Part.List
 	}
-	return l.list
+	return l.List
 }
 
 func (l *LayoutPane) Back() bool {
 	lv := l.activeList()
 	switch {
-	case lv != nil && lv.closeFilter():
-	case l.part != nil && l.part.group != nil:
-		l.part.group = nil
-	case l.part != nil:
-		l.part = nil
+	case lv != nil && lv.CloseFilter():
+	case l.Part != nil && l.Part.group != nil:
+		l.Part.group = nil
+	case l.Part != nil:
+		l.Part = nil
 	default:
 		return false
 	}
-	l.reflow()
+	l.Reflow()
 	return true
 }
 
 func (l *LayoutPane) Update(msg tea.Msg) tea.Cmd {
-	cmd := l.update(msg)
-	l.reflow()
+	cmd := l.Handle(msg)
+	l.Reflow()
 	return cmd
 }
 
-func (l *LayoutPane) update(msg tea.Msg) tea.Cmd {
+func (l *LayoutPane) Handle(msg tea.Msg) tea.Cmd {
 	lv := l.activeList()
 	if lv == nil || l.res == nil {
 		return nil
 	}
-	if !lv.filtering {
+	if !lv.Filtering {
 		k := l.KeyMap().(layoutKeys)
 		if km, ok := msg.(tea.KeyPressMsg); ok {
 			switch {
@@ -242,36 +243,36 @@ func (l *LayoutPane) update(msg tea.Msg) tea.Cmd {
 				l.enter()
 				return nil
 			case key.Matches(km, k.HistScope):
-				l.histPart = !l.histPart
+				l.HistPart = !l.HistPart
 				return nil
 			case key.Matches(km, k.Instants):
-				return jumpTo(jumpMsg{Pane: "Timeline", Partition: l.parts[lv.selected()].Partition})
+				return common.JumpTo(common.JumpPartitionWrites{Path: l.Parts[lv.Selected()].Partition})
 			}
 		}
 	}
-	lv.update(l.c.Keys, msg)
+	lv.Handle(l.c.Keys, msg)
 	return nil
 }
 
 func (l *LayoutPane) enter() {
 	switch {
-	case l.part == nil:
-		i := l.list.selected()
+	case l.Part == nil:
+		i := l.List.Selected()
 		if i < 0 {
 			return
 		}
-		ep := l.parts[i]
+		ep := l.Parts[i]
 		p := l.byDir[ep.Partition]
 		if p == nil {
 			return
 		}
-		l.part = newLayoutPart(p, ep)
-	case l.part.group == nil:
-		i := l.part.list.selected()
+		l.Part = newLayoutPart(p, ep)
+	case l.Part.group == nil:
+		i := l.Part.List.Selected()
 		if i < 0 {
 			return
 		}
-		l.part.group = newLayoutGroup(l.part.groups[i])
+		l.Part.group = newLayoutGroup(l.Part.Groups[i])
 	}
 }
 
@@ -299,41 +300,41 @@ func readLogs(g *filegroup.FileGroup) (int, int64) {
 }
 
 func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart {
-	lp := &layoutPart{p: p, ep: ep, groups: p.FileGroups}
-	gs := lp.groups
+	lp := &layoutPart{P: p, ep: ep, Groups: p.FileGroups}
+	gs := lp.Groups
 	baseSize := func(i int) int64 {
 		if b := latestBaseOf(gs[i]); b != nil {
 			return b.Size
 		}
 		return -1
 	}
-	cols := []lvCol{
-		{title: "file group", width: 12, flex: true, txt: func(i int) string { return gs[i].FileID }},
-		{title: "slices", width: 6, right: true, num: func(i int) float64 { return float64(len(gs[i].Slices)) }},
-		{title: "base", width: 6, right: true, num: func(i int) float64 { return float64(baseSize(i)) }},
-		{title: "logs", width: 5, right: true, num: func(i int) float64 { n, _ := readLogs(gs[i]); return float64(n) }},
-		{title: "log b", width: 6, right: true, num: func(i int) float64 { _, b := readLogs(gs[i]); return float64(b) }},
-		{title: "base instant", width: 17, prio: 3},
-		{title: "pending", width: 10, prio: 2},
+	cols := []common.LvCol{
+		{Title: "file group", Width: 12, Flex: true, Txt: func(i int) string { return gs[i].FileID }},
+		{Title: "slices", Width: 6, Right: true, Num: func(i int) float64 { return float64(len(gs[i].Slices)) }},
+		{Title: "base", Width: 6, Right: true, Num: func(i int) float64 { return float64(baseSize(i)) }},
+		{Title: "logs", Width: 5, Right: true, Num: func(i int) float64 { n, _ := readLogs(gs[i]); return float64(n) }},
+		{Title: "log b", Width: 6, Right: true, Num: func(i int) float64 { _, b := readLogs(gs[i]); return float64(b) }},
+		{Title: "base instant", Width: 17, Prio: 3},
+		{Title: "pending", Width: 10, Prio: 2},
 	}
-	lp.list = newListView(cols, len(gs), func(i, c int) string {
+	lp.List = common.NewListView(cols, len(gs), func(i, c int) string {
 		g := gs[i]
 		switch c {
 		case 0:
 			return g.FileID
 		case 1:
-			return itoa(len(g.Slices))
+			return common.Itoa(len(g.Slices))
 		case 2:
 			if b := latestBaseOf(g); b != nil {
-				return humanBytes(b.Size)
+				return common.HumanBytes(b.Size)
 			}
 			return "-"
 		case 3:
 			n, _ := readLogs(g)
-			return itoa(n)
+			return common.Itoa(n)
 		case 4:
 			_, b := readLogs(g)
-			return humanBytes(b)
+			return common.HumanBytes(b)
 		case 5:
 			if b := latestBaseOf(g); b != nil {
 				return b.Instant
@@ -347,7 +348,7 @@ func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart
 			if g.PendingClustering != "" {
 				s = append(s, "clustering")
 			}
-			return dashIf(strings.Join(s, ","))
+			return common.DashIf(strings.Join(s, ","))
 		}
 		return ""
 	}, func(i int) string { return gs[i].FileID + " " + report.Pending(gs[i]) })
@@ -362,13 +363,13 @@ func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 		}
 	}
 	fs := lg.files
-	cols := []lvCol{
-		{title: "slice", width: 17, txt: func(i int) string { return fs[i].slice }},
-		{title: "kind", width: 4, txt: func(i int) string { return fs[i].Kind }},
-		{title: "bytes", width: 6, right: true, num: func(i int) float64 { return float64(fs[i].Size) }},
-		{title: "file", width: 16, flex: true, txt: func(i int) string { return fs[i].Name }},
+	cols := []common.LvCol{
+		{Title: "slice", Width: 17, Txt: func(i int) string { return fs[i].slice }},
+		{Title: "kind", Width: 4, Txt: func(i int) string { return fs[i].Kind }},
+		{Title: "bytes", Width: 6, Right: true, Num: func(i int) float64 { return float64(fs[i].Size) }},
+		{Title: "file", Width: 16, Flex: true, Txt: func(i int) string { return fs[i].Name }},
 	}
-	lg.list = newListView(cols, len(fs), func(i, c int) string {
+	lg.list = common.NewListView(cols, len(fs), func(i, c int) string {
 		f := fs[i]
 		switch c {
 		case 0:
@@ -376,7 +377,7 @@ func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 		case 1:
 			return f.Kind
 		case 2:
-			return humanBytes(f.Size)
+			return common.HumanBytes(f.Size)
 		case 3:
 			return fileLabel(f.SliceFile, f.slice)
 		}
@@ -387,20 +388,21 @@ func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 
 // Focus selects the partition a jump names (the pane's top level) or, with a file group, opens
 // the partition and selects the group; a jump naming neither only shows the pane.
-func (l *LayoutPane) Focus(j jumpMsg) bool {
-	if j.Partition == "" && j.FileGroup == "" {
+func (l *LayoutPane) Focus(jm common.Jump) bool {
+	j, _ := jm.(common.JumpPartition)
+	if j.Path == "" && j.FileGroup == "" {
 		return true
 	}
-	if l.list == nil {
+	if l.List == nil {
 		return false
 	}
-	defer l.reflow()
-	for i, p := range l.parts {
-		if p.Partition != j.Partition {
+	defer l.Reflow()
+	for i, p := range l.Parts {
+		if p.Partition != j.Path {
 			continue
 		}
-		l.part = nil
-		if !l.list.focusItem(i) {
+		l.Part = nil
+		if !l.List.FocusItem(i) {
 			return false
 		}
 		if j.FileGroup == "" {
@@ -412,8 +414,8 @@ func (l *LayoutPane) Focus(j jumpMsg) bool {
 		}
 		for gi, g := range dir.FileGroups {
 			if g.FileID == j.FileGroup {
-				l.part = newLayoutPart(dir, p)
-				return l.part.list.focusItem(gi)
+				l.Part = newLayoutPart(dir, p)
+				return l.Part.List.FocusItem(gi)
 			}
 		}
 		return false
@@ -426,14 +428,14 @@ func (l *LayoutPane) Click(y int) tea.Cmd {
 	if lv := l.activeList(); lv != nil && l.res != nil {
 		var head []string
 		switch {
-		case l.part != nil && l.part.group != nil:
-			head = l.groupHead(l.width)
-		case l.part != nil:
-			head = l.partHead(l.width)
+		case l.Part != nil && l.Part.group != nil:
+			head = l.groupHead(l.Width)
+		case l.Part != nil:
+			head = l.partHead(l.Width)
 		default:
-			head = l.topSummary(l.width)
+			head = l.TopSummary(l.Width)
 		}
-		lv.clickRow(y, len(head)+1)
+		lv.ClickRow(y, len(head)+1)
 	}
 	return nil
 }
@@ -441,20 +443,20 @@ func (l *LayoutPane) Click(y int) tea.Cmd {
 // CopyValue is the focused partition path, file id or file name.
 func (l *LayoutPane) CopyValue() (string, string, bool) {
 	switch {
-	case l.list == nil:
+	case l.List == nil:
 		return "", "", false
-	case l.part != nil && l.part.group != nil:
-		if i := l.part.group.list.selected(); i >= 0 {
-			f := l.part.group.files[i]
-			return "file", joinPath(l.part.group.g.Partition, f.Name), true
+	case l.Part != nil && l.Part.group != nil:
+		if i := l.Part.group.list.Selected(); i >= 0 {
+			f := l.Part.group.files[i]
+			return "file", joinPath(l.Part.group.g.Partition, f.Name), true
 		}
-	case l.part != nil:
-		if i := l.part.list.selected(); i >= 0 {
-			return "file id", l.part.groups[i].FileID, true
+	case l.Part != nil:
+		if i := l.Part.List.Selected(); i >= 0 {
+			return "file id", l.Part.Groups[i].FileID, true
 		}
 	default:
-		if i := l.list.selected(); i >= 0 {
-			return "partition", l.parts[i].Partition, true
+		if i := l.List.Selected(); i >= 0 {
+			return "partition", l.Parts[i].Partition, true
 		}
 	}
 	return "", "", false
@@ -470,10 +472,10 @@ func joinPath(dir, name string) string {
 
 func (l *LayoutPane) Breadcrumb() []string {
 	var out []string
-	if l.part != nil {
-		out = append(out, partLabel(l.part.p.Path))
-		if l.part.group != nil {
-			out = append(out, "group "+trunc(l.part.group.g.FileID, 13, l.c.Styles.G.Ellipsis))
+	if l.Part != nil {
+		out = append(out, common.PartLabel(l.Part.P.Path))
+		if l.Part.group != nil {
+			out = append(out, "group "+common.Trunc(l.Part.group.g.FileID, 13, l.c.Styles.G.Ellipsis))
 		}
 	}
 	return out
@@ -484,7 +486,7 @@ func (l *LayoutPane) Help() []key.Binding { return l.KeyMap().ShortHelp() }
 
 func (l *LayoutPane) Status() string {
 	if lv := l.activeList(); lv != nil && l.res != nil {
-		return lv.status()
+		return lv.Status()
 	}
 	return ""
 }
@@ -493,41 +495,19 @@ func (l *LayoutPane) Status() string {
 
 func (l *LayoutPane) View(width, height int) string {
 	if l.res == nil {
-		return noData(StepReason(model.StepLayout, "layout analysis (partitions, file sizes, skew)")(l.snap), width, height)
+		return common.NoData(common.StepReason(model.StepLayout, "layout analysis (partitions, file sizes, skew)")(l.snap), width, height)
 	}
 	switch {
-	case l.part != nil && l.part.group != nil:
+	case l.Part != nil && l.Part.group != nil:
 		return l.groupView(width, height)
-	case l.part != nil:
+	case l.Part != nil:
 		return l.partView(width, height)
 	}
 	return l.topView(width, height)
 }
 
-// packFacts lays facts out on lines of at most width cells, joined by sep, breaking only
-// between facts (a fact longer than the width is cut); every line starts with a space.
-func packFacts(facts []string, sep string, width int) []string {
-	var out []string
-	line := ""
-	for _, f := range facts {
-		switch {
-		case line == "":
-			line = " " + f
-		case cellWidth(line)+cellWidth(sep)+cellWidth(f) <= width:
-			line += sep + f
-		default:
-			out = append(out, clip(line, width))
-			line = " " + f
-		}
-	}
-	if line != "" {
-		out = append(out, clip(line, width))
-	}
-	return out
-}
-
-// topSummary is the partition level's table facts, wrapped between facts.
-func (l *LayoutPane) topSummary(width int) []string {
+// TopSummary is the partition level's table facts, wrapped between facts.
+func (l *LayoutPane) TopSummary(width int) []string {
 	g := l.c.Styles.G
 	r := l.res
 	x := r.Hudiscope
@@ -539,17 +519,17 @@ func (l *LayoutPane) topSummary(width int) []string {
 		logs += fmt.Sprintf(" (latest slices alone: %d)", x.LatestSliceLogFiles)
 	}
 	facts := []string{fmt.Sprintf("%d partitions", r.NumPartitions), fmt.Sprintf("%d base files", r.TotalFiles),
-		humanBytes(r.TotalBytes), "p50 " + humanBytes(r.TableSizeStats.P50), fmt.Sprintf("%d file groups", x.FileGroups), logs}
+		common.HumanBytes(r.TotalBytes), "p50 " + common.HumanBytes(r.TableSizeStats.P50), fmt.Sprintf("%d file groups", x.FileGroups), logs}
 	if l.snap != nil && l.snap.View != nil && l.snap.View.Source != "" {
 		facts = append(facts, "files from "+l.snap.View.Source) // storage or the metadata table: it changes cost and truth
 	}
-	return packFacts(facts, g.Sep, width)
+	return common.PackFacts(facts, g.Sep, width)
 }
 
 func (l *LayoutPane) topView(width, height int) string {
 	st := l.c.Styles
 	bottom := l.topBottom(width)
-	page := l.list.page
+	page := l.List.Page
 
 	histW := 0
 	if width >= 70 {
@@ -559,11 +539,11 @@ func (l *LayoutPane) topView(width, height int) string {
 	if histW > 0 {
 		leftW -= 2
 	}
-	lines := l.topSummary(width)
-	head := l.list.header(st, leftW)
-	rows := l.list.rows(st, leftW, true)
+	lines := l.TopSummary(width)
+	head := l.List.Header(st, leftW)
+	rows := l.List.Rows(st, leftW, true)
 	if len(rows) == 0 {
-		if l.list.filter != "" {
+		if l.List.Filter != "" {
 			rows = []string{"  no partition matches the filter"}
 		} else {
 			rows = []string{"  the table has no partition with files"}
@@ -581,12 +561,12 @@ func (l *LayoutPane) topView(width, height int) string {
 			left = rows[i-1]
 		}
 		if histW > 0 && i < len(hist) {
-			left = padRight(left, leftW) + "  " + hist[i]
+			left = common.PadRight(left, leftW) + "  " + hist[i]
 		}
 		lines = append(lines, left)
 	}
 	lines = append(lines, bottom...)
-	return fit(lines, width, height)
+	return common.Fit(lines, width, height)
 }
 
 // topBottom is the partition level's lines under the list: skew, detectors, what small%
@@ -599,13 +579,13 @@ func (l *LayoutPane) topBottom(width int) []string {
 		x = &layout.Extra{}
 	}
 	var bottom []string
-	bottom = append(bottom, " "+asciiText(g, report.SkewText(r)))
+	bottom = append(bottom, " "+common.AsciiText(g, report.SkewText(r)))
 	bottom = append(bottom, l.detectorLines(width)...)
-	bottom = append(bottom, clip(fmt.Sprintf(" small%%: base files under %s, the small-files threshold", humanBytes(x.SmallFileThreshold)), width))
+	bottom = append(bottom, common.Clip(fmt.Sprintf(" small%%: base files under %s, the small-files threshold", common.HumanBytes(x.SmallFileThreshold)), width))
 	if x.SmallFileHandling == "off" {
-		bottom = append(bottom, clip(" "+l.c.Styles.Warn.Render(g.Warn+" writer small-file handling "+x.WriterSmallFiles(humanBytes)), width))
+		bottom = append(bottom, common.Clip(" "+l.c.Styles.Warn.Render(g.Warn+" writer small-file handling "+x.WriterSmallFiles(common.HumanBytes)), width))
 	}
-	if f := l.list.footer(l.c, width, "partitions"); f != "" {
+	if f := l.List.Footer(l.c, width, "partitions"); f != "" {
 		bottom = append(bottom, f)
 	}
 	return bottom
@@ -620,8 +600,8 @@ func (l *LayoutPane) histograms(w, rows int) []string {
 		return nil
 	}
 	var sel *layout.ExtraPartition
-	if i := l.list.selected(); i >= 0 {
-		sel = &l.parts[i]
+	if i := l.List.Selected(); i >= 0 {
+		sel = &l.Parts[i]
 	}
 	lo, hi := report.HistogramRange(x.Histogram)
 	n := hi - lo + 1
@@ -629,13 +609,13 @@ func (l *LayoutPane) histograms(w, rows int) []string {
 		return []string{st.ColHead.Render("file sizes"), "no base file"}
 	}
 	block := func(title string, h []layout.Bucket) []string {
-		out := []string{st.ColHead.Render(trunc(title, w, st.G.Ellipsis))}
+		out := []string{st.ColHead.Render(common.Trunc(title, w, st.G.Ellipsis))}
 		maxC := 0
 		for _, b := range h[lo : hi+1] {
 			maxC = max(maxC, b.Count)
 		}
 		for _, b := range h[lo : hi+1] {
-			out = append(out, barRow(st, report.BucketLabel(b, isASCII(st.G)), 7, float64(b.Count), float64(maxC), w-7-1-1-5, padLeft(humanCount(int64(b.Count)), 5)))
+			out = append(out, common.BarRow(st, report.BucketLabel(b, common.IsASCII(st.G)), 7, float64(b.Count), float64(maxC), w-7-1-1-5, common.PadLeft(common.HumanCount(int64(b.Count)), 5)))
 		}
 		return out
 	}
@@ -643,11 +623,11 @@ func (l *LayoutPane) histograms(w, rows int) []string {
 	if sel == nil {
 		return table
 	}
-	part := block("file sizes ("+partLabel(sel.Partition)+")", sel.Histogram)
+	part := block("file sizes ("+common.PartLabel(sel.Partition)+")", sel.Histogram)
 	if rows >= 2*(n+1)+1 {
 		return append(append(table, ""), part...)
 	}
-	if l.histPart {
+	if l.HistPart {
 		return part
 	}
 	return table
@@ -673,16 +653,16 @@ func (l *LayoutPane) detectorLines(width int) []string {
 	}
 	for _, d := range c.Detectors {
 		// The verdict and its reason, as every surface shows them (layout.DetectorBand).
-		verdict, reason := d.Status, asciiText(g, d.Summary)
+		verdict, reason := d.Status, common.AsciiText(g, d.Summary)
 		if b, ok := bands[d.Name]; ok && b.Verdict != "" {
-			verdict, reason = b.Verdict, asciiText(g, b.Reason)
+			verdict, reason = b.Verdict, common.AsciiText(g, b.Reason)
 		}
-		status := padRight(verdict, vw+1)
+		status := common.PadRight(verdict, vw+1)
 		switch verdict {
 		case layout.Flagged, layout.Moderate, layout.Severe:
 			status = st.Warn.Render(status)
 		}
-		out = append(out, clip(" "+padRight(d.Name, 15)+" "+status+" "+reason, width))
+		out = append(out, common.Clip(" "+common.PadRight(d.Name, 15)+" "+status+" "+reason, width))
 	}
 	return out
 }
@@ -690,31 +670,31 @@ func (l *LayoutPane) detectorLines(width int) []string {
 // partHead is the partition level's facts, wrapped between facts.
 func (l *LayoutPane) partHead(width int) []string {
 	g := l.c.Styles.G
-	lp := l.part
+	lp := l.Part
 	ep := lp.ep
-	facts := []string{partLabel(lp.p.Path), fmt.Sprintf("%d file groups", ep.FileGroups), fmt.Sprintf("%d slices", ep.FileSlices),
-		"base " + humanBytes(ep.BaseBytes), "p50 " + humanBytes(ep.P50), fmt.Sprintf("logs read %d (%s)", ep.LogFiles, humanBytes(ep.LogBytes))}
+	facts := []string{common.PartLabel(lp.P.Path), fmt.Sprintf("%d file groups", ep.FileGroups), fmt.Sprintf("%d slices", ep.FileSlices),
+		"base " + common.HumanBytes(ep.BaseBytes), "p50 " + common.HumanBytes(ep.P50), fmt.Sprintf("logs read %d (%s)", ep.LogFiles, common.HumanBytes(ep.LogBytes))}
 	var extra []string
 	if ep.PendingCompaction > 0 {
 		extra = append(extra, fmt.Sprintf("%d in pending compaction", ep.PendingCompaction))
 	}
 	if ep.MergedFileGroups > 0 {
-		extra = append(extra, fmt.Sprintf("latest slices alone: %d logs (%s)", ep.LatestLogFiles, humanBytes(ep.LatestLogBytes)))
+		extra = append(extra, fmt.Sprintf("latest slices alone: %d logs (%s)", ep.LatestLogFiles, common.HumanBytes(ep.LatestLogBytes)))
 	}
 	if ep.PendingClustering > 0 {
 		extra = append(extra, fmt.Sprintf("%d in pending clustering", ep.PendingClustering))
 	}
 	extra = append(extra, fmt.Sprintf("%d replaced (hidden until cleaned)", ep.Replaced), fmt.Sprintf("%d uncommitted files", ep.UncommittedFiles))
-	return append(packFacts(facts, g.Sep, width), packFacts(extra, g.Sep, width)...)
+	return append(common.PackFacts(facts, g.Sep, width), common.PackFacts(extra, g.Sep, width)...)
 }
 
 func (l *LayoutPane) partView(width, height int) string {
 	st := l.c.Styles
-	lp := l.part
+	lp := l.Part
 	lines := l.partHead(width)
-	bottom := l.footer(lp.list, "file groups")
-	lines = append(lines, lp.list.header(st, width))
-	rows := lp.list.rows(st, width, true)
+	bottom := l.Footer(lp.List, "file groups")
+	lines = append(lines, lp.List.Header(st, width))
+	rows := lp.List.Rows(st, width, true)
 	if len(rows) == 0 {
 		rows = []string{"  no file group matches"}
 	}
@@ -722,39 +702,39 @@ func (l *LayoutPane) partView(width, height int) string {
 	for len(lines) < height-len(bottom) {
 		lines = append(lines, "")
 	}
-	return fit(append(lines, bottom...), width, height)
+	return common.Fit(append(lines, bottom...), width, height)
 }
 
 // groupHead is the file-group level's facts, wrapped between facts.
 func (l *LayoutPane) groupHead(width int) []string {
 	g := l.c.Styles.G
-	lg := l.part.group
+	lg := l.Part.group
 	n, lb := readLogs(lg.g)
 	what := "a read merges"
 	if _, merged := lg.g.Merged(); merged {
 		what = "a read merges (previous base + both slices)"
 	}
-	facts := []string{lg.g.FileID, fmt.Sprintf("%d slice(s)", len(lg.g.Slices)), fmt.Sprintf("%s %d log file(s), %s", what, n, humanBytes(lb))}
+	facts := []string{lg.g.FileID, fmt.Sprintf("%d slice(s)", len(lg.g.Slices)), fmt.Sprintf("%s %d log file(s), %s", what, n, common.HumanBytes(lb))}
 	pend := report.Pending(lg.g)
 	if pend == "" {
 		pend = "no pending compaction or clustering"
 	} else {
 		pend = "pending " + pend
 	}
-	return append(packFacts(facts, g.Sep, width), packFacts([]string{pend}, g.Sep, width)...)
+	return append(common.PackFacts(facts, g.Sep, width), common.PackFacts([]string{pend}, g.Sep, width)...)
 }
 
 func (l *LayoutPane) groupView(width, height int) string {
 	st := l.c.Styles
-	lg := l.part.group
+	lg := l.Part.group
 	lines := l.groupHead(width)
-	bottom := l.footer(lg.list, "files")
-	lines = append(lines, lg.list.header(st, width))
-	lines = append(lines, lg.list.rows(st, width, true)...)
+	bottom := l.Footer(lg.list, "files")
+	lines = append(lines, lg.list.Header(st, width))
+	lines = append(lines, lg.list.Rows(st, width, true)...)
 	for len(lines) < height-len(bottom) {
 		lines = append(lines, "")
 	}
-	return fit(append(lines, bottom...), width, height)
+	return common.Fit(append(lines, bottom...), width, height)
 }
 
 // Export renders the level shown, in its order and filter.
@@ -764,32 +744,32 @@ func (l *LayoutPane) Export() (string, string) {
 		name = l.snap.Config.Name
 	}
 	if l.res == nil {
-		return "layout", "# Layout: " + report.Escape(name) + "\n\n" + strings.Join(StepReason(model.StepLayout, "layout analysis")(l.snap), "\n\n") + "\n"
+		return "layout", "# Layout: " + report.Escape(name) + "\n\n" + strings.Join(common.StepReason(model.StepLayout, "layout analysis")(l.snap), "\n\n") + "\n"
 	}
 	var b strings.Builder
 	switch {
-	case l.part != nil && l.part.group != nil:
-		fmt.Fprintf(&b, "# Layout: %s, file group %s\n\n", report.Escape(name), l.part.group.g.FileID)
-		b.WriteString(report.FileGroupMarkdown(l.part.group.g))
-		return "layout-" + l.part.group.g.FileID, b.String()
-	case l.part != nil:
-		fmt.Fprintf(&b, "# Layout: %s, partition %s\n\n", report.Escape(name), report.Escape(report.PartitionName(l.part.p.Path)))
+	case l.Part != nil && l.Part.group != nil:
+		fmt.Fprintf(&b, "# Layout: %s, file group %s\n\n", report.Escape(name), l.Part.group.g.FileID)
+		b.WriteString(report.FileGroupMarkdown(l.Part.group.g))
+		return "layout-" + l.Part.group.g.FileID, b.String()
+	case l.Part != nil:
+		fmt.Fprintf(&b, "# Layout: %s, partition %s\n\n", report.Escape(name), report.Escape(report.PartitionName(l.Part.P.Path)))
 		var gs []*filegroup.FileGroup
-		for _, i := range l.part.list.visible() {
-			gs = append(gs, l.part.groups[i])
+		for _, i := range l.Part.List.Visible() {
+			gs = append(gs, l.Part.Groups[i])
 		}
-		b.WriteString(report.PartitionFilesMarkdown(l.part.p, gs))
-		return "layout-" + report.PartitionName(l.part.p.Path), b.String()
+		b.WriteString(report.PartitionFilesMarkdown(l.Part.P, gs))
+		return "layout-" + report.PartitionName(l.Part.P.Path), b.String()
 	}
 	fmt.Fprintf(&b, "# Layout: %s\n\n", report.Escape(name))
 	parts := []layout.ExtraPartition{}
-	for _, i := range l.list.visible() {
-		parts = append(parts, l.parts[i])
+	for _, i := range l.List.Visible() {
+		parts = append(parts, l.Parts[i])
 	}
-	if l.list.sortBy >= 0 || l.list.filter != "" {
-		fmt.Fprintf(&b, "Partitions ordered by %s", l.list.sortName("name"))
-		if l.list.filter != "" {
-			fmt.Fprintf(&b, ", filter `%s`", l.list.filter)
+	if l.List.SortBy >= 0 || l.List.Filter != "" {
+		fmt.Fprintf(&b, "Partitions ordered by %s", l.List.SortName("name"))
+		if l.List.Filter != "" {
+			fmt.Fprintf(&b, ", filter `%s`", l.List.Filter)
 		}
 		b.WriteString(".\n\n")
 	}
@@ -835,6 +815,3 @@ func fileLabel(f report.SliceFile, slice string) string {
 	}
 	return f.Name
 }
-
-// partLabel is a partition's display name, escaped for the terminal.
-func partLabel(p string) string { return safetext.Terminal(report.PartitionName(p)) }

@@ -1,9 +1,10 @@
-package ui
+// Package overview is the explorer's Overview pane: the view layer's facts, one per line, Enter
+// jumping to the pane and row behind each.
+package overview
 
 import (
 	"context"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -13,18 +14,19 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 	"github.com/hudiscope/hudiscope/view"
 )
 
 // Overview is pane 1: the facts an on-call engineer asks first, one per line, each a link
 // (Enter jumps to the pane and row behind it; y copies its raw value).
 type Overview struct {
-	c      *Common
+	c      *common.Common
 	snap   *model.Snapshot
 	begins []checkpoint.Begins
 	// startsFor is the timeline begins were computed for.
 	startsFor *timeline.Timeline
-	cursor    int
+	Cursor    int
 	top       int
 	// rowsY is the body line of the first row in the last View (for clicks).
 	rowsY int
@@ -32,33 +34,33 @@ type Overview struct {
 	width, height int
 }
 
-// ovRow is one overview line.
-type ovRow struct {
-	label, value string
-	jump         jumpMsg
-	copyLabel    string
-	copyValue    string
+// OvRow is one overview line.
+type OvRow struct {
+	Label, Value string
+	Link         view.Link
+	CopyLabel    string
+	CopyValue    string
 	bad          bool // drawn in the warning style
 }
 
 type overviewKeys struct {
-	navKeys
+	common.NavKeys
 	Open key.Binding
 }
 
-func (k overviewKeys) ShortHelp() []key.Binding { return enabled(k.Open) }
+func (k overviewKeys) ShortHelp() []key.Binding { return common.Enabled(k.Open) }
 func (k overviewKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{enabled(k.navKeys.all()...), {k.Open}}
+	return [][]key.Binding{common.Enabled(k.NavKeys.All()...), {k.Open}}
 }
-func (k overviewKeys) helpTitles() []string { return []string{"Move", "Overview"} }
+func (k overviewKeys) HelpTitles() []string { return []string{"Move", "Overview"} }
 
-type overviewStartsMsg struct {
-	tl     *timeline.Timeline
-	begins []checkpoint.Begins
+type OverviewStartsMsg struct {
+	Tl     *timeline.Timeline
+	Begins []checkpoint.Begins
 }
 
 // NewOverview makes the Overview pane.
-func NewOverview(c *Common) *Overview { return &Overview{c: c} }
+func NewOverview(c *common.Common) *Overview { return &Overview{c: c} }
 
 func (o *Overview) Title() string        { return "Overview" }
 func (o *Overview) SetSize(w, h int)     { o.width, o.height = w, h }
@@ -67,15 +69,15 @@ func (o *Overview) Capturing() bool      { return false }
 func (o *Overview) Breadcrumb() []string { return nil }
 
 func (o *Overview) KeyMap() help.KeyMap {
-	n := len(o.rows())
-	return overviewKeys{navKeys: o.c.Keys.Nav.when(n > 1), Open: when(o.c.Keys.Open, n > 0)}
+	n := len(o.Rows())
+	return overviewKeys{NavKeys: o.c.Keys.Nav.When(n > 1), Open: common.When(o.c.Keys.Open, n > 0)}
 }
 
 func (o *Overview) Help() []key.Binding { return o.KeyMap().ShortHelp() }
 
 func (o *Overview) Status() string {
-	if n := len(o.rows()); n > 0 {
-		return itoa(min(o.cursor, n-1)+1) + "/" + itoa(n)
+	if n := len(o.Rows()); n > 0 {
+		return common.Itoa(min(o.Cursor, n-1)+1) + "/" + common.Itoa(n)
 	}
 	return ""
 }
@@ -87,15 +89,15 @@ func (o *Overview) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	}
 	tl := s.Timeline
 	return func() tea.Msg {
-		return overviewStartsMsg{tl: tl, begins: s.IncrementalBegins(context.Background())}
+		return OverviewStartsMsg{Tl: tl, Begins: s.IncrementalBegins(context.Background())}
 	}
 }
 
 func (o *Overview) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case overviewStartsMsg:
-		if o.snap != nil && msg.tl == o.snap.Timeline {
-			o.begins, o.startsFor = msg.begins, msg.tl
+	case OverviewStartsMsg:
+		if o.snap != nil && msg.Tl == o.snap.Timeline {
+			o.begins, o.startsFor = msg.Begins, msg.Tl
 		}
 		return nil
 	case tea.MouseWheelMsg:
@@ -123,54 +125,53 @@ func (o *Overview) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Bottom):
 			o.move(1 << 20)
 		case key.Matches(msg, k.Open):
-			return o.open()
+			return o.Open()
 		}
 	}
 	return nil
 }
 
 func (o *Overview) move(d int) {
-	n := len(o.rows())
-	o.cursor = max(0, min(n-1, o.cursor+d))
+	n := len(o.Rows())
+	o.Cursor = max(0, min(n-1, o.Cursor+d))
 }
 
-// open is the jump behind the focused line.
-func (o *Overview) open() tea.Cmd {
-	rows := o.rows()
-	if o.cursor >= len(rows) {
+// Open is the jump behind the focused line.
+func (o *Overview) Open() tea.Cmd {
+	rows := o.Rows()
+	if o.Cursor >= len(rows) {
 		return nil
 	}
-	j := rows[o.cursor].jump
-	return func() tea.Msg { return j }
+	return common.JumpTo(common.LinkJump(rows[o.Cursor].Link))
 }
 
 // Click selects the row at body line y; a click on the selected row opens it.
 func (o *Overview) Click(y int) tea.Cmd {
-	rows := o.rows()
+	rows := o.Rows()
 	i := o.top + y - o.rowsY
 	if y < o.rowsY || i < 0 || i >= len(rows) {
 		return nil
 	}
-	if i == o.cursor {
-		return o.open()
+	if i == o.Cursor {
+		return o.Open()
 	}
-	o.cursor = i
+	o.Cursor = i
 	return nil
 }
 
 // CopyValue is the focused line's raw value.
 func (o *Overview) CopyValue() (string, string, bool) {
-	rows := o.rows()
-	if o.cursor >= len(rows) || rows[o.cursor].copyValue == "" {
+	rows := o.Rows()
+	if o.Cursor >= len(rows) || rows[o.Cursor].CopyValue == "" {
 		return "", "", false
 	}
-	r := rows[o.cursor]
-	return r.copyLabel, r.copyValue, true
+	r := rows[o.Cursor]
+	return r.CopyLabel, r.CopyValue, true
 }
 
-// rows are the overview's lines for the snapshot so far: the view layer's facts, laid out
+// Rows are the overview's lines for the snapshot so far: the view layer's facts, laid out
 // with the user's clock and glyphs.
-func (o *Overview) rows() []ovRow {
+func (o *Overview) Rows() []OvRow {
 	s := o.snap
 	if s == nil {
 		return nil
@@ -180,63 +181,54 @@ func (o *Overview) rows() []ovRow {
 	f := view.Format{Sep: o.c.Styles.G.Sep, Age: clk.Age,
 		Instant: func(raw string) string { return clk.Instant(raw, zone) }}
 	facts := v.Overview(view.Begins{List: o.begins, Known: o.startsFor != nil && o.startsFor == s.Timeline})
-	rows := make([]ovRow, 0, len(facts))
+	rows := make([]OvRow, 0, len(facts))
 	for _, x := range facts {
-		l := x.Link
-		rows = append(rows, ovRow{label: x.Label, value: x.Text(f),
-			jump:      jumpMsg{Pane: l.Pane, Instant: l.Instant, Partition: l.Partition, Check: l.Check, Finding: l.Finding},
-			copyLabel: x.CopyLabel, copyValue: x.CopyValue, bad: x.Bad})
+		rows = append(rows, OvRow{Label: x.Label, Value: x.Text(f),
+			Link:      x.Link,
+			CopyLabel: x.CopyLabel, CopyValue: x.CopyValue, bad: x.Bad})
 	}
 	return rows
 }
 
-// tableZone is the zone the table's instant strings are written in.
-func tableZone(s *model.Snapshot) *time.Location {
-	if s != nil && s.Config != nil && s.Config.Zone != nil {
-		return s.Config.Zone
-	}
-	return time.UTC
-}
-
 func (o *Overview) View(width, height int) string {
 	st := o.c.Styles
-	rows := o.rows()
+	rows := o.Rows()
 	lines := []string{""}
 	o.rowsY = len(lines)
 	page := max(1, height-len(lines))
-	o.cursor = max(0, min(o.cursor, len(rows)-1))
-	if o.cursor < o.top {
-		o.top = o.cursor
+	o.Cursor = max(0, min(o.Cursor, len(rows)-1))
+	if o.Cursor < o.top {
+		o.top = o.Cursor
 	}
-	if o.cursor >= o.top+page {
-		o.top = o.cursor - page + 1
+	if o.Cursor >= o.top+page {
+		o.top = o.Cursor - page + 1
 	}
 	const labelW = 12
 	for i := o.top; i < len(rows) && i < o.top+page; i++ {
 		r := rows[i]
 		cur := " "
-		if i == o.cursor {
+		if i == o.Cursor {
 			cur = st.G.Cursor
 		}
-		val := trunc(r.value, width-labelW-4, st.G.Ellipsis)
-		line := cur + " " + padRight(r.label, labelW) + " " + val
+		val := common.Trunc(r.Value, width-labelW-4, st.G.Ellipsis)
+		line := cur + " " + common.PadRight(r.Label, labelW) + " " + val
 		switch {
-		case i == o.cursor:
-			line = st.Cursor.Render(padRight(line, width))
+		case i == o.Cursor:
+			line = st.Cursor.Render(common.PadRight(line, width))
 		case r.bad:
-			line = cur + " " + padRight(r.label, labelW) + " " + st.Warn.Render(val)
+			line = cur + " " + common.PadRight(r.Label, labelW) + " " + st.Warn.Render(val)
 		}
 		lines = append(lines, line)
 	}
-	return fit(lines, width, height)
+	return common.Fit(lines, width, height)
 }
 
 func (o *Overview) Export() (string, string) {
 	var b strings.Builder
 	b.WriteString("# Overview\n\n")
 	var rows [][]string
-	for _, r := range o.rows() {
-		rows = append(rows, []string{r.label, r.value})
+	for _, r := range o.Rows() {
+		rows = append(rows, []string{r.Label, r.Value})
 	}
 	b.WriteString(report.Table([]string{"fact", "value"}, "ll", rows))
 	return "overview", b.String()

@@ -1,4 +1,5 @@
-package ui
+// Package health is the explorer's Health pane: the checks and each check's detail.
+package health
 
 import (
 	"fmt"
@@ -13,22 +14,23 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // HealthPane is pane 3: every check with the observed number, the configured trigger and the
 // checker's slack threshold; a check past its trigger but inside the slack is "behind, not
 // stopped". Enter opens a check: summary, findings, effective configs and property sources.
 type HealthPane struct {
-	c    *Common
+	c    *common.Common
 	km   healthKeys
 	snap *model.Snapshot
 	// base is the snapshot's result; res the one shown (base, or base re-judged with d).
 	base   *health.Result
 	snapIn *health.Input // the read base judged
-	res    *health.Result
+	Res    *health.Result
 	bands  map[string]health.Band
-	list   *listView
-	detail *pager
+	List   *common.ListView
+	Detail *common.Pager
 	check  string
 
 	width, height int
@@ -36,75 +38,77 @@ type HealthPane struct {
 
 // healthKeys are the check list's keys.
 type healthKeys struct {
-	listKeys
+	common.ListKeys
 	Open, Defaults key.Binding
 }
 
-func (k healthKeys) ShortHelp() []key.Binding { return enabled(k.Open, k.Defaults, k.Filter, k.Sort) }
-func (k healthKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Open, k.Defaults, k.Filter, k.Sort}}
+func (k healthKeys) ShortHelp() []key.Binding {
+	return common.Enabled(k.Open, k.Defaults, k.Filter, k.Sort)
 }
-func (k healthKeys) helpTitles() []string { return []string{"Move", "Health"} }
+func (k healthKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.All(), {k.Open, k.Defaults, k.Filter, k.Sort}}
+}
+func (k healthKeys) HelpTitles() []string { return []string{"Move", "Health"} }
 
 // healthCheckKeys are an open check's keys: its text scrolls, and d still re-judges.
 type healthCheckKeys struct {
-	pagerKeys
+	common.PagerKeys
 	Defaults key.Binding
 }
 
 func (k healthCheckKeys) ShortHelp() []key.Binding {
-	return append(k.pagerKeys.ShortHelp(), enabled(k.Defaults)...)
+	return append(k.PagerKeys.ShortHelp(), common.Enabled(k.Defaults)...)
 }
 func (k healthCheckKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.all(), {k.Defaults}}
+	return [][]key.Binding{k.All(), {k.Defaults}}
 }
-func (k healthCheckKeys) helpTitles() []string { return []string{"Scroll", "Health"} }
+func (k healthCheckKeys) HelpTitles() []string { return []string{"Scroll", "Health"} }
 
 // NewHealth makes the Health pane.
-func NewHealth(c *Common) *HealthPane {
+func NewHealth(c *common.Common) *HealthPane {
 	return &HealthPane{c: c, km: healthKeys{Open: c.Keys.Open,
-		Defaults: bind("d", "defaults assumed (toggle)", "d")}}
+		Defaults: common.Bind("d", "defaults assumed (toggle)", "d")}}
 }
 
 // canRejudge: the health step's input is at hand, so d re-runs the checks without reading.
 func (h *HealthPane) canRejudge() bool {
-	return h.snap != nil && h.snap.HealthIn != nil && h.res != nil
+	return h.snap != nil && h.snap.HealthIn != nil && h.Res != nil
 }
 
 // assumed: the shown result judges unset properties by Hudi's defaults.
 func (h *HealthPane) assumed() bool {
-	return h.res != nil && h.res.Hudiscope != nil && h.res.Hudiscope.ApplyAllDefaults
+	return h.Res != nil && h.Res.Hudiscope != nil && h.Res.Hudiscope.ApplyAllDefaults
 }
 
 // KeyMap is the focused view's keys: a check's text, the filter, or the list.
 func (h *HealthPane) KeyMap() help.KeyMap {
 	switch {
-	case h.list == nil:
-		return keyColumns{}
-	case h.detail != nil:
-		return healthCheckKeys{h.detail.keys(h.c.Keys.Nav), when(h.km.Defaults, h.canRejudge())}
-	case h.list.filtering:
-		return h.c.Keys.filterKeys()
+	case h.List == nil:
+		return common.KeyColumns{}
+	case h.Detail != nil:
+		return healthCheckKeys{h.Detail.Keys(h.c.Keys.Nav), common.When(h.km.Defaults, h.canRejudge())}
+	case h.List.Filtering:
+		return h.c.Keys.FilterKeys()
 	}
 	k := h.km
-	k.listKeys = h.list.keys(h.c.Keys)
-	k.Open = when(k.Open, h.list.selected() >= 0)
-	k.Defaults = when(k.Defaults, h.canRejudge())
+	k.ListKeys = h.List.Keys(h.c.Keys)
+	k.Open = common.When(k.Open, h.List.Selected() >= 0)
+	k.Defaults = common.When(k.Defaults, h.canRejudge())
 	return k
 }
 
 func (h *HealthPane) Title() string { return "Health" }
 
-func (h *HealthPane) SetSize(w, ht int) { h.width, h.height = w, ht; h.reflow() }
+func (h *HealthPane) SetSize(w, ht int) { h.width, h.height = w, ht; h.Reflow() }
 
-// reflow fits the open check's text and the filter input to the size.
-func (h *HealthPane) reflow() {
-	if h.list == nil {
+// Reflow fits the open check's text and the filter input to the size.
+func (h *HealthPane) Reflow() {
+	if h.List == nil {
 		return
 	}
-	h.list.sizeFooter(h.width, "checks")
-	if h.detail != nil {
-		h.detail.set(h.checkLines(h.check, h.width, true), h.width, h.height-1)
+	h.List.SizeFooter(h.width, "checks")
+	if h.Detail != nil {
+		h.Detail.Set(h.checkLines(h.check, h.width, true), h.width, h.height-1)
 	}
 }
 
@@ -136,8 +140,8 @@ func (h *HealthPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		return nil
 	}
 	// A re-judged snapshot (d) keeps the open check; a new read closes it.
-	if h.detail != nil && (h.base == nil || s.HealthIn == nil || s.HealthIn != h.snapIn || s.Health.Check(h.check) == nil) {
-		h.detail = nil
+	if h.Detail != nil && (h.base == nil || s.HealthIn == nil || s.HealthIn != h.snapIn || s.Health.Check(h.check) == nil) {
+		h.Detail = nil
 	}
 	h.base, h.snapIn = s.Health, s.HealthIn
 	h.setResult(s.Health)
@@ -152,19 +156,19 @@ func (h *HealthPane) rejudge() tea.Cmd {
 		return nil
 	}
 	all := !h.assumed()
-	return func() tea.Msg { return rejudgeMsg{applyAll: all} }
+	return func() tea.Msg { return common.RejudgeMsg{ApplyAll: all} }
 }
 
 // setResult shows r, keeping the sort, the filter and the selected check.
 func (h *HealthPane) setResult(r *health.Result) {
 	keepName, sortBy, filter := "", -1, ""
-	if h.list != nil {
-		if i := h.list.selected(); i >= 0 && h.res != nil {
-			keepName = h.res.Checks[i].Name
+	if h.List != nil {
+		if i := h.List.Selected(); i >= 0 && h.Res != nil {
+			keepName = h.Res.Checks[i].Name
 		}
-		sortBy, filter = h.list.sortBy, h.list.filter
+		sortBy, filter = h.List.SortBy, h.List.Filter
 	}
-	h.res = r
+	h.Res = r
 	h.bands = report.HealthBands(r)
 	cs := r.Checks
 	band := func(i int) health.Band { return h.bands[cs[i].Name] }
@@ -183,16 +187,16 @@ func (h *HealthPane) setResult(r *health.Result) {
 			star[c.Name] = len(defaultsUsed(r, c.Name)) > 0
 		}
 	}
-	cols := []lvCol{
-		{title: "check", width: 14, txt: func(i int) string { return cs[i].Name }},
-		{title: "status", width: statusW, num: func(i int) float64 { return float64(statusRank(cs[i].Status)) }},
-		{title: "observed", width: 8, right: true, num: func(i int) float64 { return num(band(i).Observed) }},
-		{title: "trigger", width: triggerW, right: true},
-		{title: "unhealthy at", width: 12, right: true},
-		{title: "state", width: 21, num: func(i int) float64 { return float64(stateRank(band(i).State)) }},
-		{title: "measure", width: 20, flex: true, prio: 2},
+	cols := []common.LvCol{
+		{Title: "check", Width: 14, Txt: func(i int) string { return cs[i].Name }},
+		{Title: "status", Width: statusW, Num: func(i int) float64 { return float64(statusRank(cs[i].Status)) }},
+		{Title: "observed", Width: 8, Right: true, Num: func(i int) float64 { return num(band(i).Observed) }},
+		{Title: "trigger", Width: triggerW, Right: true},
+		{Title: "unhealthy at", Width: 12, Right: true},
+		{Title: "state", Width: 21, Num: func(i int) float64 { return float64(stateRank(band(i).State)) }},
+		{Title: "measure", Width: 20, Flex: true, Prio: 2},
 	}
-	h.list = newListView(cols, len(cs), func(i, c int) string {
+	h.List = common.NewListView(cols, len(cs), func(i, c int) string {
 		b := band(i)
 		switch c {
 		case 0:
@@ -209,13 +213,13 @@ func (h *HealthPane) setResult(r *health.Result) {
 		case 4:
 			return bandNum(b, b.Threshold)
 		case 5:
-			return dashIf(b.State)
+			return common.DashIf(b.State)
 		case 6:
-			return dashIf(b.Measure)
+			return common.DashIf(b.Measure)
 		}
 		return ""
 	}, func(i int) string { return cs[i].Name + " " + cs[i].Status + " " + band(i).State })
-	h.list.mark = func(i int) string {
+	h.List.Mark = func(i int) string {
 		switch {
 		case band(i).State == health.Behind:
 			return h.c.Styles.G.Warn
@@ -231,12 +235,12 @@ func (h *HealthPane) setResult(r *health.Result) {
 				keep = i
 			}
 		}
-		h.list.sortBy, h.list.filter = sortBy, filter
-		h.list.input.SetValue(filter)
-		h.list.apply(keep)
+		h.List.SortBy, h.List.Filter = sortBy, filter
+		h.List.Input.SetValue(filter)
+		h.List.Apply(keep)
 	}
-	h.list.setPage(h.list.n)
-	h.reflow()
+	h.List.SetPage(h.List.N)
+	h.Reflow()
 }
 
 // defaultsUsed are the writer properties check name took from Hudi's defaults.
@@ -256,24 +260,24 @@ func defaultsUsed(r *health.Result, name string) []health.SourceEntry {
 func bandNum(b health.Band, p *int64) string {
 	switch {
 	case p != nil && b.CountsBytes():
-		return humanBytes(*p)
+		return common.HumanBytes(*p)
 	case p != nil && (*p > 99_999_999 || *p < -9_999_999):
-		return humanCount(*p)
+		return common.HumanCount(*p)
 	}
 	return report.BandValue(b, p)
 }
 
-func (h *HealthPane) Capturing() bool { return h.list != nil && h.list.filtering && h.detail == nil }
+func (h *HealthPane) Capturing() bool { return h.List != nil && h.List.Filtering && h.Detail == nil }
 
 func (h *HealthPane) Back() bool {
 	switch {
-	case h.detail != nil:
-		h.detail = nil
-	case h.list != nil && h.list.closeFilter():
+	case h.Detail != nil:
+		h.Detail = nil
+	case h.List != nil && h.List.CloseFilter():
 	default:
 		return false
 	}
-	h.reflow()
+	h.Reflow()
 	return true
 }
 
@@ -286,37 +290,38 @@ func (h *HealthPane) Update(msg tea.Msg) tea.Cmd {
 			cmd = h.rejudge()
 			break
 		}
-		h.detail.update(k.navKeys, msg)
+		h.Detail.Handle(k.NavKeys, msg)
 	case healthKeys:
 		switch {
 		case isKey && key.Matches(km, k.Open):
-			h.check = h.res.Checks[h.list.selected()].Name
-			h.detail = newPager()
+			h.check = h.Res.Checks[h.List.Selected()].Name
+			h.Detail = common.NewPager()
 		case isKey && key.Matches(km, k.Defaults):
 			cmd = h.rejudge()
 		default:
-			h.list.update(h.c.Keys, msg)
+			h.List.Handle(h.c.Keys, msg)
 		}
-	case filterKeys:
-		h.list.update(h.c.Keys, msg)
+	case common.FilterKeys:
+		h.List.Handle(h.c.Keys, msg)
 	}
-	h.reflow()
+	h.Reflow()
 	return cmd
 }
 
 // Focus selects the check a jump names (closing an open check); none only shows the pane.
-func (h *HealthPane) Focus(j jumpMsg) bool {
-	if j.Check == "" {
+func (h *HealthPane) Focus(j common.Jump) bool {
+	jc, _ := j.(common.JumpCheck)
+	if jc.Name == "" {
 		return true
 	}
-	if h.res == nil || h.list == nil {
+	if h.Res == nil || h.List == nil {
 		return false
 	}
-	for i, c := range h.res.Checks {
-		if c.Name == j.Check {
-			h.detail = nil
-			ok := h.list.focusItem(i)
-			h.reflow()
+	for i, c := range h.Res.Checks {
+		if c.Name == jc.Name {
+			h.Detail = nil
+			ok := h.List.FocusItem(i)
+			h.Reflow()
 			return ok
 		}
 	}
@@ -325,33 +330,33 @@ func (h *HealthPane) Focus(j jumpMsg) bool {
 
 // Click selects the check at body line y (below the headline and the header).
 func (h *HealthPane) Click(y int) tea.Cmd {
-	if h.list != nil && h.detail == nil {
-		h.list.clickRow(y, 2)
+	if h.List != nil && h.Detail == nil {
+		h.List.ClickRow(y, 2)
 	}
 	return nil
 }
 
 // CopyValue is the focused check as name=status.
 func (h *HealthPane) CopyValue() (string, string, bool) {
-	if h.res == nil || h.list == nil {
+	if h.Res == nil || h.List == nil {
 		return "", "", false
 	}
 	name := h.check
-	if h.detail == nil {
-		i := h.list.selected()
+	if h.Detail == nil {
+		i := h.List.Selected()
 		if i < 0 {
 			return "", "", false
 		}
-		name = h.res.Checks[i].Name
+		name = h.Res.Checks[i].Name
 	}
-	if c := h.res.Check(name); c != nil {
+	if c := h.Res.Check(name); c != nil {
 		return "check", c.Name + "=" + c.Status, true
 	}
 	return "", "", false
 }
 
 func (h *HealthPane) Breadcrumb() []string {
-	if h.detail != nil {
+	if h.Detail != nil {
 		return []string{h.check}
 	}
 	return nil
@@ -362,47 +367,47 @@ func (h *HealthPane) Help() []key.Binding { return h.KeyMap().ShortHelp() }
 
 func (h *HealthPane) Status() string {
 	switch {
-	case h.res == nil:
+	case h.Res == nil:
 		return ""
-	case h.detail != nil:
-		return h.detail.status()
+	case h.Detail != nil:
+		return h.Detail.Status()
 	}
-	return h.list.status()
+	return h.List.Status()
 }
 
 // ---- view ----
 
 func (h *HealthPane) View(width, height int) string {
-	if h.res == nil {
-		return noData(StepReason(model.StepHealth, "health check (table services, configuration)")(h.snap), width, height)
+	if h.Res == nil {
+		return common.NoData(common.StepReason(model.StepHealth, "health check (table services, configuration)")(h.snap), width, height)
 	}
-	if h.detail != nil {
+	if h.Detail != nil {
 		lines := []string{h.headline(width)}
-		lines = append(lines, h.detail.view()...)
-		return fit(lines, width, height)
+		lines = append(lines, h.Detail.VisibleLines()...)
+		return common.Fit(lines, width, height)
 	}
 	st := h.c.Styles
 	g := st.G
 	lines := []string{h.headline(width)}
 	var bottom []string
 	legend := " " + g.Warn + " behind, not stopped: past trigger, inside slack (tuning pays)" + g.Sep + g.Bad + " unhealthy"
-	bottom = append(bottom, clip(st.Dim.Render(legend), width))
+	bottom = append(bottom, common.Clip(st.Dim.Render(legend), width))
 	if h.assumed() {
-		bottom = append(bottom, clip(st.Warn.Render(" * defaults assumed ("+h.km.Defaults.Help().Key+"): unset writer properties judged by Hudi's defaults"), width))
+		bottom = append(bottom, common.Clip(st.Warn.Render(" * defaults assumed ("+h.km.Defaults.Help().Key+"): unset writer properties judged by Hudi's defaults"), width))
 	}
-	if f := h.list.footer(h.c, width, "checks"); f != "" {
+	if f := h.List.Footer(h.c, width, "checks"); f != "" {
 		bottom = append(bottom, f)
 	}
-	lines = append(lines, h.list.header(st, width))
-	rows := h.list.rows(st, width, true)
+	lines = append(lines, h.List.Header(st, width))
+	rows := h.List.Rows(st, width, true)
 	if len(rows) == 0 {
 		rows = []string{"  no check matches the filter"}
 	}
 	lines = append(lines, rows...)
 	room := height - len(lines) - len(bottom) - 1
-	if i := h.list.selected(); i >= 0 && room > 1 {
-		lines = append(lines, st.Dim.Render(clip(" "+g.Rule+" "+h.res.Checks[i].Name+" "+strings.Repeat(g.Rule, width), width)))
-		det := h.checkLines(h.res.Checks[i].Name, width, false)
+	if i := h.List.Selected(); i >= 0 && room > 1 {
+		lines = append(lines, st.Dim.Render(common.Clip(" "+g.Rule+" "+h.Res.Checks[i].Name+" "+strings.Repeat(g.Rule, width), width)))
+		det := h.checkLines(h.Res.Checks[i].Name, width, false)
 		if len(det) > room-1 {
 			det = append(det[:room-2], st.Dim.Render("  "+g.Ellipsis+" "+h.km.Open.Help().Key+" shows all"))
 		}
@@ -411,13 +416,13 @@ func (h *HealthPane) View(width, height int) string {
 	for len(lines) < height-len(bottom) {
 		lines = append(lines, "")
 	}
-	return fit(append(lines, bottom...), width, height)
+	return common.Fit(append(lines, bottom...), width, height)
 }
 
 func (h *HealthPane) headline(width int) string {
 	st := h.c.Styles
 	g := st.G
-	r := h.res
+	r := h.Res
 	engine := "-"
 	if r.Hudiscope != nil {
 		engine = r.Hudiscope.Engine
@@ -443,7 +448,7 @@ func (h *HealthPane) headline(width int) string {
 	if h.assumed() {
 		line += g.Sep + st.Warn.Render("defaults assumed")
 	}
-	return clip(line, width)
+	return common.Clip(line, width)
 }
 
 // checkLines are a check's summary, band bars, findings and property sources; full adds the
@@ -451,13 +456,13 @@ func (h *HealthPane) headline(width int) string {
 func (h *HealthPane) checkLines(name string, width int, full bool) []string {
 	st := h.c.Styles
 	g := st.G
-	c := h.res.Check(name)
+	c := h.Res.Check(name)
 	if c == nil {
 		return nil
 	}
 	var out []string
 	add := func(prefix, s string) {
-		for i, w := range wrap(asciiText(g, s), width-len(prefix)-1) {
+		for i, w := range common.Wrap(common.AsciiText(g, s), width-len(prefix)-1) {
 			if i == 0 {
 				out = append(out, " "+prefix+w)
 			} else {
@@ -469,7 +474,7 @@ func (h *HealthPane) checkLines(name string, width int, full bool) []string {
 		out = append(out, " "+st.ColHead.Render(c.Name)+"  "+c.Status)
 	}
 	if h.assumed() {
-		if used := defaultsUsed(h.res, name); len(used) > 0 {
+		if used := defaultsUsed(h.Res, name); len(used) > 0 {
 			var keys []string
 			for _, u := range used {
 				keys = append(keys, u.Key+"="+u.Value)
@@ -477,7 +482,7 @@ func (h *HealthPane) checkLines(name string, width int, full bool) []string {
 			if full {
 				add("", "defaults assumed: "+strings.Join(keys, ", "))
 			} else {
-				out = append(out, clip(" "+st.Warn.Render("defaults assumed: ")+strings.Join(keys, ", "), width))
+				out = append(out, common.Clip(" "+st.Warn.Render("defaults assumed: ")+strings.Join(keys, ", "), width))
 			}
 		}
 	}
@@ -491,27 +496,27 @@ func (h *HealthPane) checkLines(name string, width int, full bool) []string {
 		} else if state == health.Stopped {
 			state = st.Bad.Render(g.Bad + " " + state)
 		}
-		out = append(out, clip(" "+dashIf(b.Measure)+": "+state, width))
+		out = append(out, common.Clip(" "+common.DashIf(b.Measure)+": "+state, width))
 		for _, r := range []struct {
 			n string
 			v int64
 		}{{"observed", *b.Observed}, {"trigger", *b.Trigger}, {"unhealthy at", *b.Threshold}} {
-			out = append(out, "  "+barRow(st, padRight(r.n, 12)+" "+padLeft(bandNum(b, &r.v), 6), 19, float64(r.v), mx, bw, ""))
+			out = append(out, "  "+common.BarRow(st, common.PadRight(r.n, 12)+" "+common.PadLeft(bandNum(b, &r.v), 6), 19, float64(r.v), mx, bw, ""))
 		}
 	}
 	for _, f := range c.Findings {
 		add("- ", f)
 	}
-	if src := report.CheckSources(h.res, name); len(src) > 0 {
+	if src := report.CheckSources(h.Res, name); len(src) > 0 {
 		out = append(out, " writer properties used:")
 		for _, s := range src {
-			out = append(out, clip("   "+s.Key+" = "+s.Value+"  ("+s.Source+")", width))
+			out = append(out, common.Clip("   "+s.Key+" = "+s.Value+"  ("+s.Source+")", width))
 		}
 	}
 	if full && len(c.EffectiveConfigs) > 0 {
 		out = append(out, " effective configs:")
 		for _, kv := range c.EffectiveConfigs {
-			out = append(out, clip("   "+kv.Key+" = "+kv.Value, width))
+			out = append(out, common.Clip("   "+kv.Key+" = "+kv.Value, width))
 		}
 	}
 	return out
@@ -522,15 +527,15 @@ func (h *HealthPane) Export() (string, string) {
 	if h.snap != nil && h.snap.Config != nil {
 		name = h.snap.Config.Name
 	}
-	if h.res == nil {
-		return "health", "# Health: " + report.Escape(name) + "\n\n" + strings.Join(StepReason(model.StepHealth, "health check")(h.snap), "\n\n") + "\n"
+	if h.Res == nil {
+		return "health", "# Health: " + report.Escape(name) + "\n\n" + strings.Join(common.StepReason(model.StepHealth, "health check")(h.snap), "\n\n") + "\n"
 	}
-	if h.detail != nil {
-		return "health-" + h.check, fmt.Sprintf("# Health: %s, check %s\n\n", report.Escape(name), h.check) + report.HealthCheckMarkdown(h.res, h.check, true)
+	if h.Detail != nil {
+		return "health-" + h.check, fmt.Sprintf("# Health: %s, check %s\n\n", report.Escape(name), h.check) + report.HealthCheckMarkdown(h.Res, h.check, true)
 	}
 	var names []string
-	for _, i := range h.list.visible() {
-		names = append(names, h.res.Checks[i].Name)
+	for _, i := range h.List.Visible() {
+		names = append(names, h.Res.Checks[i].Name)
 	}
-	return "health", fmt.Sprintf("# Health: %s\n\n", report.Escape(name)) + report.HealthMarkdown(h.res, names)
+	return "health", fmt.Sprintf("# Health: %s\n\n", report.Escape(name)) + report.HealthMarkdown(h.Res, names)
 }

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"charm.land/lipgloss/v2"

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"context"
@@ -14,11 +14,12 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
-// rowsPage is how many rows the Rows tab holds: one page, read by a fresh scan (never the
+// RowsPage is how many rows the Rows tab holds: one page, read by a fresh scan (never the
 // whole table).
-const rowsPage = 200
+const RowsPage = 200
 
 // rowsMsg carries a page of a commit's rows read in a Cmd.
 type rowsMsg struct {
@@ -34,22 +35,22 @@ type rowsMsg struct {
 type rowsTab struct {
 	src     *model.CommitRows
 	in      *timeline.Instant
-	tbl     *dtable
-	offset  int
-	total   int // -1 until the first page arrives
+	Tbl     *Dtable
+	Offset  int
+	Total   int // -1 until the first page arrives
 	loading bool
 	err     error
 	gen     int
 	notes   []string
 	finding bool
-	input   textinput.Model
+	Input   textinput.Model
 	last    string // the last key searched
 	missed  string // a find that matched nothing
 }
 
 func newRowsTab(s *model.Snapshot, in *timeline.Instant) *rowsTab {
-	return &rowsTab{src: s.CommitRows(in), in: in, total: -1, input: newInput(),
-		tbl: &dtable{name: "rows", partCol: 2, headers: []string{"record key", "partition"}, right: []bool{false, false}}}
+	return &rowsTab{src: s.CommitRows(in), in: in, Total: -1, Input: common.NewInput(),
+		Tbl: &Dtable{Name: "rows", partCol: 2, Headers: []string{"record key", "partition"}, Right: []bool{false, false}}}
 }
 
 // load reads the page holding row want (or, with find set, the first match at or after from).
@@ -57,22 +58,22 @@ func (r *rowsTab) load(want int, find string) tea.Cmd {
 	r.gen++
 	r.loading, r.err, r.missed = true, nil, ""
 	gen, src, in := r.gen, r.src, r.in
-	off := max(0, want) / rowsPage * rowsPage
+	off := max(0, want) / RowsPage * RowsPage
 	from := want
 	return func() tea.Msg {
 		var p model.RowPage
 		var err error
 		if find != "" {
-			p, err = src.Page(context.Background(), from, rowsPage, find)
+			p, err = src.Page(context.Background(), from, RowsPage, find)
 			return rowsMsg{in: in, gen: gen, want: -1, page: p, err: err}
 		}
-		p, err = src.Page(context.Background(), off, rowsPage, "")
+		p, err = src.Page(context.Background(), off, RowsPage, "")
 		return rowsMsg{in: in, gen: gen, want: want, page: p, err: err}
 	}
 }
 
-// set shows a page; the cursor goes to the wanted (or found) row.
-func (r *rowsTab) set(d *instantDetail, m rowsMsg) {
+// Set shows a page; the cursor goes to the wanted (or found) row.
+func (r *rowsTab) Set(d *InstantDetail, m rowsMsg) {
 	if m.gen != r.gen {
 		return // a stale page
 	}
@@ -81,29 +82,29 @@ func (r *rowsTab) set(d *instantDetail, m rowsMsg) {
 		return
 	}
 	p := m.page
-	r.offset, r.total = p.Offset, p.Total
+	r.Offset, r.Total = p.Offset, p.Total
 	r.notes = r.notes[:0]
 	r.notes = append(r.notes, p.Stats.Notes...)
 	for _, pr := range p.Stats.Problems {
 		r.notes = append(r.notes, "could not read "+pr.String())
 	}
-	fillRows(r.tbl, p.Rows)
+	fillRows(r.Tbl, p.Rows)
 	want := m.want
 	if m.want < 0 {
 		want = p.Found
 		if p.Found < 0 {
 			r.missed = r.last
-			want = r.offset
+			want = r.Offset
 		}
 	}
-	d.cursor = max(0, min(len(r.tbl.rows)-1, want-r.offset))
-	d.top = max(0, min(d.top, d.cursor))
+	d.Cursor = max(0, min(len(r.Tbl.Rows)-1, want-r.Offset))
+	d.top = max(0, min(d.top, d.Cursor))
 }
 
 // fillRows puts a page into t: record key, partition, then the data columns in schema order
 // (meta columns left out), values as their logical types.
-func fillRows(t *dtable, recs []records.Record) {
-	t.headers, t.right, t.rows, t.nums = []string{"record key", "partition"}, []bool{false, false}, nil, nil
+func fillRows(t *Dtable, recs []records.Record) {
+	t.Headers, t.Right, t.Rows, t.nums = []string{"record key", "partition"}, []bool{false, false}, nil, nil
 	t.keep = []bool{true}
 	var cols []string
 	seen := map[string]bool{}
@@ -127,12 +128,12 @@ func fillRows(t *dtable, recs []records.Record) {
 		}
 		sort.Strings(cols)
 	}
-	t.headers = append(t.headers, cols...)
+	t.Headers = append(t.Headers, cols...)
 	for range cols {
-		t.right = append(t.right, false)
+		t.Right = append(t.Right, false)
 	}
 	for _, r := range recs {
-		cells := []any{r.Key, partName(r.Partition)}
+		cells := []any{r.Key, PartName(r.Partition)}
 		for _, c := range cols {
 			v, ok := r.Values[c]
 			if !ok {
@@ -146,35 +147,35 @@ func fillRows(t *dtable, recs []records.Record) {
 }
 
 // abs is the index of the row under the cursor among all the commit's rows.
-func (r *rowsTab) abs(d *instantDetail) int { return r.offset + d.cursor }
+func (r *rowsTab) abs(d *InstantDetail) int { return r.Offset + d.Cursor }
 
 // move puts the cursor on row to (clamped), reading its page when it is not the one held.
-func (r *rowsTab) move(d *instantDetail, to int) tea.Cmd {
-	if r.total <= 0 || r.loading {
+func (r *rowsTab) move(d *InstantDetail, to int) tea.Cmd {
+	if r.Total <= 0 || r.loading {
 		return nil
 	}
-	to = max(0, min(r.total-1, to))
-	if to >= r.offset && to < r.offset+len(r.tbl.rows) {
-		d.cursor = to - r.offset
+	to = max(0, min(r.Total-1, to))
+	if to >= r.Offset && to < r.Offset+len(r.Tbl.Rows) {
+		d.Cursor = to - r.Offset
 		return nil
 	}
 	return r.load(to, "")
 }
 
 // update handles a key on the Rows tab; handled is false for keys the detail handles itself.
-func (r *rowsTab) update(d *instantDetail, k detailKeys, msg tea.Msg) (cmd tea.Cmd, handled bool) {
+func (r *rowsTab) Handle(d *InstantDetail, k detailKeys, msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	if r.finding {
 		switch msg := msg.(type) {
 		case tea.KeyPressMsg:
 			switch {
 			case key.Matches(msg, k.FindGo):
 				r.finding = false
-				v := strings.TrimSpace(r.input.Value())
+				v := strings.TrimSpace(r.Input.Value())
 				if v == "" {
 					return nil, true
 				}
 				from := 0
-				if r.total > 0 {
+				if r.Total > 0 {
 					from = r.abs(d)
 					if v == r.last {
 						from++ // again: the next match
@@ -186,9 +187,9 @@ func (r *rowsTab) update(d *instantDetail, k detailKeys, msg tea.Msg) (cmd tea.C
 				r.finding = false
 				return nil, true
 			}
-			r.input, _ = r.input.Update(msg)
+			r.Input, _ = r.Input.Update(msg)
 		case tea.PasteMsg:
-			r.input, _ = r.input.Update(msg)
+			r.Input, _ = r.Input.Update(msg)
 		}
 		return nil, true
 	}
@@ -205,21 +206,21 @@ func (r *rowsTab) update(d *instantDetail, k detailKeys, msg tea.Msg) (cmd tea.C
 		switch {
 		case key.Matches(msg, k.Find):
 			r.finding = true
-			r.input.SetValue(r.last)
-			r.input.CursorEnd()
+			r.Input.SetValue(r.last)
+			r.Input.CursorEnd()
 			return nil, true
 		case key.Matches(msg, k.Up):
 			return r.move(d, at-1), true
 		case key.Matches(msg, k.Down):
 			return r.move(d, at+1), true
 		case key.Matches(msg, k.PageUp):
-			return r.move(d, at-d.page), true
+			return r.move(d, at-d.Page), true
 		case key.Matches(msg, k.PageDown):
-			return r.move(d, at+d.page), true
+			return r.move(d, at+d.Page), true
 		case key.Matches(msg, k.Top):
 			return r.move(d, 0), true
 		case key.Matches(msg, k.Bottom):
-			return r.move(d, r.total-1), true
+			return r.move(d, r.Total-1), true
 		}
 	}
 	return nil, false
@@ -230,25 +231,25 @@ func (r *rowsTab) title() string {
 	switch {
 	case r.err != nil:
 		return "rows (unreadable)"
-	case r.total < 0:
+	case r.Total < 0:
 		return "rows"
-	case r.total == 0:
+	case r.Total == 0:
 		return "rows (none)"
 	}
-	return fmt.Sprintf("rows %d-%d of %d", r.offset+1, r.offset+len(r.tbl.rows), r.total)
+	return fmt.Sprintf("rows %d-%d of %d", r.Offset+1, r.Offset+len(r.Tbl.Rows), r.Total)
 }
 
 // lines are shown above the page: the find input, a missed find, the scan's notes, the state.
-func (r *rowsTab) lines(st *Styles, width int) []string {
+func (r *rowsTab) lines(st *common.Styles, width int) []string {
 	var out []string
 	if r.finding {
-		out = append(out, clip(" find key: "+inputView(r.input), width))
+		out = append(out, common.Clip(" find key: "+common.InputView(r.Input), width))
 	}
 	if r.missed != "" {
-		out = append(out, clip(" "+st.Warn.Render("no record key contains "+strconv.Quote(r.missed)), width))
+		out = append(out, common.Clip(" "+st.Warn.Render("no record key contains "+strconv.Quote(r.missed)), width))
 	}
 	for _, n := range r.notes {
-		out = append(out, clip(" "+st.Warn.Render(st.G.Warn+" "+n), width))
+		out = append(out, common.Clip(" "+st.Warn.Render(st.G.Warn+" "+n), width))
 	}
 	switch {
 	case r.loading:

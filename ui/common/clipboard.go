@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"encoding/base64"
@@ -7,16 +7,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// copier is implemented by panes (and views) whose focused row has a value worth copying: an
+// Copier is implemented by panes (and views) whose focused row has a value worth copying: an
 // instant time, a path, key=value. label says what it is in the status line.
-type copier interface {
+type Copier interface {
 	CopyValue() (label, value string, ok bool)
 }
 
-// osc52 is the sequence that puts value on the system clipboard: OSC 52 (ESC ] 52 ; c ; base64
+// Osc52 is the sequence that puts value on the system clipboard: OSC 52 (ESC ] 52 ; c ; base64
 // BEL). Inside tmux it is sent plain (set-clipboard on) and again in tmux's passthrough
 // (allow-passthrough on); inside GNU screen in DCS chunks (screen cuts longer strings).
-func osc52(value string, getenv func(string) string) string {
+func Osc52(value string, getenv func(string) string) string {
 	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(value)) + "\a"
 	switch {
 	case getenv("TMUX") != "":
@@ -33,7 +33,7 @@ func osc52(value string, getenv func(string) string) string {
 	return seq
 }
 
-// copyCmd writes the OSC 52 sequence for value to the terminal through bubbletea.
-func copyCmd(value string, getenv func(string) string) tea.Cmd {
-	return tea.Raw(osc52(value, getenv))
+// CopyCmd writes the OSC 52 sequence for value to the terminal through bubbletea.
+func CopyCmd(value string, getenv func(string) string) tea.Cmd {
+	return tea.Raw(Osc52(value, getenv))
 }

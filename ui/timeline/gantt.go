@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/ui/common"
 )
 
 // The Timeline's Gantt view: one bar per listed instant from requested to completed on a
@@ -16,11 +17,11 @@ import (
 // ganttKind is how a bar is drawn: one glyph (and colour) per kind of action, indexed by the
 // view layer's view.Kind.
 type ganttKind struct {
-	name, glyph, ascii string
+	Name, glyph, ascii string
 	color              string
 }
 
-var ganttKinds = []ganttKind{
+var GanttKinds = []ganttKind{
 	{"commit", "█", "#", "6"},
 	{"deltacommit", "▓", "=", "4"},
 	{"clustering", "▒", "%", "5"},
@@ -31,14 +32,14 @@ var ganttKinds = []ganttKind{
 	{"other", "▪", "+", "7"},
 }
 
-func (k ganttKind) glyphFor(g Glyphs) string {
-	if isASCII(g) {
+func (k ganttKind) glyphFor(g common.Glyphs) string {
+	if common.IsASCII(g) {
 		return k.ascii
 	}
 	return k.glyph
 }
 
-func (k ganttKind) style(st *Styles) lipgloss.Style {
+func (k ganttKind) style(st *common.Styles) lipgloss.Style {
 	if !st.Color {
 		return lipgloss.NewStyle()
 	}
@@ -60,11 +61,11 @@ func (t *Timeline) ganttRows() int { return max(1, t.height-timelineHeadN-2-1-1)
 // instants run to the timeline's latest time), halved per zoom level around the cursor
 // instant and shifted a quarter window per pan step.
 func (t *Timeline) ganttWindow() (ws, we float64) {
-	lv := t.listView
-	end := min(lv.top+lv.page, len(lv.idx))
+	lv := t.ListView
+	end := min(lv.Top+lv.Page, len(lv.Idx))
 	t0, t1 := math.Inf(1), math.Inf(-1)
-	for i := lv.top; i < end; i++ {
-		s, e, ok := t.spanOf(t.row(i).in)
+	for i := lv.Top; i < end; i++ {
+		s, e, ok := t.spanOf(t.Row(i).In)
 		if !ok {
 			continue
 		}
@@ -149,7 +150,7 @@ func tickLayout(step float64) string {
 
 // ganttView draws the Gantt view's lines under the header line.
 func (t *Timeline) ganttView(width, height int) []string {
-	st := t.c.Styles
+	st := t.C.Styles
 	g := st.G
 	labelW, withDur := ganttLabelW(width)
 	chartW := max(8, width-labelW-1)
@@ -158,8 +159,8 @@ func (t *Timeline) ganttView(width, height int) []string {
 	loc := time.UTC
 	if sel := t.Selected(); sel != nil && !sel.Started.IsZero() {
 		loc = sel.Started.Location()
-	} else if len(t.byComp) > 0 && !t.byComp[0].in.Started.IsZero() {
-		loc = t.byComp[0].in.Started.Location()
+	} else if len(t.byComp) > 0 && !t.byComp[0].In.Started.IsZero() {
+		loc = t.byComp[0].In.Started.Location()
 	}
 	ticks, layout := ganttTicks(ws, we, chartW, loc)
 
@@ -167,7 +168,7 @@ func (t *Timeline) ganttView(width, height int) []string {
 	day := time.Unix(0, int64(ws*1e9)).In(loc)
 	left := " " + day.Format("2006-01-02 MST")
 	if t.zoom > 0 {
-		left += " zoom " + itoa(1<<t.zoom) + "x"
+		left += " zoom " + common.Itoa(1<<t.zoom) + "x"
 	}
 	labels := []byte(strings.Repeat(" ", chartW))
 	rule := make([]string, chartW)
@@ -188,30 +189,30 @@ func (t *Timeline) ganttView(width, height int) []string {
 		}
 	}
 	out := []string{
-		st.ColHead.Render(padRight(left, labelW)) + " " + st.Dim.Render(string(labels)),
-		st.Dim.Render(padRight(" requested         action", labelW) + " " + strings.Join(rule, "")),
+		st.ColHead.Render(common.PadRight(left, labelW)) + " " + st.Dim.Render(string(labels)),
+		st.Dim.Render(common.PadRight(" requested         action", labelW) + " " + strings.Join(rule, "")),
 	}
 
-	lv := t.listView
-	end := min(lv.top+lv.page, len(lv.idx))
+	lv := t.ListView
+	end := min(lv.Top+lv.Page, len(lv.Idx))
 	used := map[int]bool{}
 	cells := make([]string, chartW)
-	for i := lv.top; i < end; i++ {
-		r := t.row(i)
-		sel := i == lv.cursor
+	for i := lv.Top; i < end; i++ {
+		r := t.Row(i)
+		sel := i == lv.Cursor
 		kind := int(r.row.Kind)
 		used[kind] = true
 		var b strings.Builder
 		writeRowLead(&b, g, r, sel)
-		b.WriteString(padRight(r.in.RequestedTime, 17))
+		b.WriteString(common.PadRight(r.In.RequestedTime, 17))
 		b.WriteByte(' ')
 		if withDur {
-			b.WriteString(padRight(trunc(ganttAction(r.in), 12, g.Ellipsis), 12) + " " + padLeft(humanDuration(r.row), 5) + " ")
+			b.WriteString(common.PadRight(common.Trunc(ganttAction(r.In), 12, g.Ellipsis), 12) + " " + common.PadLeft(humanDuration(r.row), 5) + " ")
 		} else {
-			b.WriteString(padRight(trunc(ganttAction(r.in), 10, g.Ellipsis), 10) + " ")
+			b.WriteString(common.PadRight(common.Trunc(ganttAction(r.In), 10, g.Ellipsis), 10) + " ")
 		}
-		label := padRight(b.String(), labelW)
-		bar := t.ganttBar(r.in, kind, ws, scale, cells)
+		label := common.PadRight(b.String(), labelW)
+		bar := t.ganttBar(r.In, kind, ws, scale, cells)
 		if sel {
 			out = append(out, st.Cursor.Render(label+" "+bar))
 			continue
@@ -219,9 +220,9 @@ func (t *Timeline) ganttView(width, height int) []string {
 		if r.late {
 			label = " " + st.Late.Render(g.Late) + label[1+len(g.Late):]
 		}
-		out = append(out, label+" "+ganttKinds[kind].style(st).Render(bar))
+		out = append(out, label+" "+GanttKinds[kind].style(st).Render(bar))
 	}
-	if len(lv.idx) == 0 {
+	if len(lv.Idx) == 0 {
 		out = append(out, "  no instant matches the filter")
 	}
 	for len(out) < height-1 {
@@ -230,8 +231,8 @@ func (t *Timeline) ganttView(width, height int) []string {
 	return append(out[:height-1], t.ganttLegend(width, used))
 }
 
-func tickGlyph(g Glyphs) string {
-	if isASCII(g) {
+func tickGlyph(g common.Glyphs) string {
+	if common.IsASCII(g) {
 		return "+"
 	}
 	return "┬"
@@ -241,7 +242,7 @@ func tickGlyph(g Glyphs) string {
 // glyph from requested to completed, at least one cell; a pending instant runs to the edge in
 // the open glyph; a bar outside the window leaves an arrow at the side it lies on.
 func (t *Timeline) ganttBar(in *timeline.Instant, kind int, ws, scale float64, cells []string) string {
-	g := t.c.Styles.G
+	g := t.C.Styles.G
 	w := len(cells)
 	for i := range cells {
 		cells[i] = " "
@@ -252,9 +253,9 @@ func (t *Timeline) ganttBar(in *timeline.Instant, kind int, ws, scale float64, c
 	}
 	x0, x1 := (s-ws)*scale, (e-ws)*scale
 	open := !in.IsCompleted() && in.Ended.IsZero()
-	glyph := ganttKinds[kind].glyphFor(g)
+	glyph := GanttKinds[kind].glyphFor(g)
 	left, right := "◂", "▸"
-	if isASCII(g) {
+	if common.IsASCII(g) {
 		left, right = "<", ">"
 	}
 	switch {
@@ -284,22 +285,22 @@ func (t *Timeline) ganttBar(in *timeline.Instant, kind int, ws, scale float64, c
 
 // ganttLegend names the glyphs of the kinds on screen, the open glyph and the zoom keys.
 func (t *Timeline) ganttLegend(width int, used map[int]bool) string {
-	st := t.c.Styles
+	st := t.C.Styles
 	g := st.G
 	var parts []string
-	for i, k := range ganttKinds {
+	for i, k := range GanttKinds {
 		if used[i] {
-			parts = append(parts, k.style(st).Render(k.glyphFor(g))+" "+k.name)
+			parts = append(parts, k.style(st).Render(k.glyphFor(g))+" "+k.Name)
 		}
 	}
 	parts = append(parts, g.Open+" pending")
 	s := " " + strings.Join(parts, "  ")
 	km := t.km
 	keys := st.Dim.Render("  " + km.ZoomIn.Help().Key + "/" + km.ZoomOut.Help().Key + " zoom  " + km.Pan.Help().Key + " pan")
-	if cellWidth(s)+cellWidth(keys) <= width {
+	if common.CellWidth(s)+common.CellWidth(keys) <= width {
 		s += keys
 	}
-	return clip(s, width)
+	return common.Clip(s, width)
 }
 
 // ganttAction names a write service by its plan (clustering, compaction), else the action.
