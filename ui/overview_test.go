@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
@@ -205,7 +206,7 @@ func TestClock(t *testing.T) {
 		}
 	}
 	for d, want := range map[time.Duration]string{850 * time.Millisecond: "850ms", 4200 * time.Millisecond: "4.2s", 185 * time.Second: "3m05s", 133 * time.Minute: "2h13m", 76 * time.Hour: "3d4h"} {
-		if got := common.Dur(d); got != want {
+		if got := units.Duration(d); got != want {
 			t.Errorf("dur %v: %q, want %q", d, got, want)
 		}
 	}

@@ -9,18 +9,6 @@ import (
 	"github.com/hudiscope/hudiscope/report"
 )
 
-// The TUI's names for the shared formatters in internal/units; every pane uses these.
-
-// HumanBytes is a byte count in binary units in at most 6 cells ("512B", "9.5KiB", "55KiB").
-func HumanBytes(v int64) string { return units.BytesCompact(v) }
-
-// HumanCount is a count in at most 5 cells (999, 1.2k, 45k, 3.4M).
-func HumanCount(v int64) string { return units.Count(v) }
-
-// HumanNum is any number for reading: whole numbers as counts, fractions to three
-// significant digits.
-func HumanNum(f float64) string { return units.Num(f) }
-
 // DashIf is s, or "-" for an empty cell.
 func DashIf(s string) string {
 	if s == "" {
@@ -29,15 +17,12 @@ func DashIf(s string) string {
 	return s
 }
 
-// ShortDur renders seconds in at most 5 cells.
-func ShortDur(s float64) string { return units.Seconds(s) }
-
 // MsDur renders milliseconds as ShortDur does; "-" for none (negative).
 func MsDur(ms int64) string {
 	if ms < 0 {
 		return "-"
 	}
-	return ShortDur(float64(ms) / 1000)
+	return units.Seconds(float64(ms) / 1000)
 }
 
 // PackFacts lays facts out on lines of at most width cells, joined by sep, breaking only

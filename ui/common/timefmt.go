@@ -5,7 +5,6 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/clock"
-	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/view"
 )
 
@@ -77,6 +76,3 @@ func (c *Clock) Time(t time.Time, writer *time.Location) string {
 
 // Age is how long ago t was ("3h ago"; "in 5m" for a time ahead of now).
 func (c *Clock) Age(t time.Time) string { return view.Age(c.Current(), t) }
-
-// Dur renders a duration in two units at most: 850ms, 4.2s, 3m05s, 2h13m, 3d4h.
-func Dur(d time.Duration) string { return units.Duration(d) }

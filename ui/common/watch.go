@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -66,5 +67,5 @@ func (c *Common) WatchElapsed(in *timeline.Instant) string {
 	if d < 0 {
 		return ""
 	}
-	return ShortDur(d.Seconds()) // the state column says it is pending
+	return units.Seconds(d.Seconds()) // the state column says it is pending
 }

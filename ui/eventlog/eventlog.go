@@ -237,13 +237,13 @@ func (e *EventLogPane) buildList() {
 		case 2:
 			return report.StagePhase(s)
 		case 3:
-			return common.HumanCount(ob.NumTasksObserved)
+			return units.Count(ob.NumTasksObserved)
 		case 4:
 			return common.MsDur(ob.DurationMillis)
 		case 5:
 			return SkewCell(ob.SkewRatio)
 		case 6:
-			return common.HumanBytes(report.Spill(s))
+			return units.BytesCompact(report.Spill(s))
 		case 7:
 			return GcCell(ob.GcFractionOfRunTime)
 		case 8:
@@ -731,15 +731,15 @@ func (e *EventLogPane) stageMetricTable(s *eventlog.Stage, width int) []string {
 		case r < 0:
 			return "-"
 		case pct:
-			return common.HumanNum(100*float64(r)) + "%"
+			return units.Num(100*float64(r)) + "%"
 		}
-		return common.HumanNum(float64(r))
+		return units.Num(float64(r))
 	}
 	bytes := func(b int64) string {
 		if b < 0 {
 			return "-"
 		}
-		return common.HumanBytes(b)
+		return units.BytesCompact(b)
 	}
 	nsDur := func(ns int64) string {
 		if ns < 0 {
@@ -748,8 +748,8 @@ func (e *EventLogPane) stageMetricTable(s *eventlog.Stage, width int) []string {
 		return common.MsDur(ns / 1e6)
 	}
 	out = append(out, st.ColHead.Render(common.Clip("  "+common.PadRight("metric", lw)+" "+common.PadLeft("value", vw)+" "+common.PadLeft("records", rw), width)))
-	row("tasks", common.HumanCount(o.NumTasksObserved), "", fmt.Sprintf("of %s planned: %s ok, %s failed, %s killed, %s speculative",
-		common.HumanCount(int64(o.NumTasksPlanned)), common.HumanCount(o.TasksSucceeded), common.HumanCount(o.TasksFailed), common.HumanCount(o.TasksKilled), common.HumanCount(o.TasksSpeculative)))
+	row("tasks", units.Count(o.NumTasksObserved), "", fmt.Sprintf("of %s planned: %s ok, %s failed, %s killed, %s speculative",
+		units.Count(int64(o.NumTasksPlanned)), units.Count(o.TasksSucceeded), units.Count(o.TasksFailed), units.Count(o.TasksKilled), units.Count(o.TasksSpeculative)))
 	row("skew (max / p50)", ratio(o.SkewRatio, false), "", "")
 	row("duration", common.MsDur(o.DurationMillis), "", "")
 	row("executor run time", common.MsDur(o.ExecutorRunTimeMillis), "", "")
@@ -759,10 +759,10 @@ func (e *EventLogPane) stageMetricTable(s *eventlog.Stage, width int) []string {
 	}
 	row("deserialize time", common.MsDur(o.ExecutorDeserializeTimeMillis), "", "")
 	row("GC time", common.MsDur(o.JvmGcTimeMillis), "", ratio(o.GcFractionOfRunTime, true)+" of run time")
-	row("input", bytes(o.InputBytes), common.HumanCount(o.InputRecords), "")
-	row("output", bytes(o.OutputBytes), common.HumanCount(o.OutputRecords), "")
-	row("shuffle read", bytes(o.ShuffleReadBytes), common.HumanCount(o.ShuffleReadRecords), "fetch wait "+common.MsDur(o.ShuffleFetchWaitTimeMillis))
-	row("shuffle write", bytes(o.ShuffleWriteBytes), common.HumanCount(o.ShuffleWriteRecords), "write time "+nsDur(o.ShuffleWriteTimeNanos))
+	row("input", bytes(o.InputBytes), units.Count(o.InputRecords), "")
+	row("output", bytes(o.OutputBytes), units.Count(o.OutputRecords), "")
+	row("shuffle read", bytes(o.ShuffleReadBytes), units.Count(o.ShuffleReadRecords), "fetch wait "+common.MsDur(o.ShuffleFetchWaitTimeMillis))
+	row("shuffle write", bytes(o.ShuffleWriteBytes), units.Count(o.ShuffleWriteRecords), "write time "+nsDur(o.ShuffleWriteTimeNanos))
 	row("spilled (memory)", bytes(o.MemoryBytesSpilled), "", "")
 	row("spilled (disk)", bytes(o.DiskBytesSpilled), "", "")
 	row("result size", bytes(o.ResultSizeBytes), "", "")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/health"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
@@ -260,9 +261,9 @@ func defaultsUsed(r *health.Result, name string) []health.SourceEntry {
 func bandNum(b health.Band, p *int64) string {
 	switch {
 	case p != nil && b.CountsBytes():
-		return common.HumanBytes(*p)
+		return units.BytesCompact(*p)
 	case p != nil && (*p > 99_999_999 || *p < -9_999_999):
-		return common.HumanCount(*p)
+		return units.Count(*p)
 	}
 	return report.BandValue(b, p)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
@@ -159,19 +160,19 @@ func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		case 0:
 			return report.PartitionName(p.Partition)
 		case 1:
-			return common.HumanCount(p.BaseFiles)
+			return units.Count(p.BaseFiles)
 		case 2:
-			return common.HumanBytes(p.BaseBytes)
+			return units.BytesCompact(p.BaseBytes)
 		case 3:
-			return common.HumanBytes(p.P50)
+			return units.BytesCompact(p.P50)
 		case 4:
 			return pct0(float64(p.SmallFileShare))
 		case 5:
-			return common.HumanCount(int64(p.FileGroups))
+			return units.Count(int64(p.FileGroups))
 		case 6:
-			return common.HumanCount(int64(p.LogFiles))
+			return units.Count(int64(p.LogFiles))
 		case 7:
-			return common.HumanBytes(p.LogBytes)
+			return units.BytesCompact(p.LogBytes)
 		}
 		return ""
 	}, func(i int) string { return report.PartitionName(ps[i].Partition) })
@@ -326,7 +327,7 @@ func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart
 			return common.Itoa(len(g.Slices))
 		case 2:
 			if b := latestBaseOf(g); b != nil {
-				return common.HumanBytes(b.Size)
+				return units.BytesCompact(b.Size)
 			}
 			return "-"
 		case 3:
@@ -334,7 +335,7 @@ func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart
 			return common.Itoa(n)
 		case 4:
 			_, b := readLogs(g)
-			return common.HumanBytes(b)
+			return units.BytesCompact(b)
 		case 5:
 			if b := latestBaseOf(g); b != nil {
 				return b.Instant
@@ -377,7 +378,7 @@ func newLayoutGroup(g *filegroup.FileGroup) *layoutGroup {
 		case 1:
 			return f.Kind
 		case 2:
-			return common.HumanBytes(f.Size)
+			return units.BytesCompact(f.Size)
 		case 3:
 			return fileLabel(f.SliceFile, f.slice)
 		}
@@ -519,7 +520,7 @@ func (l *LayoutPane) TopSummary(width int) []string {
 		logs += fmt.Sprintf(" (latest slices alone: %d)", x.LatestSliceLogFiles)
 	}
 	facts := []string{fmt.Sprintf("%d partitions", r.NumPartitions), fmt.Sprintf("%d base files", r.TotalFiles),
-		common.HumanBytes(r.TotalBytes), "p50 " + common.HumanBytes(r.TableSizeStats.P50), fmt.Sprintf("%d file groups", x.FileGroups), logs}
+		units.BytesCompact(r.TotalBytes), "p50 " + units.BytesCompact(r.TableSizeStats.P50), fmt.Sprintf("%d file groups", x.FileGroups), logs}
 	if l.snap != nil && l.snap.View != nil && l.snap.View.Source != "" {
 		facts = append(facts, "files from "+l.snap.View.Source) // storage or the metadata table: it changes cost and truth
 	}
@@ -581,9 +582,9 @@ func (l *LayoutPane) topBottom(width int) []string {
 	var bottom []string
 	bottom = append(bottom, " "+common.AsciiText(g, report.SkewText(r)))
 	bottom = append(bottom, l.detectorLines(width)...)
-	bottom = append(bottom, common.Clip(fmt.Sprintf(" small%%: base files under %s, the small-files threshold", common.HumanBytes(x.SmallFileThreshold)), width))
+	bottom = append(bottom, common.Clip(fmt.Sprintf(" small%%: base files under %s, the small-files threshold", units.BytesCompact(x.SmallFileThreshold)), width))
 	if x.SmallFileHandling == "off" {
-		bottom = append(bottom, common.Clip(" "+l.c.Styles.Warn.Render(g.Warn+" writer small-file handling "+x.WriterSmallFiles(common.HumanBytes)), width))
+		bottom = append(bottom, common.Clip(" "+l.c.Styles.Warn.Render(g.Warn+" writer small-file handling "+x.WriterSmallFiles(units.BytesCompact)), width))
 	}
 	if f := l.List.Footer(l.c, width, "partitions"); f != "" {
 		bottom = append(bottom, f)
@@ -615,7 +616,7 @@ func (l *LayoutPane) histograms(w, rows int) []string {
 			maxC = max(maxC, b.Count)
 		}
 		for _, b := range h[lo : hi+1] {
-			out = append(out, common.BarRow(st, report.BucketLabel(b, common.IsASCII(st.G)), 7, float64(b.Count), float64(maxC), w-7-1-1-5, common.PadLeft(common.HumanCount(int64(b.Count)), 5)))
+			out = append(out, common.BarRow(st, report.BucketLabel(b, common.IsASCII(st.G)), 7, float64(b.Count), float64(maxC), w-7-1-1-5, common.PadLeft(units.Count(int64(b.Count)), 5)))
 		}
 		return out
 	}
@@ -673,13 +674,13 @@ func (l *LayoutPane) partHead(width int) []string {
 	lp := l.Part
 	ep := lp.ep
 	facts := []string{common.PartLabel(lp.P.Path), fmt.Sprintf("%d file groups", ep.FileGroups), fmt.Sprintf("%d slices", ep.FileSlices),
-		"base " + common.HumanBytes(ep.BaseBytes), "p50 " + common.HumanBytes(ep.P50), fmt.Sprintf("logs read %d (%s)", ep.LogFiles, common.HumanBytes(ep.LogBytes))}
+		"base " + units.BytesCompact(ep.BaseBytes), "p50 " + units.BytesCompact(ep.P50), fmt.Sprintf("logs read %d (%s)", ep.LogFiles, units.BytesCompact(ep.LogBytes))}
 	var extra []string
 	if ep.PendingCompaction > 0 {
 		extra = append(extra, fmt.Sprintf("%d in pending compaction", ep.PendingCompaction))
 	}
 	if ep.MergedFileGroups > 0 {
-		extra = append(extra, fmt.Sprintf("latest slices alone: %d logs (%s)", ep.LatestLogFiles, common.HumanBytes(ep.LatestLogBytes)))
+		extra = append(extra, fmt.Sprintf("latest slices alone: %d logs (%s)", ep.LatestLogFiles, units.BytesCompact(ep.LatestLogBytes)))
 	}
 	if ep.PendingClustering > 0 {
 		extra = append(extra, fmt.Sprintf("%d in pending clustering", ep.PendingClustering))
@@ -714,7 +715,7 @@ func (l *LayoutPane) groupHead(width int) []string {
 	if _, merged := lg.g.Merged(); merged {
 		what = "a read merges (previous base + both slices)"
 	}
-	facts := []string{lg.g.FileID, fmt.Sprintf("%d slice(s)", len(lg.g.Slices)), fmt.Sprintf("%s %d log file(s), %s", what, n, common.HumanBytes(lb))}
+	facts := []string{lg.g.FileID, fmt.Sprintf("%d slice(s)", len(lg.g.Slices)), fmt.Sprintf("%s %d log file(s), %s", what, n, units.BytesCompact(lb))}
 	pend := report.Pending(lg.g)
 	if pend == "" {
 		pend = "no pending compaction or clustering"

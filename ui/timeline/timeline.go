@@ -16,6 +16,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/safetext"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
@@ -474,13 +475,13 @@ var tlColumns = []tlColumn{
 	{"action", 13, false, 2, func(_ common.Glyphs, r tlRow) string { return r.In.Action }},
 	{"state", 9, false, 7, func(_ common.Glyphs, r tlRow) string { return strings.ToLower(string(r.In.State)) }},
 	{"op", 8, false, 3, func(_ common.Glyphs, r tlRow) string { return common.DashIf(r.In.Operation) }},
-	{"writes", 6, true, 4, writeCell(func(c timeline.CommitTotals) int64 { return c.NumWrites }, common.HumanCount)},
-	{"ins", 5, true, 8, writeCell(func(c timeline.CommitTotals) int64 { return c.NumInserts }, common.HumanCount)},
-	{"upd", 5, true, 9, writeCell(func(c timeline.CommitTotals) int64 { return c.NumUpdateWrites }, common.HumanCount)},
-	{"del", 5, true, 10, writeCell(func(c timeline.CommitTotals) int64 { return c.NumDeletes }, common.HumanCount)},
-	{"bytes", 5, true, 5, writeCell(func(c timeline.CommitTotals) int64 { return c.TotalBytesWritten }, common.HumanBytes)},
-	{"files", 5, true, 11, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Files) }, common.HumanCount)},
-	{"parts", 5, true, 12, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Partitions) }, common.HumanCount)},
+	{"writes", 6, true, 4, writeCell(func(c timeline.CommitTotals) int64 { return c.NumWrites }, units.Count)},
+	{"ins", 5, true, 8, writeCell(func(c timeline.CommitTotals) int64 { return c.NumInserts }, units.Count)},
+	{"upd", 5, true, 9, writeCell(func(c timeline.CommitTotals) int64 { return c.NumUpdateWrites }, units.Count)},
+	{"del", 5, true, 10, writeCell(func(c timeline.CommitTotals) int64 { return c.NumDeletes }, units.Count)},
+	{"bytes", 5, true, 5, writeCell(func(c timeline.CommitTotals) int64 { return c.TotalBytesWritten }, units.BytesCompact)},
+	{"files", 5, true, 11, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Files) }, units.Count)},
+	{"parts", 5, true, 12, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Partitions) }, units.Count)},
 	{"dur", 5, true, 6, func(_ common.Glyphs, r tlRow) string { return humanDuration(r.row) }},
 }
 
@@ -797,7 +798,7 @@ func (t *Timeline) stripView(width, n int) []string {
 		if from.YearDay() != to.YearDay() || from.Year() != to.Year() {
 			layout = "2006-01-02 15:04"
 		}
-		label += from.Format(layout) + " " + g.Arrow + " " + to.Format(layout) + " (" + common.ShortDur(to.Sub(from).Seconds()) + ") "
+		label += from.Format(layout) + " " + g.Arrow + " " + to.Format(layout) + " (" + units.Seconds(to.Sub(from).Seconds()) + ") "
 	}
 	rule := label + strings.Repeat(g.Rule, max(0, width-len([]rune(label))))
 	out := []string{st.Dim.Render(common.Clip(rule, width))}
@@ -858,11 +859,11 @@ func humanDuration(r view.TimelineRow) string {
 		// Known to about a second only: the middle of the possible durations.
 		return "≈<1s"
 	case r.DurApprox:
-		return "≈" + common.ShortDur(r.Dur.Seconds())
+		return "≈" + units.Seconds(r.Dur.Seconds())
 	case r.Dur <= 0:
 		return "-"
 	}
-	return common.ShortDur(r.Dur.Seconds())
+	return units.Seconds(r.Dur.Seconds())
 }
 
 // Click selects the instant row at body line y (rows start below the incremental-begin line

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/safetext"
+	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
@@ -71,9 +72,9 @@ func (t *Dtable) add(cells ...any) {
 		case int64:
 			row[i], num[i] = strconv.FormatInt(v, 10), float64(v)
 		case float64:
-			row[i], num[i] = common.HumanNum(v), v
+			row[i], num[i] = units.Num(v), v
 		case bytesV:
-			row[i], num[i] = common.HumanBytes(int64(v)), float64(v)
+			row[i], num[i] = units.BytesCompact(int64(v)), float64(v)
 		default:
 			row[i] = fmt.Sprint(v)
 		}
@@ -208,7 +209,7 @@ func (d *InstantDetail) Set(m DetailMsg) {
 	if c := det.Commit; c != nil {
 		tot := c.Totals()
 		d.Info = append(d.Info, [2]string{"written", fmt.Sprintf("%d records (%d inserted, %d updated, %d deleted), %s in %d file(s), %d partition(s)",
-			tot.NumWrites, tot.NumInserts, tot.NumUpdateWrites, tot.NumDeletes, common.HumanBytes(tot.TotalBytesWritten), tot.Files, tot.Partitions)})
+			tot.NumWrites, tot.NumInserts, tot.NumUpdateWrites, tot.NumDeletes, units.BytesCompact(tot.TotalBytesWritten), tot.Files, tot.Partitions)})
 		if k, v := c.Checkpoint(); k != "" {
 			d.Info = append(d.Info, [2]string{"streamer checkpoint", k + " = " + v})
 		}
@@ -853,7 +854,7 @@ func tookText(in *timeline.Instant) string {
 		return d
 	}
 	if strings.HasPrefix(d, "≈") {
-		return "≈" + common.ShortDur(in.MidDuration().Seconds())
+		return "≈" + units.Seconds(in.MidDuration().Seconds())
 	}
-	return common.ShortDur(in.Duration().Seconds())
+	return units.Seconds(in.Duration().Seconds())
 }
