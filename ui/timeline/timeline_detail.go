@@ -1,15 +1,11 @@
 package timeline
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -17,10 +13,10 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/safetext"
-	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // DetailMsg carries an instant's details read in a Cmd.
@@ -56,31 +52,32 @@ type Dtable struct {
 	raw []string
 }
 
-// bytesV is a byte count cell (binary units, sorted by value).
-type bytesV int64
-
-func (t *Dtable) add(cells ...any) {
-	row := make([]string, len(cells))
+// add appends a row of text cells (the Rows tab's record values).
+func (t *Dtable) add(cells ...string) {
 	num := make([]float64, len(cells))
-	for i, c := range cells {
+	for i := range num {
 		num[i] = math.NaN()
-		switch v := c.(type) {
-		case string:
-			row[i] = v
-		case int:
-			row[i], num[i] = strconv.Itoa(v), float64(v)
-		case int64:
-			row[i], num[i] = strconv.FormatInt(v, 10), float64(v)
-		case float64:
-			row[i], num[i] = units.Num(v), v
-		case bytesV:
-			row[i], num[i] = units.BytesCompact(int64(v)), float64(v)
-		default:
-			row[i] = fmt.Sprint(v)
-		}
 	}
-	t.Rows = append(t.Rows, row)
+	t.Rows = append(t.Rows, cells)
 	t.nums = append(t.nums, num)
+}
+
+// fromView is a view table as the detail lays it out: its cells' texts, and the number each
+// sorts by (NaN for text).
+func fromView(v view.DetailTable) *Dtable {
+	t := &Dtable{Name: v.Title, Headers: v.Columns, Right: v.Right, mid: v.Mid, partCol: v.PartCol, GroupCol: v.GroupCol, raw: v.Raw}
+	for i, r := range v.Rows {
+		num := make([]float64, len(r))
+		for j, c := range r {
+			num[j] = math.NaN()
+			if c.Numeric {
+				num[j] = c.Num
+			}
+		}
+		t.Rows = append(t.Rows, v.Texts(i))
+		t.nums = append(t.nums, num)
+	}
+	return t
 }
 
 // InstantDetail is the drill-down view of one instant.
@@ -162,7 +159,7 @@ func NewInstantDetail(in *timeline.Instant) *InstantDetail {
 		km: detailKeys{Table: common.Bind("t", "next table", "t"), Layout: common.Bind("enter", "partition of the row (Layout)", "enter"),
 			Stages: common.Bind("S", "Spark stages", "S"), Rows: common.Bind("r", "rows this write left", "r"),
 			Find: common.Bind("/", "find a record key", "/"), FindGo: common.Bind("enter", "find", "enter"), FindCancel: common.Bind("esc", "cancel", "esc")}}
-	d.Info = baseInfo(in)
+	d.Info = view.InstantInfo(in)
 	return d
 }
 
@@ -170,261 +167,26 @@ func (d *InstantDetail) crumb() string {
 	return d.In.RequestedTime + " " + d.In.Action
 }
 
-func baseInfo(in *timeline.Instant) [][2]string {
-	ct := common.DashIf(in.CompletionTime)
-	switch {
-	case in.CoarseCompletion():
-		_, hi := in.CompletionBounds()
-		ct += fmt.Sprintf(" (derived from the completed file's time, kept to %s: completed before %s)", in.CompletionPrecision, timeline.FormatInstantTime(hi, hi.Location()))
-	case in.CompletionDerived:
-		ct += " (derived from the completed file's time)"
-	}
-	info := [][2]string{
-		{"instant", in.RequestedTime + " " + in.Action + " " + strings.ToLower(string(in.State))},
-		{"times", "requested " + in.RequestedTime + ", completed " + ct + ", took " + tookText(in)},
-	}
-	if in.HasPlan() {
-		info = append(info, [2]string{"plan", in.PlanAction})
-	}
-	if in.Operation != "" {
-		info = append(info, [2]string{"operation", in.Operation})
-	}
-	if in.Archived {
-		info = append(info, [2]string{"archived", "yes (from the archived timeline)"})
-	}
-	if in.Err != "" {
-		info = append(info, [2]string{"unreadable", in.Err})
-	}
-	return info
-}
-
+// Set shows the details read; a write gets its Rows tab after the view's tables.
 func (d *InstantDetail) Set(m DetailMsg) {
 	d.loading = false
 	d.Err = m.err
 	if m.D == nil {
 		return
 	}
-	det := m.D
-	in := d.In
-	if c := det.Commit; c != nil {
-		tot := c.Totals()
-		d.Info = append(d.Info, [2]string{"written", fmt.Sprintf("%d records (%d inserted, %d updated, %d deleted), %s in %d file(s), %d partition(s)",
-			tot.NumWrites, tot.NumInserts, tot.NumUpdateWrites, tot.NumDeletes, units.BytesCompact(tot.TotalBytesWritten), tot.Files, tot.Partitions)})
-		if k, v := c.Checkpoint(); k != "" {
-			d.Info = append(d.Info, [2]string{"streamer checkpoint", k + " = " + v})
-		}
-		if n := countReplaced(c.PartitionToReplaceFileIDs); n > 0 {
-			d.Info = append(d.Info, [2]string{"replaces", fmt.Sprintf("%d file group(s)", n)})
-		}
-		files, parts, cdc := commitTables(c)
-		d.Tables = append(d.Tables, files, parts)
-		if cdc != nil {
-			d.Tables = append(d.Tables, cdc)
-		}
+	v := view.InstantDetail(d.In, m.D)
+	d.Info, d.Notes = v.Info, v.Notes
+	for _, t := range v.Tables {
+		d.Tables = append(d.Tables, fromView(t))
 	}
-	if c := det.Clean; c != nil {
-		d.Info = append(d.Info,
-			[2]string{"policy", common.DashIf(c.Policy)},
-			[2]string{"earliest commit to retain", common.DashIf(c.EarliestCommitToRetain)},
-			[2]string{"last completed commit", common.DashIf(c.LastCompletedCommitTimestamp)},
-			[2]string{"files deleted", fmt.Sprintf("%d in %s", c.TotalFilesDeleted, time.Duration(c.TimeTakenInMillis)*time.Millisecond)})
-		t := &Dtable{partCol: 1, Name: "partitions cleaned", Headers: []string{"partition", "policy", "deleted", "failed", "partition deleted"}, Right: []bool{false, false, true, true, false}}
-		for _, p := range report.SortedKeys(c.PartitionMetadata) {
-			pm := c.PartitionMetadata[p]
-			t.add(PartName(p), pm.Policy, len(pm.SuccessDeleteFiles), len(pm.FailedDeleteFiles), yesNo(pm.IsPartitionDeleted))
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	if c := det.CleanerPlan; c != nil {
-		if c.EarliestInstantToRetain != nil {
-			d.Info = append(d.Info, [2]string{"plan: earliest instant to retain", c.EarliestInstantToRetain.Timestamp})
-		}
-		t := &Dtable{partCol: 1, Name: "clean plan", Headers: []string{"partition", "files to delete"}, Right: []bool{false, true}}
-		for _, p := range report.SortedKeys(c.FilePathsToBeDeletedPerPartition) {
-			t.add(PartName(p), len(c.FilePathsToBeDeletedPerPartition[p]))
-		}
-		for _, p := range report.SortedKeys(c.FilesToBeDeletedPerPartition) {
-			t.add(PartName(p), len(c.FilesToBeDeletedPerPartition[p]))
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	if r := det.Rollback; r != nil {
-		d.Info = append(d.Info,
-			[2]string{"rolled back", strings.Join(r.CommitsRollback, ", ")},
-			[2]string{"files deleted", fmt.Sprintf("%d in %s", r.TotalFilesDeleted, time.Duration(r.TimeTakenInMillis)*time.Millisecond)})
-		t := &Dtable{partCol: 1, Name: "partitions rolled back", Headers: []string{"partition", "deleted", "failed", "rollback logs", "failed-commit logs"}, Right: []bool{false, true, true, true, true}}
-		for _, p := range report.SortedKeys(r.PartitionMetadata) {
-			pm := r.PartitionMetadata[p]
-			t.add(PartName(p), len(pm.SuccessDeleteFiles), len(pm.FailedDeleteFiles), len(pm.RollbackLogFiles), len(pm.LogFilesFromFailedCommit))
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	if r := det.RollbackPlan; r != nil {
-		if r.InstantToRollback != nil {
-			d.Info = append(d.Info, [2]string{"plan: instant to roll back", r.InstantToRollback.CommitTime + " " + r.InstantToRollback.Action})
-		}
-		t := &Dtable{partCol: 1, Name: "rollback plan", Headers: []string{"partition", "file group", "files to delete", "log blocks"}, Right: []bool{false, false, true, true}, mid: []bool{false, true, false, false}}
-		for _, rq := range r.RollbackRequests {
-			t.add(PartName(rq.PartitionPath), rq.FileID, len(rq.FilesToBeDeleted), len(rq.LogBlocksToBeDeleted))
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	if r := det.Restore; r != nil {
-		d.Info = append(d.Info, [2]string{"instants rolled back", fmt.Sprintf("%d in %s", len(r.InstantsToRollback), time.Duration(r.TimeTakenInMillis)*time.Millisecond)})
-		t := &Dtable{Name: "restored instants", Headers: []string{"instant", "action", "state"}, Right: []bool{false, false, false}}
-		for _, ref := range r.RestoreInstantInfo {
-			t.add(ref.CommitTime+ref.Timestamp, ref.Action, ref.State)
-		}
-		if len(r.RestoreInstantInfo) == 0 {
-			for _, i := range r.InstantsToRollback {
-				t.add(i, "", "")
-			}
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	if s := det.Savepoint; s != nil {
-		d.Info = append(d.Info, [2]string{"savepointed by", common.DashIf(s.SavepointedBy)},
-			[2]string{"comments", common.DashIf(s.Comments)})
-		t := &Dtable{partCol: 1, Name: "savepointed files", Headers: []string{"partition", "files"}, Right: []bool{false, true}}
-		for _, p := range report.SortedKeys(s.PartitionMetadata) {
-			t.add(PartName(p), len(s.PartitionMetadata[p].SavepointDataFile))
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	if c := det.Compaction; c != nil {
-		t := &Dtable{partCol: 1, Name: "compaction plan", Headers: []string{"partition", "file group", "base instant", "log files", "log size"},
-			Right: []bool{false, false, false, true, true}, mid: []bool{false, true, false, false, false}}
-		for _, op := range c.Operations {
-			t.add(PartName(op.PartitionPath), op.FileID, common.DashIf(op.BaseInstantTime), len(op.DeltaFilePaths), bytesV(op.Metrics["TOTAL_LOG_FILES_SIZE"]))
-		}
-		d.Info = append(d.Info, [2]string{"plan", fmt.Sprintf("%s of %d file group(s)", common.DashIf(in.PlanAction), len(c.Operations))})
-		d.Tables = append(d.Tables, t)
-	}
-	if r := det.Replace; r != nil && r.ClusteringPlan != nil {
-		t := &Dtable{partCol: 2, Name: "clustering plan", Headers: []string{"group", "partition", "file group", "log files", "output groups"},
-			Right: []bool{true, false, false, true, true}, mid: []bool{false, false, true, false, false}}
-		for gi, g := range r.ClusteringPlan.InputGroups {
-			for _, sl := range g.Slices {
-				t.add(gi+1, PartName(sl.PartitionPath), sl.FileID, len(sl.DeltaFilePaths), g.NumOutputFileGroups)
-			}
-		}
-		if s := r.ClusteringPlan.Strategy; s != nil {
-			d.Info = append(d.Info, [2]string{"clustering strategy", s.StrategyClassName})
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	if x := det.Index; x != nil {
-		t := &Dtable{Name: "indexes", Headers: []string{"metadata partition", "indexed up to"}, Right: []bool{false, false}}
-		for _, p := range x.IndexPartitionInfos {
-			t.add(p.MetadataPartitionPath, p.IndexUptoInstant)
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	for _, p := range det.Problems {
-		d.Notes = append(d.Notes, "could not read "+p.String())
-	}
-	defer func() {
-		if m.snap != nil && model.ReturnsRows(in) {
-			d.Rows = newRowsTab(m.snap, in)
-			d.Tables = append(d.Tables, d.Rows.Tbl)
-		}
-	}()
-	if len(d.Tables) == 0 {
-		raw := det.Content
-		name := "metadata (JSON)"
-		if len(raw) == 0 {
-			raw, name = det.Plan, "plan (JSON)"
-		}
-		t := &Dtable{Name: name, Headers: []string{"key", "value"}, Right: []bool{false, false}}
-		if len(raw) == 0 {
-			t.add("(this instant has no stored metadata)", "")
-		} else {
-			pretty := raw
-			var b bytes.Buffer
-			if json.Indent(&b, raw, "", "  ") == nil {
-				pretty = b.Bytes() // numbers as written (no float64 round trip)
-			}
-			t.raw = strings.Split(string(pretty), "\n")
-			if !flattenJSON(t, raw) {
-				t.Headers, t.Right, t.Rows, t.nums = []string{name}, []bool{false}, nil, nil
-				for _, l := range t.raw {
-					t.add(l)
-				}
-			}
-		}
-		d.Tables = append(d.Tables, t)
+	if m.snap != nil && model.ReturnsRows(d.In) {
+		d.Rows = newRowsTab(m.snap, d.In)
+		d.Tables = append(d.Tables, d.Rows.Tbl)
 	}
 }
 
-func countReplaced(m map[string][]string) int {
-	n := 0
-	for _, v := range m {
-		n += len(v)
-	}
-	return n
-}
-
-func commitTables(c *timeline.CommitMetadata) (files, parts, cdc *Dtable) {
-	files = &Dtable{partCol: 1, GroupCol: 2, Name: "files written", Headers: []string{"partition", "file group", "file", "prev", "writes", "ins", "upd", "del", "written", "size"},
-		Right: []bool{false, false, false, false, true, true, true, true, true, true}, mid: []bool{false, true, false, false, false, false, false, false, false, false}}
-	parts = &Dtable{partCol: 1, Name: "partitions written", Headers: []string{"partition", "files", "writes", "ins", "upd", "del", "written"},
-		Right: []bool{false, true, true, true, true, true, true}}
-	for _, p := range c.Partitions() {
-		var pw, pi, pu, pd, pb int64
-		stats := c.PartitionToWriteStats[p]
-		for _, s := range stats {
-			files.add(PartName(p), s.FileID, fileKind(s.Path), common.DashIf(s.PrevCommit), s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes,
-				bytesV(s.TotalWriteBytes), bytesV(s.FileSizeInBytes))
-			pw, pi, pu, pd, pb = pw+s.NumWrites, pi+s.NumInserts, pu+s.NumUpdateWrites, pd+s.NumDeletes, pb+s.TotalWriteBytes
-			if len(s.CDCStats) > 0 {
-				if cdc == nil {
-					cdc = &Dtable{partCol: 1, GroupCol: 2, Name: "CDC files", Headers: []string{"partition", "file group", "cdc file", "size"},
-						Right: []bool{false, false, false, true}, mid: []bool{false, true, false, false}}
-				}
-				for _, f := range report.SortedKeys(s.CDCStats) {
-					cdc.add(PartName(p), s.FileID, f[strings.LastIndexByte(f, '/')+1:], bytesV(s.CDCStats[f]))
-				}
-			}
-		}
-		parts.add(PartName(p), len(stats), pw, pi, pu, pd, bytesV(pb))
-	}
-	return files, parts, cdc
-}
-
-// fileKind names a written file within its file group: a MOR log file by version and write
-// token (".<fileId>_<instant>.log.<version>_<writeToken>" → "log 3 1-0-1"), a base file by
-// its format.
-func fileKind(path string) string {
-	name := path[strings.LastIndexByte(path, '/')+1:]
-	if i := strings.Index(name, ".log."); i >= 0 && strings.HasPrefix(name, ".") {
-		rest := name[i+len(".log."):]
-		if v, tok, ok := strings.Cut(rest, "_"); ok {
-			return "log " + v + " " + tok
-		}
-		return "log " + rest
-	}
-	if name == "" {
-		return "-"
-	}
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		return name[i+1:]
-	}
-	return name
-}
-
-func PartName(p string) string {
-	if p == "" {
-		return "(non-partitioned)"
-	}
-	return safetext.Terminal(p)
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
+// PartName is how a detail shows a partition path (view.PartName).
+func PartName(p string) string { return view.PartName(p) }
 
 func (d *InstantDetail) cur() *Dtable {
 	if d.table < len(d.Tables) {
@@ -758,103 +520,4 @@ func (d *InstantDetail) markdown() string {
 		b.WriteString(report.Table(t.Headers, align, t.Rows))
 	}
 	return b.String()
-}
-
-// flattenJSON adds one key/value row per JSON leaf, keys as dotted paths in document order
-// ("partitionToWriteStats.p1[0].numWrites"), numbers formatted for reading: bytes and sizes
-// in binary units, milliseconds as durations, instants and ids (whole numbers of 12 digits
-// or more) as written, other numbers by humanNum. False when raw is not JSON.
-func flattenJSON(t *Dtable, raw []byte) bool {
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	var walk func(path string) error
-	walk = func(path string) error {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			switch v {
-			case '{':
-				n := 0
-				for dec.More() {
-					kt, err := dec.Token()
-					if err != nil {
-						return err
-					}
-					k, _ := kt.(string)
-					if path != "" {
-						k = path + "." + k
-					}
-					if err := walk(k); err != nil {
-						return err
-					}
-					n++
-				}
-				if n == 0 && path != "" {
-					t.add(path, "{}")
-				}
-			case '[':
-				n := 0
-				for dec.More() {
-					if err := walk(fmt.Sprintf("%s[%d]", path, n)); err != nil {
-						return err
-					}
-					n++
-				}
-				if n == 0 && path != "" {
-					t.add(path, "[]")
-				}
-			}
-			_, err := dec.Token() // the closing delimiter
-			return err
-		case json.Number:
-			t.add(path, jsonNumber(path, v))
-		case string:
-			t.add(path, common.DashIf(v))
-		case bool:
-			t.add(path, yesNo(v))
-		case nil:
-			t.add(path, "null")
-		}
-		return nil
-	}
-	if err := walk(""); err != nil {
-		t.Rows, t.nums = nil, nil
-		return false
-	}
-	return true
-}
-
-// jsonNumber formats a JSON number by what its key says it counts.
-func jsonNumber(key string, n json.Number) any {
-	f, err := n.Float64()
-	if err != nil {
-		return n.String()
-	}
-	k := strings.ToLower(key[strings.LastIndexAny(key, ".]")+1:])
-	whole := f == math.Trunc(f)
-	switch {
-	case whole && math.Abs(f) >= 1e11:
-		return n.String()
-	case strings.Contains(k, "bytes") || strings.HasSuffix(k, "size") || strings.HasSuffix(k, "sizeinbytes"):
-		return bytesV(int64(f))
-	case strings.Contains(k, "millis") || strings.HasSuffix(k, "ms"):
-		return common.MsDur(int64(f))
-	}
-	return f
-}
-
-// tookText is the instant's duration in the TUI's short form ("4.6s", "≈1.2s" when the
-// completion time is derived and coarse).
-func tookText(in *timeline.Instant) string {
-	d := report.Duration(in)
-	if d == "-" {
-		return d
-	}
-	if strings.HasPrefix(d, "≈") {
-		return "≈" + units.Seconds(in.MidDuration().Seconds())
-	}
-	return units.Seconds(in.Duration().Seconds())
 }

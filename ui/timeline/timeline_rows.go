@@ -133,7 +133,7 @@ func fillRows(t *Dtable, recs []records.Record) {
 		t.Right = append(t.Right, false)
 	}
 	for _, r := range recs {
-		cells := []any{r.Key, PartName(r.Partition)}
+		cells := []string{r.Key, PartName(r.Partition)}
 		for _, c := range cols {
 			v, ok := r.Values[c]
 			if !ok {
