@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
@@ -36,7 +37,9 @@ type DetailTable struct {
 	// Right marks the numeric columns (right-aligned).
 	Right []bool
 	// Mid marks the columns of long ids, cut in the middle when too wide (both ends kept).
-	Mid  []bool
+	Mid []bool
+	// Keep marks the columns never shrunk to fit (a row's record key).
+	Keep []bool
 	Rows [][]Cell
 	// PartCol is 1 + the column holding a partition (a row leads to Layout); 0: none.
 	PartCol int
@@ -267,6 +270,52 @@ func InstantDetail(in *timeline.Instant, d *timeline.Details) Detail {
 		out.Tables = append(out.Tables, jsonTable(d))
 	}
 	return out
+}
+
+// RecordTable is a page of the records a write left (the explorer's Rows tab): record key,
+// partition, then the data columns in schema order (by name when the records carry no schema
+// order; Hudi's meta columns left out), values in their logical types' notation.
+func RecordTable(recs []records.Record) DetailTable {
+	t := DetailTable{Title: "rows", PartCol: 2, Columns: []string{"record key", "partition"}, Right: []bool{false, false}, Keep: []bool{true}}
+	var cols []string
+	seen := map[string]bool{}
+	for _, r := range recs {
+		for _, f := range r.Fields {
+			if !seen[f] && !strings.HasPrefix(f, "_hoodie_") {
+				seen[f] = true
+				cols = append(cols, f)
+			}
+		}
+	}
+	if len(recs) > 0 && len(recs[0].Fields) == 0 {
+		// No schema order: columns by name.
+		for _, r := range recs {
+			for f := range r.Values {
+				if !seen[f] && !strings.HasPrefix(f, "_hoodie_") {
+					seen[f] = true
+					cols = append(cols, f)
+				}
+			}
+		}
+		slices.Sort(cols)
+	}
+	t.Columns = append(t.Columns, cols...)
+	for range cols {
+		t.Right = append(t.Right, false)
+	}
+	for _, r := range recs {
+		cells := []any{r.Key, PartName(r.Partition)}
+		for _, c := range cols {
+			v, ok := r.Values[c]
+			if !ok {
+				cells = append(cells, "")
+				continue
+			}
+			cells = append(cells, records.Text(v))
+		}
+		t.add(cells...)
+	}
+	return t
 }
 
 // jsonTable is the fallback of an instant no typed table applies to: its stored metadata (or

@@ -12,9 +12,8 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 )
 
-// servicesInstant loads cow-services-1.2.0 and reads the details of the instant requested at
-// req.
-func servicesInstant(t *testing.T, req string) (*timeline.Instant, *timeline.Details) {
+// loadServices loads the timeline of cow-services-1.2.0 (clock pinned).
+func loadServices(t *testing.T) *model.Snapshot {
 	t.Helper()
 	zip := "../testdata/fixtures/cow-services-1.2.0/table.zip"
 	if _, err := os.Stat(zip); err != nil {
@@ -26,6 +25,14 @@ func servicesInstant(t *testing.T, req string) (*timeline.Instant, *timeline.Det
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// servicesInstant loads cow-services-1.2.0 and reads the details of the instant requested at
+// req.
+func servicesInstant(t *testing.T, req string) (*timeline.Instant, *timeline.Details) {
+	t.Helper()
+	s := loadServices(t)
 	for _, in := range s.TimelineInstants() {
 		if in.RequestedTime == req {
 			d, err := s.InstantDetails(context.Background(), in)
@@ -186,5 +193,45 @@ func TestFileKind(t *testing.T) {
 		if got := FileKind(path); got != want {
 			t.Errorf("FileKind(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// TestRecordTable: the rows the last commit of cow-services-1.2.0 (20261129162134323, an
+// UPSERT) left: 5 records, its 2 inserts and 3 updates by its write stats (1+1 in 2024-01-01,
+// 1 in 2024-01-02, 1+1 in 2024-01-03), as Java's incremental query counts rows with that
+// commit time; record key and partition first, then the data columns in the writer schema's
+// order (id, name, ts, dt) without Hudi's meta columns.
+func TestRecordTable(t *testing.T) {
+	s := loadServices(t)
+	var in *timeline.Instant
+	for _, x := range s.TimelineInstants() {
+		if x.RequestedTime == "20261129162134323" {
+			in = x
+		}
+	}
+	if in == nil {
+		t.Fatal("no instant 20261129162134323")
+	}
+	p, err := s.CommitRows(in).Page(context.Background(), 0, 200, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := RecordTable(p.Rows)
+	if want := []string{"record key", "partition", "id", "name", "ts", "dt"}; !reflect.DeepEqual(tb.Columns, want) {
+		t.Fatalf("columns %q, want %q", tb.Columns, want)
+	}
+	if tb.Title != "rows" || tb.PartCol != 2 || !reflect.DeepEqual(tb.Keep, []bool{true}) || len(tb.Right) != 6 {
+		t.Errorf("table %q: part col %d, keep %v, right %v", tb.Title, tb.PartCol, tb.Keep, tb.Right)
+	}
+	perPart := map[string]int{}
+	for _, r := range tb.Rows {
+		c := texts(r)
+		perPart[c[1]]++
+		if c[2] != c[0] || c[5] != c[1] {
+			t.Errorf("row %q: id is the record key and dt the partition", c)
+		}
+	}
+	if want := map[string]int{"2024-01-01": 2, "2024-01-02": 1, "2024-01-03": 2}; len(tb.Rows) != 5 || !reflect.DeepEqual(perPart, want) {
+		t.Errorf("%d rows, per partition %v; want 5, %v", len(tb.Rows), perPart, want)
 	}
 }

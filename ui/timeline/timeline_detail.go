@@ -52,20 +52,10 @@ type Dtable struct {
 	raw []string
 }
 
-// add appends a row of text cells (the Rows tab's record values).
-func (t *Dtable) add(cells ...string) {
-	num := make([]float64, len(cells))
-	for i := range num {
-		num[i] = math.NaN()
-	}
-	t.Rows = append(t.Rows, cells)
-	t.nums = append(t.nums, num)
-}
-
 // fromView is a view table as the detail lays it out: its cells' texts, and the number each
 // sorts by (NaN for text).
 func fromView(v view.DetailTable) *Dtable {
-	t := &Dtable{Name: v.Title, Headers: v.Columns, Right: v.Right, mid: v.Mid, partCol: v.PartCol, GroupCol: v.GroupCol, raw: v.Raw}
+	t := &Dtable{Name: v.Title, Headers: v.Columns, Right: v.Right, mid: v.Mid, keep: v.Keep, partCol: v.PartCol, GroupCol: v.GroupCol, raw: v.Raw}
 	for i, r := range v.Rows {
 		num := make([]float64, len(r))
 		for j, c := range r {

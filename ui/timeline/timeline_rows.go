@@ -3,7 +3,6 @@ package timeline
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui/common"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // RowsPage is how many rows the Rows tab holds: one page, read by a fresh scan (never the
@@ -101,49 +101,11 @@ func (r *rowsTab) Set(d *InstantDetail, m rowsMsg) {
 	d.top = max(0, min(d.top, d.Cursor))
 }
 
-// fillRows puts a page into t: record key, partition, then the data columns in schema order
-// (meta columns left out), values as their logical types.
+// fillRows puts a page into t (view.RecordTable), keeping t itself: the detail's table list
+// holds it.
 func fillRows(t *Dtable, recs []records.Record) {
-	t.Headers, t.Right, t.Rows, t.nums = []string{"record key", "partition"}, []bool{false, false}, nil, nil
-	t.keep = []bool{true}
-	var cols []string
-	seen := map[string]bool{}
-	for _, r := range recs {
-		for _, f := range r.Fields {
-			if !seen[f] && !strings.HasPrefix(f, "_hoodie_") {
-				seen[f] = true
-				cols = append(cols, f)
-			}
-		}
-	}
-	if len(recs) > 0 && len(recs[0].Fields) == 0 {
-		// No schema order: columns by name.
-		for _, r := range recs {
-			for f := range r.Values {
-				if !seen[f] && !strings.HasPrefix(f, "_hoodie_") {
-					seen[f] = true
-					cols = append(cols, f)
-				}
-			}
-		}
-		sort.Strings(cols)
-	}
-	t.Headers = append(t.Headers, cols...)
-	for range cols {
-		t.Right = append(t.Right, false)
-	}
-	for _, r := range recs {
-		cells := []string{r.Key, PartName(r.Partition)}
-		for _, c := range cols {
-			v, ok := r.Values[c]
-			if !ok {
-				cells = append(cells, "")
-				continue
-			}
-			cells = append(cells, records.Text(v))
-		}
-		t.add(cells...)
-	}
+	v := fromView(view.RecordTable(recs))
+	t.Headers, t.Right, t.Rows, t.nums, t.keep = v.Headers, v.Right, v.Rows, v.nums, v.keep
 }
 
 // abs is the index of the row under the cursor among all the commit's rows.
