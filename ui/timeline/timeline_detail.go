@@ -35,7 +35,8 @@ func loadDetail(s *model.Snapshot, in *timeline.Instant) tea.Cmd {
 	}
 }
 
-// Dtable is one sortable table of the detail view.
+// Dtable is one table of the detail as the pane lays it out: a view.DetailTable's texts and
+// sort keys (fromView), sorted in place; the pane computes none of its cells.
 type Dtable struct {
 	Name    string
 	Headers []string
