@@ -835,7 +835,7 @@ func (e *EventLogPane) Export() (string, string) {
 	}
 	stages := []view.StageRow{}
 	for _, i := range e.List.Visible() {
-		stages = append(stages, e.Rows[i])
+		stages = append(stages, e.Rows[e.InView[i]]) // i is a list position: InView names the stage
 	}
 	if e.List.SortBy >= 0 || e.List.Filter != "" {
 		fmt.Fprintf(&b, "Stages ordered by %s", e.List.SortName("stage id"))
