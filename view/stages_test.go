@@ -149,3 +149,40 @@ func TestStageRowSpill(t *testing.T) {
 		t.Errorf("StageRows(nil) is not nil")
 	}
 }
+
+// TestPhaseFactsServices: the phase facts the pane's top and the report's head share, as the
+// pane shows them for the cow-services log (ui/testdata/TestEventLogSkewSort.golden):
+// "DEDUP_AND_INDEX_TAGGING 35% (Java tool: 51%)", "METADATA_TABLE_WRITE 30% (Java tool: 2%)",
+// EXECUTION 19% alike in both tools (mostly clustering), UNKNOWN 10% stated first, 3m27s of
+// 10m5s uncovered.
+func TestPhaseFactsServices(t *testing.T) {
+	r := servicesReport(t)
+	ours, java := r.Hudiscope.PhaseSummary, r.PhaseSummary
+	for _, c := range []struct {
+		phase, note string
+		share       string
+	}{
+		{"DEDUP_AND_INDEX_TAGGING", "(Java tool: 51%)", "35"},
+		{"METADATA_TABLE_WRITE", "(Java tool: 2%)", "30"},
+		{"EXECUTION", "", "19"},
+		{"UNKNOWN", "", "10"},
+	} {
+		if got := JavaNote(ours, java, c.phase); got != c.note {
+			t.Errorf("JavaNote(%s) = %q, want %q", c.phase, got, c.note)
+		}
+		if got := fmt.Sprintf("%.0f", 100*PhaseShare(r, c.phase)); got != c.share {
+			t.Errorf("PhaseShare(%s) = %s%%, want %s%%", c.phase, got, c.share)
+		}
+	}
+	if got, want := UnknownStatement(r), "UNKNOWN 10% of stage wall clock is unattributed (no Hudi job description)"; got != want {
+		t.Errorf("UnknownStatement = %q, want %q", got, want)
+	}
+	us := UncoveredStatements(r)
+	if len(us) != 4 || us[3] != "no Spark job ran for 3m27s of the app's 10m5s (34%)" {
+		t.Errorf("UncoveredStatements = %q", us)
+	}
+	// The wide pane's sub-phase column: "EXECUTION … 19%   1m24   clustering".
+	if got := TopSubPhase(r, "EXECUTION"); got != "clustering" {
+		t.Errorf("TopSubPhase(EXECUTION) = %q, want clustering", got)
+	}
+}

@@ -165,7 +165,7 @@ func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	e.Stages = e.Rep.HudiscopeStages()
 	e.Rows = view.StageRowsOf(e.Rep, e.Stages)
 	ours, java := e.Rep.Hudiscope.PhaseSummary, e.Rep.PhaseSummary
-	e.Phases = append(append([]eventlog.GroupSummary(nil), ours...), report.JavaOnly(ours, java)...)
+	e.Phases = append(append([]eventlog.GroupSummary(nil), ours...), view.JavaOnly(ours, java)...)
 	e.phaseFocus, e.phaseCur = false, 0
 	e.opW = 9
 	for i := range e.Stages {
@@ -494,7 +494,7 @@ func (e *EventLogPane) Top(width, height int) []string {
 	g := st.G
 	lines := []string{e.Head(width), e.facts(width)}
 	// The largest fact of many Hudi logs: time no job covers, which no phase share counts.
-	if us := report.UncoveredStatements(e.Rep); len(us) > 0 {
+	if us := view.UncoveredStatements(e.Rep); len(us) > 0 {
 		l := us[len(us)-1]
 		for _, u := range us {
 			if common.CellWidth(u)+1 <= width {
@@ -508,7 +508,7 @@ func (e *EventLogPane) Top(width, height int) []string {
 		}
 		lines = append(lines, common.Clip(" "+l, width))
 	}
-	if u := report.UnknownStatement(e.Rep); u != "" {
+	if u := view.UnknownStatement(e.Rep); u != "" {
 		lines = append(lines, common.Clip(" "+st.Warn.Render(common.AsciiText(g, u)), width))
 	}
 	ours, java := e.Rep.Hudiscope.PhaseSummary, e.Rep.PhaseSummary
@@ -533,7 +533,7 @@ func (e *EventLogPane) Top(width, height int) []string {
 	nameW := 24
 	noteW := 0
 	for _, p := range phases {
-		noteW = max(noteW, len(report.JavaNote(ours, java, p.Label)))
+		noteW = max(noteW, len(view.JavaNote(ours, java, p.Label)))
 	}
 	if noteW > 0 {
 		noteW++
@@ -563,10 +563,10 @@ func (e *EventLogPane) Top(width, height int) []string {
 		abs := common.PadLeft(common.MsDur(p.StageWallClockMillis), 6)
 		row := "  " + common.BarRow(st, common.Trunc(p.Label, nameW, g.Ellipsis), nameW, float64(p.ShareOfStageWallClock), mx, barW, common.PadLeft(share, 4)+" "+abs)
 		if noteW > 0 {
-			row += " " + common.PadRight(report.JavaNote(ours, java, p.Label), noteW-1)
+			row += " " + common.PadRight(view.JavaNote(ours, java, p.Label), noteW-1)
 		}
 		if subW > 0 {
-			row += "  " + common.Trunc(report.TopSubPhase(e.Rep, p.Label), subW-2, g.Ellipsis)
+			row += "  " + common.Trunc(view.TopSubPhase(e.Rep, p.Label), subW-2, g.Ellipsis)
 		}
 		if e.phaseFocus && i == e.phaseCur {
 			row = st.Cursor.Render(common.PadRight(g.Cursor+row[1:], width))
@@ -576,7 +576,7 @@ func (e *EventLogPane) Top(width, height int) []string {
 	var ops []string
 	for _, o := range e.Rep.Hudiscope.OperationSummary {
 		op := fmt.Sprintf("%s %.0f%%", o.Label, 100*float64(o.ShareOfStageWallClock))
-		if n := report.JavaNote(e.Rep.Hudiscope.OperationSummary, e.Rep.OperationSummary, o.Label); n != "" {
+		if n := view.JavaNote(e.Rep.Hudiscope.OperationSummary, e.Rep.OperationSummary, o.Label); n != "" {
 			op += " " + n
 		}
 		ops = append(ops, op)
@@ -612,7 +612,7 @@ func (e *EventLogPane) bottom(width, height int) []string {
 func (e *EventLogPane) caveatSummary(width, height int) string {
 	st := e.c.Styles
 	g := st.G
-	cv := report.Caveats(e.Rep)
+	cv := view.Caveats(e.Rep)
 	if len(cv) == 0 {
 		return ""
 	}
@@ -809,7 +809,7 @@ func (e *EventLogPane) caveatLines(width int) []string {
 		bullets(items)
 	}
 	section("Spark properties relevant to Hudi")
-	props := report.HudiProperties(e.Rep)
+	props := view.HudiProperties(e.Rep)
 	if len(props) == 0 {
 		out = append(out, "   none recorded in the log's environment update")
 	}
