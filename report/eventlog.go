@@ -3,14 +3,13 @@ package report
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
-	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 func eventLogSection(_ context.Context, s *model.Snapshot) (string, bool) {
@@ -20,121 +19,11 @@ func eventLogSection(_ context.Context, s *model.Snapshot) (string, bool) {
 	return EventLogMarkdown(s.EventLog, nil), true
 }
 
-// UnknownMaterial is the share of stage wall clock in UNKNOWN from which it is stated first.
-const UnknownMaterial = 0.05
-
-// The event-log views show hudiscope's attribution (hudiscope.phaseSummary, hudiscope.stages);
-// the Java tool's, in the JSON's top-level fields, is named beside it where it differs.
-
-// PhaseShare returns a phase's share of stage wall clock in hudiscope's attribution (-1 when
-// absent or undefined).
-func PhaseShare(r *eventlog.Report, phase string) float64 {
-	return share(r.Hudiscope.PhaseSummary, phase)
-}
-
-// JavaPhaseShare is the same share in the Java tool's attribution (-1 when absent).
-func JavaPhaseShare(r *eventlog.Report, phase string) float64 {
-	return share(r.PhaseSummary, phase)
-}
-
-func share(rows []eventlog.GroupSummary, label string) float64 {
-	for _, g := range rows {
-		if g.Label == label {
-			return float64(g.ShareOfStageWallClock)
-		}
-	}
-	return -1
-}
-
-// JavaNote is "(Java tool: 5%)" when the Java tool's share of label differs from ours at
-// whole-percent precision (absent = 0%), "" otherwise.
-func JavaNote(ours, java []eventlog.GroupSummary, label string) string {
-	o, j := max(share(ours, label), 0), max(share(java, label), 0)
-	if fmt.Sprintf("%.0f", 100*o) == fmt.Sprintf("%.0f", 100*j) {
-		return ""
-	}
-	return fmt.Sprintf("(Java tool: %.0f%%)", 100*j)
-}
-
-// JavaOnly are the Java tool's rows whose label hudiscope's attribution does not have, as
-// zero rows (so a view of ours can show the Java share beside them).
-func JavaOnly(ours, java []eventlog.GroupSummary) []eventlog.GroupSummary {
-	var out []eventlog.GroupSummary
-	for _, g := range java {
-		if share(ours, g.Label) < 0 && g.ShareOfStageWallClock > 0 {
-			out = append(out, eventlog.GroupSummary{Label: g.Label})
-		}
-	}
-	return out
-}
-
-// UnknownStatement says how much stage wall clock hudiscope could not attribute to a phase,
-// when that is material ("" otherwise).
-func UnknownStatement(r *eventlog.Report) string {
-	sh := PhaseShare(r, eventlog.PhaseUnknown)
-	if sh < UnknownMaterial {
-		return ""
-	}
-	why := "no Hudi job description"
-	for _, s := range r.Hudiscope.Stages {
-		if s.Phase == eventlog.PhaseUnknown && s.SubPhase != nil && *s.SubPhase == eventlog.SubPhaseStreamingMetadataWrite {
-			why = "streaming MDT writes"
-			break
-		}
-	}
-	out := fmt.Sprintf("UNKNOWN %.0f%% of stage wall clock is unattributed (%s)", 100*sh, why)
-	if n := JavaNote(r.Hudiscope.PhaseSummary, r.PhaseSummary, eventlog.PhaseUnknown); n != "" {
-		out += " " + n
-	}
-	return out
-}
-
-// UncoveredStatements say how long no Spark job ran (hudiscope.application.uncoveredMillis
-// and uncoveredShare), longest wording first, so a narrow view picks the first that fits;
-// nil when unknown. It is the largest fact of many Hudi logs and no phase share counts it.
-func UncoveredStatements(r *eventlog.Report) []string {
-	x := r.Hudiscope.Application
-	if x.UncoveredMillis < 0 || x.UncoveredShare < 0 {
-		return nil
-	}
-	head := fmt.Sprintf("no Spark job ran for %s of the app's %s (%.0f%%)", units.Millis(x.UncoveredMillis),
-		units.Millis(r.Application.Observed.DurationMillis), 100*float64(x.UncoveredShare))
-	return []string{
-		head + ": driver-side listing, timeline I/O, waits; no phase share counts it",
-		head + ": driver-side work or waits, in no phase",
-		head + ": driver work or waits",
-		head,
-	}
-}
-
 func capitalize(s string) string {
 	if s == "" {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// TopSubPhase is the sub-phase holding most of a phase's stage wall clock in hudiscope's
-// attribution ("" if none).
-func TopSubPhase(r *eventlog.Report, phase string) string {
-	by := map[string]int64{}
-	for i, x := range r.Hudiscope.Stages {
-		if i < len(r.Stages) && x.Phase == phase && x.SubPhase != nil && r.Stages[i].Observed.DurationMillis > 0 {
-			by[*x.SubPhase] += r.Stages[i].Observed.DurationMillis
-		}
-	}
-	best, bv := "", int64(0)
-	for _, k := range SortedKeys(by) {
-		if by[k] > bv {
-			best, bv = k, by[k]
-		}
-	}
-	return best
-}
-
-// Caveats are hudiscope's attribution notes, then the caveats of the Java tool's rules.
-func Caveats(r *eventlog.Report) []string {
-	return append(append([]string(nil), r.Hudiscope.Caveats...), r.Caveats...)
 }
 
 // AppLine is the application in one line: name, id, jobs, stages, duration.
@@ -163,37 +52,12 @@ func Ratio(r eventlog.Ratio, digits int) string {
 	return strconv.FormatFloat(float64(r), 'f', digits, 64)
 }
 
-// StageID is "id.attempt".
-func StageID(s *eventlog.Stage) string { return fmt.Sprintf("%d.%d", s.StageID, s.AttemptID) }
-
-// StagePhase is "PHASE/subPhase".
-func StagePhase(s *eventlog.Stage) string {
-	if s.SubPhase != nil && *s.SubPhase != "" {
-		return s.Phase + "/" + *s.SubPhase
-	}
-	return s.Phase
-}
-
-// Spill is a stage's memory plus disk spill.
-func Spill(s *eventlog.Stage) int64 {
-	return s.Observed.MemoryBytesSpilled + s.Observed.DiskBytesSpilled
-}
-
-// HudiProperties are the application's Spark properties relevant to Hudi, redacted, by key.
-func HudiProperties(r *eventlog.Report) [][2]string {
-	var out [][2]string
-	for _, k := range SortedKeys(r.Hudiscope.Hudi.Configs) {
-		out = append(out, [2]string{k, redact.Value(k, r.Hudiscope.Hudi.Configs[k])})
-	}
-	return out
-}
-
 // groupTable renders hudiscope's rows with the Java tool's share beside each.
 func groupTable(title string, rows, java []eventlog.GroupSummary) string {
 	var out [][]string
-	for _, g := range append(append([]eventlog.GroupSummary(nil), rows...), JavaOnly(rows, java)...) {
+	for _, g := range append(append([]eventlog.GroupSummary(nil), rows...), view.JavaOnly(rows, java)...) {
 		js := "-"
-		if j := share(java, g.Label); j >= 0 {
+		if j := view.Share(java, g.Label); j >= 0 {
 			js = Ratio(eventlog.Ratio(j)*100, 1) + "%"
 		}
 		out = append(out, []string{g.Label, Ratio(g.ShareOfStageWallClock*100, 1) + "%", js, units.Millis(g.StageWallClockMillis), strconv.Itoa(g.StageCount),
@@ -204,9 +68,9 @@ func groupTable(title string, rows, java []eventlog.GroupSummary) string {
 
 // EventLogMarkdown renders the event-log analysis in hudiscope's attribution (the Java tool's
 // shares beside it): application, the UNKNOWN share when material, phases, operations, stages
-// (stages, with hudiscope's attribution: in the order given; nil: every stage by duration,
-// longest first), caveats, warnings, damage and the Hudi-relevant Spark properties.
-func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
+// (stages, view.StageRows of r: in the order given; nil: every stage by duration, longest
+// first), caveats, warnings, damage and the Hudi-relevant Spark properties.
+func EventLogMarkdown(r *eventlog.Report, stages []view.StageRow) string {
 	var b strings.Builder
 	a := r.Application
 	o := a.Observed
@@ -228,10 +92,10 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 		{"tasks", fmt.Sprintf("%d (%d failed)", o.TaskCount, o.FailedTaskCount)},
 		{"Hudi", hudi},
 	}))
-	if u := UncoveredStatements(r); len(u) > 0 {
+	if u := view.UncoveredStatements(r); len(u) > 0 {
 		fmt.Fprintf(&b, "\n**%s.**\n", Escape(capitalize(u[0])))
 	}
-	if u := UnknownStatement(r); u != "" {
+	if u := view.UnknownStatement(r); u != "" {
 		fmt.Fprintf(&b, "\n**%s.**\n", Escape(u))
 	}
 	b.WriteString("\n### Phases (hudiscope's attribution)\n\n")
@@ -241,23 +105,21 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 	b.WriteString(groupTable("operation", r.Hudiscope.OperationSummary, r.OperationSummary))
 	b.WriteString("\n### Stages\n\n")
 	if stages == nil {
-		stages = r.HudiscopeStages()
-		sort.SliceStable(stages, func(i, j int) bool { return stages[i].Observed.DurationMillis > stages[j].Observed.DurationMillis })
+		stages = view.LongestFirst(view.StageRows(r))
 		b.WriteString("Longest first.\n\n")
 	} else if len(stages) != len(r.Stages) {
 		fmt.Fprintf(&b, "%d of %d stages, in the order shown.\n\n", len(stages), len(r.Stages))
 	}
 	var rows [][]string
-	for i := range stages {
-		s := &stages[i]
-		rows = append(rows, []string{StageID(s), jobID(s), StagePhase(s), s.Operation, i64(s.Observed.NumTasksObserved), units.Millis(s.Observed.DurationMillis),
-			units.Millis(s.Observed.TaskDurationMillis.P50), units.Millis(s.Observed.TaskDurationMillis.Max), Ratio(s.Observed.SkewRatio, 1),
-			units.Bytes(Spill(s)), Ratio(s.Observed.GcFractionOfRunTime, 2), s.Name})
+	for _, s := range stages {
+		rows = append(rows, []string{s.ID, s.Job, s.Phase, s.Stage.Operation, i64(s.Tasks), units.Millis(s.DurationMillis),
+			units.Millis(s.P50Millis), units.Millis(s.MaxMillis), Ratio(s.Skew, 1),
+			units.Bytes(s.Spill), Ratio(s.GcShare, 2), s.Stage.Name})
 	}
 	b.WriteString(Table([]string{"stage", "job", "phase", "operation", "tasks", "duration", "task p50", "task max", "skew", "spill", "gc", "name"},
 		"lllrrrrrrrrl", rows))
 	b.WriteString("\n### Caveats\n\n")
-	for _, c := range Caveats(r) {
+	for _, c := range view.Caveats(r) {
 		fmt.Fprintf(&b, "- %s\n", Escape(c))
 	}
 	if len(r.Warnings) > 0 {
@@ -275,7 +137,7 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 		b.WriteString(Table([]string{"file", "kind", "detail"}, "lll", rows))
 	}
 	b.WriteString("\n### Spark properties relevant to Hudi\n\n")
-	if props := HudiProperties(r); len(props) == 0 {
+	if props := view.HudiProperties(r); len(props) == 0 {
 		b.WriteString("None recorded in the log's environment update.\n")
 	} else {
 		var rows [][]string
@@ -287,13 +149,6 @@ func EventLogMarkdown(r *eventlog.Report, stages []eventlog.Stage) string {
 	return b.String()
 }
 
-func jobID(s *eventlog.Stage) string {
-	if s.JobID == nil {
-		return "-"
-	}
-	return strconv.Itoa(*s.JobID)
-}
-
 func deref(p *string) string {
 	if p == nil {
 		return ""
@@ -301,109 +156,16 @@ func deref(p *string) string {
 	return *p
 }
 
-// StageExtra finds hudiscope's additions for a stage attempt.
-func StageExtra(r *eventlog.Report, s *eventlog.Stage) *eventlog.StageExtra {
-	for i := range r.Hudiscope.Stages {
-		x := &r.Hudiscope.Stages[i]
-		if x.StageID == s.StageID && x.AttemptID == s.AttemptID {
-			return x
-		}
-	}
-	return nil
-}
-
-// JavaStage is the stage attempt as the Java tool attributes it (the top-level stage).
-func JavaStage(r *eventlog.Report, s *eventlog.Stage) *eventlog.Stage {
-	for i := range r.Stages {
-		if r.Stages[i].StageID == s.StageID && r.Stages[i].AttemptID == s.AttemptID {
-			return &r.Stages[i]
-		}
-	}
-	return nil
-}
-
-// TaskQuantiles are a stage's task-duration percentiles that the report holds, in order.
-func TaskQuantiles(s *eventlog.Stage) [][2]any {
-	t := s.Observed.TaskDurationMillis
-	var out [][2]any
-	add := func(name string, p *int64) {
-		if p != nil && *p >= 0 {
-			out = append(out, [2]any{name, *p})
-		}
-	}
-	add("p25", t.P25)
-	add("p50", &t.P50)
-	add("p75", t.P75)
-	add("p95", &t.P95)
-	add("p99", t.P99)
-	add("max", &t.Max)
-	return out
-}
-
-// StageMetrics are a stage's metrics as label/value pairs (s with hudiscope's attribution;
-// the Java tool's is named where it differs).
-func StageMetrics(r *eventlog.Report, s *eventlog.Stage) [][2]string {
-	o := s.Observed
-	m := [][2]string{
-		{"phase", StagePhase(s)},
-		{"operation", s.Operation + " (" + s.OperationSource + ")"},
-		{"job", jobID(s)},
-		{"duration", units.Millis(o.DurationMillis)},
-		{"tasks", fmt.Sprintf("%d observed of %d planned (%d ok, %d failed, %d killed, %d speculative)", o.NumTasksObserved, o.NumTasksPlanned, o.TasksSucceeded, o.TasksFailed, o.TasksKilled, o.TasksSpeculative)},
-		{"skew (max / p50)", Ratio(o.SkewRatio, 2)},
-		{"executor run time", units.Millis(o.ExecutorRunTimeMillis)},
-		{"deserialize time", units.Millis(o.ExecutorDeserializeTimeMillis)},
-		{"GC", fmt.Sprintf("%s (%s of run time)", units.Millis(o.JvmGcTimeMillis), Ratio(o.GcFractionOfRunTime, 3))},
-		{"input", fmt.Sprintf("%s, %d records", units.Bytes(o.InputBytes), o.InputRecords)},
-		{"shuffle read", fmt.Sprintf("%s, %d records, fetch wait %s", units.Bytes(o.ShuffleReadBytes), o.ShuffleReadRecords, units.Millis(o.ShuffleFetchWaitTimeMillis))},
-		{"shuffle write", fmt.Sprintf("%s, %d records", units.Bytes(o.ShuffleWriteBytes), o.ShuffleWriteRecords)},
-		{"spill (memory / disk)", units.Bytes(o.MemoryBytesSpilled) + " / " + units.Bytes(o.DiskBytesSpilled)},
-		{"result size", units.Bytes(o.ResultSizeBytes)},
-	}
-	if x := StageExtra(r, s); x != nil {
-		m = append(m, [2]string{"executor CPU time", units.Millis(x.ExecutorCPUTimeNanos / 1e6)}, [2]string{"peak execution memory", units.Bytes(x.PeakExecutionMemoryBytes)})
-		if x.Table != "" {
-			m = append(m, [2]string{"table", x.Table})
-		}
-		if x.WriteOperationType != "" {
-			m = append(m, [2]string{"write operation", x.WriteOperationType})
-		}
-		if x.Instant != "" {
-			m = append(m, [2]string{"instant", x.Instant})
-		}
-	}
-	if j := JavaStage(r, s); j != nil {
-		if StagePhase(j) != StagePhase(s) {
-			m = append(m, [2]string{"Java tool phase", StagePhase(j)})
-		}
-		if j.Operation != s.Operation || j.OperationSource != s.OperationSource {
-			m = append(m, [2]string{"Java tool operation", j.Operation + " (" + j.OperationSource + ")"})
-		}
-		if jobID(j) != jobID(s) {
-			m = append(m, [2]string{"Java tool job", jobID(j)})
-		}
-	}
-	if s.FailureReason != nil {
-		m = append(m, [2]string{"failure", *s.FailureReason})
-	}
-	for _, k := range SortedKeys(s.TaskFailureReasons) {
-		m = append(m, [2]string{"task failures: " + k, i64(s.TaskFailureReasons[k])})
-	}
-	if s.JobDescription != nil {
-		m = append(m, [2]string{"job description", *s.JobDescription})
-	}
-	return m
-}
-
-// StageMarkdown renders one stage: metrics and task-duration percentiles.
-func StageMarkdown(r *eventlog.Report, s *eventlog.Stage) string {
+// StageMarkdown renders one stage (a view.StageRows row): metrics and task-duration
+// percentiles.
+func StageMarkdown(row view.StageRow) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Stage %s: `%s`\n\n", StageID(s), Escape(s.Name))
-	b.WriteString(KeyValues(StageMetrics(r, s)))
+	fmt.Fprintf(&b, "Stage %s: `%s`\n\n", row.ID, Escape(row.Stage.Name))
+	b.WriteString(KeyValues(view.StageMetrics(row)))
 	b.WriteString("\nTask durations (percentiles the event log analysis keeps; no per-task list):\n\n")
 	var rows [][]string
-	for _, q := range TaskQuantiles(s) {
-		rows = append(rows, []string{q[0].(string), units.Millis(q[1].(int64))})
+	for _, q := range view.TaskQuantiles(row.Stage) {
+		rows = append(rows, []string{q.Name, units.Millis(q.Millis)})
 	}
 	if len(rows) == 0 {
 		b.WriteString("No task finished.\n")

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 func ptrDash(p *string) string {
@@ -77,40 +77,28 @@ func EventLogText(w io.Writer, r *eventlog.Report, topN int, minStageMillis int6
 	group("Operation (the Java tool's attribution)", "operation", r.OperationSummary)
 	group("Phase (the Java tool's attribution)", "phase", r.PhaseSummary)
 
-	stages := r.HudiscopeStages()
-	idx := make([]int, 0, len(stages))
-	for i, s := range stages {
-		if s.Observed.DurationMillis >= minStageMillis {
-			idx = append(idx, i)
+	var stages []view.StageRow
+	for _, s := range view.StageRows(r) {
+		if s.DurationMillis >= minStageMillis {
+			stages = append(stages, s)
 		}
 	}
-	sort.SliceStable(idx, func(i, j int) bool {
-		return stages[idx[i]].Observed.DurationMillis > stages[idx[j]].Observed.DurationMillis
-	})
-	if topN >= 0 && len(idx) > topN {
-		idx = idx[:topN]
+	stages = view.LongestFirst(stages)
+	if topN >= 0 && len(stages) > topN {
+		stages = stages[:topN]
 	}
 	fmt.Fprintf(tw, "\n== Longest stages ==\n  stage\tjob\tduration\ttasks\tp50\tmax\tskew\toperation\tphase/subPhase\tname\n")
-	for _, i := range idx {
-		s := stages[i]
-		job := "-"
-		if s.JobID != nil {
-			job = fmt.Sprint(*s.JobID)
-		}
-		ph := s.Phase
-		if s.SubPhase != nil {
-			ph += "/" + *s.SubPhase
-		}
+	for _, s := range stages {
 		skew := "-"
-		if s.Observed.SkewRatio >= 0 {
-			skew = fmt.Sprintf("%.1f", float64(s.Observed.SkewRatio))
+		if s.Skew >= 0 {
+			skew = fmt.Sprintf("%.1f", float64(s.Skew))
 		}
-		name := s.Name
+		name := s.Stage.Name
 		if len(name) > 60 {
 			name = name[:57] + "..."
 		}
-		fmt.Fprintf(tw, "  %d.%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.StageID, s.AttemptID, job, millisText(s.Observed.DurationMillis),
-			s.Observed.NumTasksObserved, millisText(s.Observed.TaskDurationMillis.P50), millisText(s.Observed.TaskDurationMillis.Max), skew, term(s.Operation), term(ph), term(name))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Job, millisText(s.DurationMillis),
+			s.Tasks, millisText(s.P50Millis), millisText(s.MaxMillis), skew, term(s.Stage.Operation), term(s.Phase), term(name))
 	}
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(tw, "\n== Warnings ==\n")

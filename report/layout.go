@@ -205,34 +205,16 @@ func PartitionFilesMarkdown(p *filegroup.Partition, groups []*filegroup.FileGrou
 // FileGroupCells are a file group's cells: id, slices, latest base instant and size, the log
 // files and bytes a snapshot read merges (filegroup.Merged), and pending service marks.
 func FileGroupCells(g *filegroup.FileGroup) []string {
+	r := view.FileGroupRowOf(g)
 	inst, size := "-", "-"
-	for i := len(g.Slices) - 1; i >= 0; i-- {
-		if bf := g.Slices[i].Base; bf != nil {
-			inst, size = bf.Instant, units.Bytes(bf.Size)
-			break
-		}
+	if b := r.LatestBase; b != nil {
+		inst, size = b.Instant, units.Bytes(b.Size)
 	}
-	logs, lb := 0, int64(0)
-	if s, _ := g.Merged(); s != nil {
-		logs = len(s.Logs)
-		for _, l := range s.Logs {
-			lb += l.Size
-		}
-	}
-	return []string{g.FileID, strconv.Itoa(len(g.Slices)), inst, size, strconv.Itoa(logs), units.Bytes(lb), Pending(g)}
+	return []string{g.FileID, strconv.Itoa(r.Slices), inst, size, strconv.Itoa(r.ReadLogs), units.Bytes(r.ReadLogBytes), r.Pending}
 }
 
 // Pending names the pending table services that take a file group as input.
-func Pending(g *filegroup.FileGroup) string {
-	var n []string
-	if g.PendingCompaction != "" {
-		n = append(n, "compaction "+g.PendingCompaction)
-	}
-	if g.PendingClustering != "" {
-		n = append(n, "clustering "+g.PendingClustering)
-	}
-	return strings.Join(n, ", ")
-}
+func Pending(g *filegroup.FileGroup) string { return view.Pending(g) }
 
 // FileGroupMarkdown lists a file group's slices, oldest first, with their base and log files.
 func FileGroupMarkdown(g *filegroup.FileGroup) string {

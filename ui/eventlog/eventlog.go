@@ -19,6 +19,7 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // EventLogPane is pane 4, in hudiscope's attribution (labelled, with the Java tool's share
@@ -31,8 +32,10 @@ type EventLogPane struct {
 	km   eventLogKeys
 	snap *model.Snapshot
 	Rep  *eventlog.Report
-	// Stages are rep's stages with hudiscope's attribution.
+	// Stages are rep's stages with hudiscope's attribution; Rows their rows (view.StageRowsOf),
+	// index for index: the list lays the rows out, it computes none of their numbers.
 	Stages []eventlog.Stage
+	Rows   []view.StageRow
 	List   *common.ListView
 
 	stage   *common.Pager
@@ -145,7 +148,7 @@ func (e *EventLogPane) Reflow() {
 	w, h := e.Width, e.Height
 	switch {
 	case e.stage != nil:
-		e.stage.Set(e.stageLines(&e.Stages[e.stageAt], w), w, h-1)
+		e.stage.Set(e.stageLines(&e.Rows[e.stageAt], w), w, h-1)
 	case e.caveats != nil:
 		e.caveats.Set(e.caveatLines(w), w, h-1)
 	}
@@ -160,8 +163,9 @@ func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	}
 	e.Rep, e.stage, e.caveats = s.EventLog, nil, nil
 	e.Stages = e.Rep.HudiscopeStages()
+	e.Rows = view.StageRowsOf(e.Rep, e.Stages)
 	ours, java := e.Rep.Hudiscope.PhaseSummary, e.Rep.PhaseSummary
-	e.Phases = append(append([]eventlog.GroupSummary(nil), ours...), report.JavaOnly(ours, java)...)
+	e.Phases = append(append([]eventlog.GroupSummary(nil), ours...), view.JavaOnly(ours, java)...)
 	e.phaseFocus, e.phaseCur = false, 0
 	e.opW = 9
 	for i := range e.Stages {
@@ -201,65 +205,60 @@ func (e *EventLogPane) setScope(idx []int, label string) {
 }
 
 func (e *EventLogPane) buildList() {
-	ss, view := e.Stages, e.InView
-	st := func(i int) *eventlog.Stage { return &ss[view[i]] }
-	o := func(i int) *eventlog.StageObserved { return &ss[view[i]].Observed }
+	rs, in := e.Rows, e.InView
+	row := func(i int) *view.StageRow { return &rs[in[i]] }
 	// byID orders stages by id and attempt: the tie-break of the numeric sorts.
 	byID := func(a, b int) bool {
-		x, y := &ss[view[a]], &ss[view[b]]
+		x, y := rs[in[a]].Stage, rs[in[b]].Stage
 		return x.StageID < y.StageID || x.StageID == y.StageID && x.AttemptID < y.AttemptID
 	}
 	cols := []common.LvCol{
 		{Title: "stage", Width: 6, Right: true},
 		{Title: "job", Width: 4, Right: true, Prio: 1},
-		{Title: "phase", Width: 24, Flex: true, MaxW: 40, Txt: func(i int) string { return report.StagePhase(st(i)) }},
-		{Title: "tasks", Width: 5, Right: true, Num: func(i int) float64 { return float64(o(i).NumTasksObserved) }},
-		{Title: "dur", Width: 6, Right: true, Num: func(i int) float64 { return float64(o(i).DurationMillis) }},
+		{Title: "phase", Width: 24, Flex: true, MaxW: 40, Txt: func(i int) string { return row(i).Phase }},
+		{Title: "tasks", Width: 5, Right: true, Num: func(i int) float64 { return float64(row(i).Tasks) }},
+		{Title: "dur", Width: 6, Right: true, Num: func(i int) float64 { return float64(row(i).DurationMillis) }},
 		// Skew sorts by the value shown (1.04 and 1.01 are both 1.0x: ties, by stage id); none last.
-		{Title: "skew", Width: 5, Right: true, Tie: byID, Num: func(i int) float64 { return ShownSkew(o(i).SkewRatio) }},
-		{Title: "spill", Width: 6, Right: true, Num: func(i int) float64 { return float64(report.Spill(st(i))) }},
-		{Title: "gc", Width: 4, Right: true, Tie: byID, Num: func(i int) float64 { return float64(o(i).GcFractionOfRunTime) }},
+		{Title: "skew", Width: 5, Right: true, Tie: byID, Num: func(i int) float64 { return ShownSkew(row(i).Skew) }},
+		{Title: "spill", Width: 6, Right: true, Num: func(i int) float64 { return float64(row(i).Spill) }},
+		{Title: "gc", Width: 4, Right: true, Tie: byID, Num: func(i int) float64 { return float64(row(i).GcShare) }},
 		{Title: "p50", Width: 6, Right: true, Prio: 3},
-		{Title: "operation", Width: e.opW, Prio: 5, Txt: func(i int) string { return st(i).Operation }},
+		{Title: "operation", Width: e.opW, Prio: 5, Txt: func(i int) string { return row(i).Stage.Operation }},
 		{Title: "name", Width: 16, Prio: 4, Flex: true},
 	}
-	e.List = common.NewListView(cols, len(view), func(i, c int) string {
-		s := st(i)
-		ob := o(i)
+	e.List = common.NewListView(cols, len(in), func(i, c int) string {
+		r := row(i)
 		switch c {
 		case 0:
-			return report.StageID(s)
+			return r.ID
 		case 1:
-			if s.JobID == nil {
-				return "-"
-			}
-			return common.Itoa(*s.JobID)
+			return r.Job
 		case 2:
-			return report.StagePhase(s)
+			return r.Phase
 		case 3:
-			return units.Count(ob.NumTasksObserved)
+			return units.Count(r.Tasks)
 		case 4:
-			return common.MsDur(ob.DurationMillis)
+			return common.MsDur(r.DurationMillis)
 		case 5:
-			return SkewCell(ob.SkewRatio)
+			return SkewCell(r.Skew)
 		case 6:
-			return units.BytesCompact(report.Spill(s))
+			return units.BytesCompact(r.Spill)
 		case 7:
-			return GcCell(ob.GcFractionOfRunTime)
+			return GcCell(r.GcShare)
 		case 8:
-			return common.MsDur(ob.TaskDurationMillis.P50)
+			return common.MsDur(r.P50Millis)
 		case 9:
-			return s.Operation
+			return r.Stage.Operation
 		case 10:
-			return s.Name
+			return r.Stage.Name
 		}
 		return ""
 	}, func(i int) string {
-		s := st(i)
-		return report.StageID(s) + " " + report.StagePhase(s) + " " + s.Operation + " " + s.Name
+		r := row(i)
+		return r.ID + " " + r.Phase + " " + r.Stage.Operation + " " + r.Stage.Name
 	})
 	e.List.Mark = func(i int) string {
-		if s := st(i); s.FailureReason != nil || s.Observed.TasksFailed > 0 {
+		if row(i).Failed {
 			return e.c.Styles.G.Bad
 		}
 		return ""
@@ -387,7 +386,7 @@ func (e *EventLogPane) scopePhase(phase string) {
 func (e *EventLogPane) Breadcrumb() []string {
 	switch {
 	case e.stage != nil:
-		return []string{"stage " + report.StageID(&e.Stages[e.stageAt])}
+		return []string{"stage " + e.Rows[e.stageAt].ID}
 	case e.caveats != nil:
 		return []string{"caveats & properties"}
 	case e.scope != "":
@@ -495,7 +494,7 @@ func (e *EventLogPane) Top(width, height int) []string {
 	g := st.G
 	lines := []string{e.Head(width), e.facts(width)}
 	// The largest fact of many Hudi logs: time no job covers, which no phase share counts.
-	if us := report.UncoveredStatements(e.Rep); len(us) > 0 {
+	if us := view.UncoveredStatements(e.Rep); len(us) > 0 {
 		l := us[len(us)-1]
 		for _, u := range us {
 			if common.CellWidth(u)+1 <= width {
@@ -509,7 +508,7 @@ func (e *EventLogPane) Top(width, height int) []string {
 		}
 		lines = append(lines, common.Clip(" "+l, width))
 	}
-	if u := report.UnknownStatement(e.Rep); u != "" {
+	if u := view.UnknownStatement(e.Rep); u != "" {
 		lines = append(lines, common.Clip(" "+st.Warn.Render(common.AsciiText(g, u)), width))
 	}
 	ours, java := e.Rep.Hudiscope.PhaseSummary, e.Rep.PhaseSummary
@@ -534,7 +533,7 @@ func (e *EventLogPane) Top(width, height int) []string {
 	nameW := 24
 	noteW := 0
 	for _, p := range phases {
-		noteW = max(noteW, len(report.JavaNote(ours, java, p.Label)))
+		noteW = max(noteW, len(view.JavaNote(ours, java, p.Label)))
 	}
 	if noteW > 0 {
 		noteW++
@@ -564,10 +563,10 @@ func (e *EventLogPane) Top(width, height int) []string {
 		abs := common.PadLeft(common.MsDur(p.StageWallClockMillis), 6)
 		row := "  " + common.BarRow(st, common.Trunc(p.Label, nameW, g.Ellipsis), nameW, float64(p.ShareOfStageWallClock), mx, barW, common.PadLeft(share, 4)+" "+abs)
 		if noteW > 0 {
-			row += " " + common.PadRight(report.JavaNote(ours, java, p.Label), noteW-1)
+			row += " " + common.PadRight(view.JavaNote(ours, java, p.Label), noteW-1)
 		}
 		if subW > 0 {
-			row += "  " + common.Trunc(report.TopSubPhase(e.Rep, p.Label), subW-2, g.Ellipsis)
+			row += "  " + common.Trunc(view.TopSubPhase(e.Rep, p.Label), subW-2, g.Ellipsis)
 		}
 		if e.phaseFocus && i == e.phaseCur {
 			row = st.Cursor.Render(common.PadRight(g.Cursor+row[1:], width))
@@ -577,7 +576,7 @@ func (e *EventLogPane) Top(width, height int) []string {
 	var ops []string
 	for _, o := range e.Rep.Hudiscope.OperationSummary {
 		op := fmt.Sprintf("%s %.0f%%", o.Label, 100*float64(o.ShareOfStageWallClock))
-		if n := report.JavaNote(e.Rep.Hudiscope.OperationSummary, e.Rep.OperationSummary, o.Label); n != "" {
+		if n := view.JavaNote(e.Rep.Hudiscope.OperationSummary, e.Rep.OperationSummary, o.Label); n != "" {
 			op += " " + n
 		}
 		ops = append(ops, op)
@@ -613,7 +612,7 @@ func (e *EventLogPane) bottom(width, height int) []string {
 func (e *EventLogPane) caveatSummary(width, height int) string {
 	st := e.c.Styles
 	g := st.G
-	cv := report.Caveats(e.Rep)
+	cv := view.Caveats(e.Rep)
 	if len(cv) == 0 {
 		return ""
 	}
@@ -626,19 +625,19 @@ func (e *EventLogPane) caveatSummary(width, height int) string {
 	return common.Clip(" "+st.Warn.Render("caveats:")+" "+common.Trunc(first, avail, g.Ellipsis)+more, width)
 }
 
-func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
+func (e *EventLogPane) stageLines(r *view.StageRow, width int) []string {
 	st := e.c.Styles
 	g := st.G
-	out := []string{" " + st.ColHead.Render("stage "+report.StageID(s)) + "  " + common.Trunc(safetext.Terminal(s.Name), width-14, g.Ellipsis)}
+	s := r.Stage
+	out := []string{" " + st.ColHead.Render("stage "+r.ID) + "  " + common.Trunc(safetext.Terminal(s.Name), width-14, g.Ellipsis)}
 	if in, how := e.stageInstant(e.stageAt); in != "" {
 		out = append(out, common.Clip(" instant "+in+" ("+how+"; "+e.km.Instant.Help().Key+" shows it on the Timeline)", width))
 	}
 	// Task durations: the stage's fixed log-scale histogram, from the first to the last
 	// non-empty bucket, under a line of the percentiles the report holds.
-	qs := report.TaskQuantiles(s)
 	var ps []string
-	for _, q := range qs {
-		ps = append(ps, q[0].(string)+" "+common.MsDur(q[1].(int64)))
+	for _, q := range view.TaskQuantiles(s) {
+		ps = append(ps, q.Name+" "+common.MsDur(q.Millis))
 	}
 	h := e.Rep.TaskDurationHistogram(s)
 	var n int64
@@ -683,7 +682,7 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 		}
 	}
 	var rest [][2]string
-	for _, m := range report.StageMetrics(e.Rep, s) {
+	for _, m := range view.StageMetrics(*r) {
 		switch m[0] {
 		case "phase", "operation", "job":
 			text(m)
@@ -694,7 +693,7 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 		}
 	}
 	out = append(out, "")
-	out = append(out, e.stageMetricTable(s, width)...)
+	out = append(out, e.stageMetricTable(r, width)...)
 	if len(rest) > 0 {
 		out = append(out, "")
 	}
@@ -706,10 +705,10 @@ func (e *EventLogPane) stageLines(s *eventlog.Stage, width int) []string {
 
 // stageMetricTable is a stage's numbers aligned in columns: value (a duration, bytes or a
 // count), records where the metric has them, and a note.
-func (e *EventLogPane) stageMetricTable(s *eventlog.Stage, width int) []string {
+func (e *EventLogPane) stageMetricTable(r *view.StageRow, width int) []string {
 	st := e.c.Styles
 	g := st.G
-	o := s.Observed
+	o := r.Stage.Observed
 	const lw, vw, rw = 22, 7, 8
 	var out []string
 	row := func(label, v, recs, note string) {
@@ -753,7 +752,7 @@ func (e *EventLogPane) stageMetricTable(s *eventlog.Stage, width int) []string {
 	row("skew (max / p50)", ratio(o.SkewRatio, false), "", "")
 	row("duration", common.MsDur(o.DurationMillis), "", "")
 	row("executor run time", common.MsDur(o.ExecutorRunTimeMillis), "", "")
-	x := report.StageExtra(e.Rep, s)
+	x := r.Extra
 	if x != nil {
 		row("executor CPU time", nsDur(x.ExecutorCPUTimeNanos), "", "")
 	}
@@ -810,7 +809,7 @@ func (e *EventLogPane) caveatLines(width int) []string {
 		bullets(items)
 	}
 	section("Spark properties relevant to Hudi")
-	props := report.HudiProperties(e.Rep)
+	props := view.HudiProperties(e.Rep)
 	if len(props) == 0 {
 		out = append(out, "   none recorded in the log's environment update")
 	}
@@ -825,8 +824,8 @@ func (e *EventLogPane) Export() (string, string) {
 		return "event-log", "# Event log\n\n" + strings.Join(e.reason(), "\n\n") + "\n"
 	}
 	if e.stage != nil {
-		s := &e.Stages[e.stageAt]
-		return "event-log-stage-" + report.StageID(s), "# Event log: stage " + report.StageID(s) + "\n\n" + report.StageMarkdown(e.Rep, s)
+		r := e.Rows[e.stageAt]
+		return "event-log-stage-" + r.ID, "# Event log: stage " + r.ID + "\n\n" + report.StageMarkdown(r)
 	}
 	var b strings.Builder
 	b.WriteString("# Event log\n\n")
@@ -834,9 +833,9 @@ func (e *EventLogPane) Export() (string, string) {
 		b.WriteString(report.EventLogMarkdown(e.Rep, nil))
 		return "event-log", b.String()
 	}
-	stages := []eventlog.Stage{}
+	stages := []view.StageRow{}
 	for _, i := range e.List.Visible() {
-		stages = append(stages, e.Stages[i])
+		stages = append(stages, e.Rows[e.InView[i]]) // i is a list position: InView names the stage
 	}
 	if e.List.SortBy >= 0 || e.List.Filter != "" {
 		fmt.Fprintf(&b, "Stages ordered by %s", e.List.SortName("stage id"))

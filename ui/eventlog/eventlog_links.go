@@ -2,8 +2,6 @@ package eventlog
 
 import (
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/hudiscope/hudiscope/report"
 )
 
 // Click selects the stage row at body line y (rows start below the lines over the list and
@@ -30,10 +28,10 @@ func (e *EventLogPane) CopyValue() (string, string, bool) {
 		}
 		return "", "", false
 	case e.stage != nil:
-		return "stage", report.StageID(&e.Stages[e.stageAt]), true
+		return "stage", e.Rows[e.stageAt].ID, true
 	}
 	if i := e.Selected(); i >= 0 {
-		return "stage", report.StageID(&e.Stages[i]), true
+		return "stage", e.Rows[i].ID, true
 	}
 	return "", "", false
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // LayoutPane is pane 2: partitions (files, bytes, p50, small-file share), the file-size
@@ -40,8 +41,10 @@ type layoutPart struct {
 	P      *filegroup.Partition
 	ep     layout.ExtraPartition
 	Groups []*filegroup.FileGroup
-	List   *common.ListView
-	group  *layoutGroup
+	// Rows are the groups' rows (view.FileGroupRows), index for index.
+	Rows  []view.FileGroupRow
+	List  *common.ListView
+	group *layoutGroup
 }
 
 type layoutGroup struct {
@@ -277,67 +280,43 @@ func (l *LayoutPane) enter() {
 	}
 }
 
-func latestBaseOf(g *filegroup.FileGroup) *filegroup.BaseFile {
-	for i := len(g.Slices) - 1; i >= 0; i-- {
-		if b := g.Slices[i].Base; b != nil {
-			return b
-		}
-	}
-	return nil
-}
-
-// readLogs are the log files a snapshot read merges with the group's base file: across a
-// pending compaction those of both slices (filegroup.Merged), not only the latest slice's.
-func readLogs(g *filegroup.FileGroup) (int, int64) {
-	s, _ := g.Merged()
-	if s == nil {
-		return 0, 0
-	}
-	var n int64
-	for _, f := range s.Logs {
-		n += f.Size
-	}
-	return len(s.Logs), n
-}
-
 func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart {
-	lp := &layoutPart{P: p, ep: ep, Groups: p.FileGroups}
-	gs := lp.Groups
+	lp := &layoutPart{P: p, ep: ep, Groups: p.FileGroups, Rows: view.FileGroupRows(p.FileGroups)}
+	rs := lp.Rows
 	baseSize := func(i int) int64 {
-		if b := latestBaseOf(gs[i]); b != nil {
+		if b := rs[i].LatestBase; b != nil {
 			return b.Size
 		}
 		return -1
 	}
 	cols := []common.LvCol{
-		{Title: "file group", Width: 12, Flex: true, Txt: func(i int) string { return gs[i].FileID }},
-		{Title: "slices", Width: 6, Right: true, Num: func(i int) float64 { return float64(len(gs[i].Slices)) }},
+		{Title: "file group", Width: 12, Flex: true, Txt: func(i int) string { return rs[i].Group.FileID }},
+		{Title: "slices", Width: 6, Right: true, Num: func(i int) float64 { return float64(rs[i].Slices) }},
 		{Title: "base", Width: 6, Right: true, Num: func(i int) float64 { return float64(baseSize(i)) }},
-		{Title: "logs", Width: 5, Right: true, Num: func(i int) float64 { n, _ := readLogs(gs[i]); return float64(n) }},
-		{Title: "log b", Width: 6, Right: true, Num: func(i int) float64 { _, b := readLogs(gs[i]); return float64(b) }},
+		{Title: "logs", Width: 5, Right: true, Num: func(i int) float64 { return float64(rs[i].ReadLogs) }},
+		{Title: "log b", Width: 6, Right: true, Num: func(i int) float64 { return float64(rs[i].ReadLogBytes) }},
 		{Title: "base instant", Width: 17, Prio: 3},
 		{Title: "pending", Width: 10, Prio: 2},
 	}
-	lp.List = common.NewListView(cols, len(gs), func(i, c int) string {
-		g := gs[i]
+	lp.List = common.NewListView(cols, len(rs), func(i, c int) string {
+		r := &rs[i]
+		g := r.Group
 		switch c {
 		case 0:
 			return g.FileID
 		case 1:
-			return common.Itoa(len(g.Slices))
+			return common.Itoa(r.Slices)
 		case 2:
-			if b := latestBaseOf(g); b != nil {
+			if b := r.LatestBase; b != nil {
 				return units.BytesCompact(b.Size)
 			}
 			return "-"
 		case 3:
-			n, _ := readLogs(g)
-			return common.Itoa(n)
+			return common.Itoa(r.ReadLogs)
 		case 4:
-			_, b := readLogs(g)
-			return units.BytesCompact(b)
+			return units.BytesCompact(r.ReadLogBytes)
 		case 5:
-			if b := latestBaseOf(g); b != nil {
+			if b := r.LatestBase; b != nil {
 				return b.Instant
 			}
 			return "-"
@@ -352,7 +331,7 @@ func newLayoutPart(p *filegroup.Partition, ep layout.ExtraPartition) *layoutPart
 			return common.DashIf(strings.Join(s, ","))
 		}
 		return ""
-	}, func(i int) string { return gs[i].FileID + " " + report.Pending(gs[i]) })
+	}, func(i int) string { return rs[i].Group.FileID + " " + rs[i].Pending })
 	return lp
 }
 
@@ -710,13 +689,14 @@ func (l *LayoutPane) partView(width, height int) string {
 func (l *LayoutPane) groupHead(width int) []string {
 	g := l.c.Styles.G
 	lg := l.Part.group
-	n, lb := readLogs(lg.g)
+	r := view.FileGroupRowOf(lg.g)
+	n, lb := r.ReadLogs, r.ReadLogBytes
 	what := "a read merges"
-	if _, merged := lg.g.Merged(); merged {
+	if r.Merged {
 		what = "a read merges (previous base + both slices)"
 	}
 	facts := []string{lg.g.FileID, fmt.Sprintf("%d slice(s)", len(lg.g.Slices)), fmt.Sprintf("%s %d log file(s), %s", what, n, units.BytesCompact(lb))}
-	pend := report.Pending(lg.g)
+	pend := r.Pending
 	if pend == "" {
 		pend = "no pending compaction or clustering"
 	} else {
