@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/internal/redact"
@@ -127,14 +126,5 @@ func HudiProperties(r *eventlog.Report) [][2]string {
 	for _, k := range sortedKeys(r.Hudiscope.Hudi.Configs) {
 		out = append(out, [2]string{k, redact.Value(k, r.Hudiscope.Hudi.Configs[k])})
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
