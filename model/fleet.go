@@ -415,7 +415,7 @@ func RowFromSnapshot(t FleetTarget, s *Snapshot, err error, now time.Time) Fleet
 			}
 		}
 	}
-	r.Problems = len(s.Problems())
+	r.Problems = CountProblems(s.ProblemList()) // the Overview's count, failed steps included
 	return r
 }
 

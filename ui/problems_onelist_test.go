@@ -42,6 +42,10 @@ func TestProblemsOneList(t *testing.T) {
 	if v.ProblemCount() != len(want) || strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("view: %d problems\n%s\nwant\n%s", v.ProblemCount(), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// The fleet row counts the same list (before, only the reader's log: 2, not 3).
+	if row := model.RowFromSnapshot(model.FleetTarget{Name: "t", Location: table}, s, nil, fixedNow); row.Problems != len(want) {
+		t.Errorf("fleet row: %d problems, want %d as the Overview counts", row.Problems, len(want))
+	}
 	if p := v.Problems[0]; p.Source != view.SourceStep || p.Severity != view.Error {
 		t.Errorf("the failed step is %s/%s, want step/error", p.Source, p.Severity)
 	}

@@ -30,7 +30,7 @@ func Build(s *model.Snapshot) *Snapshot {
 		return v
 	}
 	v.readerProblems = len(s.Problems())
-	v.Problems = buildProblems(s)
+	v.Problems = s.ProblemList()
 	v.overview = buildOverview(v)
 	return v
 }
