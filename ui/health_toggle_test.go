@@ -86,7 +86,7 @@ func TestHealthToggleReachesOverviewAndExport(t *testing.T) {
 		t.Fatalf("after d: %q", want)
 	}
 	press(a, "1")
-	if sc := screen(a); !strings.Contains(sc, "health       HEALTHY (7 checks)") {
+	if sc := screen(a); !strings.Contains(sc, "health       HEALTHY (7 checks) · defaults assumed") {
 		t.Errorf("Overview after d:\n%s", sc)
 	}
 	md := report.Markdown(context.Background(), a.Snapshot())

@@ -322,6 +322,12 @@ func healthFact(h *health.Result) Fact {
 	if len(h.Errors) > 0 {
 		val = append(val, sep, Seg{Text: fmt.Sprintf("%d check(s) failed to run", len(h.Errors))})
 	}
+	if h.Hudiscope != nil && h.Hudiscope.ApplyAllDefaults {
+		// Judged by Hudi's defaults for keys nobody supplied (--apply-all-defaults, the Health
+		// pane's d, a table opened from the Fleet view): said where the verdict is, as the
+		// Health header says it.
+		val = append(val, sep, Seg{Text: "defaults assumed"})
+	}
 	first := ""
 	if len(bad) > 0 {
 		first = bad[0]
