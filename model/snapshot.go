@@ -5,6 +5,7 @@ package model
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
@@ -106,6 +107,10 @@ type Snapshot struct {
 	HealthIn *health.Input
 	// follower tails the event log (Options.FollowEventLog).
 	follower *eventlog.Follower
+	// begins holds IncrementalBegins once computed: each reader line reads the newest clean's
+	// metadata (a GET on S3), and the Overview, the Timeline header and the report's sections
+	// all ask. Every clone gets a fresh one (its timeline may differ); nil computes each time.
+	begins *beginsMemo
 
 	// Done lists the steps that have finished (successfully or not), in order.
 	Done       []Step
@@ -126,7 +131,7 @@ type Progress struct {
 // calling progress (if non-nil) before each step and after the last. It returns the final
 // snapshot and an error only when the table could not be opened.
 func Load(ctx context.Context, opts Options, progress func(Progress)) (*Snapshot, error) {
-	s := &Snapshot{Options: opts, StepErrors: map[Step]error{}}
+	s := &Snapshot{Options: opts, StepErrors: map[Step]error{}, begins: &beginsMemo{}}
 	todo := plan(opts)
 	for i, st := range todo {
 		if progress != nil {
@@ -160,7 +165,17 @@ func (s *Snapshot) clone() *Snapshot {
 		c.StepErrors[k] = v
 	}
 	c.Done = append([]Step(nil), s.Done...)
+	c.begins = &beginsMemo{}
 	return &c
+}
+
+// beginsMemo is IncrementalBegins computed once (the panes ask from concurrent commands). A
+// computation its context cut short is not kept: the clean it could not read would have moved
+// the earliest readable value.
+type beginsMemo struct {
+	mu   sync.Mutex
+	done bool
+	v    []checkpoint.Begins
 }
 
 // RunHealth runs the health checks on what the health step read, with the loaded options but
@@ -261,6 +276,23 @@ func (s *Snapshot) Readers() ([]checkpoint.Reader, error) {
 // write (resume) and the earliest one the cleaner still serves: the two values the Overview,
 // the Timeline pane and the report show, computed here once so the views only lay them out.
 func (s *Snapshot) IncrementalBegins(ctx context.Context) []checkpoint.Begins {
+	if s.begins == nil {
+		return s.incrementalBegins(ctx)
+	}
+	m := s.begins
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.done {
+		v := s.incrementalBegins(ctx)
+		if ctx.Err() != nil {
+			return v
+		}
+		m.v, m.done = v, true
+	}
+	return m.v
+}
+
+func (s *Snapshot) incrementalBegins(ctx context.Context) []checkpoint.Begins {
 	if s.Timeline == nil || s.table == nil {
 		return nil
 	}
@@ -275,17 +307,12 @@ func (s *Snapshot) IncrementalBegins(ctx context.Context) []checkpoint.Begins {
 }
 
 // IncrementalStarts are, per reader line, the earliest begin value that still reads every
-// write on the active timeline inside the cleaner's retention (checkpoint accepts each).
+// write on the active timeline inside the cleaner's retention (checkpoint accepts each): the
+// "earliest readable" half of IncrementalBegins.
 func (s *Snapshot) IncrementalStarts(ctx context.Context) []checkpoint.Start {
-	if s.Timeline == nil || s.table == nil {
-		return nil
-	}
-	rds, _ := s.Readers()
 	var out []checkpoint.Start
-	for _, rd := range rds {
-		if st, ok := checkpoint.EarliestStart(ctx, s.table, s.Timeline, rd); ok {
-			out = append(out, st)
-		}
+	for _, b := range s.IncrementalBegins(ctx) {
+		out = append(out, b.Earliest)
 	}
 	return out
 }

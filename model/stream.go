@@ -61,7 +61,7 @@ func (s *Snapshot) StreamCommits(ctx context.Context, instants []*timeline.Insta
 // benchmarks that feed panes step by step): the table's properties, timeline tl and the steps
 // done so far. Every command builds its snapshot with Load instead.
 func NewSnapshot(opts Options, t *hudi.Table, tl *timeline.Timeline, done ...Step) *Snapshot {
-	s := &Snapshot{Options: opts, table: t, Timeline: tl, Done: done, StepErrors: map[Step]error{}}
+	s := &Snapshot{Options: opts, table: t, Timeline: tl, Done: done, StepErrors: map[Step]error{}, begins: &beginsMemo{}}
 	if t != nil {
 		s.Config = t.Config
 	}
