@@ -200,14 +200,14 @@ func (t *Timeline) ganttView(width, height int) []string {
 	for i := lv.Top; i < end; i++ {
 		r := t.Row(i)
 		sel := i == lv.Cursor
-		kind := int(r.row.Kind)
+		kind := int(r.Kind)
 		used[kind] = true
 		var b strings.Builder
 		writeRowLead(&b, g, r, sel)
 		b.WriteString(common.PadRight(r.In.RequestedTime, 17))
 		b.WriteByte(' ')
 		if withDur {
-			b.WriteString(common.PadRight(common.Trunc(ganttAction(r.In), 12, g.Ellipsis), 12) + " " + common.PadLeft(humanDuration(r.row), 5) + " ")
+			b.WriteString(common.PadRight(common.Trunc(ganttAction(r.In), 12, g.Ellipsis), 12) + " " + common.PadLeft(humanDuration(r.TimelineRow), 5) + " ")
 		} else {
 			b.WriteString(common.PadRight(common.Trunc(ganttAction(r.In), 10, g.Ellipsis), 10) + " ")
 		}
@@ -217,7 +217,7 @@ func (t *Timeline) ganttView(width, height int) []string {
 			out = append(out, st.Cursor.Render(label+" "+bar))
 			continue
 		}
-		if r.late {
+		if r.Late {
 			label = " " + st.Late.Render(g.Late) + label[1+len(g.Late):]
 		}
 		out = append(out, label+" "+GanttKinds[kind].style(st).Render(bar))

@@ -30,11 +30,9 @@ const (
 	byRequested
 )
 
+// tlRow is the view layer's row (instant, late mark, derived mark, duration), laid out.
 type tlRow struct {
-	In   *timeline.Instant
-	late bool
-	// row is the view layer's row (late mark, derived mark, duration); in and late are its.
-	row view.TimelineRow
+	view.TimelineRow
 }
 
 // Timeline is pane 1: the instant table in completion (or requested) order, the span strip,
@@ -188,7 +186,7 @@ func (t *Timeline) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	t.latest = time.Time{}
 	k := -1
 	for i, in := range instants {
-		t.byComp[i] = tlRow{In: in, late: rows[i].Late, row: rows[i]}
+		t.byComp[i] = tlRow{rows[i]}
 		if in.Ended.After(t.latest) {
 			t.latest = in.Ended
 		}
@@ -297,7 +295,7 @@ func matchRow(r tlRow, terms []filterTerm, lower map[string]string) bool {
 		default:
 			ok = has(in.Action) || has(in.PlanAction) || has(string(in.State)) || has(in.Operation) ||
 				strings.HasPrefix(in.RequestedTime, t.text) || strings.HasPrefix(in.CompletionTime, t.text) ||
-				(in.Archived && t.text == "archived") || (r.late && t.text == "late")
+				(in.Archived && t.text == "archived") || (r.Late && t.text == "late")
 		}
 		if !ok {
 			return false
@@ -464,7 +462,7 @@ var tlColumns = []tlColumn{
 		if r.In.CompletionTime == "" {
 			return "(" + strings.ToLower(string(r.In.State)) + ")"
 		}
-		switch r.row.Mark {
+		switch r.Mark {
 		case view.Approx:
 			return r.In.CompletionTime + g.Approx
 		case view.Derived:
@@ -482,7 +480,7 @@ var tlColumns = []tlColumn{
 	{"bytes", 5, true, 5, writeCell(func(c timeline.CommitTotals) int64 { return c.TotalBytesWritten }, units.BytesCompact)},
 	{"files", 5, true, 11, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Files) }, units.Count)},
 	{"parts", 5, true, 12, writeCell(func(c timeline.CommitTotals) int64 { return int64(c.Partitions) }, units.Count)},
-	{"dur", 5, true, 6, func(_ common.Glyphs, r tlRow) string { return humanDuration(r.row) }},
+	{"dur", 5, true, 6, func(_ common.Glyphs, r tlRow) string { return humanDuration(r.TimelineRow) }},
 }
 
 func writeCell(get func(timeline.CommitTotals) int64, f func(int64) string) func(common.Glyphs, tlRow) string {
@@ -639,7 +637,7 @@ func (t *Timeline) View(width, height int) string {
 		switch {
 		case sel:
 			line = st.Cursor.Render(common.PadRight(line, width))
-		case r.late:
+		case r.Late:
 			line = " " + st.Late.Render(g.Late) + line[1+len(g.Late):]
 		case mark != "" && !r.In.Archived:
 			// New or changed since a recent refresh (--watch): marked and highlighted.
@@ -842,7 +840,7 @@ func (t *Timeline) Export() (string, string) {
 	rows := make([]view.TimelineRow, len(t.ListView.Idx))
 	for i := range t.ListView.Idx {
 		r := t.Row(i)
-		ins[i], rows[i] = r.In, r.row
+		ins[i], rows[i] = r.In, r.TimelineRow
 	}
 	if g := report.TimelineGantt(ins, report.GanttLimit); g != "" {
 		b.WriteString(g + "\n")
@@ -907,7 +905,7 @@ func writeRowLead(b *strings.Builder, g common.Glyphs, r tlRow, sel bool) {
 	}
 	mark := " "
 	switch {
-	case r.late:
+	case r.Late:
 		mark = g.Late
 	case r.In.Archived:
 		mark = g.Archived
