@@ -60,7 +60,7 @@ func LayoutMarkdown(r *layout.Result, parts []layout.ExtraPartition) string {
 	} else {
 		rows := make([][]string, 0, len(parts))
 		for _, p := range parts {
-			rows = append(rows, []string{PartitionName(p.Partition), i64(p.BaseFiles), units.Bytes(p.BaseBytes), units.Bytes(p.P50),
+			rows = append(rows, []string{view.PartitionName(p.Partition), i64(p.BaseFiles), units.Bytes(p.BaseBytes), units.Bytes(p.P50),
 				Pct(float64(p.SmallFileShare)), strconv.Itoa(p.FileGroups), strconv.Itoa(p.LogFiles), units.Bytes(p.LogBytes), partitionNotes(p)})
 		}
 		b.WriteString(Table([]string{"partition", "base files", "bytes", "p50", "small files", "file groups", "read log files", "read log bytes", "notes"},
@@ -192,7 +192,7 @@ func DetectorsMarkdown(r *layout.Result) string {
 func PartitionFilesMarkdown(p *filegroup.Partition, groups []*filegroup.FileGroup) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Partition `%s`: %d live file groups, %d replaced, %d uncommitted files.\n\n",
-		safetext.Terminal(PartitionName(p.Path)), len(p.FileGroups), len(p.Replaced), len(p.Uncommitted))
+		safetext.Terminal(view.PartitionName(p.Path)), len(p.FileGroups), len(p.Replaced), len(p.Uncommitted))
 	var rows [][]string
 	for _, g := range groups {
 		c := FileGroupCells(g)
@@ -213,14 +213,11 @@ func FileGroupCells(g *filegroup.FileGroup) []string {
 	return []string{g.FileID, strconv.Itoa(r.Slices), inst, size, strconv.Itoa(r.ReadLogs), units.Bytes(r.ReadLogBytes), r.Pending}
 }
 
-// Pending names the pending table services that take a file group as input.
-func Pending(g *filegroup.FileGroup) string { return view.Pending(g) }
-
 // FileGroupMarkdown lists a file group's slices, oldest first, with their base and log files.
 func FileGroupMarkdown(g *filegroup.FileGroup) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "File group `%s` in partition `%s`: %d slice(s).", safetext.Terminal(g.FileID), safetext.Terminal(PartitionName(g.Partition)), len(g.Slices))
-	if p := Pending(g); p != "" {
+	fmt.Fprintf(&b, "File group `%s` in partition `%s`: %d slice(s).", safetext.Terminal(g.FileID), safetext.Terminal(view.PartitionName(g.Partition)), len(g.Slices))
+	if p := view.Pending(g); p != "" {
 		fmt.Fprintf(&b, " Pending: %s.", Escape(p))
 	}
 	if s, merged := g.Merged(); merged {
@@ -255,9 +252,6 @@ func SliceFiles(s *filegroup.FileSlice) []SliceFile {
 	}
 	return out
 }
-
-// PartitionName shows the non-partitioned table's empty path as "(table root)".
-func PartitionName(p string) string { return view.PartitionName(p) }
 
 // Pct renders a fraction as a percentage.
 func Pct(f float64) string {

@@ -108,7 +108,7 @@ func TimelineMarkdown(tl []view.TimelineRow) string {
 
 // InstantCells are the `hudiscope timeline` columns of one instant, without notes.
 func InstantCells(in *timeline.Instant) []string {
-	ct := in.CompletionTime + DerivedMark(in)
+	ct := in.CompletionTime + view.DerivedMark(in)
 	return []string{in.RequestedTime, orDash(ct), in.Action, string(in.State), orDash(in.Operation),
 		i64(in.Totals.NumWrites), i64(in.Totals.NumInserts), i64(in.Totals.NumUpdateWrites),
 		i64(in.Totals.NumDeletes), units.Bytes(in.Totals.TotalBytesWritten), strconv.Itoa(in.Totals.Files),
@@ -130,10 +130,6 @@ func Duration(in *timeline.Instant) string {
 	}
 	return "-"
 }
-
-// DerivedMark is the mark after a completion time: `≈` when derived from a file time kept to a
-// second or coarser, `~` when derived from a finer one, "" when stored.
-func DerivedMark(in *timeline.Instant) string { return view.DerivedMark(in) }
 
 // DerivedNote explains the marks for the coarsest precision among derived completion times.
 func DerivedNote(coarsest time.Duration) string {

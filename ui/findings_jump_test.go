@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
-	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
 	eventlogui "github.com/hudiscope/hudiscope/ui/eventlog"
 	findingsui "github.com/hudiscope/hudiscope/ui/findings"
 	healthui "github.com/hudiscope/hudiscope/ui/health"
 	layoutui "github.com/hudiscope/hudiscope/ui/layout"
 	timelineui "github.com/hudiscope/hudiscope/ui/timeline"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // openEvidence shows the Findings pane with f's evidence open, as Enter on it would.
@@ -192,7 +192,7 @@ func TestInstantFileGroupLink(t *testing.T) {
 	if !ok || l.Part == nil {
 		t.Fatalf("enter shows %s (%s), want a partition in Layout", a.view().Title(), a.Message())
 	}
-	if report.PartitionName(l.Part.P.Path) != report.PartitionName(row[0]) && timelineui.PartName(l.Part.P.Path) != row[0] {
+	if view.PartitionName(l.Part.P.Path) != view.PartitionName(row[0]) && view.PartName(l.Part.P.Path) != row[0] {
 		t.Errorf("Layout opens %q, want %q", l.Part.P.Path, row[0])
 	}
 	if i := l.Part.List.Selected(); i < 0 || l.Part.Groups[i].FileID != row[1] {

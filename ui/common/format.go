@@ -6,7 +6,7 @@ import (
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
 	"github.com/hudiscope/hudiscope/model"
-	"github.com/hudiscope/hudiscope/report"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // DashIf is s, or "-" for an empty cell.
@@ -48,7 +48,7 @@ func PackFacts(facts []string, sep string, width int) []string {
 }
 
 // PartLabel is a partition's display name, escaped for the terminal.
-func PartLabel(p string) string { return safetext.Terminal(report.PartitionName(p)) }
+func PartLabel(p string) string { return safetext.Terminal(view.PartitionName(p)) }
 
 // TableZone is the zone the table's instant strings are written in.
 func TableZone(s *model.Snapshot) *time.Location {

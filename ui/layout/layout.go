@@ -161,7 +161,7 @@ func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		p := ps[i]
 		switch c {
 		case 0:
-			return report.PartitionName(p.Partition)
+			return view.PartitionName(p.Partition)
 		case 1:
 			return units.Count(p.BaseFiles)
 		case 2:
@@ -178,7 +178,7 @@ func (l *LayoutPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 			return units.BytesCompact(p.LogBytes)
 		}
 		return ""
-	}, func(i int) string { return report.PartitionName(ps[i].Partition) })
+	}, func(i int) string { return view.PartitionName(ps[i].Partition) })
 	l.List.Mark = func(i int) string {
 		if l.out[ps[i].Partition] {
 			return l.c.Styles.G.Warn
@@ -734,13 +734,13 @@ func (l *LayoutPane) Export() (string, string) {
 		b.WriteString(report.FileGroupMarkdown(l.Part.group.g))
 		return "layout-" + l.Part.group.g.FileID, b.String()
 	case l.Part != nil:
-		fmt.Fprintf(&b, "# Layout: %s, partition %s\n\n", report.Escape(name), report.Escape(report.PartitionName(l.Part.P.Path)))
+		fmt.Fprintf(&b, "# Layout: %s, partition %s\n\n", report.Escape(name), report.Escape(view.PartitionName(l.Part.P.Path)))
 		var gs []*filegroup.FileGroup
 		for _, i := range l.Part.List.Visible() {
 			gs = append(gs, l.Part.Groups[i])
 		}
 		b.WriteString(report.PartitionFilesMarkdown(l.Part.P, gs))
-		return "layout-" + report.PartitionName(l.Part.P.Path), b.String()
+		return "layout-" + view.PartitionName(l.Part.P.Path), b.String()
 	}
 	fmt.Fprintf(&b, "# Layout: %s\n\n", report.Escape(name))
 	parts := []layout.ExtraPartition{}

@@ -176,9 +176,6 @@ func (d *InstantDetail) Set(m DetailMsg) {
 	}
 }
 
-// PartName is how a detail shows a partition path (view.PartName).
-func PartName(p string) string { return view.PartName(p) }
-
 func (d *InstantDetail) cur() *Dtable {
 	if d.table < len(d.Tables) {
 		return d.Tables[d.table]
@@ -251,7 +248,7 @@ func (d *InstantDetail) Handle(c *common.Common, msg tea.Msg) tea.Cmd {
 			move(n)
 		case key.Matches(msg, k.Layout):
 			p := t.Rows[d.Cursor][t.partCol-1]
-			if p == PartName("") {
+			if p == view.PartName("") {
 				p = ""
 			}
 			j := common.JumpPartition{Path: p}
