@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
+	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/internal/clock"
 	"github.com/hudiscope/hudiscope/model"
@@ -56,4 +57,16 @@ func hudiLibDir() string {
 		return dir
 	}
 	return checkpoint.DefaultHudiLibDir
+}
+
+// checkProps reads --props the way the commands' config step does, so a missing, unreadable or
+// non-properties file stops the explorer and the fleet with the same message and exit code 1
+// before any table is read or the terminal is taken. (One the load later fails to read is a
+// problem in the explorer.)
+func (f TableFlags) checkProps() error {
+	if f.Props == "" {
+		return nil
+	}
+	_, err := config.ReadProps(f.Props)
+	return err
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -62,10 +61,8 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 	}
 	// One --props for every row: refused up front as every command refuses it, not once per
 	// row beside a verdict judged without it.
-	if c.Props != "" {
-		if _, err := config.ReadProps(c.Props); err != nil {
-			return err
-		}
+	if err := c.checkProps(); err != nil {
+		return err
 	}
 	base := c.FleetFlags.base(c.TableFlags, c.ApplyAllDefaults, nil)
 	d, rows, err := model.RunFleet(ctx, c.FleetFlags.source(c.Location), base, nil)

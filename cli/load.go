@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hudiscope/hudiscope/model"
-	"github.com/hudiscope/hudiscope/view"
 )
 
 // load runs model.Load for a command and fails when one of the steps whose result the
@@ -43,8 +42,8 @@ func reportProblems(s *model.Snapshot) {
 // ("FILE: message", the file as given).
 func readerProblems(s *model.Snapshot) []string {
 	var out []string
-	for _, p := range view.Build(s).Problems {
-		if p.Source == view.SourceReader {
+	for _, p := range s.ProblemList() {
+		if p.Source == model.SourceReader {
 			out = append(out, p.File+": "+p.Message)
 		}
 	}

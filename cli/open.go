@@ -12,7 +12,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui"
@@ -103,17 +102,6 @@ func (c *OpenCmd) Run() error {
 		},
 	})
 	return runTUIOffStderr(app, logw)
-}
-
-// checkProps reads --props the way the commands' config step does, so a missing, unreadable or
-// non-properties file stops the explorer with the same message and exit code 1 before the
-// terminal is taken. (One the load later fails to read is a problem in the explorer.)
-func (c *OpenCmd) checkProps() error {
-	if c.Props == "" {
-		return nil
-	}
-	_, err := config.ReadProps(c.Props)
-	return err
 }
 
 // runTUIOffStderr runs the explorer (or the Fleet view) with os.Stderr sent to the log file
