@@ -200,10 +200,7 @@ func (s *Snapshot) WriterReleases() []string {
 	if s.Options.Props == "" || s.Config == nil || s.Effective == nil || s.StepErrors[StepConfig] != nil {
 		return nil
 	}
-	set := false
-	if s.Effective != nil {
-		_, set = s.Effective.Supplied("hoodie.write.table.version")
-	}
+	_, set := s.Effective.Supplied("hoodie.write.table.version")
 	return config.WriterReleases(s.Config.Version, set)
 }
 

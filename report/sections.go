@@ -111,10 +111,9 @@ func loadStepsSection(_ context.Context, s *model.Snapshot) (string, bool) {
 }
 
 func problemsSection(_ context.Context, s *model.Snapshot) (string, bool) {
-	v := view.Build(s)
-	probs := v.Problems
+	probs := s.ProblemList()
 	var b strings.Builder
-	if v.ProblemCount() == 0 {
+	if model.CountProblems(probs) == 0 {
 		b.WriteString("None.\n")
 	}
 	for _, p := range probs {
