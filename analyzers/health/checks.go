@@ -180,7 +180,8 @@ func (c *ctx) cleaner() (Check, Band, error) {
 		}
 		return ch, b, nil
 	}
-	if lastClean == nil && c.known(keyCleanPolicy) && c.known(keyCleanRetained) {
+	_, retentionUnknown := c.firstMissingAlt(keyCleanPolicy, keyCleanRetained)
+	if lastClean == nil && !retentionUnknown {
 		// Hudi's cleaner (CleanerUtils.getEarliestCommitToRetain) keeps the last N completed
 		// commits under KEEP_LATEST_COMMITS and plans nothing while the active timeline holds
 		// N or fewer; an empty plan leaves no clean instant. Never cleaned is then expected.
@@ -211,7 +212,7 @@ func (c *ctx) cleaner() (Check, Band, error) {
 		ch.Findings = append(ch.Findings, "No clean is scheduled. Check that cleaning is enabled for this table ("+
 			keyAutoClean+") and that the job responsible for it is running.")
 	}
-	if lastClean == nil && !(c.known(keyCleanPolicy) && c.known(keyCleanRetained)) {
+	if lastClean == nil && retentionUnknown {
 		ch.Findings = append(ch.Findings, fmt.Sprintf("Under KEEP_LATEST_COMMITS the cleaner has nothing to clean until the active timeline holds more "+
 			"commits than it retains: if %s is %d or more, no clean is expected yet. Supply %s and %s to judge that.",
 			keyCleanRetained, len(writes), keyCleanPolicy, keyCleanRetained))

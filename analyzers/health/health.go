@@ -444,16 +444,6 @@ func (c *ctx) firstMissingAlt(keys ...string) (string, bool) {
 	return "", false
 }
 
-// known: key has a value the run may judge with — supplied (any spelling), the writing
-// release's default in release mode, or any default under --apply-all-defaults.
-func (c *ctx) known(key string) bool {
-	if c.opt.ApplyAllDefaults || c.releaseHas(key) {
-		return true
-	}
-	_, ok := c.cfg.Supplied(key)
-	return ok
-}
-
 // releaseHas: release mode, and the key is supplied under a spelling the writing release
 // accepts or has that release's default (else why[key] says which it lacks).
 func (c *ctx) releaseHas(key string) bool {
