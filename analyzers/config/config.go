@@ -276,11 +276,15 @@ func hasSource(list []Source, s Source) bool {
 // defaults or the event log's Spark Properties), honouring alternative keys. This is what
 // "present" means for the health checker's SKIPPED rule.
 func (e *Effective) Supplied(key string) (Value, bool) {
-	return e.find(key, SourceProps, SourceCluster, SourceEventLog)
+	return e.find(key, suppliedSources...)
 }
 
+// suppliedSources are the layers the operator (or the writing application) set: what
+// Supplied, SuppliedExact and the release defaults count as given.
+var suppliedSources = []Source{SourceProps, SourceCluster, SourceEventLog}
+
 // supplied: a layer the operator (or the writing application) set.
-func supplied(s Source) bool { return s == SourceProps || s == SourceCluster || s == SourceEventLog }
+func supplied(s Source) bool { return hasSource(suppliedSources, s) }
 
 // SuppliedExact is Supplied without alternative keys (Java's props.containsKey).
 func (e *Effective) SuppliedExact(key string) (Value, bool) {
