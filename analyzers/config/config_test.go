@@ -104,7 +104,7 @@ func TestSecretsRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The text form is report.ConfigText's (report/config_text_test.go).
+	// The text form is report.ConfigText's (report/text_test.go, TestConfigTextRedacts).
 	js, _ := json.Marshal(e)
 	out := string(js)
 	for _, s := range append(secretValues, "tok-from-cli") {

@@ -28,7 +28,7 @@ func TestEffectiveRedactsEveryCredential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The text form is report.ConfigText's (report/config_text_test.go).
+	// The text form is report.ConfigText's (report/text_test.go, TestConfigTextRedacts).
 	for name, out := range map[string]string{"json": string(js)} {
 		if strings.Contains(out, "SEKRET") {
 			t.Errorf("%s leaks a secret:\n%s", name, out)
