@@ -58,7 +58,10 @@ type CommitMetadata struct {
 // CommitTotals sums a commit's write stats.
 type CommitTotals struct {
 	NumWrites, NumInserts, NumUpdateWrites, NumDeletes, TotalBytesWritten int64
-	Files, Partitions                                                     int
+	// TotalWriteErrors sums the write stats' totalWriteErrors: records the writer failed to
+	// write in a commit it still completed (0.14.0 completes a commit with 29 of 30 failed).
+	TotalWriteErrors  int64
+	Files, Partitions int
 }
 
 // Totals adds up the write stats of every partition.
@@ -75,6 +78,7 @@ func (m *CommitMetadata) Totals() CommitTotals {
 			t.NumUpdateWrites += s.NumUpdateWrites
 			t.NumDeletes += s.NumDeletes
 			t.TotalBytesWritten += s.TotalWriteBytes
+			t.TotalWriteErrors += s.TotalWriteErrors
 			key := s.Path
 			if key == "" {
 				key = part + "/" + s.FileID
@@ -95,10 +99,12 @@ type PartitionWrites struct {
 	// only inserts into a new file group (no previous commit).
 	Files, UpdatedFiles, NewFiles                                       int
 	NumWrites, NumInserts, NumUpdateWrites, NumDeletes, TotalWriteBytes int64
+	// WriteErrors sums the stats' totalWriteErrors (records that failed to write).
+	WriteErrors int64
 }
 
 // add counts one file's write stat into w; the full and the compact decode count alike.
-func (w *PartitionWrites) add(writes, inserts, updates, deletes, bytes int64, prevCommit string) {
+func (w *PartitionWrites) add(writes, inserts, updates, deletes, bytes, errs int64, prevCommit string) {
 	w.Files++
 	if updates > 0 {
 		w.UpdatedFiles++
@@ -111,6 +117,7 @@ func (w *PartitionWrites) add(writes, inserts, updates, deletes, bytes int64, pr
 	w.NumUpdateWrites += updates
 	w.NumDeletes += deletes
 	w.TotalWriteBytes += bytes
+	w.WriteErrors += errs
 }
 
 // PartitionWrites sums the write stats of each partition, sorted by partition path (a
@@ -123,7 +130,7 @@ func (m *CommitMetadata) PartitionWrites() []PartitionWrites {
 	for _, p := range m.Partitions() {
 		w := PartitionWrites{Partition: p}
 		for _, s := range m.PartitionToWriteStats[p] {
-			w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.PrevCommit)
+			w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.TotalWriteErrors, s.PrevCommit)
 		}
 		out = append(out, w)
 	}
@@ -280,6 +287,21 @@ type RequestedReplaceMetadata struct {
 			StrategyParams    map[string]string `json:"strategyParams"`
 		} `json:"strategy"`
 	} `json:"clusteringPlan"`
+}
+
+// ReplacedFileIDs are the file groups the plan's input slices name (partition → file ids, in
+// plan order): what the clustering replaces once it completes.
+func (r *RequestedReplaceMetadata) ReplacedFileIDs() map[string][]string {
+	if r == nil || r.ClusteringPlan == nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, g := range r.ClusteringPlan.InputGroups {
+		for _, s := range g.Slices {
+			out[s.PartitionPath] = append(out[s.PartitionPath], s.FileID)
+		}
+	}
+	return out
 }
 
 // IsClustering reports whether a requested replace is a clustering plan.

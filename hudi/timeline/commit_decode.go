@@ -181,6 +181,8 @@ type liteStat struct {
 	NumUpdateWrites int64  `avro:"numUpdateWrites"`
 	NumInserts      int64  `avro:"numInserts"`
 	TotalWriteBytes int64  `avro:"totalWriteBytes"`
+	// TotalWriteErrors is read so a commit's failed records show (CommitTotals).
+	TotalWriteErrors int64 `avro:"totalWriteErrors"`
 }
 
 // liteCommit is what a timeline row shows of commit metadata; the rest is skipped unread.
@@ -206,6 +208,7 @@ func (sum *commitSummary) addWrites(w PartitionWrites) {
 	t.NumUpdateWrites += w.NumUpdateWrites
 	t.NumDeletes += w.NumDeletes
 	t.TotalBytesWritten += w.TotalWriteBytes
+	t.TotalWriteErrors += w.WriteErrors
 	sum.writes = append(sum.writes, w)
 }
 
@@ -276,7 +279,7 @@ func liteSummary(b []byte, c avro.Container) (commitSummary, error) {
 		w := PartitionWrites{Partition: p}
 		for i := range ss {
 			s := &ss[i]
-			w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.PrevCommit)
+			w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.TotalWriteErrors, s.PrevCommit)
 			keys = keys.add(p, s)
 		}
 		sum.addWrites(w)

@@ -247,6 +247,7 @@ const (
 	roleNumUpdateWrites
 	roleNumInserts
 	roleTotalWriteBytes
+	roleTotalWriteErrors
 )
 
 type planField struct {
@@ -269,7 +270,8 @@ type summaryPlan struct {
 var (
 	topRoles  = map[string]int{"operationType": roleOp, "partitionToWriteStats": roleStats, "partitionToReplaceFileIds": roleReplaced}
 	statRoles = map[string]int{"fileId": roleFileID, "path": rolePath, "prevCommit": rolePrevCommit, "numWrites": roleNumWrites,
-		"numDeletes": roleNumDeletes, "numUpdateWrites": roleNumUpdateWrites, "numInserts": roleNumInserts, "totalWriteBytes": roleTotalWriteBytes}
+		"numDeletes": roleNumDeletes, "numUpdateWrites": roleNumUpdateWrites, "numInserts": roleNumInserts, "totalWriteBytes": roleTotalWriteBytes,
+		"totalWriteErrors": roleTotalWriteErrors}
 )
 
 // makeSummaryPlan compiles a writer schema; nil when its shape is not one the plan reads.
@@ -671,10 +673,12 @@ func (p *summaryPlan) decodeStats(r *wreader, ps *partSum, keys fileKeys) fileKe
 						s.NumInserts = num
 					case roleTotalWriteBytes:
 						s.TotalWriteBytes = num
+					case roleTotalWriteErrors:
+						s.TotalWriteErrors = num
 					}
 				}
 			}
-			ps.w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.PrevCommit)
+			ps.w.add(s.NumWrites, s.NumInserts, s.NumUpdateWrites, s.NumDeletes, s.TotalWriteBytes, s.TotalWriteErrors, s.PrevCommit)
 			keys = keys.add(ps.w.Partition, &s)
 		}
 	}
