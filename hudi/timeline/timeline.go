@@ -639,11 +639,13 @@ func (r *Reader) decodeEach(ctx context.Context, instants []*Instant, each func(
 // may be shared) and its completed file through dir; buf is a read buffer to reuse, returned
 // (grown) for the next call.
 func (r *Reader) decodeInstant(ctx context.Context, dir storage.DirReader, in *Instant, d *Decoded, buf []byte) []byte {
-	if in.Action == ActionReplaceCommit && d.planAction() == "" {
+	var plan *RequestedReplaceMetadata // a replacecommit's clustering plan, when it has one
+	if in.Action == ActionReplaceCommit && (d.planAction() == "" || in.State == Completed) {
 		if rf := in.requestedFile(); rf != "" {
 			if b, err := r.Store.ReadFile(ctx, rf); err == nil && len(b) > 0 {
-				var plan RequestedReplaceMetadata
-				if decodeInto(b, r.path(rf), &plan) == nil && plan.IsClustering() {
+				var p RequestedReplaceMetadata
+				if decodeInto(b, r.path(rf), &p) == nil && p.IsClustering() {
+					plan = &p
 					d.more().planAction = ActionClustering
 					if in.State != Completed {
 						d.operation = "CLUSTER"
@@ -668,6 +670,10 @@ func (r *Reader) decodeInstant(ctx context.Context, dir storage.DirReader, in *I
 	if err != nil {
 		d.more().err = err.Error()
 		r.Problems.Add(r.path(cf), err.Error())
+		return buf
+	}
+	if len(b) == 0 && IsWriteAction(in.Action) {
+		r.emptyCompleted(in, cf, plan, d)
 		return buf
 	}
 	if r.Compact {
@@ -695,6 +701,34 @@ func (r *Reader) decodeInstant(ctx context.Context, dir storage.DirReader, in *I
 	}
 	d.setCommit(cm)
 	return buf
+}
+
+// ErrEmptyCompleted starts the Err of a completed write whose completed file is 0 bytes
+// (Instant.EmptyCompleted).
+const ErrEmptyCompleted = "completed file is empty (0 bytes)"
+
+// EmptyCompleted reports whether the instant's completed file was 0 bytes when read: Spark
+// writes that file non-atomically (local disk, HDFS), so the write was still finishing, or
+// died finishing. Its data files count as committed, as Hudi's reader counts them.
+func (i *Instant) EmptyCompleted() bool { return strings.HasPrefix(i.Err, ErrEmptyCompleted) }
+
+// emptyCompleted records a 0-byte completed write file. A clustering replacecommit's replaced
+// file groups come from its plan (the requested file), so a snapshot does not read the
+// replaced groups beside their rewrite (107 rows counted 214); other writes' metadata is
+// unknown and said to be.
+func (r *Reader) emptyCompleted(in *Instant, cf string, plan *RequestedReplaceMetadata, d *Decoded) {
+	msg := ErrEmptyCompleted + ": the write had not finished writing it (Spark writes it non-atomically) or died doing so; its counts are unknown"
+	if in.Action == ActionReplaceCommit {
+		if plan != nil && plan.ClusteringPlan != nil {
+			d.operation = "CLUSTER"
+			d.replaced = plan.ReplacedFileIDs()
+			msg += "; the file groups it replaces are read from its clustering plan (" + in.requestedFile() + ")"
+		} else {
+			msg += "; the file groups it replaces are unknown, so a snapshot may read them beside their rewrite"
+		}
+	}
+	d.more().err = msg
+	r.Problems.Add(r.path(cf), msg)
 }
 
 // maxReusedBuffer bounds the read buffer a decode worker keeps: one huge instant file is read
