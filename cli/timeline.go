@@ -101,12 +101,13 @@ func writeTimelineText(w io.Writer, c *tableconfig.Config, instants []*timeline.
 				notes = append(notes, view.LateNote)
 			}
 			if in.Err != "" {
-				notes = append(notes, "unreadable: "+in.Err) // cells are escaped by columns
+				notes = append(notes, view.ErrLabel(in)+": "+in.Err) // cells are escaped by columns
 			}
+			notes = append(notes, r.Notes...)
 			row(in.RequestedTime, dash(ct), action, string(in.State), dash(in.Operation), itoa(in.Totals.NumWrites),
 				itoa(in.Totals.NumInserts), itoa(in.Totals.NumUpdateWrites), itoa(in.Totals.NumDeletes),
 				itoa(in.Totals.TotalBytesWritten), itoa(in.Totals.Files), itoa(in.Totals.Partitions), report.Duration(in),
-				strings.Join(notes, "; "))
+				noteCell(notes))
 		}
 	}}.write(w)
 	if err != nil {
@@ -124,6 +125,15 @@ func writeTimelineText(w io.Writer, c *tableconfig.Config, instants []*timeline.
 		fmt.Fprintln(w, strings.ReplaceAll(report.DerivedNote(coarsest), "`", ""))
 	}
 	return nil
+}
+
+// noteCell is the notes column: set off from the right-aligned duration before it (the
+// columns writer puts no gap before the last cell).
+func noteCell(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return "  " + strings.Join(notes, "; ")
 }
 
 func dash(s string) string {

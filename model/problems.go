@@ -27,6 +27,10 @@ const (
 	SourceReader   = "reader"    // the table reader's log of damaged files
 	SourceEventLog = "event log" // the event-log analyzer's warnings and notes
 	SourceHealth   = "health"    // a health check that failed to run, a health note
+	// SourceTimeline: what an instant says that needs acting on (TimelineIssues): a commit
+	// completed with failed records, a stalled pending write or clean. Not a problem reading
+	// the inputs, but counted: the table is not as its last commit suggests.
+	SourceTimeline = "timeline"
 )
 
 // Problem is one problem in the one shape every surface shows: where it came from, the file
@@ -70,7 +74,7 @@ func CountProblems(ps []Problem) int {
 func clean(s string) string { return safetext.Terminal(redact.Text(s)) }
 
 // ProblemList is every problem of the snapshot in one shape, in the order every surface lists
-// them: failed steps, the reader's log, event-log warnings, health checks that failed to run,
+// them: failed steps, the reader's log, the timeline's issues, event-log warnings, health checks that failed to run,
 // then the notes. The view layer builds it once per snapshot (view.Build).
 func (s *Snapshot) ProblemList() []Problem {
 	var out []Problem
@@ -108,6 +112,12 @@ func (s *Snapshot) ProblemList() []Problem {
 	}
 	for _, p := range s.Problems() {
 		add(SourceReader, p.File, Warning, p.Err)
+	}
+	// A 0-byte completed file is already in the reader's log (it names the file).
+	for _, is := range TimelineIssues(s.Timeline) {
+		if is.Kind != IssueIncomplete {
+			add(SourceTimeline, "instant "+is.In.RequestedTime, Warning, is.Message)
+		}
 	}
 	if r := s.EventLog; r != nil {
 		for _, w := range r.Warnings {

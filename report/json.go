@@ -69,13 +69,19 @@ type InstantJSON struct {
 	NumUpdateWrites   int64          `json:"numUpdateWrites"`
 	NumDeletes        int64          `json:"numDeletes"`
 	TotalBytesWritten int64          `json:"totalBytesWritten"`
-	FileCount         int            `json:"fileCount"`
-	PartitionCount    int            `json:"partitionCount"`
-	DurationMs        *int64         `json:"durationMs"`
-	PlanAction        string         `json:"planAction,omitempty"`
-	Error             string         `json:"error,omitempty"`
+	// TotalWriteErrors sums the write stats' totalWriteErrors: records that failed in a
+	// commit that still completed (see docs/json.md).
+	TotalWriteErrors int64  `json:"totalWriteErrors"`
+	FileCount        int    `json:"fileCount"`
+	PartitionCount   int    `json:"partitionCount"`
+	DurationMs       *int64 `json:"durationMs"`
+	PlanAction       string `json:"planAction,omitempty"`
+	Error            string `json:"error,omitempty"`
 	// CompletedAfterLaterStart marks instants where requested and completion order disagree.
 	CompletedAfterLaterStart bool `json:"completedAfterLaterStart"`
+	// Stalled marks a pending write, clean or rollback older than the newest completed
+	// instant (model.Stalled): a killed writer's leftover.
+	Stalled bool `json:"stalled"`
 }
 
 // StepJSON is one load step's outcome.
@@ -139,10 +145,12 @@ func JSON(ctx context.Context, w io.Writer, s *model.Snapshot) error {
 // completed after a later-started instant. `hudiscope timeline --json` uses it too.
 func InstantsJSON(instants []*timeline.Instant) []InstantJSON {
 	late := model.LateCompletions(instants)
+	newest := model.NewestCompleted(&timeline.Timeline{Instants: instants})
 	out := make([]InstantJSON, 0, len(instants))
 	for i, in := range instants {
 		j := instantJSON(in)
 		j.CompletedAfterLaterStart = late[i]
+		j.Stalled = model.Stalled(in, newest)
 		out = append(out, j)
 	}
 	return out
@@ -164,7 +172,7 @@ func fillInstantJSON(in *timeline.Instant, v *instantValues) InstantJSON {
 	j := InstantJSON{RequestedTime: in.RequestedTime, Derived: in.CompletionDerived, Action: in.Action,
 		State: in.State, Archived: in.Archived, NumWrites: in.Totals.NumWrites, NumInserts: in.Totals.NumInserts,
 		NumUpdateWrites: in.Totals.NumUpdateWrites, NumDeletes: in.Totals.NumDeletes,
-		TotalBytesWritten: in.Totals.TotalBytesWritten, FileCount: in.Totals.Files,
+		TotalBytesWritten: in.Totals.TotalBytesWritten, TotalWriteErrors: in.Totals.TotalWriteErrors, FileCount: in.Totals.Files,
 		PartitionCount: in.Totals.Partitions, PlanAction: in.PlanAction, Error: in.Err}
 	if in.CompletionTime != "" {
 		v.completion = in.CompletionTime

@@ -90,8 +90,9 @@ func TimelineMarkdown(tl []view.TimelineRow) string {
 			coarsest = max(coarsest, in.CompletionPrecision)
 		}
 		if in.Err != "" {
-			notes = append(notes, "unreadable: "+in.Err)
+			notes = append(notes, view.ErrLabel(in)+": "+in.Err)
 		}
+		notes = append(notes, r.Notes...)
 		rows = append(rows, append(InstantCells(in), strings.Join(notes, "; ")))
 	}
 	var b strings.Builder

@@ -17,7 +17,7 @@ import (
 // writes carries it (top-level "schemaVersion", or "hudiscope.schemaVersion" in the documents
 // whose top level follows a Java tool). Minor versions add fields; a major version removes or
 // changes one. docs/json.md documents every field.
-const SchemaVersion = "1.1.0"
+const SchemaVersion = "1.2.0"
 
 // WriteJSON writes v as indented JSON. Nothing is HTML-escaped: paths and messages keep their
 // < > & as they are.
@@ -113,6 +113,7 @@ func (j *jsonStream) end() error {
 func WriteTimelineJSON(w io.Writer, s *model.Snapshot, instants []*timeline.Instant, ready func(i int)) error {
 	d := NewTimelineDocument(s, nil)
 	late := model.LateCompletions(instants)
+	newest := model.NewestCompleted(&timeline.Timeline{Instants: instants}) // from names alone: no wait for metadata
 	j := newJSONStream(w)
 	j.raw("{")
 	j.key(0, "schemaVersion", true)
@@ -127,6 +128,7 @@ func WriteTimelineJSON(w io.Writer, s *model.Snapshot, instants []*timeline.Inst
 		}
 		ij := fillInstantJSON(instants[i], &values)
 		ij.CompletedAfterLaterStart = late[i]
+		ij.Stalled = model.Stalled(instants[i], newest)
 		if j.err == nil {
 			j.out = appendInstantJSON(j.out[:0], 2, &ij)
 			_, j.err = j.w.Write(j.out)

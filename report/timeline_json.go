@@ -63,6 +63,7 @@ func appendInstantJSON(dst []byte, depth int, ij *InstantJSON) []byte {
 	num("numUpdateWrites", ij.NumUpdateWrites)
 	num("numDeletes", ij.NumDeletes)
 	num("totalBytesWritten", ij.TotalBytesWritten)
+	num("totalWriteErrors", ij.TotalWriteErrors)
 	num("fileCount", int64(ij.FileCount))
 	num("partitionCount", int64(ij.PartitionCount))
 	if ij.DurationMs != nil {
@@ -78,6 +79,7 @@ func appendInstantJSON(dst []byte, depth int, ij *InstantJSON) []byte {
 		str("error", ij.Error)
 	}
 	boolean("completedAfterLaterStart", ij.CompletedAfterLaterStart)
+	boolean("stalled", ij.Stalled)
 	dst = append(dst, '\n')
 	for range depth {
 		dst = append(dst, "  "...)

@@ -17,7 +17,8 @@ func TestAppendInstantJSON(t *testing.T) {
 	for i, s := range odd {
 		ij := InstantJSON{RequestedTime: "20260101000000001", Action: "commit", State: "COMPLETED",
 			NumWrites: int64(i), NumInserts: -1, NumUpdateWrites: 1 << 40, TotalBytesWritten: 12345, FileCount: 3, PartitionCount: i,
-			Derived: i%2 == 0, Archived: i%3 == 0, CompletedAfterLaterStart: i%4 == 0, Error: s, PlanAction: strings.ToUpper(s)}
+			Derived: i%2 == 0, Archived: i%3 == 0, CompletedAfterLaterStart: i%4 == 0, Error: s, PlanAction: strings.ToUpper(s),
+			TotalWriteErrors: int64(29 * i), Stalled: i%5 == 0}
 		if i%2 == 0 {
 			ij.CompletionTime, ij.PrecisionMs, ij.DurationMs = &ct, &ms, &dur
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/internal/units"
+	"github.com/hudiscope/hudiscope/model"
 )
 
 // Detail is what a drill-down into one instant shows (the explorer's Enter on a Timeline
@@ -125,7 +126,7 @@ func InstantInfo(in *timeline.Instant) [][2]string {
 		info = append(info, [2]string{"archived", "yes (from the archived timeline)"})
 	}
 	if in.Err != "" {
-		info = append(info, [2]string{"unreadable", in.Err})
+		info = append(info, [2]string{ErrLabel(in), in.Err})
 	}
 	return info
 }
@@ -155,6 +156,11 @@ func InstantDetail(in *timeline.Instant, d *timeline.Details) Detail {
 		tot := c.Totals()
 		info("written", fmt.Sprintf("%d records (%d inserted, %d updated, %d deleted), %s in %d file(s), %d partition(s)",
 			tot.NumWrites, tot.NumInserts, tot.NumUpdateWrites, tot.NumDeletes, units.BytesCompact(tot.TotalBytesWritten), tot.Files, tot.Partitions))
+		if tot.TotalWriteErrors > 0 {
+			// Completed anyway (0.14.0 commits with 29 of 30 failed): the failed records are
+			// not in the table.
+			info("write errors", model.WriteErrorsText(tot)+" (totalWriteErrors); the commit completed without them")
+		}
 		if k, v := c.Checkpoint(); k != "" {
 			info("streamer checkpoint", k+" = "+v)
 		}
@@ -165,6 +171,9 @@ func InstantDetail(in *timeline.Instant, d *timeline.Details) Detail {
 		out.Tables = append(out.Tables, files, parts)
 		if cdc != nil {
 			out.Tables = append(out.Tables, *cdc)
+		}
+		if tot.TotalWriteErrors > 0 {
+			out.Tables = append(out.Tables, writeErrorsTable(c))
 		}
 	}
 	if c := d.Clean; c != nil {
@@ -381,6 +390,21 @@ func commitTables(c *timeline.CommitMetadata) (files, parts DetailTable, cdc *De
 		parts.add(PartName(p), len(stats), pw, pi, pu, pd, bytesCell(pb))
 	}
 	return files, parts, cdc
+}
+
+// writeErrorsTable lists the write stats that count failed records (a table of its own: the
+// files table keeps its columns for the commits that have none).
+func writeErrorsTable(c *timeline.CommitMetadata) DetailTable {
+	t := DetailTable{PartCol: 1, GroupCol: 2, Title: "write errors", Columns: []string{"partition", "file group", "file", "written", "failed"},
+		Right: []bool{false, false, false, true, true}, Mid: []bool{false, true, false, false, false}}
+	for _, p := range c.Partitions() {
+		for _, s := range c.PartitionToWriteStats[p] {
+			if s.TotalWriteErrors > 0 {
+				t.add(PartName(p), s.FileID, FileKind(s.Path), s.NumWrites, s.TotalWriteErrors)
+			}
+		}
+	}
+	return t
 }
 
 // FileKind names a written file within its file group: a MOR log file by version and write

@@ -185,12 +185,17 @@ func DerivedMark(in *timeline.Instant) string {
 }
 
 // LastCommit is the completed write that completed last on the active timeline (nil: none),
-// and the pending compaction and clustering plans in timeline order.
+// and what is pending in timeline order: compaction and clustering plans, and writes, cleans
+// and rollbacks not completed (a killed writer's inflight commit, a clean.requested). A
+// pending savepoint or indexing instant is not listed.
 func LastCommit(tl *timeline.Timeline) (last *timeline.Instant, pending []*timeline.Instant) {
 	last = model.LastCommit(tl) // the fleet row's too
 	for _, in := range tl.Instants {
+		if in.IsCompleted() {
+			continue
+		}
 		// Pending: the table type decides only completed commits.
-		if !in.IsCompleted() && in.IsPlannedService("") {
+		if in.IsPlannedService("") || timeline.IsWriteAction(in.Action) || in.IsClean() || in.IsRollback() || in.IsRestore() {
 			pending = append(pending, in)
 		}
 	}
@@ -263,9 +268,10 @@ func buildOverview(v *Snapshot) overview {
 		if len(pending) == 0 {
 			add(Fact{Label: "pending", Value: text("no compaction or clustering plan"), Link: Link{Pane: "Timeline"}})
 		}
+		newest := model.NewestCompleted(s.Timeline)
 		for i, in := range pending {
 			if i == maxPending {
-				add(Fact{Value: text(fmt.Sprintf("and %d more pending plans", len(pending)-maxPending)),
+				add(Fact{Value: text(fmt.Sprintf("and %d more pending", len(pending)-maxPending)),
 					Link: Link{Pane: "Timeline", Instant: pending[i].RequestedTime}})
 				break
 			}
@@ -273,11 +279,32 @@ func buildOverview(v *Snapshot) overview {
 			if i == 0 {
 				label = "pending"
 			}
-			act := in.Action
-			if in.PlanAction != "" {
-				act = in.PlanAction
+			val := []Seg{{Text: model.PendingName(in) + " "}, {Instant: in.RequestedTime}, {Text: " ("}, {Age: in.Started}, {Text: ")"}}
+			if model.Stalled(in, newest) {
+				// Behind a completed instant: nobody is finishing it (a killed writer).
+				val = append(val, sep, Seg{Text: "stalled: older than the newest completed instant"})
 			}
-			add(Fact{Label: label, Value: []Seg{{Text: act + " " + strings.ToLower(string(in.State)) + " "}, {Instant: in.RequestedTime}, {Text: " ("}, {Age: in.Started}, {Text: ")"}},
+			add(Fact{Label: label, Value: val,
+				Link: Link{Pane: "Timeline", Instant: in.RequestedTime}, CopyLabel: "instant", CopyValue: in.RequestedTime, Bad: true})
+		}
+		// Commits completed with failed records: the table lacks them, exit 0 from the writer.
+		var failed []*timeline.Instant
+		for _, in := range s.Timeline.Instants {
+			if in.IsCompleted() && in.Totals.TotalWriteErrors > 0 {
+				failed = append(failed, in)
+			}
+		}
+		for i, in := range failed {
+			if i == maxPending {
+				add(Fact{Value: text(fmt.Sprintf("and %d more commits with write errors", len(failed)-maxPending)),
+					Link: Link{Pane: "Timeline", Instant: in.RequestedTime}})
+				break
+			}
+			label := ""
+			if i == 0 {
+				label = "write errors"
+			}
+			add(Fact{Label: label, Value: []Seg{{Text: in.Action + " "}, {Instant: in.RequestedTime}, {Text: ": " + model.WriteErrorsText(in.Totals)}},
 				Link: Link{Pane: "Timeline", Instant: in.RequestedTime}, CopyLabel: "instant", CopyValue: in.RequestedTime, Bad: true})
 		}
 	}
@@ -296,9 +323,22 @@ func buildOverview(v *Snapshot) overview {
 		add(Fact{Label: "top finding", Value: text(stepState(s, model.StepFindings)), Link: Link{Pane: "Findings"}})
 	}
 	n := v.ProblemCount()
+	onTimeline := 0
+	for _, p := range v.Problems {
+		if p.Source == model.SourceTimeline && p.Counted() {
+			onTimeline++
+		}
+	}
+	var pvs []string
+	if r := n - onTimeline; r > 0 {
+		pvs = append(pvs, fmt.Sprintf("%d problem(s) reading the inputs", r))
+	}
+	if onTimeline > 0 {
+		pvs = append(pvs, fmt.Sprintf("%d on the timeline (write errors, stalled instants)", onTimeline))
+	}
 	pv := "none"
-	if n > 0 {
-		pv = fmt.Sprintf("%d problem(s) reading the inputs", n)
+	if len(pvs) > 0 {
+		pv = strings.Join(pvs, " · ")
 	}
 	o.after = []Fact{{Label: "problems", Value: text(pv), Link: Link{Pane: ProblemsPane}, Bad: n > 0}}
 	return o

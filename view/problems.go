@@ -20,6 +20,7 @@ const (
 	SourceReader   = model.SourceReader
 	SourceEventLog = model.SourceEventLog
 	SourceHealth   = model.SourceHealth
+	SourceTimeline = model.SourceTimeline
 )
 
 // ProblemCount is the number of problems reading the inputs: what the header badge, the

@@ -25,6 +25,33 @@ type TimelineRow struct {
 	DurApprox bool
 	// Kind is what the instant does, by the timeline's predicates (Kinds, in drawing order).
 	Kind Kind
+	// Notes are what the instant says that needs acting on: records that failed in a
+	// completed commit, a pending write or clean behind a completed instant (stalled).
+	Notes []string
+}
+
+// ErrLabel names an instant's Err: "incomplete" for a completed file still 0 bytes (a write
+// finishing it, or killed doing so), else "unreadable".
+func ErrLabel(in *timeline.Instant) string {
+	if in.EmptyCompleted() {
+		return "incomplete"
+	}
+	return "unreadable"
+}
+
+// StalledNote marks a pending write, clean or rollback older than the newest completed instant.
+const StalledNote = "stalled: older than the newest completed instant"
+
+// instantNotes are TimelineRow.Notes of in, newest the newest completed requested time.
+func instantNotes(in *timeline.Instant, newest string) []string {
+	var out []string
+	if in.IsCompleted() && in.Totals.TotalWriteErrors > 0 {
+		out = append(out, model.WriteErrorsText(in.Totals))
+	}
+	if model.Stalled(in, newest) {
+		out = append(out, StalledNote)
+	}
+	return out
 }
 
 // Kind is an instant's kind for drawing and grouping.
@@ -79,9 +106,10 @@ const (
 // the ones listed after it).
 func TimelineRows(instants []*timeline.Instant) []TimelineRow {
 	late := model.LateCompletions(instants)
+	newest := model.NewestCompleted(&timeline.Timeline{Instants: instants})
 	out := make([]TimelineRow, len(instants))
 	for i, in := range instants {
-		r := TimelineRow{In: in, Late: late[i], Mark: DerivedMark(in), Kind: KindOf(in)}
+		r := TimelineRow{In: in, Late: late[i], Mark: DerivedMark(in), Kind: KindOf(in), Notes: instantNotes(in, newest)}
 		r.Dur, r.DurApprox = Duration(in)
 		out[i] = r
 	}

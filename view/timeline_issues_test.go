@@ -1,0 +1,160 @@
+package view
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/testutil"
+	"github.com/hudiscope/hudiscope/model"
+)
+
+// issuesTable is a copy of cow-services-0.15.0 (newest completed instant 20261129165727052)
+// with commit 20261129165634001 (14 records written in five files) edited to count 3 failed
+// records in each of its first two write stats, as Hudi 0.14.0 completes a commit whose
+// records failed; an inflight commit 20261129165700000 and a requested clean 20261129165710000
+// behind completed instants (what a killed application leaves); and an inflight commit
+// 20261129165800000 after the newest completed one (a write still running, or killed last).
+func issuesTable(t *testing.T) string {
+	t.Helper()
+	zip := "../testdata/fixtures/cow-services-0.15.0/table.zip"
+	if _, err := os.Stat(zip); err != nil {
+		t.Skipf("fixture %s not present: %v", zip, err)
+	}
+	dir := testutil.UnzipTable(t, zip, t.TempDir())
+	hd := filepath.Join(dir, ".hoodie")
+	c := filepath.Join(hd, "20261129165634001.commit")
+	b, err := os.ReadFile(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(c, []byte(strings.Replace(string(b), `"totalWriteErrors" : 0`, `"totalWriteErrors" : 3`, 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inflight, err := os.ReadFile(filepath.Join(hd, "20261129165634001.inflight"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := os.ReadFile(filepath.Join(hd, "20261129165700553.clean.requested"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{
+		"20261129165700000.commit.requested": nil, "20261129165700000.inflight": inflight,
+		"20261129165710000.clean.requested":  plan,
+		"20261129165800000.commit.requested": nil, "20261129165800000.inflight": inflight,
+	} {
+		if err := os.WriteFile(filepath.Join(hd, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func loadIssues(t *testing.T, dir string) *Snapshot {
+	t.Helper()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	s, err := model.Load(context.Background(), model.Options{Location: dir, ClusterDefaults: "-",
+		Steps: []model.Step{model.StepTimeline}, Now: func() time.Time { return now }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build(s)
+}
+
+// A commit completed with failed records, and pending work a killed writer leaves, are shown:
+// the Overview lists the pending writes and the clean (the two behind a completed instant as
+// stalled), names the commit's write errors, and counts three timeline problems, where it
+// said "pending: no compaction or clustering plan" and "problems: none".
+func TestOverviewShowsWriteErrorsAndPendingWork(t *testing.T) {
+	v := loadIssues(t, issuesTable(t))
+	f := Format{Sep: " · ", Instant: func(s string) string { return s }, Age: func(time.Time) string { return "AGE" }}
+	var lines []string
+	for _, x := range v.Overview(Begins{}) {
+		switch x.Label {
+		case "pending", "write errors", "problems", "":
+			lines = append(lines, x.Label+": "+x.Text(f))
+		}
+	}
+	want := []string{
+		"pending: commit inflight 20261129165700000 (AGE) · stalled: older than the newest completed instant",
+		": clean requested 20261129165710000 (AGE) · stalled: older than the newest completed instant",
+		": commit inflight 20261129165800000 (AGE)",
+		"write errors: commit 20261129165634001: 6 of 20 records failed to write",
+		"problems: 3 on the timeline (write errors, stalled instants)",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("Overview:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	var msgs []string
+	for _, p := range v.Problems {
+		if p.Source == SourceTimeline {
+			msgs = append(msgs, p.File+": "+p.Message)
+		}
+	}
+	if len(msgs) != 3 || !strings.HasPrefix(msgs[0], "instant 20261129165634001: commit 20261129165634001 completed with 6 of 20 records failed to write") ||
+		!strings.HasPrefix(msgs[1], "instant 20261129165700000: commit inflight 20261129165700000 is older than the newest completed instant 20261129165727052: a stalled or abandoned write") ||
+		!strings.HasPrefix(msgs[2], "instant 20261129165710000: clean requested 20261129165710000 is older than the newest completed instant 20261129165727052: a stalled or abandoned clean") {
+		t.Errorf("timeline problems:\n%s", strings.Join(msgs, "\n"))
+	}
+	if v.ProblemCount() != 3 {
+		t.Errorf("%d problems counted, want 3", v.ProblemCount())
+	}
+	// The timeline rows carry the same notes.
+	notes := map[string][]string{}
+	for _, r := range TimelineRows(v.Model.Timeline.Instants) {
+		if len(r.Notes) > 0 {
+			notes[r.In.RequestedTime] = r.Notes
+		}
+	}
+	if len(notes) != 3 || notes["20261129165634001"][0] != "6 of 20 records failed to write" ||
+		notes["20261129165700000"][0] != StalledNote || notes["20261129165710000"][0] != StalledNote {
+		t.Errorf("row notes %v", notes)
+	}
+}
+
+// The drill-down into a commit with write errors says how many records failed and lists the
+// files that counted them (3 failed beside 4 written, and 3 beside 1, in 2024-01-02).
+func TestInstantDetailShowsWriteErrors(t *testing.T) {
+	v := loadIssues(t, issuesTable(t))
+	var in *timeline.Instant
+	for _, x := range v.Model.Timeline.Instants {
+		if x.RequestedTime == "20261129165634001" {
+			in = x
+		}
+	}
+	if in == nil {
+		t.Fatal("no commit 20261129165634001")
+	}
+	d, err := v.Model.InstantDetails(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	det := InstantDetail(in, d)
+	got := ""
+	for _, kv := range det.Info {
+		if kv[0] == "write errors" {
+			got = kv[1]
+		}
+	}
+	if got != "6 of 20 records failed to write (totalWriteErrors); the commit completed without them" {
+		t.Errorf("write errors info %q", got)
+	}
+	var rows []string
+	for _, tb := range det.Tables {
+		if tb.Title == "write errors" {
+			for i := range tb.Rows {
+				c := tb.Texts(i)
+				rows = append(rows, c[0]+" "+c[3]+" "+c[4])
+			}
+		}
+	}
+	if !slices.Equal(rows, []string{"2024-01-02 4 3", "2024-01-02 1 3"}) {
+		t.Errorf("write errors table %v", rows)
+	}
+}
