@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 )
@@ -31,6 +32,9 @@ const (
 	// completed with failed records, a stalled pending write or clean. Not a problem reading
 	// the inputs, but counted: the table is not as its last commit suggests.
 	SourceTimeline = "timeline"
+	// SourceConfig: a supplied writer key the release writing the table does not know (a 1.x
+	// name in a 0.14 writer's props): Hudi ignores it silently, so its default applies.
+	SourceConfig = "config"
 )
 
 // Problem is one problem in the one shape every surface shows: where it came from, the file
@@ -112,6 +116,15 @@ func (s *Snapshot) ProblemList() []Problem {
 	}
 	for _, p := range s.Problems() {
 		add(SourceReader, p.File, Warning, p.Err)
+	}
+	// Keys the writing release ignores (only in a newer release, or dropped before it);
+	// misspellings are the findings' (Findings.Misspellings).
+	if s.Effective != nil {
+		for _, kp := range findings.Default().CheckKeys(s.Effective) {
+			if kp.Kind == findings.KeyNewer || kp.Kind == findings.KeyRemoved {
+				add(SourceConfig, kp.Origin, Warning, "ignored: "+kp.Text)
+			}
+		}
 	}
 	// A 0-byte completed file is already in the reader's log (it names the file).
 	for _, is := range TimelineIssues(s.Timeline) {

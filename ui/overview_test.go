@@ -112,7 +112,8 @@ func TestOverviewGolden(t *testing.T) {
 		{"overview-table-only", func(tb testing.TB) *model.Snapshot { return loadTableOnly(tb, fxServices) }, nil, nil},
 		{"overview-bad", badSnapshot, nil, nil},
 		{"problems-bad", badSnapshot, []string{"p"}, nil},
-		{"problems-none", func(tb testing.TB) *model.Snapshot { return loadAll(tb, fxServices) }, []string{"p"}, nil},
+		// Table only: the writer properties set a key Hudi 1.x ignores, which is a problem.
+		{"problems-none", func(tb testing.TB) *model.Snapshot { return loadTableOnly(tb, fxServices) }, []string{"p"}, nil},
 	}
 	for _, c := range cases {
 		for _, sz := range sizes {

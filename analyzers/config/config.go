@@ -346,14 +346,19 @@ func DeclaredDefault(key string) (string, bool) {
 
 // ReleaseValue is the value a writer of release line (e.g. "1.2") runs with for key when the
 // writer properties were given: the value supplied under any spelling that release accepts
-// (its own name for the key, that name's alternatives, and key itself), else the engine-effective
+// (its own name for the key, that name's alternatives, and key itself when it accepts it), else the engine-effective
 // default where this engine overrides the declared one, else the release's declared default
 // (Source SourceRelease). Keys are renamed between lines (hoodie.clean.max.commits in 0.x is
 // hoodie.clean.trigger.max.commits in 1.x), so the name is the release's. ok is false with a
 // reason when the release has no such key or declares no default for it.
 func (e *Effective) ReleaseValue(key, release string) (v Value, ok bool, reason string) {
 	name, known := NameIn(key, release)
-	spellings := []string{key}
+	// key itself counts only when the release accepts that spelling: 0.14 silently ignores
+	// 1.x's hoodie.clean.trigger.max.commits, so its value is not what the writer ran with.
+	var spellings []string
+	if !known || KnownIn(key, release) {
+		spellings = []string{key}
+	}
 	var info KeyInfo
 	if known {
 		info, _ = Key(name, release)

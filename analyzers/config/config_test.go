@@ -156,3 +156,24 @@ func TestWithEventLogLayer(t *testing.T) {
 		t.Error("no hoodie.* key: not the same configuration")
 	}
 }
+
+// A value supplied under a name the release does not know is not what its writer ran with:
+// 0.14 silently ignores 1.x's hoodie.clean.trigger.max.commits, so 0.14's value is its own
+// default for hoodie.clean.max.commits (1), not the 7 supplied; 1.1 knows the name and takes
+// it, and takes 0.x's hoodie.clean.max.commits as the alternative its HoodieCleanConfig lists.
+func TestReleaseValueIgnoresSpellingsTheReleaseLacks(t *testing.T) {
+	e := New(Input{Props: map[string]string{"hoodie.clean.trigger.max.commits": "7"}, PropsFile: "w.properties"})
+	v, ok, _ := e.ReleaseValue("hoodie.clean.trigger.max.commits", "0.14")
+	if !ok || v.Raw != "1" || v.Source != SourceRelease || v.AltKey != "hoodie.clean.max.commits" {
+		t.Errorf("0.14: %+v %v, want its default 1 under hoodie.clean.max.commits", v, ok)
+	}
+	if v, ok, _ := e.ReleaseValue("hoodie.clean.trigger.max.commits", "1.1"); !ok || v.Raw != "7" || v.Source != SourceProps {
+		t.Errorf("1.1: %+v %v, want the supplied 7", v, ok)
+	}
+	old := New(Input{Props: map[string]string{"hoodie.clean.max.commits": "4"}, PropsFile: "w.properties"})
+	for _, r := range []string{"0.14", "1.1"} {
+		if v, ok, _ := old.ReleaseValue("hoodie.clean.trigger.max.commits", r); !ok || v.Raw != "4" || v.Source != SourceProps {
+			t.Errorf("%s with hoodie.clean.max.commits=4: %+v %v", r, v, ok)
+		}
+	}
+}

@@ -148,7 +148,7 @@ func (c *ctx) cleaner() (Check, Band, error) {
 	ch := Check{Name: name, EffectiveConfigs: Configs{{keyCleanTrigger, itoa(trigger)}, {"effective.unhealthy.threshold.commits", itoa(threshold)},
 		{"observed.completed.write.commits", itoa(int64(len(writes)))}}}
 	for _, k := range []string{keyCleanPolicy, keyCleanRetained} {
-		if v, ok := c.cfg.SuppliedExact(k); ok {
+		if v, ok := c.suppliedExact(k); ok {
 			ch.EffectiveConfigs = append(ch.EffectiveConfigs, KV{k, v.Display()})
 		}
 	}
@@ -191,7 +191,7 @@ func (c *ctx) cleaner() (Check, Band, error) {
 			int64(len(writes)) <= n {
 			ch.Status = Healthy
 			ch.Summary = fmt.Sprintf("%d commit(s) and no clean yet: the cleaner keeps the last %d commit(s) (%s) and has nothing to clean "+
-				"until the active timeline holds more, so no clean is expected", since, n, keyCleanRetained)
+				"until the active timeline holds more, so no clean is expected", since, n, c.name(keyCleanRetained))
 			ch.EffectiveConfigs = append(ch.EffectiveConfigs, KV{"effective.cleaner.nothing.to.clean.until.commits", itoa(n + 1)})
 			b.State = OnTrack
 			return ch, b, nil
@@ -210,12 +210,12 @@ func (c *ctx) cleaner() (Check, Band, error) {
 			"under concurrent writers is a common cause.")
 	} else {
 		ch.Findings = append(ch.Findings, "No clean is scheduled. Check that cleaning is enabled for this table ("+
-			keyAutoClean+") and that the job responsible for it is running.")
+			c.name(keyAutoClean)+") and that the job responsible for it is running.")
 	}
 	if lastClean == nil && retentionUnknown {
 		ch.Findings = append(ch.Findings, fmt.Sprintf("Under KEEP_LATEST_COMMITS the cleaner has nothing to clean until the active timeline holds more "+
 			"commits than it retains: if %s is %d or more, no clean is expected yet. Supply %s and %s to judge that.",
-			keyCleanRetained, len(writes), keyCleanPolicy, keyCleanRetained))
+			c.name(keyCleanRetained), len(writes), c.name(keyCleanPolicy), c.name(keyCleanRetained)))
 	}
 	return ch, b, nil
 }
@@ -665,7 +665,7 @@ func (c *ctx) recordIndex() (Check, Band, error) {
 		return skipped(name, "Table has no record-level index: 'hoodie.table.metadata.partitions' in the table configuration does not list 'record_index'"), notApplicable, nil
 	}
 	partitioned := false
-	if v, ok := c.cfg.Supplied(keyRLIPartitioned); ok {
+	if v, ok := c.suppliedAlt(keyRLIPartitioned); ok {
 		partitioned = javaBool(v.Raw)
 	}
 	minKey, maxKey := keyRLIGlobalMin, keyRLIGlobalMax

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -320,6 +321,12 @@ type ctx struct {
 	notes []string
 	// why says, per key, why release mode could not take the release's default.
 	why map[string]string
+	// lines are the release lines that write the table (opt.Releases, else those of its table
+	// version): a key is read under the names they give it (hoodie.clean.max.commits on 0.14
+	// for 1.x's hoodie.clean.trigger.max.commits); nil when the table version is unknown.
+	lines []string
+	// ignored: notes already given for keys supplied under a spelling the writer ignores.
+	ignored map[string]bool
 }
 
 // Run runs the selected checks in registration order.
@@ -334,7 +341,11 @@ func Run(in Input, opt Options) *Result {
 	if cfg == nil {
 		cfg = config.New(config.Input{})
 	}
-	c := &ctx{in: in, opt: opt, cfg: cfg, why: map[string]string{}}
+	c := &ctx{in: in, opt: opt, cfg: cfg, why: map[string]string{}, ignored: map[string]bool{}, lines: opt.Releases}
+	if len(c.lines) == 0 && in.TableVersion > 0 {
+		_, pinned := cfg.Supplied("hoodie.write.table.version")
+		c.lines = config.WriterReleases(in.TableVersion, pinned)
+	}
 	r := &Result{BasePath: in.BasePath, TableType: in.TableType, OverallStatus: Skipped, Checks: []Check{}, Errors: []string{},
 		Hudiscope: &Extra{Engine: cfg.Engine, ApplyAllDefaults: opt.ApplyAllDefaults, Releases: opt.Releases}}
 	want := map[string]bool{}
@@ -402,12 +413,112 @@ func skipped(name, summary string) Check {
 
 func (c *ctx) skipForMissing(name, key string) Check {
 	if why := c.why[key]; why != "" {
+		key = c.name(key)
 		return skipped(name, fmt.Sprintf("Writer property '%s' is not set in the writer properties and %s, so this check "+
 			"cannot judge the table. Pass it via --props or --hoodie-conf.", key, why))
 	}
+	key = c.name(key)
 	return skipped(name, fmt.Sprintf("Writer property '%s' was not supplied, so this check cannot judge the table against the "+
 		"settings it is actually written with. Pass it via --props or --hoodie-conf, or rerun "+
 		"with --apply-all-defaults to evaluate against Hudi defaults.", key))
+}
+
+// spellings are the names the writing release lines give key (the check's 1.x name) and the
+// alternatives they accept for it (withAlternatives: 1.x reads hoodie.clean.max.commits for
+// hoodie.clean.trigger.max.commits): the names a supplied value counts under, canonical names
+// first, in line order without repeats; [key] when no line is known or none has the key.
+func (c *ctx) spellings(key string) []string {
+	var names, alts []string
+	for _, l := range c.lines {
+		n, ok := config.NameIn(key, l)
+		if !ok {
+			continue
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+		if k, ok := config.Key(n, l); ok {
+			for _, a := range k.Alternatives {
+				if !slices.Contains(alts, a) {
+					alts = append(alts, a)
+				}
+			}
+		}
+	}
+	if len(names) == 0 {
+		return []string{key}
+	}
+	for _, a := range alts {
+		if !slices.Contains(names, a) {
+			names = append(names, a)
+		}
+	}
+	return names
+}
+
+// name is what the writing release calls key (the newest line's name when they differ).
+func (c *ctx) name(key string) string {
+	n := key
+	for _, l := range c.lines {
+		if m, ok := config.NameIn(key, l); ok {
+			n = m
+		}
+	}
+	return n
+}
+
+// suppliedExact is SuppliedExact under the writing release's names for key (Java's
+// containsKey, asked of the release that reads the props). A value under a spelling that
+// release does not know does nothing in the writer: it is left out, and noted once.
+func (c *ctx) suppliedExact(key string) (config.Value, bool) {
+	return c.supplied(key, c.cfg.SuppliedExact)
+}
+
+// suppliedAlt is suppliedExact accepting alternative keys (Supplied).
+func (c *ctx) suppliedAlt(key string) (config.Value, bool) {
+	return c.supplied(key, c.cfg.Supplied)
+}
+
+func (c *ctx) supplied(key string, find func(string) (config.Value, bool)) (config.Value, bool) {
+	sp := c.spellings(key)
+	for _, n := range sp {
+		if v, ok := find(n); ok {
+			if n != key {
+				v.Key, v.AltKey = key, n
+			}
+			return v, true
+		}
+	}
+	c.noteIgnored(key)
+	return config.Value{}, false
+}
+
+// noteIgnored notes, once, that key was supplied under a spelling the writing release does
+// not read (1.x names in a 0.14 writer's props are silently ignored by it).
+func (c *ctx) noteIgnored(key string) {
+	sp := c.spellings(key)
+	if slices.Contains(sp, key) || c.ignored[key] {
+		return
+	}
+	if v, ok := c.cfg.SuppliedExact(key); ok {
+		c.ignored[key] = true
+		c.notes = append(c.notes, IgnoredKeyNote(key, c.name(key), c.lines, v.Origin))
+	}
+}
+
+// IgnoredKeyNote says a supplied key does nothing in the releases that write the table, and
+// what they read instead ("hoodie.clean.trigger.max.commits (props /p) is ignored by Hudi
+// 0.14/0.15, which writes this table: it reads hoodie.clean.max.commits").
+func IgnoredKeyNote(key, theirs string, lines []string, origin string) string {
+	at := ""
+	if origin != "" {
+		at = " (" + origin + ")"
+	}
+	s := fmt.Sprintf("'%s'%s is ignored by Hudi %s, which writes this table", key, at, strings.Join(lines, "/"))
+	if theirs != key {
+		s += fmt.Sprintf(": it reads '%s', so the checks do too", theirs)
+	}
+	return s
 }
 
 // firstMissing is HealthCheckContext.firstMissingConfig (exact keys, as Java's containsKey).
@@ -421,7 +532,7 @@ func (c *ctx) firstMissing(keys ...string) (string, bool) {
 		if c.releaseHas(k) {
 			continue
 		}
-		if _, ok := c.cfg.SuppliedExact(k); !ok {
+		if _, ok := c.suppliedExact(k); !ok {
 			return k, true
 		}
 	}
@@ -437,7 +548,7 @@ func (c *ctx) firstMissingAlt(keys ...string) (string, bool) {
 		if c.releaseHas(k) {
 			continue
 		}
-		if _, ok := c.cfg.Supplied(k); !ok {
+		if _, ok := c.suppliedAlt(k); !ok {
 			return k, true
 		}
 	}
@@ -450,9 +561,12 @@ func (c *ctx) releaseHas(key string) bool {
 	if len(c.opt.Releases) == 0 {
 		return false
 	}
-	_, ok, why := c.cfg.WriterValue(key, c.opt.Releases)
+	v, ok, why := c.cfg.WriterValue(key, c.opt.Releases)
 	if !ok {
 		c.why[key] = why
+	}
+	if !ok || v.Source == config.SourceRelease {
+		c.noteIgnored(key) // at the default although a value was supplied: say why
 	}
 	return ok
 }
@@ -468,9 +582,9 @@ func (c *ctx) get(key string, alt bool) string {
 	switch {
 	case ok:
 	case alt:
-		v, ok = c.cfg.Supplied(key)
+		v, ok = c.suppliedAlt(key)
 	default:
-		v, ok = c.cfg.SuppliedExact(key)
+		v, ok = c.suppliedExact(key)
 	}
 	if !ok {
 		v, ok = c.cfg.Default(key)
