@@ -18,14 +18,17 @@ import (
 func TestHealthCleanerKeyNamedByWritingRelease(t *testing.T) {
 	// Nothing supplied: the skip asks for the writing release's name.
 	for fx, want := range map[string]string{
+		"bootstrap-0.14.0":    "'hoodie.clean.max.commits' was not supplied",
 		"cow-services-0.15.0": "'hoodie.clean.max.commits' was not supplied",
 		"cow-services-0.12.2": "'hoodie.clean.max.commits' was not supplied",
 		"cow-services-1.2.0":  "'hoodie.clean.trigger.max.commits' was not supplied",
 	} {
-		cl := loadHealth(t, fx, false).Health.Check("cleaner")
-		if cl.Status != health.Skipped || !strings.Contains(cl.Summary, want) {
-			t.Errorf("%s: cleaner %s %q, want SKIPPED naming %s", fx, cl.Status, cl.Summary, want)
-		}
+		t.Run(fx, func(t *testing.T) { // bootstrap-0.14.0 comes with the fixtures branch: skipped without it
+			cl := loadHealth(t, fx, false).Health.Check("cleaner")
+			if cl.Status != health.Skipped || !strings.Contains(cl.Summary, want) {
+				t.Errorf("%s: cleaner %s %q, want SKIPPED naming %s", fx, cl.Status, cl.Summary, want)
+			}
+		})
 	}
 	// The 0.x name supplied: judged, on 0.15.0 (its own name) and on 1.2.0 (an alternative).
 	// 0.15.0: 2 commits since the clean at 20261129165721657, threshold max(2×1, 5).
@@ -41,6 +44,18 @@ func TestHealthCleanerKeyNamedByWritingRelease(t *testing.T) {
 	if cl := loadHealth(t, "cow-services-1.2.0", false, "hoodie.clean.max.commits=1").Health.Check("cleaner"); cl.Status == health.Skipped {
 		t.Errorf("1.2.0 with the 0.x alternative: cleaner %s %q", cl.Status, cl.Summary)
 	}
+	// Real Hudi 0.14.0 (bootstrap-0.14.0: the bootstrap and two upserts, never cleaned): its
+	// own names judge it; the 1.x spellings of policy and retention are not read, and noted.
+	t.Run("bootstrap-0.14.0 judged", func(t *testing.T) {
+		r0 := loadHealth(t, "bootstrap-0.14.0", false, "hoodie.clean.max.commits=1", "hoodie.clean.policy=KEEP_LATEST_COMMITS", "hoodie.cleaner.commits.retained=10").Health
+		if cl := r0.Check("cleaner"); cl.Status != health.Healthy || cl.Summary != "3 commit(s) and no clean yet, within the threshold of 5" ||
+			cl.EffectiveConfigs.Get("hoodie.clean.commits.retained") != "10" || cl.EffectiveConfigs.Get("hoodie.clean.policy") != "" {
+			t.Errorf("0.14.0: cleaner %+v", cl)
+		}
+		if !hasNote(r0, "'hoodie.clean.policy' (--hoodie-conf) is ignored by Hudi 0.14/0.15, which writes this table: it reads 'hoodie.cleaner.policy'") {
+			t.Errorf("0.14.0 notes %q", r0.Hudiscope.Notes)
+		}
+	})
 	// The 1.x name on a 0.15.0 table does nothing in its writer: not taken, and said so.
 	r := loadHealth(t, "cow-services-0.15.0", false, "hoodie.clean.trigger.max.commits=1").Health
 	cl = r.Check("cleaner")
