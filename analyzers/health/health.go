@@ -394,7 +394,7 @@ func Run(in Input, opt Options) *Result {
 	if r.Hudiscope.Sources == nil {
 		r.Hudiscope.Sources = []SourceEntry{}
 	}
-	r.Hudiscope.Notes = c.notes
+	r.Hudiscope.Notes = append(c.notes, writeErrorNotes(in.Timeline)...)
 	return r
 }
 
@@ -749,3 +749,20 @@ func (sc sinceCompaction) since(archiveRead bool) string {
 
 // CountsBytes reports whether b's numbers are bytes (its measure ends in "bytes").
 func (b Band) CountsBytes() bool { return strings.HasSuffix(b.Measure, " bytes") }
+
+// writeErrorNotes name the completed commits whose write stats count failed records (Hudi
+// 0.14.0 completes a commit with 29 of 30 failed): no check judges them, and the table lacks
+// those records while every service looks healthy.
+func writeErrorNotes(tl *timeline.Timeline) []string {
+	if tl == nil {
+		return nil
+	}
+	var out []string
+	for _, in := range tl.Instants {
+		if t := in.Totals; in.IsCompleted() && t.TotalWriteErrors > 0 {
+			out = append(out, fmt.Sprintf("%s %s completed with %d of %d records failed to write (totalWriteErrors): the table lacks them",
+				in.Action, in.RequestedTime, t.TotalWriteErrors, t.NumWrites+t.TotalWriteErrors))
+		}
+	}
+	return out
+}

@@ -436,3 +436,17 @@ func TestVerdictRollUp(t *testing.T) {
 		t.Errorf("nothing supplied: %q", r.Verdict())
 	}
 }
+
+// A completed commit whose write stats count failed records is a health note (no check judges
+// it): 29 of 30 records failed, as Hudi 0.14.0 completed one.
+func TestWriteErrorsAreAHealthNote(t *testing.T) {
+	ok := &timeline.Instant{RequestedTime: "20240101000000000", Action: "commit", State: timeline.Completed,
+		Totals: timeline.CommitTotals{NumWrites: 5}}
+	bad := &timeline.Instant{RequestedTime: "20240101000100000", Action: "commit", State: timeline.Completed,
+		Totals: timeline.CommitTotals{NumWrites: 1, TotalWriteErrors: 29}}
+	r := Run(Input{TableType: "COPY_ON_WRITE", Timeline: &timeline.Timeline{Instants: []*timeline.Instant{ok, bad}}}, Options{Checks: []string{"cleaner"}})
+	want := "commit 20240101000100000 completed with 29 of 30 records failed to write (totalWriteErrors): the table lacks them"
+	if len(r.Hudiscope.Notes) != 1 || r.Hudiscope.Notes[0] != want {
+		t.Errorf("notes %q, want [%q]", r.Hudiscope.Notes, want)
+	}
+}
