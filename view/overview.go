@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -334,7 +335,17 @@ func buildOverview(v *Snapshot) overview {
 		pvs = append(pvs, fmt.Sprintf("%d problem(s) reading the inputs", r))
 	}
 	if onTimeline > 0 {
-		pvs = append(pvs, fmt.Sprintf("%d on the timeline (write errors, stalled instants)", onTimeline))
+		var kinds []string
+		for _, is := range model.TimelineIssues(s.Timeline) {
+			k := is.Kind
+			if k == model.IssueStalled {
+				k = "stalled instants"
+			}
+			if is.Kind != model.IssueIncomplete && !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+		pvs = append(pvs, fmt.Sprintf("%d on the timeline (%s)", onTimeline, strings.Join(kinds, ", ")))
 	}
 	pv := "none"
 	if len(pvs) > 0 {

@@ -166,3 +166,45 @@ func TestInstantDetailShowsWriteErrors(t *testing.T) {
 		t.Errorf("write errors table %v", rows)
 	}
 }
+
+// The same on a 1.x timeline (cow-services-1.2.0, newest completed instant requested at
+// 20261129162134323): an inflight commit and a requested clean left before it are pending and
+// stalled, and the problems line names only the kind there is.
+func TestOverviewStalledOnV9Timeline(t *testing.T) {
+	zip := "../testdata/fixtures/cow-services-1.2.0/table.zip"
+	if _, err := os.Stat(zip); err != nil {
+		t.Skipf("fixture %s not present: %v", zip, err)
+	}
+	dir := testutil.UnzipTable(t, zip, t.TempDir())
+	tl := filepath.Join(dir, ".hoodie", "timeline")
+	plan, err := os.ReadFile(filepath.Join(tl, "20261129162049827.clean.requested"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{"20261129162100000.commit.requested": nil, "20261129162100000.inflight": nil, "20261129162100500.clean.requested": plan} {
+		if err := os.WriteFile(filepath.Join(tl, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := loadIssues(t, dir)
+	f := Format{Sep: " · ", Instant: func(s string) string { return s }, Age: func(time.Time) string { return "AGE" }}
+	var lines []string
+	for _, x := range v.Overview(Begins{}) {
+		switch x.Label {
+		case "pending", "write errors", "problems":
+			lines = append(lines, x.Label+": "+x.Text(f))
+		case "":
+			if strings.Contains(x.Text(f), "requested") || strings.Contains(x.Text(f), "inflight") {
+				lines = append(lines, ": "+x.Text(f))
+			}
+		}
+	}
+	want := []string{
+		"pending: commit inflight 20261129162100000 (AGE) · stalled: older than the newest completed instant",
+		": clean requested 20261129162100500 (AGE) · stalled: older than the newest completed instant",
+		"problems: 2 on the timeline (stalled instants)",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("Overview:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
