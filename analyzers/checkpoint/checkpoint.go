@@ -37,8 +37,8 @@ type Report struct {
 	// the instants between it and the timeline start are archived.
 	InActiveTimeline bool   `json:"inActiveTimeline"`
 	ActiveStart      string `json:"activeTimelineStart"`
-	// InCleanerRetention is false when VALUE is older than the last clean's
-	// earliestCommitToRetain: files the read needs may already be deleted.
+	// InCleanerRetention is false when the read from VALUE needs a write older than the last
+	// clean's earliestCommitToRetain: files it needs may already be deleted.
 	InCleanerRetention     bool   `json:"inCleanerRetention"`
 	EarliestCommitToRetain string `json:"earliestCommitToRetain,omitempty"`
 	// Covered are the completed writes whose records the read returns, active and archived,
@@ -138,13 +138,22 @@ func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string, rd
 		// reader, exclusive on requested times, needs to read that first write.
 		r.InActiveTimeline = timeline.CompareInstants(value, shiftMillis(first.RequestedTime, -1)) >= 0
 	}
+	p := PlanRead(tl, Query{Begin: value, MOR: t.IsMOR()}, rd)
+	r.Covered, r.Skipped, r.Unknown, r.WholeTable = p.Writes, p.Skipped, p.Unknown, p.WholeTable
 	r.InCleanerRetention = true
 	if ect := lastCleanRetain(ctx, t, tl); ect != "" {
 		r.EarliestCommitToRetain = ect
-		r.InCleanerRetention = timeline.CompareInstants(value, ect) >= 0
+		// The value is inside the retention when the read needs no write the cleaner may have
+		// passed: every write it returns (or skips) was requested at or after the earliest
+		// retained commit. Comparing the value itself would call the earliest safe begin of
+		// an exclusive reader (one millisecond before that commit) too old.
+		for _, w := range append(append([]*timeline.Instant(nil), r.Covered...), r.Skipped...) {
+			if timeline.CompareInstants(w.RequestedTime, ect) < 0 {
+				r.InCleanerRetention = false
+				break
+			}
+		}
 	}
-	p := PlanRead(tl, Query{Begin: value, MOR: t.IsMOR()}, rd)
-	r.Covered, r.Skipped, r.Unknown, r.WholeTable = p.Writes, p.Skipped, p.Unknown, p.WholeTable
 	for _, w := range r.Covered {
 		if w == r.Instant {
 			r.ReRead = true
