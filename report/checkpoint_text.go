@@ -87,8 +87,8 @@ func CheckpointLines(r *checkpoint.Report) []string {
 		out = append(out, "  (older than every write: the read returns every record of the table)")
 	}
 	if len(r.Skipped) > 0 {
-		out = append(out, fmt.Sprintf("NOT SAFE: %d archived write(s) after %s are skipped by this reader (%s … %s): a pipeline resuming from this value never reads their records.",
-			len(r.Skipped), r.Value, r.Skipped[0].RequestedTime, r.Skipped[len(r.Skipped)-1].RequestedTime))
+		out = append(out, fmt.Sprintf("NOT SAFE: %d archived write(s) after %s are skipped by this reader (%s … %s; %s): a pipeline resuming from this value never reads their records.",
+			len(r.Skipped), r.Value, r.Skipped[0].RequestedTime, r.Skipped[len(r.Skipped)-1].RequestedTime, r.SkipReason))
 	}
 	if r.Unknown != "" {
 		out = append(out, "NOT SAFE: "+r.Unknown+".")

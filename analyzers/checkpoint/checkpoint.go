@@ -53,6 +53,8 @@ type Report struct {
 	// Skipped are archived writes after VALUE that the reader does not return (0.x reads
 	// only the active timeline): a pipeline resuming from VALUE never sees them.
 	Skipped []*timeline.Instant `json:"-"`
+	// SkipReason says why they are skipped.
+	SkipReason string `json:"skipReason,omitempty"`
 	// Unknown, when set, says why what the read returns is not reproduced.
 	Unknown string `json:"unknown,omitempty"`
 	// WholeTable: the read returns every record of the table.
@@ -139,7 +141,7 @@ func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string, rd
 		r.InActiveTimeline = timeline.CompareInstants(value, shiftMillis(first.RequestedTime, -1)) >= 0
 	}
 	p := PlanRead(tl, Query{Begin: value, MOR: t.IsMOR()}, rd)
-	r.Covered, r.Skipped, r.Unknown, r.WholeTable = p.Writes, p.Skipped, p.Unknown, p.WholeTable
+	r.Covered, r.Skipped, r.SkipReason, r.Unknown, r.WholeTable = p.Writes, p.Skipped, p.SkipReason, p.Unknown, p.WholeTable
 	r.InCleanerRetention = true
 	if ect := lastCleanRetain(ctx, t, tl); ect != "" {
 		r.EarliestCommitToRetain = ect

@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/hudiscope/hudiscope/hudi/timeline"
@@ -30,6 +31,8 @@ type Plan struct {
 	// Skipped are the archived writes after the begin value that the read does NOT return
 	// (0.x reads only the active timeline): a pipeline resuming from the value misses them.
 	Skipped []*timeline.Instant
+	// SkipReason says why they are skipped.
+	SkipReason string
 	// Unknown, when set, says why the read's result is not reproduced; Writes are then the
 	// ones it returns at least.
 	Unknown string
@@ -68,12 +71,28 @@ func PlanRead(tl *timeline.Timeline, q Query, rd Reader) Plan {
 			break
 		}
 		p.Skipped = archivedAfter(archived, rd, q)
+		p.SkipReason = "Hudi 0.x reads only the active timeline"
 	case rd.Line == "1.0.x" && q.MOR:
 		p.Unknown = "Hudi 1.0.x's incremental read of a merge-on-read table from before the active timeline depends on the fallback setting and may miss active writes; its result is not reproduced"
 	default:
 		in := archivedAfter(archived, rd, q)
-		p.WholeTable = len(in) == len(archived) && q.End == "" && len(p.Writes) == len(active)
-		p.Writes = append(in, p.Writes...)
+		// Hudi's IncrementalQueryAnalyzer takes an instant for archived only when it was
+		// requested before the active timeline's first non-savepoint write
+		// (CompletionTimeQueryView.isArchived), and looks every later one up on the active
+		// timeline. An archived write past that point — a hole left by archival around a
+		// savepoint or a restore — is in neither list: the read silently drops it.
+		fns := firstNonSavepointWrite(tl)
+		var kept []*timeline.Instant
+		for _, w := range in {
+			if fns != "" && timeline.CompareInstants(w.RequestedTime, fns) >= 0 {
+				p.Skipped = append(p.Skipped, w)
+				p.SkipReason = fmt.Sprintf("they are archived but requested after the active timeline's first non-savepoint write %s (a hole archival left around a savepoint or restore): Hudi %s looks them up on the active timeline and drops them", fns, rd.Line)
+				continue
+			}
+			kept = append(kept, w)
+		}
+		p.WholeTable = len(kept) == len(archived) && q.End == "" && len(p.Writes) == len(active)
+		p.Writes = append(kept, p.Writes...)
 	}
 	p.sort(rd)
 	return p
@@ -83,6 +102,33 @@ func (p *Plan) sort(rd Reader) {
 	sort.SliceStable(p.Writes, func(a, b int) bool {
 		return timeline.CompareInstants(Compared(rd, p.Writes[a]), Compared(rd, p.Writes[b])) < 0
 	})
+}
+
+// firstNonSavepointWrite is the requested time of the first instant on the active write
+// timeline (commits, delta commits, replace commits, compaction and clustering, any state)
+// that no savepoint names: where Hudi 1.x considers the archive to end.
+func firstNonSavepointWrite(tl *timeline.Timeline) string {
+	saved := map[string]bool{}
+	for _, in := range tl.Instants {
+		if in.Action == timeline.ActionSavepoint {
+			saved[in.RequestedTime] = true
+		}
+	}
+	first := ""
+	for _, in := range tl.Instants {
+		switch in.Action {
+		case timeline.ActionCommit, timeline.ActionDeltaCommit, timeline.ActionReplaceCommit, timeline.ActionCompaction, timeline.ActionClustering, timeline.ActionLogCompaction:
+		default:
+			continue
+		}
+		if saved[in.RequestedTime] {
+			continue
+		}
+		if first == "" || timeline.CompareInstants(in.RequestedTime, first) < 0 {
+			first = in.RequestedTime
+		}
+	}
+	return first
 }
 
 // archivedAfter are the archived writes rd returns for q.
