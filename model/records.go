@@ -250,6 +250,9 @@ func IncrementalBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timelin
 			"(hoodie.populate.meta.fields=false): \"Incremental queries are not supported when meta fields are disabled\"; " +
 			"read a snapshot (hudiscope snapshot) instead"}
 	}
+	if t.IsMOR() && q.Reader.Line == "0.x" {
+		return incremental0xMOR(ctx, t, tl, view, q, fn)
+	}
 	commits, err := incrementalCommits(ctx, t, tl, q)
 	if err != nil {
 		return records.Stats{}, err

@@ -72,6 +72,9 @@ func PlanRead(tl *timeline.Timeline, q Query, rd Reader) Plan {
 		}
 		p.Skipped = archivedAfter(archived, rd, q)
 		p.SkipReason = "Hudi 0.x reads only the active timeline"
+		if q.MOR {
+			p.SkipReason = "Hudi 0.x reads only the files the active writes name: records of these archived writes come back only where an active compaction rewrote them into its base files"
+		}
 	case rd.Line == "1.0.x" && q.MOR:
 		p.Unknown = "Hudi 1.0.x's incremental read of a merge-on-read table from before the active timeline depends on the fallback setting and may miss active writes; its result is not reproduced"
 	default:
