@@ -90,6 +90,10 @@ func CheckpointLines(r *checkpoint.Report) []string {
 		out = append(out, fmt.Sprintf("NOT SAFE: %d archived write(s) after %s are skipped by this reader (%s … %s; %s): a pipeline resuming from this value never reads their records.",
 			len(r.Skipped), r.Value, r.Skipped[0].RequestedTime, r.Skipped[len(r.Skipped)-1].RequestedTime, r.SkipReason))
 	}
+	if len(r.Partial) > 0 {
+		out = append(out, fmt.Sprintf("NOT SAFE: %d archived write(s) after %s come back only in part (%s): a pipeline resuming from this value misses the rest of their records.",
+			len(r.Partial), r.Value, r.PartialReason))
+	}
 	if r.Unknown != "" {
 		out = append(out, "NOT SAFE: "+r.Unknown+".")
 	}

@@ -241,6 +241,7 @@ type CheckpointDocument struct {
 	// or "safe".
 	Verdict  string              `json:"verdict"`
 	Skipped  []InstantJSON       `json:"skipped"`
+	Partial  []InstantJSON       `json:"partial"`
 	Verdicts []CheckpointVerdict `json:"verdicts"`
 }
 
@@ -258,7 +259,7 @@ type CheckpointVerdict struct {
 func NewCheckpointDocument(rs []*checkpoint.Report) CheckpointDocument {
 	r := rs[0]
 	d := CheckpointDocument{SchemaVersion: SchemaVersion, Report: r, Covered: InstantsJSON(r.Covered),
-		ReRead: checkpoint.AnyReRead(rs), Verdict: checkpoint.Worst(rs), Skipped: InstantsJSON(r.Skipped), Verdicts: []CheckpointVerdict{}}
+		ReRead: checkpoint.AnyReRead(rs), Verdict: checkpoint.Worst(rs), Skipped: InstantsJSON(r.Skipped), Partial: InstantsJSON(r.Partial), Verdicts: []CheckpointVerdict{}}
 	if r.Instant != nil {
 		d.Instant = &InstantsJSON([]*timeline.Instant{r.Instant})[0]
 	}

@@ -55,6 +55,10 @@ type Report struct {
 	Skipped []*timeline.Instant `json:"-"`
 	// SkipReason says why they are skipped.
 	SkipReason string `json:"skipReason,omitempty"`
+	// Partial are covered writes whose records come back only in part (Hudi 0.x on
+	// merge-on-read from before the active timeline), and why.
+	Partial       []*timeline.Instant `json:"-"`
+	PartialReason string              `json:"partialReason,omitempty"`
 	// Unknown, when set, says why what the read returns is not reproduced.
 	Unknown string `json:"unknown,omitempty"`
 	// WholeTable: the read returns every record of the table.
@@ -83,7 +87,7 @@ func (r *Report) Verdict() string {
 	switch {
 	case r.ReRead:
 		return VerdictReRead
-	case !r.InCleanerRetention || len(r.Skipped) > 0 || r.Unknown != "":
+	case !r.InCleanerRetention || len(r.Skipped) > 0 || len(r.Partial) > 0 || r.Unknown != "":
 		return VerdictNotSafe
 	}
 	return VerdictSafe
@@ -141,7 +145,7 @@ func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string, rd
 		r.InActiveTimeline = timeline.CompareInstants(value, shiftMillis(first.RequestedTime, -1)) >= 0
 	}
 	p := PlanRead(tl, Query{Begin: value, MOR: t.IsMOR()}, rd)
-	r.Covered, r.Skipped, r.SkipReason, r.Unknown, r.WholeTable = p.Writes, p.Skipped, p.SkipReason, p.Unknown, p.WholeTable
+	r.Covered, r.Skipped, r.SkipReason, r.Partial, r.PartialReason, r.Unknown, r.WholeTable = p.Writes, p.Skipped, p.SkipReason, p.Partial, p.PartialReason, p.Unknown, p.WholeTable
 	r.InCleanerRetention = true
 	if ect := lastCleanRetain(ctx, t, tl); ect != "" {
 		r.EarliestCommitToRetain = ect
