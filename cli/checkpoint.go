@@ -16,12 +16,13 @@ import (
 type CheckpointCmd struct {
 	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
 	Value string `arg:"" help:"The begin.instanttime / checkpoint value to check."`
+	Rows  bool   `name:"rows" help:"Also count the rows the read returns (reads the data files, as incremental --count does)."`
 	OutputFlags
 	TableFlags
 }
 
 func (c *CheckpointCmd) Help() string {
-	return `Exit status 3 when the read from VALUE would return VALUE's own instant again (a checkpoint taken from _hoodie_commit_time, or a completion time under Hudi 1.0.x's inclusive rule). The rule is the reading release's: --hudi-version, else the bundle installed under /usr/lib/hudi, else every release line that can read the table is judged and exit 3 means that any of them re-reads.`
+	return `Exit status 3 when the read from VALUE would return VALUE's own instant again (a checkpoint taken from _hoodie_commit_time, or a completion time under Hudi 1.0.x's inclusive rule). Exit status 4 when nothing is re-read but VALUE is not a safe begin: it is older than the cleaner's retention (files the read needs may be deleted), the reader skips archived writes after it (Hudi 0.x), or what the reader returns from it is not reproduced. The rule is the reading release's: --hudi-version, else the bundle installed under /usr/lib/hudi, else every release line that can read the table is judged and exit 3 means that any of them re-reads.`
 }
 
 func (c *CheckpointCmd) examples() []string {
@@ -51,6 +52,9 @@ func (c *CheckpointCmd) Run(ctx context.Context) error {
 		return codeError{exitUsage, err.Error()}
 	}
 	rs := s.CheckCheckpoint(ctx, c.Value)
+	if c.Rows {
+		s.CountCheckpointRows(ctx, rs)
+	}
 	err = c.writeOutput(func(w io.Writer) error {
 		if format == "json" {
 			return report.WriteJSON(w, report.NewCheckpointDocument(rs))
@@ -60,8 +64,11 @@ func (c *CheckpointCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if checkpoint.AnyReRead(rs) {
+	switch checkpoint.Worst(rs) {
+	case checkpoint.VerdictReRead:
 		return codeError{code: exitCheckpointReRead}
+	case checkpoint.VerdictNotSafe:
+		return codeError{code: exitCheckpointNotSafe}
 	}
 	return nil
 }

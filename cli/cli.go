@@ -18,12 +18,13 @@ import (
 // Exit codes shared by every command; documented in the README. The Java-compatible
 // commands (layout, health, eventlog) keep the Java tools' own codes where those differ.
 const (
-	exitOK               = 0
-	exitError            = 1 // the input could not be read
-	exitUsage            = 2
-	exitCheckpointReRead = 3   // `checkpoint`: the value would re-read its own instant
-	exitInternal         = 70  // a bug in hudiscope (a recovered panic); EX_SOFTWARE
-	exitInterrupted      = 130 // ctrl+c (128 + SIGINT), as shells and the JVM report it
+	exitOK                = 0
+	exitError             = 1 // the input could not be read
+	exitUsage             = 2
+	exitCheckpointReRead  = 3   // `checkpoint`: the value would re-read its own instant
+	exitCheckpointNotSafe = 4   // `checkpoint`: nothing re-read, but the value is not a safe begin
+	exitInternal          = 70  // a bug in hudiscope (a recovered panic); EX_SOFTWARE
+	exitInterrupted       = 130 // ctrl+c (128 + SIGINT), as shells and the JVM report it
 )
 
 // CLI is the whole command line; each command lives in its own file.

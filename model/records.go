@@ -127,15 +127,32 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 				earliest = in.RequestedTime
 			}
 		}
-		why := fmt.Sprintf("--as-of %s is before the first write on the active timeline", asOf)
-		if earliest != "" {
-			why += fmt.Sprintf(" (requested at %s)", earliest)
+		// Hudi bounds time travel by the cleaner (checked above), not by the archive: a value
+		// older than the active timeline reads the files the archived writes up to it left,
+		// which are still there while the cleaner retains them.
+		// Compactions and clustering count: the base files they wrote are visible too.
+		var before []*timeline.Instant
+		for _, in := range tl.Archived {
+			if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) && timeline.CompareInstants(in.RequestedTime, asOf) <= 0 {
+				before = append(before, in)
+			}
 		}
-		if len(archivedWrites(tl)) > 0 {
-			why += "; older writes are archived and their files may have been cleaned, so Hudi refuses such a read (Please ensure sufficient commits are retained)"
-			return nil, nil, ErrRowsUnknown{why}
+		sort.Slice(before, func(a, b int) bool {
+			return timeline.CompareInstants(before[a].RequestedTime, before[b].RequestedTime) < 0
+		})
+		if len(before) == 0 {
+			why := fmt.Sprintf("--as-of %s is before the first write on the active timeline", asOf)
+			if earliest != "" {
+				why += fmt.Sprintf(" (requested at %s)", earliest)
+			}
+			if len(archivedWrites(tl)) > 0 {
+				why += " and before every archived write"
+			}
+			return nil, nil, errBeforeFirstWrite{why + ": the table had no rows then"}
 		}
-		return nil, nil, errBeforeFirstWrite{why + ": the table had no rows then"}
+		// The archived writes up to asOf stand in for the active timeline: files and log
+		// blocks they wrote are committed, later archived ones are not.
+		out.Instants = append(before, out.Instants...)
 	}
 	src := hudi.ListingAuto
 	if noMDT {
@@ -233,6 +250,9 @@ func IncrementalBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timelin
 			"(hoodie.populate.meta.fields=false): \"Incremental queries are not supported when meta fields are disabled\"; " +
 			"read a snapshot (hudiscope snapshot) instead"}
 	}
+	if t.IsMOR() && q.Reader.Line == "0.x" {
+		return incremental0xMOR(ctx, t, tl, view, q, fn)
+	}
 	commits, err := incrementalCommits(ctx, t, tl, q)
 	if err != nil {
 		return records.Stats{}, err
@@ -268,68 +288,26 @@ func CountRows(read func(fn func(records.Record) error) (records.Stats, error)) 
 }
 
 // incrementalCommits returns the commit times whose records the read returns (nil: every
-// record, a full table scan).
-func incrementalCommits(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q IncrementalQuery) (map[string]bool, error) {
-	r := checkpoint.Check(ctx, t, tl, q.Begin, q.Reader)
+// record, a full table scan), by the same plan `checkpoint` judges a value with.
+func incrementalCommits(_ context.Context, t *hudi.Table, tl *timeline.Timeline, q IncrementalQuery) (map[string]bool, error) {
+	p := checkpoint.PlanRead(tl, checkpoint.Query{Begin: q.Begin, End: q.End, Fallback: q.Fallback, MOR: t.IsMOR()}, q.Reader)
+	if p.Unknown != "" {
+		return nil, ErrRowsUnknown{p.Unknown}
+	}
+	if p.WholeTable {
+		return nil, nil
+	}
 	out := map[string]bool{}
-	add := func(w *timeline.Instant) {
-		if upTo(q.Reader, w, q.End) {
-			out[w.RequestedTime] = true
-		}
+	for _, w := range p.Writes {
+		out[w.RequestedTime] = true
 	}
-	for _, w := range r.Covered {
-		add(w)
-	}
-	archived := archivedWrites(tl)
-	if r.InActiveTimeline || len(archived) == 0 {
-		return out, nil
-	}
-	// Measured with Spark (docs/incremental-semantics.md), before the active timeline:
-	switch {
-	case q.Reader.Line == "0.x":
-		// 0.x returns the active writes only; with the fallback on, a begin older than every
-		// archived write scans the whole table.
-		if q.Fallback != nil && *q.Fallback && q.End == "" && timeline.CompareInstants(q.Begin, archived[0].RequestedTime) < 0 {
-			return nil, nil
-		}
-	case !t.IsMOR():
-		// 1.x copy-on-write applies its rule to archived writes too.
-		all := true
-		for _, w := range archived {
-			if returns(q.Reader, w, q.Begin) {
-				add(w)
-			} else {
-				all = false
-			}
-		}
-		if all && q.End == "" {
-			return nil, nil // older than every write: the whole table
-		}
-	case q.Reader.Line == "1.0.x":
-		return nil, ErrRowsUnknown{"Hudi 1.0.x's incremental read of a merge-on-read table from before the active timeline depends on the fallback setting and may miss active writes; its result is not reproduced"}
-	}
-	// 1.1+ merge-on-read: the latest records of the active writes.
 	return out, nil
-}
-
-// returns applies the reader's rule to one write (checkpoint.Check does so for active ones).
-func returns(rd checkpoint.Reader, w *timeline.Instant, begin string) bool {
-	c := timeline.CompareInstants(readerTime(rd, w), begin)
-	return c > 0 || rd.Inclusive && c == 0
 }
 
 // readerTime is the time rd's incremental reads compare a write by: its completion time on
 // completion-ordered (1.x) readers, its requested time before.
 func readerTime(rd checkpoint.Reader, w *timeline.Instant) string {
-	if rd.CompletionOrdered() {
-		return w.CompletionTime
-	}
-	return w.RequestedTime
-}
-
-// upTo reports whether w is within an inclusive end bound ("" is unbounded), as rd compares it.
-func upTo(rd checkpoint.Reader, w *timeline.Instant, end string) bool {
-	return end == "" || timeline.CompareInstants(readerTime(rd, w), end) <= 0
+	return checkpoint.Compared(rd, w)
 }
 
 // archivedWrites are the completed archived writes that return records, oldest first.

@@ -98,10 +98,10 @@ func cdcWrites(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Chan
 		if in.State != timeline.Completed || !in.IsDataWrite(t.Config.Type) {
 			continue
 		}
-		if q.Begin != "" && q.Begin != "earliest" && !returns(q.Reader, in, q.Begin) {
+		if q.Begin != "" && q.Begin != "earliest" && !checkpoint.Returns(q.Reader, in, q.Begin) {
 			continue
 		}
-		if !upTo(q.Reader, in, q.End) {
+		if !checkpoint.UpTo(q.Reader, in, q.End) {
 			continue
 		}
 		w := in

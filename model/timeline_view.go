@@ -126,6 +126,22 @@ func (s *Snapshot) CheckCheckpoint(ctx context.Context, value string) []*checkpo
 	return checkpoint.CheckAll(ctx, s.table, s.Timeline, value, rds)
 }
 
+// CountCheckpointRows fills each verdict's Rows with what the incremental read from its value
+// returns, read by the record reader `incremental` uses (it reads data files).
+func (s *Snapshot) CountCheckpointRows(ctx context.Context, rs []*checkpoint.Report) {
+	for _, r := range rs {
+		reread := map[string]bool{}
+		if r.Instant != nil {
+			reread[r.Instant.RequestedTime] = true
+		}
+		total, again, _, err := s.CountRowsFrom(ctx, IncrementalQuery{Begin: r.Value, Reader: r.Reader, NoMDT: s.Options.NoMDT}, reread)
+		r.Rows = &checkpoint.Rows{Total: total, ReRead: again}
+		if err != nil {
+			r.Rows = &checkpoint.Rows{Error: err.Error()}
+		}
+	}
+}
+
 // InstantDetails reads one instant's plan and metadata (it may read storage).
 func (s *Snapshot) InstantDetails(ctx context.Context, in *timeline.Instant) (*timeline.Details, error) {
 	if s == nil || s.table == nil {

@@ -67,9 +67,38 @@ func CheckpointLines(r *checkpoint.Report) []string {
 		if r.ReRead && in == r.Instant {
 			mark = "   ← RE-READ"
 		}
+		if in.Archived {
+			mark = "   (archived)" + mark
+		}
 		out = append(out, fmt.Sprintf("  %s → %s  %-13s %-16s %d written (%d inserted, %d updated, %d deleted)%s",
 			in.RequestedTime, in.CompletionTime, in.Action, in.Operation, in.Totals.NumWrites, in.Totals.NumInserts,
 			in.Totals.NumUpdateWrites, in.Totals.NumDeletes, mark))
+	}
+	if rw := r.Rows; rw != nil {
+		if rw.Error != "" {
+			out = append(out, "  rows returned: unknown ("+rw.Error+")")
+		} else if r.Instant != nil {
+			out = append(out, fmt.Sprintf("  rows returned: %d, of them %d written by %s %s (the instant the value names)", rw.Total, rw.ReRead, r.Instant.Action, r.Instant.RequestedTime))
+		} else {
+			out = append(out, fmt.Sprintf("  rows returned: %d", rw.Total))
+		}
+	}
+	if r.WholeTable {
+		out = append(out, "  (older than every write: the read returns every record of the table)")
+	}
+	if len(r.Skipped) > 0 {
+		out = append(out, fmt.Sprintf("NOT SAFE: %d archived write(s) after %s are skipped by this reader (%s … %s; %s): a pipeline resuming from this value never reads their records.",
+			len(r.Skipped), r.Value, r.Skipped[0].RequestedTime, r.Skipped[len(r.Skipped)-1].RequestedTime, r.SkipReason))
+	}
+	if len(r.Partial) > 0 {
+		out = append(out, fmt.Sprintf("NOT SAFE: %d archived write(s) after %s come back only in part (%s): a pipeline resuming from this value misses the rest of their records.",
+			len(r.Partial), r.Value, r.PartialReason))
+	}
+	if r.Unknown != "" {
+		out = append(out, "NOT SAFE: "+r.Unknown+".")
+	}
+	if !r.ReRead && !r.InCleanerRetention && r.EarliestCommitToRetain != "" {
+		out = append(out, fmt.Sprintf("NOT SAFE: the value is older than the cleaner's retention (%s): the read depends on files the cleaner may have deleted; start from a value inside it.", r.EarliestCommitToRetain))
 	}
 	if r.ReRead {
 		safe := CheckpointSafeBegin(r.Reader, r.Instant)
@@ -115,7 +144,7 @@ func CheckpointVerdictLines(rs []*checkpoint.Report) []string {
 	same := true
 	for _, r := range rs {
 		names = append(names, r.Reader.Line)
-		same = same && r.ReRead == rs[0].ReRead && len(r.Covered) == len(rs[0].Covered)
+		same = same && r.ReRead == rs[0].ReRead && r.Verdict() == rs[0].Verdict() && len(r.Covered) == len(rs[0].Covered)
 	}
 	if same {
 		out := CheckpointLines(rs[0])

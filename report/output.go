@@ -238,7 +238,12 @@ type CheckpointDocument struct {
 	Instant *InstantJSON  `json:"instant"`
 	Covered []InstantJSON `json:"covered"`
 	// ReRead is true when any reader line re-reads (the exit status 3).
-	ReRead   bool                `json:"reRead"`
+	ReRead bool `json:"reRead"`
+	// Verdict is the worst over every reader line: "re-read" (exit 3), "not-safe" (exit 4)
+	// or "safe".
+	Verdict  string              `json:"verdict"`
+	Skipped  []InstantJSON       `json:"skipped"`
+	Partial  []InstantJSON       `json:"partial"`
 	Verdicts []CheckpointVerdict `json:"verdicts"`
 }
 
@@ -246,21 +251,27 @@ type CheckpointDocument struct {
 type CheckpointVerdict struct {
 	Reader  checkpoint.Reader `json:"reader"`
 	ReRead  bool              `json:"reRead"`
+	Verdict string            `json:"verdict"`
 	Covered []string          `json:"covered"` // requested times of the writes the read returns
+	Skipped []string          `json:"skipped"` // archived writes after the value the reader skips
+	Unknown string            `json:"unknown,omitempty"`
 }
 
 // NewCheckpointDocument describes checkpoint verdicts (one per reader line, at least one).
 func NewCheckpointDocument(rs []*checkpoint.Report) CheckpointDocument {
 	r := rs[0]
 	d := CheckpointDocument{SchemaVersion: SchemaVersion, Report: r, Covered: InstantsJSON(r.Covered),
-		ReRead: checkpoint.AnyReRead(rs), Verdicts: []CheckpointVerdict{}}
+		ReRead: checkpoint.AnyReRead(rs), Verdict: checkpoint.Worst(rs), Skipped: InstantsJSON(r.Skipped), Partial: InstantsJSON(r.Partial), Verdicts: []CheckpointVerdict{}}
 	if r.Instant != nil {
 		d.Instant = &InstantsJSON([]*timeline.Instant{r.Instant})[0]
 	}
 	for _, v := range rs {
-		cv := CheckpointVerdict{Reader: v.Reader, ReRead: v.ReRead, Covered: []string{}}
+		cv := CheckpointVerdict{Reader: v.Reader, ReRead: v.ReRead, Verdict: v.Verdict(), Covered: []string{}, Skipped: []string{}, Unknown: v.Unknown}
 		for _, in := range v.Covered {
 			cv.Covered = append(cv.Covered, in.RequestedTime)
+		}
+		for _, in := range v.Skipped {
+			cv.Skipped = append(cv.Skipped, in.RequestedTime)
 		}
 		d.Verdicts = append(d.Verdicts, cv)
 	}

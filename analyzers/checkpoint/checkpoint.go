@@ -37,11 +37,12 @@ type Report struct {
 	// the instants between it and the timeline start are archived.
 	InActiveTimeline bool   `json:"inActiveTimeline"`
 	ActiveStart      string `json:"activeTimelineStart"`
-	// InCleanerRetention is false when VALUE is older than the last clean's
-	// earliestCommitToRetain: files the read needs may already be deleted.
+	// InCleanerRetention is false when the read from VALUE needs a write older than the last
+	// clean's earliestCommitToRetain: files it needs may already be deleted.
 	InCleanerRetention     bool   `json:"inCleanerRetention"`
 	EarliestCommitToRetain string `json:"earliestCommitToRetain,omitempty"`
-	// Covered are the completed writes whose records the read returns, in completion order.
+	// Covered are the completed writes whose records the read returns, active and archived,
+	// in the order the reader compares (completion for 1.x, requested for 0.x).
 	// Clustering and compaction rewrite records without changing them and are never
 	// returned.
 	Covered []*timeline.Instant `json:"-"`
@@ -49,12 +50,62 @@ type Report struct {
 	// taken from _hoodie_commit_time (or, for an inclusive reader, from the completion time)
 	// reads its own batch again.
 	ReRead bool `json:"reRead"`
+	// Skipped are archived writes after VALUE that the reader does not return (0.x reads
+	// only the active timeline): a pipeline resuming from VALUE never sees them.
+	Skipped []*timeline.Instant `json:"-"`
+	// SkipReason says why they are skipped.
+	SkipReason string `json:"skipReason,omitempty"`
+	// Partial are covered writes whose records come back only in part (Hudi 0.x on
+	// merge-on-read from before the active timeline), and why.
+	Partial       []*timeline.Instant `json:"-"`
+	PartialReason string              `json:"partialReason,omitempty"`
+	// Unknown, when set, says why what the read returns is not reproduced.
+	Unknown string `json:"unknown,omitempty"`
+	// WholeTable: the read returns every record of the table.
+	WholeTable bool `json:"wholeTable,omitempty"`
+	// Rows, when counted (checkpoint --rows), are the rows the read returns, counted by the
+	// record reader `incremental` uses.
+	Rows *Rows `json:"rows,omitempty"`
 }
+
+// Rows are the rows one incremental read returns.
+type Rows struct {
+	Total int `json:"total"`
+	// ReRead are the rows the instant VALUE names wrote (the batch read again).
+	ReRead int `json:"reRead"`
+	// Error says why they could not be counted (Total and ReRead are then 0 and unknown).
+	Error string `json:"error,omitempty"`
+}
+
+// Verdict is what a pipeline acts on, one of:
+//   - "re-read": the read returns VALUE's own instant again;
+//   - "not-safe": nothing is re-read, but the value is older than the cleaner's retention
+//     (files the read needs may be gone), the reader skips archived writes after it, or what
+//     it returns is not reproduced (Unknown);
+//   - "safe".
+func (r *Report) Verdict() string {
+	switch {
+	case r.ReRead:
+		return VerdictReRead
+	case !r.InCleanerRetention || len(r.Skipped) > 0 || len(r.Partial) > 0 || r.Unknown != "":
+		return VerdictNotSafe
+	}
+	return VerdictSafe
+}
+
+// The verdicts Report.Verdict gives.
+const (
+	VerdictSafe    = "safe"
+	VerdictReRead  = "re-read"
+	VerdictNotSafe = "not-safe"
+)
 
 // Table is the table a begin time is checked against; *hudi.Table is one. Details is read
 // for the last clean only.
 type Table interface {
 	Version() int
+	// IsMOR is true for a merge-on-read table: the reader lines differ there at the archive.
+	IsMOR() bool
 	Details(ctx context.Context, in *timeline.Instant) (*timeline.Details, error)
 }
 
@@ -93,30 +144,28 @@ func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string, rd
 		// reader, exclusive on requested times, needs to read that first write.
 		r.InActiveTimeline = timeline.CompareInstants(value, shiftMillis(first.RequestedTime, -1)) >= 0
 	}
+	p := PlanRead(tl, Query{Begin: value, MOR: t.IsMOR()}, rd)
+	r.Covered, r.Skipped, r.SkipReason, r.Partial, r.PartialReason, r.Unknown, r.WholeTable = p.Writes, p.Skipped, p.SkipReason, p.Partial, p.PartialReason, p.Unknown, p.WholeTable
 	r.InCleanerRetention = true
 	if ect := lastCleanRetain(ctx, t, tl); ect != "" {
 		r.EarliestCommitToRetain = ect
-		r.InCleanerRetention = timeline.CompareInstants(value, ect) >= 0
-	}
-	for _, w := range writes {
-		if rd.returns(w, value) {
-			r.Covered = append(r.Covered, w)
-			if w == r.Instant {
-				r.ReRead = true
+		// The value is inside the retention when the read needs no write the cleaner may have
+		// passed: every write it returns (or skips) was requested at or after the earliest
+		// retained commit. Comparing the value itself would call the earliest safe begin of
+		// an exclusive reader (one millisecond before that commit) too old.
+		for _, w := range append(append([]*timeline.Instant(nil), r.Covered...), r.Skipped...) {
+			if timeline.CompareInstants(w.RequestedTime, ect) < 0 {
+				r.InCleanerRetention = false
+				break
 			}
 		}
 	}
-	return r
-}
-
-// returns applies the reader's rule: is write w after begin value v?
-func (rd Reader) returns(w *timeline.Instant, v string) bool {
-	key := w.RequestedTime
-	if rd.CompletionOrdered() {
-		key = w.CompletionTime
+	for _, w := range r.Covered {
+		if w == r.Instant {
+			r.ReRead = true
+		}
 	}
-	c := timeline.CompareInstants(key, v)
-	return c > 0 || rd.Inclusive && c == 0
+	return r
 }
 
 // match finds the instant a value names: a requested time first (a write rather than the
@@ -164,6 +213,21 @@ func CheckAll(ctx context.Context, t Table, tl *timeline.Timeline, value string,
 	out := make([]*Report, 0, len(rds))
 	for _, rd := range rds {
 		out = append(out, Check(ctx, t, tl, value, rd))
+	}
+	return out
+}
+
+// Worst is the verdict a pipeline acts on over every reader line: re-read wins, then
+// not-safe.
+func Worst(rs []*Report) string {
+	out := VerdictSafe
+	for _, r := range rs {
+		switch r.Verdict() {
+		case VerdictReRead:
+			return VerdictReRead
+		case VerdictNotSafe:
+			out = VerdictNotSafe
+		}
 	}
 	return out
 }

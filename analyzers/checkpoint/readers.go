@@ -57,11 +57,11 @@ func (r Reader) reads(tableVersion int) bool {
 func (r Reader) BeforeActive() string {
 	switch r.Line {
 	case "0.x":
-		return "Hudi 0.x does not fail: with hoodie.datasource.read.incr.fallback.fulltablescan.enable unset or false (the default) it silently returns only the writes still on the active timeline, skipping the archived ones in between; with true it scans the whole table."
+		return "Hudi 0.x does not fail: with hoodie.datasource.read.incr.fallback.fulltablescan.enable unset or false (the default) it silently reads only the files of the writes still on the active timeline, skipping the archived ones in between (on merge-on-read, records of archived delta commits that an active compaction rewrote come back); with true it scans the whole table."
 	case "1.0.x":
 		return "Hudi 1.0.x does not fail: a copy-on-write table is read in full (archived writes included) whatever the fallback setting; on a merge-on-read table the result depends on hoodie.datasource.read.incr.fallback.fulltablescan.enable (unset behaves as true) and may miss the active writes: do not rely on it."
 	}
-	return "Hudi 1.1+ does not fail, whatever the fallback setting: a copy-on-write table is read in full (archived writes included); a merge-on-read table returns the latest records of the active writes."
+	return "Hudi 1.1+ does not fail, whatever the fallback setting: it applies its rule to the archived writes too (their records that are still the latest come back), on copy-on-write and merge-on-read tables alike."
 }
 
 // Rule says the comparison in words: "completion time > begin".

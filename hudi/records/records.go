@@ -46,6 +46,10 @@ type Options struct {
 	// CommitTimes, when set, keeps only records whose _hoodie_commit_time is in it (after
 	// merging) and lets a slice without logs skip row groups whose statistics exclude them.
 	CommitTimes map[string]bool
+	// CommitAfter and CommitUpTo, when set, keep only records whose _hoodie_commit_time is
+	// after CommitAfter and at or before CommitUpTo (string order, after merging): Hudi 0.x's
+	// merge-on-read incremental span filter, which is a range rather than a set of commits.
+	CommitAfter, CommitUpTo string
 	// KeyFields are the record key fields of a table that does not populate meta fields
 	// (hoodie.populate.meta.fields=false): its _hoodie_record_key is null, so records are told
 	// apart, and merged, by these fields' values.
@@ -283,4 +287,15 @@ func str(v any) string {
 		return string(s)
 	}
 	return fmt.Sprint(v)
+}
+
+// keepCommit applies CommitTimes and the commit range to a merged record's commit time.
+func (o *Options) keepCommit(ct string) bool {
+	if o.CommitTimes != nil && !o.CommitTimes[ct] {
+		return false
+	}
+	if o.CommitAfter != "" && ct <= o.CommitAfter {
+		return false
+	}
+	return o.CommitUpTo == "" || ct <= o.CommitUpTo
 }

@@ -186,7 +186,7 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 			}
 			return false
 		}
-		return o.CommitTimes == nil || o.CommitTimes[r.CommitTime]
+		return o.keepCommit(r.CommitTime)
 	}
 	if b := base; b != nil {
 		if b.rows {
@@ -246,7 +246,7 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 							}
 						}
 					}
-					if o.CommitTimes != nil && !o.CommitTimes[string(c.bytes(c.commitTime, i))] {
+					if (o.CommitTimes != nil || o.CommitAfter != "" || o.CommitUpTo != "") && !o.keepCommit(string(c.bytes(c.commitTime, i))) {
 						continue
 					}
 					out.rows = append(out.rows, batchRow{base: int32(i)})
