@@ -49,6 +49,10 @@ type Report struct {
 	// taken from _hoodie_commit_time (or, for an inclusive reader, from the completion time)
 	// reads its own batch again.
 	ReRead bool `json:"reRead"`
+	// RecordsWritten sums the covered writes' numWrites; nil when a covered write's metadata
+	// could not be read (Unreadable names them by requested time): unknown is not 0.
+	RecordsWritten *int64   `json:"recordsWritten"`
+	Unreadable     []string `json:"unreadable,omitempty"`
 }
 
 // Table is the table a begin time is checked against; *hudi.Table is one. Details is read
@@ -105,6 +109,16 @@ func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string, rd
 				r.ReRead = true
 			}
 		}
+	}
+	var recs int64
+	for _, w := range r.Covered {
+		if w.Err != "" {
+			r.Unreadable = append(r.Unreadable, w.RequestedTime)
+		}
+		recs += w.Totals.NumWrites
+	}
+	if len(r.Unreadable) == 0 {
+		r.RecordsWritten = &recs
 	}
 	return r
 }
