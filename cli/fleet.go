@@ -70,10 +70,9 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 		return err
 	}
 	doc := report.NewFleetDocument(d, rows)
-	for i := range doc.Rows { // locations and messages may carry credentials in a URI's user part
-		r := &doc.Rows[i]
-		r.Location, r.Error = redact.Text(r.Location), redact.Text(r.Error)
-	}
+	// Every string of the document: locations and messages may carry credentials (a URI's user
+	// part, a Glue location's presigned query string in a row, a skip or an error).
+	redact.Strings(doc)
 	return c.writeOutput(func(w io.Writer) error {
 		switch format {
 		case "json":

@@ -33,7 +33,7 @@ const (
 
 // Problem is one problem in the one shape every surface shows: where it came from, the file
 // (or step) it is about, how bad it is and what is wrong. Shown and Message are redacted and
-// terminal-safe (done here, once); File is the raw name, for copying.
+// terminal-safe (done here, once); File is the name redacted but not escaped, for copying.
 type Problem struct {
 	Source   string   `json:"source"`
 	File     string   `json:"file"`
@@ -87,7 +87,9 @@ func (s *Snapshot) ProblemList() []Problem {
 			}
 			msg = strings.ReplaceAll(msg, root, "")
 		}
-		out = append(out, Problem{Source: src, File: file, Severity: sev, Message: clean(msg), Shown: clean(shown)})
+		// File too is redacted (not escaped: it is for copying): the JSON report, exports and
+		// the clipboard carry it (a partition directory named password=…, issue 31).
+		out = append(out, Problem{Source: src, File: redact.Text(file), Severity: sev, Message: clean(msg), Shown: clean(shown)})
 	}
 	// Failed steps in the order they ran; a failure recorded for a step not (yet) in Done
 	// still counts (sorted, so the list is stable).
