@@ -130,7 +130,7 @@ func isZip(location string) bool { return strings.HasSuffix(strings.ToLower(loca
 
 // runFleet is the explorer on a location that is not a table (or --glue): the Fleet view,
 // whose Enter opens a table in the usual panes with the explorer's own flags.
-func (c *OpenCmd) runFleet(opts model.Options) error {
+func (c *OpenCmd) runFleet(ctx context.Context, opts model.Options) error {
 	if err := c.FleetFlags.validate(c.Table); err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
@@ -153,5 +153,5 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 				Load: func(ctx context.Context, progress func(model.Progress)) { _, _ = model.Load(ctx, o, progress) }}
 		},
 	})
-	return runTUIOffStderr(f, opts.Storage.Log)
+	return runTUIOffStderr(ctx, f, opts.Storage.Log)
 }
