@@ -58,3 +58,23 @@ func FuzzCSVRow(f *testing.F) {
 		}
 	})
 }
+
+// TestRowsTextAndJSONEscaped: the text and JSON Lines forms of a row never carry a value's raw
+// control bytes (text escapes as \x1b, JSON as \u001b), wherever they go.
+func TestRowsTextAndJSONEscaped(t *testing.T) {
+	r := records.Record{Fields: []string{"_hoodie_record_key", "name"}, Values: map[string]any{
+		"_hoodie_record_key": "k-\x1b[31mred\x1b[0m-5", "name": "\x1b]0;pwned\x07"}}
+	for f, want := range map[string]string{"text": `k-\x1b[31mred\x1b[0m-5  \x1b]0;pwned\x07`, "json": `{"_hoodie_record_key":"k-\u001b[31mred\u001b[0m-5","name":"\u001b]0;pwned\u0007"}`} {
+		var buf bytes.Buffer
+		rw := newRowWriter(&buf, f, nil)
+		if err := rw.write(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := rw.flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), want) || strings.ContainsAny(buf.String(), "\x1b\x07") {
+			t.Errorf("%s: %q, want it to hold %q and no raw control byte", f, buf.String(), want)
+		}
+	}
+}
