@@ -23,7 +23,7 @@ type ChangesCmd struct {
 }
 
 func (c *ChangesCmd) Help() string {
-	return `Reads the rows hudi_table_changes(table, 'cdc', begin[, end]) returns: op (i, u, d), ts_ms (the writing instant's requested time), and the record before and after the change, from the .cdc log files (hoodie.table.cdc.enabled) with the images the supplemental logging mode leaves out (OP_KEY_ONLY, DATA_BEFORE) looked up in the file group's base files, and from new, deleted or replaced files. -o text prints an aligned table, json one object per line, csv a header and rows (images as JSON). Exit 2 when the table logs no changes (the message gives the incremental command instead).`
+	return `Reads the rows hudi_table_changes(table, 'cdc', begin[, end]) returns: op (i, u, d), ts_ms (the writing instant's requested time), and the record before and after the change, from the .cdc log files (hoodie.table.cdc.enabled) with the images the supplemental logging mode leaves out (OP_KEY_ONLY, DATA_BEFORE) looked up in the file group's base files, and from new, deleted or replaced files. -o text prints an aligned table, json one object per line, csv a header and rows (images as JSON). Exit 2 when the table logs no changes (the message gives the incremental command instead). ` + csvTerminalHelp
 }
 
 func (c *ChangesCmd) examples() []string {

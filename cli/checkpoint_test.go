@@ -3,6 +3,7 @@ package cli
 import (
 	"archive/zip"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -222,5 +223,59 @@ func TestIncrementalBeginsAccepted(t *testing.T) {
 				t.Errorf("%s (%s): checkpoint %s (earliest): exit %d, want 0, readable:\n%s%s", fx, b.Reader.Line, b.Earliest.Begin, code, out, stderr)
 			}
 		}
+	}
+}
+
+// TestCheckpointUnreadableCountUnknown: with a covered commit's Avro cut in half (the bad-input
+// corpus' instant-avro-truncated), the read's record count is unknown, not "0 record(s)
+// written" beside an error (issue 31); the readable commit still counts its 4 writes.
+func TestCheckpointUnreadableCountUnknown(t *testing.T) {
+	table := filepath.Join("..", "testdata", "bad", "instant-avro-truncated", "table")
+	stdout, stderr, code := runCLI(t, "checkpoint", table, "20261129155625814", "--hudi-version", "1.2.0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"covers 2 instant(s), unknown record(s) written (the metadata of 1 of them cannot be read):",
+		"20261129155626253 → 20261129155631861  commit                         ? written (unreadable: decode ",
+		"20261129155632267 → 20261129155639090  commit        UPSERT           4 written (0 inserted, 1 updated, 0 deleted)",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("text lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "0 record(s) written") || strings.Contains(stdout, " 0 written") {
+		t.Errorf("an unreadable commit counted as 0:\n%s", stdout)
+	}
+	stdout, stderr, code = runCLI(t, "checkpoint", table, "20261129155625814", "--hudi-version", "1.2.0", "-o", "json")
+	if code != 0 {
+		t.Fatalf("json exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		RecordsWritten *int64   `json:"recordsWritten"`
+		Unreadable     []string `json:"unreadable"`
+		Covered        []struct {
+			RequestedTime string `json:"requestedTime"`
+			NumWrites     *int64 `json:"numWrites"`
+			NumUpdates    *int64 `json:"numUpdateWrites"`
+			Error         string `json:"error"`
+		} `json:"covered"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.RecordsWritten != nil || len(doc.Unreadable) != 1 || doc.Unreadable[0] != "20261129155626253" || len(doc.Covered) != 2 {
+		t.Fatalf("recordsWritten %v unreadable %q covered %d", doc.RecordsWritten, doc.Unreadable, len(doc.Covered))
+	}
+	if c := doc.Covered[0]; c.NumWrites != nil || c.NumUpdates != nil || !strings.Contains(c.Error, "avro container") {
+		t.Errorf("unreadable covered[0]: numWrites %v numUpdateWrites %v error %q", c.NumWrites, c.NumUpdates, c.Error)
+	}
+	if c := doc.Covered[1]; c.NumWrites == nil || *c.NumWrites != 4 || c.NumUpdates == nil || *c.NumUpdates != 1 {
+		t.Errorf("readable covered[1]: %+v", c)
+	}
+	// Readable throughout: the count is a number (3 + 4 + 4 written).
+	stdout, _, _ = runCLI(t, "checkpoint", fixture("incr-1.2.0"), "20261129155610000", "--hudi-version", "1.2.0", "-o", "json")
+	if !strings.Contains(stdout, `"recordsWritten": 11,`) || strings.Contains(stdout, `"unreadable"`) {
+		t.Errorf("readable table: %s", stdout)
 	}
 }

@@ -75,14 +75,18 @@ func newParser(cli *CLI, stdout, stderr io.Writer, configPath string) (*kong.Kon
 	return kong.New(cli, opts...)
 }
 
+// interruptSignals end a command as ctrl+c does: cleanups run, the terminal is restored, exit 130.
+var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
 // Main runs hudiscope with args (without the program name) and returns the exit code.
 func Main(args []string) (code int) {
-	// ctrl+c and SIGTERM cancel the work in progress; the command then exits 130 after its
-	// deferred cleanups (a History Server download's temporary file) ran. Caught from the
-	// start: one arriving while the command line is parsed must not end the process with the
-	// Go runtime's default. A second signal is not caught, so it ends a process that does
-	// not stop.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// ctrl+c, SIGTERM, SIGHUP (an SSH connection dropping) and SIGQUIT cancel the work in
+	// progress alike; the command then exits 130 after its deferred cleanups (a History Server
+	// download's temporary file, the explorer's terminal) ran. Uncaught, SIGHUP and SIGQUIT
+	// ended the process there and then (issue 31). Caught from the start: one arriving while
+	// the command line is parsed must not end the process with the Go runtime's default. A
+	// second signal is not caught, so it ends a process that does not stop.
+	ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
 	defer stop()
 	go func() { <-ctx.Done(); stop() }()
 	args = helpWords(javaStyleFlags(args))
@@ -130,7 +134,9 @@ func Main(args []string) (code int) {
 		return kctx.Run(binds...)
 	}
 	err = runGuarded(run)
-	if err != nil && ctx.Err() != nil && !isInternal(err) {
+	// A signal that ended the work is 130 even when the command returned cleanly (the
+	// explorer quits without an error: SIGTERM exited 0).
+	if ctx.Err() != nil && !isInternal(err) {
 		warn("interrupted")
 		return exitInterrupted
 	}

@@ -284,9 +284,9 @@ func signalWhen(t *testing.T, env []string, ready <-chan struct{}, sig os.Signal
 	return cmd.ProcessState.ExitCode(), errb.String()
 }
 
-// 130 for every command that has it in the README: ctrl+c (SIGINT) or SIGTERM while the
-// command waits on storage (an S3 endpoint that never answers) or on a History Server
-// download. SIGTERM mid-download leaves no temporary zip behind.
+// 130 for every command that has it in the README: ctrl+c (SIGINT), SIGTERM, SIGHUP or SIGQUIT
+// while the command waits on storage (an S3 endpoint that never answers) or on a History
+// Server download. A signal mid-download leaves no temporary zip behind.
 func TestExitCodeInterrupted(t *testing.T) {
 	tmpdir := t.TempDir()
 	s3, s3started := hangingServer(t)
@@ -316,6 +316,13 @@ func TestExitCodeInterrupted(t *testing.T) {
 		{[]string{"eventlog", shsURL}, shsStarted, os.Interrupt},
 		{[]string{"eventlog", shsURL}, shsStarted, syscall.SIGTERM},
 		{[]string{"report", fixture("cow-services-1.2.0"), "--event-log", shsURL}, shsStarted, syscall.SIGTERM},
+		// Issue 31: SIGHUP (an SSH connection dropping) and SIGQUIT ended the process with the
+		// Go runtime's default (129; 2 and a goroutine dump), leaving hudiscope-shs-*.zip behind.
+		{[]string{"eventlog", shsURL}, shsStarted, syscall.SIGHUP},
+		{[]string{"eventlog", shsURL}, shsStarted, syscall.SIGQUIT},
+		{[]string{"report", fixture("cow-services-1.2.0"), "--event-log", shsURL}, shsStarted, syscall.SIGHUP},
+		{s3args("timeline"), s3started, syscall.SIGHUP},
+		{s3args("health"), s3started, syscall.SIGQUIT},
 	} {
 		t.Run(fmt.Sprintf("%s %v", c.args[0], c.sig), func(t *testing.T) {
 			// Requests of the previous case (the SDK retries) must not count as this one's start.

@@ -70,10 +70,9 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 		return err
 	}
 	doc := report.NewFleetDocument(d, rows)
-	for i := range doc.Rows { // locations and messages may carry credentials in a URI's user part
-		r := &doc.Rows[i]
-		r.Location, r.Error = redact.Text(r.Location), redact.Text(r.Error)
-	}
+	// Every string of the document: locations and messages may carry credentials (a URI's user
+	// part, a Glue location's presigned query string in a row, a skip or an error).
+	redact.Strings(doc)
 	return c.writeOutput(func(w io.Writer) error {
 		switch format {
 		case "json":
@@ -131,7 +130,7 @@ func isZip(location string) bool { return strings.HasSuffix(strings.ToLower(loca
 
 // runFleet is the explorer on a location that is not a table (or --glue): the Fleet view,
 // whose Enter opens a table in the usual panes with the explorer's own flags.
-func (c *OpenCmd) runFleet(opts model.Options) error {
+func (c *OpenCmd) runFleet(ctx context.Context, opts model.Options) error {
 	if err := c.FleetFlags.validate(c.Table); err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
@@ -154,5 +153,5 @@ func (c *OpenCmd) runFleet(opts model.Options) error {
 				Load: func(ctx context.Context, progress func(model.Progress)) { _, _ = model.Load(ctx, o, progress) }}
 		},
 	})
-	return runTUIOffStderr(f, opts.Storage.Log)
+	return runTUIOffStderr(ctx, f, opts.Storage.Log)
 }

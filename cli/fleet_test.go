@@ -228,3 +228,29 @@ func TestFleetCommandHMS(t *testing.T) {
 		t.Errorf("--hms-db default: %d rows from %s", len(doc.Rows), doc.Source)
 	}
 }
+
+// TestFleetGluePresignedLocationRedacted: a Glue table location with a presigned query string
+// (X-Amz-Security-Token, X-Amz-Signature) never shows its secrets in fleet's text, Markdown or
+// JSON, whether the row fails, the table is skipped or the walk errs (issue 31).
+func TestFleetGluePresignedLocationRedacted(t *testing.T) {
+	root := fleetDir(t)
+	hoodie := "org.apache.hudi.hadoop.HoodieParquetInputFormat"
+	q := "?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Security-Token=SEKRETTOKEN1&X-Amz-Signature=SEKRETSIG2"
+	f := gluefake.New(t, map[string][]gluefake.Table{"sales": {
+		{Name: "presigned", Location: filepath.Join(root, "gone") + q, InputFormat: hoodie},
+		{Name: "csv", Location: filepath.Join(root, "warehouse", "empty") + q, InputFormat: "org.apache.hadoop.mapred.TextInputFormat"},
+		{Name: "nolake", Location: filepath.Join(root, "warehouse") + q, InputFormat: hoodie},
+	}})
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "SECRETTEST")
+	t.Setenv("AWS_CONFIG_FILE", "/nonexistent")
+	for _, format := range []string{"text", "md", "json"} {
+		stdout, stderr, _ := runCLI(t, "fleet", "--glue", "sales", "--glue-endpoint", f.URL, "--glue-region", "us-east-1", "-o", format, "--cluster-defaults", "-")
+		if strings.Contains(stdout+stderr, "SEKRET") {
+			t.Errorf("-o %s shows the presigned secrets:\n%s\n%s", format, stdout, stderr)
+		}
+		if !strings.Contains(stdout, "X-Amz-Security-Token=***") {
+			t.Errorf("-o %s does not name the location (redacted):\n%s", format, stdout)
+		}
+	}
+}

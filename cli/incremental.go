@@ -23,7 +23,7 @@ type IncrQueryCmd struct {
 }
 
 func (c *IncrQueryCmd) Help() string {
-	return `Reads the table's records the way an incremental query of the reading release (--hudi-version, else the installed bundle, else the newest line that reads the table) does: the latest version of each record whose latest write is among the writes returned for --begin. Rows print as in 'snapshot': -o text (aligned), json (JSON Lines) or csv, values in their logical types.`
+	return `Reads the table's records the way an incremental query of the reading release (--hudi-version, else the installed bundle, else the newest line that reads the table) does: the latest version of each record whose latest write is among the writes returned for --begin. Rows print as in 'snapshot': -o text (aligned), json (JSON Lines) or csv, values in their logical types. ` + csvTerminalHelp
 }
 
 func (c *IncrQueryCmd) examples() []string {

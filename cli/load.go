@@ -33,8 +33,19 @@ func load(ctx context.Context, opts model.Options, needed ...model.Step) (*model
 // reportProblems prints the damaged files the reader worked around: the view layer's problems
 // from the reader's log (failed steps went to stderr when load met them).
 func reportProblems(s *model.Snapshot) {
-	for _, p := range readerProblems(s) {
-		warn("warning:", p)
+	var reader []model.Problem
+	for _, p := range s.ProblemList() {
+		if p.Source == model.SourceReader {
+			reader = append(reader, p)
+		}
+	}
+	// Folded: many damaged files alike print a few lines and a count (-o json lists all).
+	for _, l := range model.FoldProblems(reader, model.FoldKeep) {
+		if l.More > 0 {
+			warn("warning:", l.String())
+			continue
+		}
+		warn("warning:", l.File+": "+l.Message)
 	}
 }
 

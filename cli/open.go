@@ -43,7 +43,7 @@ func (c *OpenCmd) examples() []string {
 	}
 }
 
-func (c *OpenCmd) Run() error {
+func (c *OpenCmd) Run(ctx context.Context) error {
 	if c.EventLog != "" && !strings.Contains(c.EventLog, "://") { // remote logs are checked when read
 		if _, err := os.Stat(c.EventLog); err != nil {
 			return fmt.Errorf("event log: %w", err)
@@ -74,14 +74,14 @@ func (c *OpenCmd) Run() error {
 	opts.FollowEventLog = watch != nil // a running application's log is tailed on each refresh
 
 	// Validate before the TUI starts: a bad path is a plain error and exit code 1.
-	ctx := context.Background()
+	// The validation load runs under the signal context too: a signal during it ends it.
 	// (The reader's warnings are left to the explorer's problems badge.)
 	if c.Table == "" || c.Glue != "" || c.HMS != "" {
-		return c.runFleet(opts)
+		return c.runFleet(ctx, opts)
 	}
 	if _, err := model.Load(ctx, model.Options{Location: c.Table, Steps: []model.Step{model.StepProperties}, Storage: opts.Storage}, nil); err != nil {
 		if errors.Is(err, hudi.ErrNotHudiTable) && !isZip(c.Table) {
-			return c.runFleet(opts)
+			return c.runFleet(ctx, opts)
 		}
 		if errors.Is(err, hudi.ErrNotHudiTable) {
 			return fmt.Errorf("%s: not a Hudi table (no .hoodie directory)", c.Table)
@@ -101,12 +101,12 @@ func (c *OpenCmd) Run() error {
 			_, _ = model.Load(ctx, opts, progress)
 		},
 	})
-	return runTUIOffStderr(app, logw)
+	return runTUIOffStderr(ctx, app, logw)
 }
 
 // runTUIOffStderr runs the explorer (or the Fleet view) with os.Stderr sent to the log file
 // (else /dev/null) meanwhile: libraries that print directly must not draw on the screen.
-func runTUIOffStderr(m tea.Model, logw io.Writer) error {
+func runTUIOffStderr(ctx context.Context, m tea.Model, logw io.Writer) error {
 	stderr := os.Stderr
 	if f, ok := logw.(*os.File); ok {
 		os.Stderr = f
@@ -115,7 +115,7 @@ func runTUIOffStderr(m tea.Model, logw io.Writer) error {
 		defer devnull.Close()
 	}
 	defer func() { os.Stderr = stderr }()
-	return runTUI(m)
+	return runTUI(ctx, m)
 }
 
 // modelOptions is what the explorer loads: every step, with the explorer's own flags.

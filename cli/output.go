@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/charmbracelet/x/term"
 )
 
 // OutputFlags are how every command chooses its output: -o/--output FORMAT (the formats the
@@ -65,4 +67,11 @@ func (o OutputFlags) writeOutput(write func(io.Writer) error) error {
 		err = fmt.Errorf("output file: %w", cerr)
 	}
 	return err
+}
+
+// isTerminal reports whether w is a terminal (stdout not redirected, or --output-file /dev/tty):
+// output there must not carry a value's control sequences.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -104,9 +105,23 @@ func (g tuiGuard) View() tea.View {
 // bubbletea to restore the terminal; it is then reported like a panic in any other command:
 // exit 70 with the hint. (bubbletea prints its own trace to os.Stderr, which the caller points
 // at the log file or /dev/null while the TUI runs.)
-func runTUI(m tea.Model, opts ...tea.ProgramOption) error {
+//
+// ctx is Main's signal context: SIGHUP, SIGTERM or SIGQUIT quits the program as q does, so the
+// terminal is restored (alternate screen left, cursor shown) before Main exits 130 (issue 31:
+// SIGHUP left the screen alternate and the cursor hidden).
+func runTUI(ctx context.Context, m tea.Model, opts ...tea.ProgramOption) error {
 	rec := &panicRecord{}
-	_, err := tea.NewProgram(tuiGuard{m: m, rec: rec}, opts...).Run()
+	p := tea.NewProgram(tuiGuard{m: m, rec: rec}, opts...)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Quit()
+		case <-done:
+		}
+	}()
+	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramPanic) {
 		if rec.value == nil {
 			return internalError("the interactive explorer panicked (a background task)", nil)

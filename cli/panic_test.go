@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -121,7 +122,7 @@ func runTUIQuiet(t *testing.T, m tea.Model) (string, error) {
 	os.Stderr = f
 	done := make(chan error, 1)
 	go func() {
-		done <- runTUI(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(),
+		done <- runTUI(context.Background(), m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(),
 			tea.WithWindowSize(120, 40))
 	}()
 	select {

@@ -15,6 +15,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/hudiscope/hudiscope/internal/redact"
+	"github.com/hudiscope/hudiscope/internal/testutil"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui"
 )
@@ -232,6 +233,28 @@ func TestSecretsHistoryServerURL(t *testing.T) {
 			if strings.Contains(out, "secret") {
 				t.Errorf("%v %s shows the password: %.400s", args, what, out)
 			}
+		}
+	}
+}
+
+// TestSecretsUnlistableDirStderr (issue 31): a partition directory named password=Hunter2Secret
+// that cannot be listed is redacted on stderr with the message's ": " separators kept (the
+// redaction took them as part of the secret: "password=*** list password=*** open …").
+func TestSecretsUnlistableDirStderr(t *testing.T) {
+	table := testutil.UnzipTable(t, fixture("incr-1.2.0"), t.TempDir())
+	if err := os.RemoveAll(filepath.Join(table, ".hoodie", "metadata")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("password=Hunter2Secret", filepath.Join(table, "password=Hunter2Secret")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"files", table}, {"report", table, "--format", "json"}, {"report", table, "--format", "md"}} {
+		stdout, stderr, _ := runCLI(t, args...)
+		if strings.Contains(stdout+stderr, "Hunter2Secret") {
+			t.Errorf("%s shows the secret:\n%.2000s\n%.2000s", args[0], stdout, stderr)
+		}
+		if want := "/password=***: list password=***: open password=***: too many levels of symbolic links"; !strings.Contains(stderr, want) {
+			t.Errorf("%s stderr lacks %q:\n%s", args[0], want, stderr)
 		}
 	}
 }

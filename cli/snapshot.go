@@ -30,7 +30,7 @@ type SnapshotCmd struct {
 }
 
 func (c *SnapshotCmd) Help() string {
-	return `Reads the table's records as a snapshot query does: the latest file slice of every file group, base file merged with its log files (one slice in memory at a time). --as-of reads the table as it was at an instant (Hudi's time travel). -o text prints an aligned table, json one JSON object per line (JSON Lines), csv a header and rows; values keep their logical types (decimals exact, dates as YYYY-MM-DD, timestamps in UTC, nested values as JSON).`
+	return `Reads the table's records as a snapshot query does: the latest file slice of every file group, base file merged with its log files (one slice in memory at a time). --as-of reads the table as it was at an instant (Hudi's time travel). -o text prints an aligned table, json one JSON object per line (JSON Lines), csv a header and rows; values keep their logical types (decimals exact, dates as YYYY-MM-DD, timestamps in UTC, nested values as JSON). ` + csvTerminalHelp
 }
 
 func (c *SnapshotCmd) examples() []string {
@@ -71,6 +71,9 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 		})
 	})
 }
+
+// csvTerminalHelp is the row commands' promise about CSV's bytes (issue 31).
+const csvTerminalHelp = `CSV to a terminal escapes control characters as text does (ESC as \x1b, newline as \n), so a value cannot recolour or retitle it; to a file or pipe (--output-file, a redirect) values are exact bytes, quoted per RFC 4180.`
 
 // rowFormat is the output format of the row commands: text (default), json (JSON Lines) or csv.
 func (o OutputFlags) rowFormat() (string, error) {
@@ -191,13 +194,17 @@ func writeCount(w io.Writer, f string, total int, by string, counts map[string]i
 		return enc.Encode(doc)
 	case "csv":
 		cw := csv.NewWriter(w)
+		key := func(k string) string { return k }
+		if isTerminal(w) { // a grouping key is data (a partition path, a commit time): as rows
+			key = safetext.Terminal
+		}
 		if by == "" {
 			_ = cw.Write([]string{"count"})
 			_ = cw.Write([]string{strconv.Itoa(total)})
 		} else {
 			_ = cw.Write([]string{by, "count"})
 			for _, k := range keys {
-				_ = cw.Write([]string{k, strconv.Itoa(counts[k])})
+				_ = cw.Write([]string{key(k), strconv.Itoa(counts[k])})
 			}
 		}
 		cw.Flush()
@@ -245,6 +252,9 @@ type rowWriter struct {
 	tw      *tabwriter.Writer
 	cw      *csv.Writer
 	pending int
+	// escape: CSV bound for a terminal escapes control characters as text does (a value's
+	// ESC/OSC sequence would recolour or retitle it); to a file or pipe the bytes stay exact.
+	escape bool
 }
 
 func newRowWriter(w io.Writer, f string, asked []string) *rowWriter {
@@ -252,6 +262,7 @@ func newRowWriter(w io.Writer, f string, asked []string) *rowWriter {
 	switch f {
 	case "csv":
 		rw.cw = csv.NewWriter(w)
+		rw.escape = isTerminal(w)
 	case "text":
 		rw.tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	}
@@ -301,7 +312,7 @@ func (rw *rowWriter) writeRow(r outRow) error {
 		rw.cols = columnsOf(r.fields(), rw.asked)
 		switch rw.f {
 		case "csv":
-			if err := rw.cw.Write(rw.cols); err != nil {
+			if err := rw.cw.Write(rw.csvCells(slices.Clone(rw.cols))); err != nil {
 				return err
 			}
 		case "text":
@@ -329,7 +340,7 @@ func (rw *rowWriter) writeRow(r outRow) error {
 		for i, c := range rw.cols {
 			rec[i] = records.Text(r.get(c))
 		}
-		return rw.cw.Write(rec)
+		return rw.cw.Write(rw.csvCells(rec))
 	}
 	cells := make([]string, len(rw.cols))
 	for i, c := range rw.cols {
@@ -344,6 +355,16 @@ func (rw *rowWriter) writeRow(r outRow) error {
 		return rw.tw.Flush()
 	}
 	return nil
+}
+
+// csvCells escapes cells in place when the CSV goes to a terminal.
+func (rw *rowWriter) csvCells(cells []string) []string {
+	if rw.escape {
+		for i, c := range cells {
+			cells[i] = safetext.Terminal(c)
+		}
+	}
+	return cells
 }
 
 func (rw *rowWriter) header() {

@@ -72,19 +72,30 @@ func IsTable(ctx context.Context, location string, so storage.Options) (bool, er
 	if err != nil {
 		return false, err
 	}
-	return hasProperties(ctx, st, ""), nil
+	ok, _ := probeProperties(ctx, st, "")
+	return ok, nil
 }
 
-// hasProperties probes with Open, one request on S3 (a HEAD), where Stat also LISTs to find
-// directories.
-func hasProperties(ctx context.Context, st storage.Storage, dir string) bool {
+// probeProperties reports whether dir/.hoodie holds hoodie.properties (or its .backup), and,
+// when neither opens, why: both missing, or the first error that is not "missing" (unreadable
+// is not absent). It probes with Open, one request on S3 (a HEAD), where Stat also LISTs to
+// find directories.
+func probeProperties(ctx context.Context, st storage.Storage, dir string) (bool, string) {
+	why := ""
 	for _, f := range []string{"hoodie.properties", "hoodie.properties.backup"} {
-		if fh, err := st.Open(ctx, storage.Join(dir, ".hoodie", f)); err == nil {
+		fh, err := st.Open(ctx, storage.Join(dir, ".hoodie", f))
+		if err == nil {
 			fh.Close()
-			return true
+			return true, ""
+		}
+		if why == "" && !storage.IsNotExist(err) {
+			why = fmt.Sprintf(".hoodie/%s cannot be opened: %v", f, err)
 		}
 	}
-	return false
+	if why == "" {
+		why = "a broken table: .hoodie/ holds neither hoodie.properties nor hoodie.properties.backup"
+	}
+	return false, why
 }
 
 // Discover walks location for Hudi tables: directories are listed in parallel (bounded),
@@ -137,7 +148,7 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 		stopped atomic.Bool
 		sem     = make(chan struct{}, o.Concurrency)
 	)
-	emit := func(rel string) {
+	emit := func(rel, broken string) {
 		if inMeta != "" {
 			// Under a .hoodie whose table has no hoodie.properties: still a metadata table.
 			mu.Lock()
@@ -145,7 +156,7 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 			d.Skipped = append(d.Skipped, fmt.Sprintf("%s: a metadata table inside %s, not a table of its own", JoinLocation(location, rel), inMeta))
 			return
 		}
-		t := FleetTarget{Name: rel, Location: JoinLocation(location, rel)}
+		t := FleetTarget{Name: rel, Location: JoinLocation(location, rel), Err: broken}
 		if rel == "" {
 			t.Name = baseName(location)
 		}
@@ -179,12 +190,18 @@ func Discover(ctx context.Context, location string, o DiscoverOptions, found fun
 				continue
 			}
 			sem <- struct{}{} // the properties probe counts against the same bound
-			ok := hasProperties(ctx, st, dir)
+			ok, why := probeProperties(ctx, st, dir)
 			<-sem
-			if ok {
-				emit(dir)
+			if !ok && ctx.Err() != nil {
 				return
 			}
+			// A .hoodie without its properties is still a table's, broken (issue 31): a
+			// failure row naming what is missing, not nothing; its partitions are not tables.
+			if ok {
+				why = ""
+			}
+			emit(dir, why)
+			return
 		}
 		if depth >= o.Depth {
 			return

@@ -222,3 +222,33 @@ func TestFleetRowNamesUnhealthyChecks(t *testing.T) {
 		t.Errorf("verdict %q, unhealthy %v", r.Verdict, r.UnhealthyChecks)
 	}
 }
+
+// TestDiscoverBrokenTable: a folder with .hoodie/ but neither hoodie.properties nor its
+// .backup is a broken table, listed as a failure row naming what is missing (issue 31), beside
+// the healthy table; its subfolders are not walked as tables of their own.
+func TestDiscoverBrokenTable(t *testing.T) {
+	root := t.TempDir()
+	good := testutil.UnzipTable(t, filepath.Join("..", "testdata", "fixtures", "incr-1.2.0", "table.zip"), filepath.Join(root, "good"))
+	goodName, _ := filepath.Rel(root, good)
+	broken := filepath.Join(root, "broken")
+	if err := os.MkdirAll(filepath.Join(broken, ".hoodie", "timeline"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(broken, "p=1", ".hoodie"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Discover(context.Background(), root, DiscoverOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tables) != 2 || d.Tables[0].Name != "broken" || d.Tables[1].Name != filepath.ToSlash(goodName) {
+		t.Fatalf("tables %+v", d.Tables)
+	}
+	const want = "a broken table: .hoodie/ holds neither hoodie.properties nor hoodie.properties.backup"
+	if d.Tables[0].Err != want || d.Tables[1].Err != "" {
+		t.Errorf("errors %q / %q, want %q / none", d.Tables[0].Err, d.Tables[1].Err, want)
+	}
+	if row, _ := LoadFleetRow(context.Background(), fleetBase(), d.Tables[0]); row.Error != want || row.Location != broken {
+		t.Errorf("row %+v", row)
+	}
+}

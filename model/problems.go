@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -39,7 +41,7 @@ const (
 
 // Problem is one problem in the one shape every surface shows: where it came from, the file
 // (or step) it is about, how bad it is and what is wrong. Shown and Message are redacted and
-// terminal-safe (done here, once); File is the raw name, for copying.
+// terminal-safe (done here, once); File is the name redacted but not escaped, for copying.
 type Problem struct {
 	Source   string   `json:"source"`
 	File     string   `json:"file"`
@@ -93,7 +95,9 @@ func (s *Snapshot) ProblemList() []Problem {
 			}
 			msg = strings.ReplaceAll(msg, root, "")
 		}
-		out = append(out, Problem{Source: src, File: file, Severity: sev, Message: clean(msg), Shown: clean(shown)})
+		// File too is redacted (not escaped: it is for copying): the JSON report, exports and
+		// the clipboard carry it (a partition directory named password=…, issue 31).
+		out = append(out, Problem{Source: src, File: redact.Text(file), Severity: sev, Message: clean(msg), Shown: clean(shown)})
 	}
 	// Failed steps in the order they ran; a failure recorded for a step not (yet) in Done
 	// still counts (sorted, so the list is stable).
@@ -155,3 +159,61 @@ func (s *Snapshot) ProblemList() []Problem {
 	}
 	return out
 }
+
+// FoldKeep is how many problems of one kind the text forms list before folding the rest.
+const FoldKeep = 3
+
+// ProblemLine is a line of a folded problem list: a problem, or (More > 0) the note that More
+// further problems like Problem follow in the full list (-o json).
+type ProblemLine struct {
+	Problem
+	More int
+}
+
+// String is the line as stderr and the Markdown report print it.
+func (l ProblemLine) String() string {
+	if l.More == 0 {
+		return l.Problem.String()
+	}
+	return fmt.Sprintf("… and %d more like this (%s; -o json lists all)", l.More, problemLike(l.Problem))
+}
+
+// FoldProblems bounds the noise of a damaged table (100,000 garbage plans were 100,000 warning
+// lines): problems alike (same source, severity, file kind and message, digits aside) are listed
+// keep at a time, then one line counting the rest, in the place of the first one left out.
+func FoldProblems(ps []Problem, keep int) []ProblemLine {
+	total := map[string]int{}
+	for _, p := range ps {
+		total[problemShape(p)]++
+	}
+	seen := map[string]int{}
+	out := make([]ProblemLine, 0, min(len(ps), len(total)*(keep+1)))
+	for _, p := range ps {
+		k := problemShape(p)
+		seen[k]++
+		switch n := seen[k]; {
+		case n <= keep:
+			out = append(out, ProblemLine{Problem: p})
+		case n == keep+1:
+			out = append(out, ProblemLine{Problem: p, More: total[k] - keep})
+		}
+	}
+	return out
+}
+
+// problemShape is what problems alike share: the file's base name and the message with runs of
+// digits as "N" (instant times, offsets, sizes), under the source and severity.
+func problemShape(p Problem) string {
+	return string(p.Severity) + " " + p.Source + " " + problemLike(p)
+}
+
+// problemLike is the shape as shown: "…/N.compaction.requested: neither valid JSON …".
+func problemLike(p Problem) string {
+	shown := p.Shown
+	if i := strings.LastIndexByte(shown, '/'); i >= 0 {
+		shown = "…/" + shown[i+1:]
+	}
+	return digitRuns.ReplaceAllString(shown, "N") + ": " + digitRuns.ReplaceAllString(p.Message, "N")
+}
+
+var digitRuns = regexp.MustCompile(`[0-9]+`)

@@ -57,11 +57,13 @@ func CheckpointLines(r *checkpoint.Report) []string {
 			out = append(out, fmt.Sprintf("OLDER than the cleaner's retention (earliest commit retained: %s): files the read needs may be deleted.", r.EarliestCommitToRetain))
 		}
 	}
-	var recs int64
-	for _, in := range r.Covered {
-		recs += in.Totals.NumWrites
+	written := "unknown record(s) written"
+	if r.RecordsWritten != nil {
+		written = fmt.Sprintf("%d record(s) written", *r.RecordsWritten)
+	} else {
+		written += fmt.Sprintf(" (the metadata of %d of them cannot be read)", len(r.Unreadable))
 	}
-	out = append(out, fmt.Sprintf("An incremental read with begin.instanttime=%s covers %d instant(s), %d record(s) written:", r.Value, len(r.Covered), recs))
+	out = append(out, fmt.Sprintf("An incremental read with begin.instanttime=%s covers %d instant(s), %s:", r.Value, len(r.Covered), written))
 	for _, in := range r.Covered {
 		mark := ""
 		if r.ReRead && in == r.Instant {
@@ -70,9 +72,13 @@ func CheckpointLines(r *checkpoint.Report) []string {
 		if in.Archived {
 			mark = "   (archived)" + mark
 		}
-		out = append(out, fmt.Sprintf("  %s → %s  %-13s %-16s %d written (%d inserted, %d updated, %d deleted)%s",
-			in.RequestedTime, in.CompletionTime, in.Action, in.Operation, in.Totals.NumWrites, in.Totals.NumInserts,
-			in.Totals.NumUpdateWrites, in.Totals.NumDeletes, mark))
+		counts := fmt.Sprintf("%d written (%d inserted, %d updated, %d deleted)", in.Totals.NumWrites, in.Totals.NumInserts,
+			in.Totals.NumUpdateWrites, in.Totals.NumDeletes)
+		if in.Err != "" {
+			counts = "? written (unreadable: " + in.Err + ")"
+		}
+		out = append(out, fmt.Sprintf("  %s → %s  %-13s %-16s %s%s",
+			in.RequestedTime, in.CompletionTime, in.Action, in.Operation, counts, mark))
 	}
 	if rw := r.Rows; rw != nil {
 		if rw.Error != "" {

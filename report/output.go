@@ -235,8 +235,8 @@ func filesFileGroup(g *filegroup.FileGroup) FilesFileGroup {
 type CheckpointDocument struct {
 	SchemaVersion string `json:"schemaVersion"`
 	*checkpoint.Report
-	Instant *InstantJSON  `json:"instant"`
-	Covered []InstantJSON `json:"covered"`
+	Instant *CheckpointInstantJSON  `json:"instant"`
+	Covered []CheckpointInstantJSON `json:"covered"`
 	// ReRead is true when any reader line re-reads (the exit status 3).
 	ReRead bool `json:"reRead"`
 	// Verdict is the worst over every reader line: "re-read" (exit 3), "not-safe" (exit 4)
@@ -245,6 +245,48 @@ type CheckpointDocument struct {
 	Skipped  []InstantJSON       `json:"skipped"`
 	Partial  []InstantJSON       `json:"partial"`
 	Verdicts []CheckpointVerdict `json:"verdicts"`
+}
+
+// CheckpointInstantJSON is a timeline instant (InstantJSON's fields, in its order) whose
+// counts are null when its metadata cannot be read (error says why): a read's record count
+// must not look like 0 written (issue 31).
+type CheckpointInstantJSON struct {
+	RequestedTime            string         `json:"requestedTime"`
+	CompletionTime           *string        `json:"completionTime"`
+	Derived                  bool           `json:"completionTimeDerived"`
+	PrecisionMs              *int64         `json:"completionTimePrecisionMs,omitempty"`
+	Action                   string         `json:"action"`
+	State                    timeline.State `json:"state"`
+	Archived                 bool           `json:"archived"`
+	Operation                *string        `json:"operation"`
+	NumWrites                *int64         `json:"numWrites"`
+	NumInserts               *int64         `json:"numInserts"`
+	NumUpdateWrites          *int64         `json:"numUpdateWrites"`
+	NumDeletes               *int64         `json:"numDeletes"`
+	TotalBytesWritten        *int64         `json:"totalBytesWritten"`
+	FileCount                *int           `json:"fileCount"`
+	PartitionCount           *int           `json:"partitionCount"`
+	DurationMs               *int64         `json:"durationMs"`
+	PlanAction               string         `json:"planAction,omitempty"`
+	Error                    string         `json:"error,omitempty"`
+	CompletedAfterLaterStart bool           `json:"completedAfterLaterStart"`
+}
+
+func checkpointInstants(ins []*timeline.Instant) []CheckpointInstantJSON {
+	js := InstantsJSON(ins)
+	out := make([]CheckpointInstantJSON, len(js))
+	for i := range js {
+		j := &js[i]
+		c := CheckpointInstantJSON{RequestedTime: j.RequestedTime, CompletionTime: j.CompletionTime, Derived: j.Derived,
+			PrecisionMs: j.PrecisionMs, Action: j.Action, State: j.State, Archived: j.Archived, Operation: j.Operation,
+			DurationMs: j.DurationMs, PlanAction: j.PlanAction, Error: j.Error, CompletedAfterLaterStart: j.CompletedAfterLaterStart}
+		if j.Error == "" {
+			c.NumWrites, c.NumInserts, c.NumUpdateWrites, c.NumDeletes = &j.NumWrites, &j.NumInserts, &j.NumUpdateWrites, &j.NumDeletes
+			c.TotalBytesWritten, c.FileCount, c.PartitionCount = &j.TotalBytesWritten, &j.FileCount, &j.PartitionCount
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // CheckpointVerdict is one reader line's verdict.
@@ -260,10 +302,10 @@ type CheckpointVerdict struct {
 // NewCheckpointDocument describes checkpoint verdicts (one per reader line, at least one).
 func NewCheckpointDocument(rs []*checkpoint.Report) CheckpointDocument {
 	r := rs[0]
-	d := CheckpointDocument{SchemaVersion: SchemaVersion, Report: r, Covered: InstantsJSON(r.Covered),
+	d := CheckpointDocument{SchemaVersion: SchemaVersion, Report: r, Covered: checkpointInstants(r.Covered),
 		ReRead: checkpoint.AnyReRead(rs), Verdict: checkpoint.Worst(rs), Skipped: InstantsJSON(r.Skipped), Partial: InstantsJSON(r.Partial), Verdicts: []CheckpointVerdict{}}
 	if r.Instant != nil {
-		d.Instant = &InstantsJSON([]*timeline.Instant{r.Instant})[0]
+		d.Instant = &checkpointInstants([]*timeline.Instant{r.Instant})[0]
 	}
 	for _, v := range rs {
 		cv := CheckpointVerdict{Reader: v.Reader, ReRead: v.ReRead, Verdict: v.Verdict(), Covered: []string{}, Skipped: []string{}, Unknown: v.Unknown}

@@ -116,15 +116,20 @@ func problemsSection(_ context.Context, s *model.Snapshot) (string, bool) {
 	if model.CountProblems(probs) == 0 {
 		b.WriteString("None.\n")
 	}
+	// Folded as on stderr: problems alike list a few and a count (the JSON report lists all).
+	var counted, notes []model.Problem
 	for _, p := range probs {
 		if p.Counted() {
-			fmt.Fprintf(&b, "- %s\n", Escape(p.String()))
+			counted = append(counted, p)
+		} else {
+			notes = append(notes, p)
 		}
 	}
-	for _, p := range probs {
-		if !p.Counted() {
-			fmt.Fprintf(&b, "- note: %s\n", Escape(p.String()))
-		}
+	for _, l := range model.FoldProblems(counted, model.FoldKeep) {
+		fmt.Fprintf(&b, "- %s\n", Escape(l.String()))
+	}
+	for _, l := range model.FoldProblems(notes, model.FoldKeep) {
+		fmt.Fprintf(&b, "- note: %s\n", Escape(l.String()))
 	}
 	return b.String(), true
 }

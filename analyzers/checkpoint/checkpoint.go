@@ -66,6 +66,10 @@ type Report struct {
 	// Rows, when counted (checkpoint --rows), are the rows the read returns, counted by the
 	// record reader `incremental` uses.
 	Rows *Rows `json:"rows,omitempty"`
+	// RecordsWritten sums the covered writes' numWrites; nil when a covered write's metadata
+	// could not be read (Unreadable names them by requested time): unknown is not 0.
+	RecordsWritten *int64   `json:"recordsWritten"`
+	Unreadable     []string `json:"unreadable,omitempty"`
 }
 
 // Rows are the rows one incremental read returns.
@@ -164,6 +168,16 @@ func Check(ctx context.Context, t Table, tl *timeline.Timeline, value string, rd
 		if w == r.Instant {
 			r.ReRead = true
 		}
+	}
+	var recs int64
+	for _, w := range r.Covered {
+		if w.Err != "" {
+			r.Unreadable = append(r.Unreadable, w.RequestedTime)
+		}
+		recs += w.Totals.NumWrites
+	}
+	if len(r.Unreadable) == 0 {
+		r.RecordsWritten = &recs
 	}
 	return r
 }

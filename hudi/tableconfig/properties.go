@@ -26,10 +26,18 @@ func ParseProperties(data []byte) (map[string]string, error) {
 		if line == "" || line[0] == '#' || line[0] == '!' {
 			continue
 		}
-		// Join continuation lines: an odd number of trailing backslashes.
-		for endsWithContinuation(line) && i+1 < len(lines) {
-			i++
-			line = line[:len(line)-1] + strings.TrimLeft(lines[i], " \t\f")
+		// Join continuation lines (an odd number of trailing backslashes) in one builder: joining
+		// by concatenation copied the whole logical line per physical line, quadratic in a file
+		// of `x\` lines.
+		if endsWithContinuation(line) && i+1 < len(lines) {
+			var b strings.Builder
+			for endsWithContinuation(line) && i+1 < len(lines) {
+				b.WriteString(line[:len(line)-1])
+				i++
+				line = strings.TrimLeft(lines[i], " \t\f")
+			}
+			b.WriteString(line)
+			line = b.String()
 		}
 		key, value := splitProperty(line)
 		props[unescapeProperty(key)] = unescapeProperty(value)

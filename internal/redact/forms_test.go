@@ -10,7 +10,7 @@ type credentialForm struct {
 	name, value, want, secret string
 }
 
-// CredentialForms are the 14 forms of docs/security.md; each secret contains "SEKRET".
+// CredentialForms are the 18 forms of docs/security.md; each secret contains "SEKRET".
 var credentialForms = []credentialForm{
 	{"uri-userinfo", "ftp://user:SEKRET01@host/t", "ftp://user:***@host/t", "SEKRET01"},
 	{"uri-userinfo-slash", "hdfs://user:SE/KRET02@nn:8020/t", "hdfs://user:***@nn:8020/t", "SE/KRET02"},
@@ -28,6 +28,42 @@ var credentialForms = []credentialForm{
 	{"bearer", "Authorization: Bearer SEKRET12.abc-def", "Authorization: Bearer ***", "SEKRET12"},
 	{"zk-digest", "digest:zkuser:SEKRET13", "digest:zkuser:***", "SEKRET13"},
 	{"embedded-password", "jdbc:hive2://ms:10000/db;user=hive;password=SEKRET14", "jdbc:hive2://ms:10000/db;user=hive;password=***", "SEKRET14"},
+	// Issue 31's forms.
+	{"nested-quoted-password", `-Dlogin="PlainLoginModule required username=\"u\" password=\"SEKRET 15\";"`,
+		`-Dlogin="PlainLoginModule required username=\"u\" password=\"***\";"`, "SEKRET"},
+	{"access-key-id-secret", "AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiSEKRET16", "***:***", "SEKRET16"},
+	{"presigned-url", "s3://b/t?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAX/20261201/us-east-1/s3/aws4_request&X-Amz-Security-Token=SEKRET17&X-Amz-Signature=SEKRET17b",
+		"s3://b/t?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=***&X-Amz-Security-Token=***&X-Amz-Signature=***", "SEKRET17"},
+	{"secret-dir-in-message", "t/password=SEKRET18: list password=SEKRET18: denied", "t/password=***: list password=***: denied", "SEKRET18"},
+}
+
+// TestRedactKnownSecret: a credential value the process registered (the S3 session token the
+// SDK resolved) is hidden wherever it appears, even where no pattern says it is one (an S3
+// error <Code> echoing it); short values are not registered.
+func TestRedactKnownSecret(t *testing.T) {
+	AddSecret("FwoGZXIvYXdzEKnownToken0123456789", "short")
+	if got := Text("read s3://b/k: FwoGZXIvYXdzEKnownToken0123456789"); got != "read s3://b/k: ***" {
+		t.Errorf("got %q", got)
+	}
+	if got := Text("a short word"); got != "a short word" {
+		t.Errorf("short value registered: %q", got)
+	}
+}
+
+// TestRedactStrings: every string of a document (fields, slices, maps, pointers) is redacted.
+func TestRedactStrings(t *testing.T) {
+	type row struct {
+		Location string
+		Errs     []string
+		Params   map[string]string
+		Next     *row
+	}
+	d := &row{Location: "s3://b/t?X-Amz-Security-Token=SEKRETa", Errs: []string{"password=SEKRETb"},
+		Params: map[string]string{"p": "ftp://u:SEKRETc@h/"}, Next: &row{Location: "token=SEKRETd"}}
+	Strings(d)
+	if d.Location != "s3://b/t?X-Amz-Security-Token=***" || d.Errs[0] != "password=***" || d.Params["p"] != "ftp://u:***@h/" || d.Next.Location != "token=***" {
+		t.Errorf("%+v %+v", d, d.Next)
+	}
 }
 
 // TestRedactCredentialForms: each form is redacted as a whole value, inside a longer

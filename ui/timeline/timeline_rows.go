@@ -12,6 +12,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
+	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/ui/common"
 	"github.com/hudiscope/hudiscope/view"
@@ -105,6 +106,16 @@ func (r *rowsTab) Set(d *InstantDetail, m rowsMsg) {
 // holds it.
 func fillRows(t *Dtable, recs []records.Record) {
 	v := fromView(view.RecordTable(recs))
+	// Keys, values and column names are the table's data: a value's ESC/OSC sequence would
+	// recolour or retitle the terminal (issue 31), so they are escaped as the text form does.
+	for i, h := range v.Headers {
+		v.Headers[i] = safetext.Terminal(h)
+	}
+	for _, row := range v.Rows {
+		for j, c := range row {
+			row[j] = safetext.Terminal(c)
+		}
+	}
 	t.Headers, t.Right, t.Rows, t.nums, t.keep = v.Headers, v.Right, v.Rows, v.nums, v.keep
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/storage/s3"
+	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/internal/testutil"
 )
 
@@ -376,5 +377,27 @@ func TestChaosRangeIgnored(t *testing.T) {
 	wantErr(t, err, nil, "read s3://bkt/tbl/x: asked for bytes 6-9, got 10 bytes without a Content-Range (the endpoint ignores Range)")
 	if n != 0 {
 		t.Errorf("read %d bytes %q", n, b[:n])
+	}
+}
+
+// TestChaosCodeEchoesSessionToken: an error whose <Code> echoes the session token the request
+// was signed with never shows it (issue 31: it was redacted in Message and bodies only); the
+// token is hidden wherever redact runs (stderr, JSON "error", reports, the TUI).
+func TestChaosCodeEchoesSessionToken(t *testing.T) {
+	const token = "FwoGZXIvYXdzEChaosSessionToken/Abc+123=="
+	c := newChaos(t, func(c *chaos, w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>m</Message></Error>`, r.Header.Get("X-Amz-Security-Token"))
+	})
+	t.Setenv("AWS_SESSION_TOKEN", token)
+	st := chaosStore(t, c.srv.URL, storage.Options{})
+	_, err := st.ReadFile(context.Background(), "x")
+	if err == nil || strings.Contains(err.Error(), token) || strings.Contains(err.Error(), "FwoGZXIvYXdzE") {
+		t.Fatalf("error %v echoes the session token", err)
+	}
+	wantErr(t, err, nil, "read s3://bkt/tbl/x: ***")
+	if got := redact.Text("later: " + token); got != "later: ***" {
+		t.Errorf("the token is not registered: %q", got)
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/hudiscope/hudiscope/hudi/storage"
+	"github.com/hudiscope/hudiscope/internal/redact"
 )
 
 func init() {
@@ -187,7 +188,23 @@ var loadConfig = func(ctx context.Context, o Options) (aws.Config, error) {
 			cfg = c2
 		}
 	}
+	if cfg.Credentials != nil {
+		cfg.Credentials = registering{cfg.Credentials}
+	}
 	return cfg, nil
+}
+
+// registering hands every credential it retrieves to redact: a server may echo the session
+// token or secret key where no pattern can tell it is one (an error <Code>), and every output
+// path redacts through redact.
+type registering struct{ aws.CredentialsProvider }
+
+func (r registering) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	c, err := r.CredentialsProvider.Retrieve(ctx)
+	if err == nil {
+		redact.AddSecret(c.SecretAccessKey, c.SessionToken)
+	}
+	return c, err
 }
 
 // Open opens an s3:// table root.
@@ -576,7 +593,7 @@ func (s *Store) wrap(op, p string, err error) error {
 		}
 		e.Hint = clip(de.Err.Error())
 	case errors.As(err, &api) && api.ErrorCode() != "":
-		e.Code = clip(api.ErrorCode())
+		e.Code = redact.Text(clip(api.ErrorCode())) // a code may echo a credential (issue 31)
 	case errors.As(err, &re) && re.HTTPStatusCode() != 0: // 0: nothing came back, see cause
 		e.Code = http.StatusText(re.HTTPStatusCode())
 		if e.Code == "" {

@@ -254,6 +254,25 @@ func tableCases() []built {
 		map[string][]byte{"empty=1/.hoodie_partition_metadata": []byte("commitTime=1\npartitionDepth=1\n")})
 	add(tcase{Name: "stray-files", Why: "files hudiscope does not know in a partition are ignored", Args: []string{"files", "{case}/table"}, Exit: 0, Stdout: "80bd8c8d"},
 		map[string][]byte{"_SUCCESS": {}, ".DS_Store": {}, "part-0000.parquet": []byte("x"), "a_b_c.parquet": []byte("x")})
+	// Issue 31's cases.
+	add(tcase{Name: "checkpoint-avro-truncated", Why: "a covered commit's Avro cut in half: checkpoint says its record count is unknown, not 0",
+		Args: []string{"checkpoint", "{case}/table", "20261129155625814"}, Exit: 0, Stderr: c2 + ": ",
+		Stdout: "covers 2 instant(s), unknown record(s) written"}, map[string][]byte{c2: commit[:len(commit)/2]})
+	add(tcase{Name: "props-continuation-lines", Why: "hoodie.properties ending in 20,000 continuation lines (x\\ repeated): parsed in linear time",
+		Args: tl, Exit: 0, Stdout: "3 instants"},
+		map[string][]byte{".hoodie/hoodie.properties": []byte(props() + "hoodie.hostile.long=" + strings.Repeat("x\\\n", 20000) + "\n")})
+	garbage := map[string][]byte{}
+	for i := range 50 {
+		garbage[fmt.Sprintf(".hoodie/timeline/2026113000%07d.compaction.requested", i)] = []byte("\x00garbage\xff")
+	}
+	add(tcase{Name: "plans-garbage-many", Why: "50 garbage compaction plans: 3 warnings, then one line counting the rest",
+		Args: []string{"files", "{case}/table"}, Exit: 0, Stderr: "and 47 more like this"}, garbage)
+	add(tcase{Name: "fleet-no-properties", Why: "a folder with .hoodie/ but no hoodie.properties nor .backup: fleet lists a broken table",
+		Args: []string{"fleet", "{case}", "--cluster-defaults", "-"}, Exit: 0, Stdout: "a broken table: .hoodie/ holds neither hoodie.properties nor hoodie.properties.backup"},
+		map[string][]byte{".hoodie/hoodie.properties": nil})
+	cases = append(cases, built{tcase: tcase{Name: "partition-secret-name", Why: "an unlistable partition named password=…: redacted, the ': ' kept",
+		Args: []string{"files", "{case}/table"}, Exit: 0, Stderr: "password=***: list password=***: open password=***: too many levels"}, files: table(nil),
+		links: map[string]string{"table/password=Hunter2Secret": "password=Hunter2Secret"}})
 	cases = append(cases, built{tcase: tcase{Name: "partition-symlink-loop", Why: "an unreadable partition (a symlink loop): named, the rest loads",
 		Args: []string{"files", "{case}/table"}, Exit: 0, Stderr: "loop", Stdout: "80bd8c8d"}, files: table(nil),
 		links: map[string]string{"table/loop": "loop"}})
