@@ -155,7 +155,25 @@ type Row struct {
 	Estimate string `json:"estimate,omitempty"`
 	// Handoff is the refusal text of a durable row.
 	Handoff string `json:"handoff,omitempty"`
+	// Fidelity is how the row follows the catalog's text: docs/findings-fidelity.md is
+	// generated from it (TestFidelityDoc), and every deviation is printed with the finding.
+	Fidelity Fidelity `json:"fidelity"`
 }
+
+// Fidelity is a row's catalog text in brief and where hudiscope departs from it.
+type Fidelity struct {
+	Catalog    string      `json:"catalog"`
+	Deviations []Deviation `json:"deviations,omitempty"`
+}
+
+// Deviation is one departure from the catalog's text, and the test that pins the behaviour.
+type Deviation struct {
+	Says string `json:"says"`
+	Pin  string `json:"pin"`
+}
+
+// DeviationNote is how a deviation is shown with the finding (Finding.Notes).
+const DeviationNote = "Deviation from the catalog: "
 
 // Catalog is the whole data file.
 type Catalog struct {

@@ -920,7 +920,12 @@ func describeRef(c Cond, cmp any) string {
 // row evaluates one catalog row.
 func (e *env) row(r *Row, inputs Inputs) Finding {
 	f := Finding{ID: r.ID, Kind: r.Kind, Theme: r.Theme, Title: r.Title, Risk: r.Risk, Costs: r.Costs,
-		Change: r.Change.Text, Payoff: r.Payoff, Verify: r.Verify, Notes: r.Notes, Agreed: []string{}}
+		Change: r.Change.Text, Payoff: r.Payoff, Verify: r.Verify, Agreed: []string{}}
+	// Every deviation from the catalog's text is said with the finding: none is silent.
+	f.Notes = append([]string(nil), r.Notes...)
+	for _, d := range r.Fidelity.Deviations {
+		f.Notes = append(f.Notes, DeviationNote+d.Says)
+	}
 	agree := map[string]bool{}
 	needFail, anyHold := false, false
 	for _, c := range r.Signals {

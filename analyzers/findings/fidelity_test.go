@@ -389,6 +389,10 @@ func TestCompactionTrailsWithoutStrategyKey(t *testing.T) {
 	in = base(t)
 	props(&in, "hoodie.compact.inline.trigger.strategy", "TIME_ELAPSED", "hoodie.compact.inline.max.delta.seconds", "3600")
 	in.Facts.Type, in.Facts.Compactions.DeltaCommitsSince, in.Facts.Compactions.SecondsSince = ptr("MERGE_ON_READ"), ptr(1), ptr(5000.0)
+	// One short compaction execution of the data table: the lever is the trigger.
+	x := append([]eventlog.StageExtra(nil), in.EventLog.Hudiscope.Stages...)
+	x[0].Operation, x[0].Phase, x[0].Table = "COMPACTION", eventlog.PhaseExecution, "cow_services"
+	in.EventLog.Hudiscope.Stages = x
 	f := findings.Evaluate(in, nil).Find("OBS-015")
 	if f.Status != findings.StatusObservation || !advised(f, "hoodie.compact.inline.max.delta.seconds") || advised(f, "hoodie.compact.inline.max.delta.commits") {
 		t.Errorf("TIME_ELAPSED: %s %s %+v", f.Status, f.Why, f.Keys)
