@@ -516,6 +516,12 @@ func foreignLog(in *findings.Input) *eventlog.Report {
 // falsifiable inputs).
 func TestInvariantsOverFixtures(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join(fixtures, "*"))
+	// FINDINGS_SWEEP_FIXTURES adds fixture directories not (yet) in this tree, e.g. another
+	// worktree's new fixtures: FINDINGS_SWEEP_FIXTURES=/work/wt-fixtures/testdata/fixtures.
+	for _, extra := range filepath.SplitList(os.Getenv("FINDINGS_SWEEP_FIXTURES")) {
+		more, _ := filepath.Glob(filepath.Join(extra, "*"))
+		dirs = append(dirs, more...)
+	}
 	n, reports := 0, 0
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
