@@ -644,6 +644,26 @@ func (e *env) skippedCheck(path string) (string, bool) {
 	return "", false
 }
 
+// notApplicableCheck: the health check a path names was skipped because the table has
+// nothing for it to judge (no compaction on Copy-on-Write, no metadata table). Its state is
+// then known: the condition does not apply and does not hold — not unknown.
+func (e *env) notApplicableCheck(path string) (string, bool) {
+	m := checkSel.FindStringSubmatch(path)
+	if m == nil || e.in.Health == nil || e.in.Health.Hudiscope == nil {
+		return "", false
+	}
+	ch := e.in.Health.Check(m[1])
+	if ch == nil || ch.Status != health.Skipped {
+		return "", false
+	}
+	for _, b := range e.in.Health.Hudiscope.Checks {
+		if b.Name == m[1] && b.Skip == health.NotApplicable {
+			return "(does not apply: the " + m[1] + " check is not applicable here: " + ch.Summary + ")", true
+		}
+	}
+	return "", false
+}
+
 // inputMissing is unknownAt's reason when the path's input is absent (Evidence.Unknown stays
 // empty: the missing input is said where the row names what would settle it).
 const inputMissing = "input missing"
@@ -693,6 +713,13 @@ func (e *env) cond1(c Cond) Evidence {
 	}
 	rs := e.resolve(c.Path)
 	vals := rs.vals
+	if why, ok := e.notApplicableCheck(c.Path); ok && rs.known && c.Op != "missing" {
+		ev.Known, ev.Value = true, why
+		if c.Value != nil {
+			ev.Threshold = scalarString(c.Value)
+		}
+		return ev
+	}
 	ev.Known, ev.Source, ev.Assumed = rs.known, rs.source, ev.Input == InputProps && !e.in.PropsPresent
 	ev.Default = ev.Input == InputProps && rs.known && !rs.supplied
 	if why := e.unknownAt(c.Path, rs); why != "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
+	"github.com/hudiscope/hudiscope/analyzers/health"
 	"github.com/hudiscope/hudiscope/model"
 )
 
@@ -253,5 +254,28 @@ func TestServiceCadenceNoise(t *testing.T) {
 	}
 	for _, v := range r.Violations {
 		t.Errorf("violation %s: %s", v.Rule, v.Says)
+	}
+}
+
+// TestNotApplicableCheckIsKnown: a health check skipped because the table has nothing for it
+// to judge (here mdt-compaction, as on a table without a metadata table) makes a condition on
+// its state known and false — "(does not apply: …)" — not unknown. Before, CAP-001's
+// counter-signal "the metadata table's compaction is behind" read as unknown and kept the
+// handoff open on a question that does not exist.
+func TestNotApplicableCheckIsKnown(t *testing.T) {
+	in := base(t)
+	for i := range in.Health.Checks {
+		if in.Health.Checks[i].Name == "mdt-compaction" {
+			in.Health.Checks[i].Status, in.Health.Checks[i].Summary = health.Skipped, "No metadata table"
+		}
+	}
+	for i := range in.Health.Hudiscope.Checks {
+		if in.Health.Hudiscope.Checks[i].Name == "mdt-compaction" {
+			in.Health.Hudiscope.Checks[i].Skip, in.Health.Hudiscope.Checks[i].State = health.NotApplicable, ""
+		}
+	}
+	ev := against(t, findings.Evaluate(in, nil).Find("CAP-001"), "health.hudiscope.checks[name=mdt-compaction].state")
+	if !ev.Known || ev.Holds || !strings.HasPrefix(ev.Value, "(does not apply: the mdt-compaction check is not applicable here: No metadata table") {
+		t.Errorf("mdt-compaction counter-signal: known %v holds %v value %q unknown %q", ev.Known, ev.Holds, ev.Value, ev.Unknown)
 	}
 }
