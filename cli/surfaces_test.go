@@ -54,12 +54,12 @@ var surfacePinnedLayout = map[string][2]string{
 }
 
 var surfacePinned = map[string][]string{ // fixture/variant: health verdict, unhealthy checks, top finding[, largest phase, time no job covers]
-	"mor-compaction-1.2.0/no props":     {"SKIPPED · 6 of 7 not judged", "", "none (2 hypotheses)"},
-	"mor-compaction-1.2.0/defaults":     {"HEALTHY", "", "none (2 hypotheses)"},
+	"mor-compaction-1.2.0/no props":     {"SKIPPED · 6 of 7 not judged", "", "none (3 hypotheses)"},
+	"mor-compaction-1.2.0/defaults":     {"HEALTHY", "", "none (3 hypotheses)"},
 	"cow-services-1.2.0/no props":       {"SKIPPED · 5 of 7 not judged", "", "none (5 hypotheses)"},
 	"cow-services-1.2.0/props":          {"UNHEALTHY", "savepoint, archival", "OBS-020 A savepoint is quietly pinning the timeline"},
 	"cow-services-1.2.0/props+defaults": {"UNHEALTHY", "savepoint, archival", "OBS-020 A savepoint is quietly pinning the timeline"},
-	"mor-services-1.2.0/no props":       {"SKIPPED · 7 of 7 not judged", "", "none (5 hypotheses)"},
+	"mor-services-1.2.0/no props":       {"SKIPPED · 7 of 7 not judged", "", "none (6 hypotheses)"},
 	"mor-services-1.2.0/props+eventlog": {"HEALTHY", "", "OBS-011 Index tagging is a large share of wall clock", "DEDUP_AND_INDEX_TAGGING 37%", "4m4s of 9m37s (42%)"},
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
+	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
@@ -125,4 +126,41 @@ func findingsTimeline(ctx context.Context, s *Snapshot) *timeline.Timeline {
 // compaction or clustering.
 func findingsWrite(in *timeline.Instant, tableType string) bool {
 	return in.IsCompleted() && in.IsDataWrite(tableType)
+}
+
+// maxFooterCount bounds the footers the findings read to count records (one read per file
+// group): beyond it the commit-metadata estimate stands, as the sizing text says.
+const maxFooterCount = 2000
+
+// findingsRecords is the table's record count for the findings' sizing figures: the layout's
+// total when it counted rows, else, where the layout analysis ran, the latest base files'
+// Parquet footers (a bounded read).
+// On Merge-on-Read the footers count base files only, and the source says so.
+func findingsRecords(ctx context.Context, s *Snapshot) (*int64, string) {
+	if s.Layout != nil && s.Layout.TotalRecords != nil {
+		return s.Layout.TotalRecords, "the layout analyzer's row counts (latest base files' Parquet footers)"
+	}
+	// Only where the layout analysis ran (report, explorer): a fleet row reads no file.
+	if s.table == nil || s.View == nil || s.Layout == nil {
+		return nil, ""
+	}
+	n := 0
+	for _, p := range s.View.Partitions {
+		n += len(p.FileGroups)
+	}
+	if n == 0 || n > maxFooterCount {
+		return nil, ""
+	}
+	var total int64
+	for _, c := range RowCounts(ctx, s.table, s.View) {
+		if c == nil {
+			return nil, "" // a footer could not be read: no count, not a partial one
+		}
+		total += *c
+	}
+	src := "the latest base files' Parquet footers"
+	if s.Config != nil && s.Config.Type == tableconfig.MergeOnRead {
+		src += " (base files only: records still in log files are not counted)"
+	}
+	return &total, src
 }

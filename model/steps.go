@@ -300,6 +300,7 @@ func evaluateFindings(ctx context.Context, s *Snapshot) error {
 	}
 	in := FindingsInput(s)
 	in.Timeline = findingsTimeline(ctx, s)
+	in.Records, in.RecordsSource = findingsRecords(ctx, s)
 	s.Findings = findings.Evaluate(in, nil)
 	return nil
 }

@@ -64,6 +64,9 @@ type Cond struct {
 	Factor float64 `json:"factor,omitempty"`
 	// Optional signals corroborate but are not required for the row to fire.
 	Optional bool `json:"optional,omitempty"`
+	// Contradicts marks a signal whose failure contradicts the row's premise (not merely fails
+	// to corroborate it): known not to hold, its input counts against the row.
+	Contradicts bool `json:"contradicts,omitempty"`
 	// AnyOf makes the condition hold when every condition of one group holds (Path and Op
 	// are then unused): a row whose signal has several forms (per index type, per strategy).
 	AnyOf [][]Cond `json:"anyOf,omitempty"`
@@ -74,6 +77,10 @@ type Cond struct {
 	// condition does not apply and is known not to hold ("compaction behind" on a
 	// Copy-on-Write table); where one is unknown, so is the condition.
 	Only []Cond `json:"only,omitempty"`
+	// Judged are what makes the value a measurement: where one of them does not hold (a
+	// detector that qualified no partition reports 0 flagged), the condition is unknown —
+	// neither agreement nor contradiction.
+	Judged []Cond `json:"judged,omitempty"`
 	// Says is the condition in words ("p50 base file under a third of the target size").
 	Says string `json:"says"`
 }
@@ -89,6 +96,13 @@ type KeyChange struct {
 	When []Cond `json:"when,omitempty"`
 	// InertSays explains why the key is inert when When fails.
 	InertSays string `json:"inertSays,omitempty"`
+	// Floor and Ceiling are the key's bounds: a key moved down (or set) already at its floor,
+	// or up already at its ceiling, is a recommendation of nothing (an invariant).
+	Floor   *float64 `json:"floor,omitempty"`
+	Ceiling *float64 `json:"ceiling,omitempty"`
+	// Governs are the event-log phases the key governs: a finding's subject stage must be in
+	// one of them for the key to be advice about it (an invariant).
+	Governs []string `json:"governs,omitempty"`
 }
 
 // Row is one catalog row.
@@ -141,7 +155,25 @@ type Row struct {
 	Estimate string `json:"estimate,omitempty"`
 	// Handoff is the refusal text of a durable row.
 	Handoff string `json:"handoff,omitempty"`
+	// Fidelity is how the row follows the catalog's text: docs/findings-fidelity.md is
+	// generated from it (TestFidelityDoc), and every deviation is printed with the finding.
+	Fidelity Fidelity `json:"fidelity"`
 }
+
+// Fidelity is a row's catalog text in brief and where hudiscope departs from it.
+type Fidelity struct {
+	Catalog    string      `json:"catalog"`
+	Deviations []Deviation `json:"deviations,omitempty"`
+}
+
+// Deviation is one departure from the catalog's text, and the test that pins the behaviour.
+type Deviation struct {
+	Says string `json:"says"`
+	Pin  string `json:"pin"`
+}
+
+// DeviationNote is how a deviation is shown with the finding (Finding.Notes).
+const DeviationNote = "Deviation from the catalog: "
 
 // Catalog is the whole data file.
 type Catalog struct {
@@ -295,6 +327,9 @@ func (c *Catalog) compileRow(r *Row) error {
 				}
 			}
 			if err := conds(at+".only", cd.Only); err != nil {
+				return err
+			}
+			if err := conds(at+".judged", cd.Judged); err != nil {
 				return err
 			}
 			if err := c.compile(cd.Path); err != nil {

@@ -37,6 +37,10 @@ type Input struct {
 	Facts *TableFacts
 	// Keys answers which keys the table's release defines (nil: ConfigKeys).
 	Keys Keys
+	// Records is the table's record count as read from storage (nil: not read), and
+	// RecordsSource says how; sizing figures use it before the commit-metadata estimate.
+	Records       *int64
+	RecordsSource string
 }
 
 // Confidence levels: how far the inputs present let a finding go.
@@ -75,6 +79,8 @@ type Evidence struct {
 	Unknown  string `json:"unknown,omitempty"`
 	Holds    bool   `json:"holds"`
 	Optional bool   `json:"optional,omitempty"`
+	// Contradicts: known not to hold, this signal contradicts the row (Cond.Contradicts).
+	Contradicts bool `json:"contradicts,omitempty"`
 	// Assumed: a props condition read a default because no writer properties were given.
 	Assumed bool `json:"assumed,omitempty"`
 	// Default: a props condition read the release's default, not a value the operator set.
@@ -98,6 +104,10 @@ type KeyAdvice struct {
 	InertSays string `json:"inertSays,omitempty"`
 	// Exists: the release writing the table defines the key (spark.* keys: always).
 	Exists bool `json:"exists"`
+	// Floor, Ceiling and Governs are the catalog's (KeyChange), for the invariant check.
+	Floor   *float64 `json:"floor,omitempty"`
+	Ceiling *float64 `json:"ceiling,omitempty"`
+	Governs []string `json:"governs,omitempty"`
 }
 
 // Estimate is a computed sizing figure attached to a finding.
@@ -117,24 +127,27 @@ type Finding struct {
 	Status string `json:"status"`
 	Risk   string `json:"risk"`
 	// Fired: at least one signal for the row held (the row is worth mentioning).
-	Fired    bool        `json:"fired"`
-	Signals  []Evidence  `json:"signals"`
-	Against  []Evidence  `json:"against,omitempty"`
-	Gates    []Evidence  `json:"gates,omitempty"`
-	Agreed   []string    `json:"agreed"`
-	Missing  []string    `json:"missing,omitempty"` // corroborating inputs not present
-	Settle   string      `json:"settle,omitempty"`  // the input that would settle a hypothesis, and what it settles
-	Why      string      `json:"why"`               // one sentence: why this status
-	Costs    string      `json:"costs"`
-	Change   string      `json:"change"`
-	Keys     []KeyAdvice `json:"keys,omitempty"`
-	Payoff   string      `json:"payoff"`
-	Score    float64     `json:"score"`
-	Verify   string      `json:"verify"`
-	Caveats  []string    `json:"caveats,omitempty"`
-	Notes    []string    `json:"notes,omitempty"`
-	Estimate *Estimate   `json:"estimate,omitempty"`
-	Refusal  string      `json:"refusal,omitempty"`
+	Fired   bool       `json:"fired"`
+	Signals []Evidence `json:"signals"`
+	Against []Evidence `json:"against,omitempty"`
+	Gates   []Evidence `json:"gates,omitempty"`
+	Agreed  []string   `json:"agreed"`
+	// Contradicts are the inputs one of whose own signals is known not to hold: they count
+	// against the row (and never as agreeing), shown as such.
+	Contradicts []string    `json:"contradicts,omitempty"`
+	Missing     []string    `json:"missing,omitempty"` // corroborating inputs not present
+	Settle      string      `json:"settle,omitempty"`  // the input that would settle a hypothesis, and what it settles
+	Why         string      `json:"why"`               // one sentence: why this status
+	Costs       string      `json:"costs"`
+	Change      string      `json:"change"`
+	Keys        []KeyAdvice `json:"keys,omitempty"`
+	Payoff      string      `json:"payoff"`
+	Score       float64     `json:"score"`
+	Verify      string      `json:"verify"`
+	Caveats     []string    `json:"caveats,omitempty"`
+	Notes       []string    `json:"notes,omitempty"`
+	Estimate    *Estimate   `json:"estimate,omitempty"`
+	Refusal     string      `json:"refusal,omitempty"`
 	// Subject names what the finding is about ("stage 14 (DATA_TABLE_WRITE)").
 	Subject string `json:"subject,omitempty"`
 	// Levers are the keys a do-nothing finding says to leave alone.
@@ -216,6 +229,8 @@ type Result struct {
 	Missing     []Missing    `json:"missing"`
 	// Violations are report invariants a finding broke; the finding is withheld.
 	Violations []Violation `json:"violations"`
+	// Excluded are inputs given but left out because they describe another table.
+	Excluded []Exclusion `json:"excluded"`
 	// Top is TopFinding, for the JSON reader.
 	Top Top `json:"top"`
 }
@@ -332,6 +347,7 @@ func Evaluate(in Input, cat *Catalog) *Result {
 	if cat == nil {
 		cat = Default()
 	}
+	in, excluded := excludeForeign(in)
 	e := &env{in: in, cat: cat}
 	if in.EventLog != nil {
 		e.eventlog = toJSONValue(in.EventLog)
@@ -359,9 +375,10 @@ func Evaluate(in Input, cat *Catalog) *Result {
 		cores, _ = strconv.Atoi(strings.TrimSpace(kv.raw))
 	}
 	e.run = DeriveRunFacts(in.EventLog, files, cores)
-	r := &Result{Findings: []Finding{}, Misspellings: []Misspelling{}, Missing: []Missing{}, Violations: []Violation{}}
+	r := &Result{Findings: []Finding{}, Misspellings: []Misspelling{}, Missing: []Missing{}, Violations: []Violation{}, Excluded: []Exclusion{}}
+	r.Excluded = append(r.Excluded, excluded...)
 	r.Release = e.rel
-	r.Inputs = e.inputs()
+	r.Inputs = e.inputs(excluded)
 	r.Time = e.time()
 	for i := range cat.Rows {
 		r.Findings = append(r.Findings, e.row(&cat.Rows[i], r.Inputs))
@@ -387,7 +404,7 @@ func (e *env) present(input string) bool {
 	return false
 }
 
-func (e *env) inputs() Inputs {
+func (e *env) inputs(excluded []Exclusion) Inputs {
 	in := Inputs{Props: e.present(InputProps), EventLog: e.present(InputEventLog), Table: e.present(InputTable), Sources: map[string]string{}}
 	var have, miss []string
 	for _, x := range []struct {
@@ -416,6 +433,9 @@ func (e *env) inputs() Inputs {
 	s := fmt.Sprintf("Working from %d of 3 inputs (%s)", in.Count, strings.Join(have, ", "))
 	if len(miss) > 0 {
 		s += "; missing: " + strings.Join(miss, ", ")
+	}
+	for _, x := range excluded {
+		s += fmt.Sprintf("; %s excluded: %s", inputName(x.Input), x.Says)
 	}
 	switch in.Confidence {
 	case RecommendWithVerifies:
@@ -569,6 +589,12 @@ func (e *env) cond(c Cond) Evidence {
 	if ev, ok := e.only(c); !ok {
 		return ev
 	}
+	for _, j := range c.Judged {
+		if x := e.cond(j); !x.Known || !x.Holds {
+			return Evidence{Path: c.Path, Input: InputOf(c.Path), Says: c.Says, Op: c.Op, Optional: c.Optional,
+				Unknown: "not a measurement here: " + j.Says + " does not hold (" + j.Path + " = " + orAbsent(x.Value) + ")"}
+		}
+	}
 	ev := e.cond1(c)
 	e.credit(&ev, c)
 	return ev
@@ -614,6 +640,26 @@ func (e *env) skippedCheck(path string) (string, bool) {
 		return "the health report has no " + m[1] + " check", true
 	case ch.Status == health.Skipped:
 		return "the " + m[1] + " health check was skipped: " + ch.Summary, true
+	}
+	return "", false
+}
+
+// notApplicableCheck: the health check a path names was skipped because the table has
+// nothing for it to judge (no compaction on Copy-on-Write, no metadata table). Its state is
+// then known: the condition does not apply and does not hold — not unknown.
+func (e *env) notApplicableCheck(path string) (string, bool) {
+	m := checkSel.FindStringSubmatch(path)
+	if m == nil || e.in.Health == nil || e.in.Health.Hudiscope == nil {
+		return "", false
+	}
+	ch := e.in.Health.Check(m[1])
+	if ch == nil || ch.Status != health.Skipped {
+		return "", false
+	}
+	for _, b := range e.in.Health.Hudiscope.Checks {
+		if b.Name == m[1] && b.Skip == health.NotApplicable {
+			return "(does not apply: the " + m[1] + " check is not applicable here: " + ch.Summary + ")", true
+		}
 	}
 	return "", false
 }
@@ -667,6 +713,13 @@ func (e *env) cond1(c Cond) Evidence {
 	}
 	rs := e.resolve(c.Path)
 	vals := rs.vals
+	if why, ok := e.notApplicableCheck(c.Path); ok && rs.known && c.Op != "missing" {
+		ev.Known, ev.Value = true, why
+		if c.Value != nil {
+			ev.Threshold = scalarString(c.Value)
+		}
+		return ev
+	}
 	ev.Known, ev.Source, ev.Assumed = rs.known, rs.source, ev.Input == InputProps && !e.in.PropsPresent
 	ev.Default = ev.Input == InputProps && rs.known && !rs.supplied
 	if why := e.unknownAt(c.Path, rs); why != "" {
@@ -794,20 +847,35 @@ func (e *env) credit(ev *Evidence, c Cond) {
 	}
 }
 
-// anyOf holds when every condition of one group holds; the first such group is its evidence.
+// anyOf is three-valued: yes when every condition of one group holds (the first such group is
+// its evidence), no when every group has a condition known not to hold, and otherwise unknown
+// (a group none of whose conditions fails could still hold: unknown is never "no").
 func (e *env) anyOf(c Cond) Evidence {
 	ev := Evidence{Path: "any of", Input: "", Says: c.Says, Op: "anyOf", Optional: c.Optional}
 	var parts []string
+	open := "" // why the first group that could still hold is undecided
 	for _, g := range c.AnyOf {
-		known, holds := true, true
+		fails, holds := false, true
 		var evs []Evidence
+		var unk *Evidence
 		for _, sc := range g {
 			x := e.cond(sc)
 			evs = append(evs, x)
-			known = known && x.Known
+			fails = fails || (x.Known && !x.Holds)
 			holds = holds && x.Known && x.Holds
+			if !x.Known && unk == nil {
+				unk = &evs[len(evs)-1]
+			}
 		}
-		ev.Known = ev.Known || known
+		if !fails && !holds && open == "" && unk != nil {
+			open = fmt.Sprintf("%q (%s) is unknown", unk.Says, unk.Path)
+			if unk.Unknown != "" {
+				open += ": " + unk.Unknown
+			}
+		}
+		if holds {
+			ev.Known = true
+		}
 		if holds && !ev.Holds {
 			ev.Holds = true
 			var inputs []string
@@ -829,6 +897,12 @@ func (e *env) anyOf(c Cond) Evidence {
 	}
 	if !ev.Holds {
 		ev.Input = InputOf(c.AnyOf[0][0].Path)
+		if open != "" {
+			// One form could still hold: the condition is undecided, not false.
+			ev.Unknown = "no form is known to hold and one cannot be judged: " + open
+			return ev
+		}
+		ev.Known = true
 		parts = append(parts, "no form holds")
 	}
 	ev.Value = strings.Join(parts, "; ")
@@ -873,11 +947,17 @@ func describeRef(c Cond, cmp any) string {
 // row evaluates one catalog row.
 func (e *env) row(r *Row, inputs Inputs) Finding {
 	f := Finding{ID: r.ID, Kind: r.Kind, Theme: r.Theme, Title: r.Title, Risk: r.Risk, Costs: r.Costs,
-		Change: r.Change.Text, Payoff: r.Payoff, Verify: r.Verify, Notes: r.Notes, Agreed: []string{}}
+		Change: r.Change.Text, Payoff: r.Payoff, Verify: r.Verify, Agreed: []string{}}
+	// Every deviation from the catalog's text is said with the finding: none is silent.
+	f.Notes = append([]string(nil), r.Notes...)
+	for _, d := range r.Fidelity.Deviations {
+		f.Notes = append(f.Notes, DeviationNote+d.Says)
+	}
 	agree := map[string]bool{}
 	needFail, anyHold := false, false
 	for _, c := range r.Signals {
 		ev := e.cond(c)
+		ev.Contradicts = c.Contradicts
 		f.Signals = append(f.Signals, ev)
 		for _, in := range ev.Agrees {
 			agree[in] = true
@@ -892,6 +972,16 @@ func (e *env) row(r *Row, inputs Inputs) Finding {
 	}
 	for _, c := range r.Gates {
 		f.Gates = append(f.Gates, e.cond(c))
+	}
+	// An input agrees only when its own signals hold for this table: a signal marked
+	// contradicts that is known not to hold (an optional one; a required one stops the row)
+	// contradicts the premise, and its input counts against the row, never for it. Unknown is
+	// neither. (An optional signal without the mark only fails to corroborate.)
+	for _, ev := range f.Signals {
+		if ev.Contradicts && ev.Known && !ev.Holds && ev.Input != "" && !contains(f.Contradicts, ev.Input) {
+			f.Contradicts = append(f.Contradicts, ev.Input)
+			delete(agree, ev.Input)
+		}
 	}
 	for _, in := range []string{InputProps, InputEventLog, InputTable} {
 		if agree[in] {
@@ -962,7 +1052,8 @@ func (e *env) corroborate(r *Row, f *Finding, agree map[string]bool, inputs Inpu
 		}
 	}
 	unk := undecided(f)
-	if len(f.Agreed) >= 2 && len(short) == 0 && unk == nil {
+	// A contradicting input counts against the row: the agreeing inputs must outnumber it by two.
+	if len(f.Agreed)-len(f.Contradicts) >= 2 && len(short) == 0 && unk == nil {
 		switch {
 		case r.Outcome == OutcomeDoNothing:
 			f.Status = StatusDoNothing
@@ -1031,6 +1122,10 @@ func (e *env) corroborate(r *Row, f *Finding, agree map[string]bool, inputs Inpu
 		agreed = "only " + strings.Join(f.Agreed, " + ")
 	}
 	f.Why = fmt.Sprintf("Hypothesis — %s agreed; the %s input would settle %s.", agreed, inputName(settle), what)
+	if c := contradiction(f); c != nil {
+		f.Why = fmt.Sprintf("Hypothesis — %s agreed; the %s input contradicts it: %s does not hold (%s = %s).",
+			agreed, inputName(c.Input), c.Says, c.Path, orAbsent(c.Value))
+	}
 	if r.Outcome == OutcomeDoNothing || e.all(r.DoNothingWhen) {
 		f.Why += " If it holds, the answer is to change nothing: " + r.DoNothingText
 	}
@@ -1088,6 +1183,16 @@ func firstSentence(s string) string {
 	return s
 }
 
+// contradiction is the first signal of an input that contradicts the row (nil: none).
+func contradiction(f *Finding) *Evidence {
+	for i := range f.Signals {
+		if ev := &f.Signals[i]; ev.Known && !ev.Holds && contains(f.Contradicts, ev.Input) {
+			return ev
+		}
+	}
+	return nil
+}
+
 func firing(evs []Evidence) *Evidence {
 	for i := range evs {
 		if evs[i].Known && evs[i].Holds {
@@ -1125,7 +1230,7 @@ func orAbsent(s string) string {
 func (e *env) keys(r *Row) []KeyAdvice {
 	var out []KeyAdvice
 	for _, k := range r.Change.Keys {
-		a := KeyAdvice{Key: k.Key, Direction: k.Direction, To: k.To, Note: k.Note, Exists: true}
+		a := KeyAdvice{Key: k.Key, Direction: k.Direction, To: k.To, Note: k.Note, Exists: true, Floor: k.Floor, Ceiling: k.Ceiling, Governs: k.Governs}
 		if strings.HasPrefix(k.Key, "hoodie.") {
 			name, ok := e.releaseName(k.Key)
 			if !ok {
@@ -1158,6 +1263,10 @@ func (e *env) keys(r *Row) []KeyAdvice {
 				}
 				break
 			}
+		}
+		if !a.Inert && atBound(a) {
+			// Already where the change would move it: recommending it is recommending nothing.
+			a.Inert, a.InertSays = true, "already "+a.Current+": there is nothing to move"
 		}
 		out = append(out, a)
 	}
@@ -1219,7 +1328,16 @@ func (e *env) caveats(r *Row) []string {
 func (e *env) estimate(name string) *Estimate {
 	switch name {
 	case "record-index-file-groups":
-		if e.facts.Records.Estimate == nil {
+		est, src := e.facts.Records.Estimate, ""
+		if e.facts.Records.Source != nil {
+			src = *e.facts.Records.Source
+		}
+		if e.in.Records != nil {
+			// A count read from the table beats the commit-metadata estimate (which can read 0
+			// for a table of 12 records: numWrites of rewritten files, deletes over a window).
+			est, src = ptr(float64(*e.in.Records)), e.in.RecordsSource
+		}
+		if est == nil {
 			return &Estimate{Name: name, Value: -1, Text: "No record count could be derived from the table, so the record-level index cannot be sized here; run the layout analyzer with --include-row-counts."}
 		}
 		get := func(k string, def float64) float64 {
@@ -1234,13 +1352,9 @@ func (e *env) estimate(name string) *Estimate {
 		maxBytes := get("hoodie.metadata.record.index.max.filegroup.size", 1073741824)
 		minN := get("hoodie.metadata.global.record.level.index.min.filegroup.count", 10)
 		maxN := get("hoodie.metadata.global.record.level.index.max.filegroup.count", 10000)
-		recs := *e.facts.Records.Estimate
+		recs := *est
 		const avgRecordSize = 48 // HoodieTableMetadataUtil's record-index entry estimate
 		n := health.EstimateFileGroupCount(int64(recs), avgRecordSize, int64(minN), int64(maxN), float32(growth), int64(maxBytes))
-		src := ""
-		if e.facts.Records.Source != nil {
-			src = *e.facts.Records.Source
-		}
 		text := fmt.Sprintf("Your record count (%s, from %s) implies roughly %d record-index file group(s) (growth factor %s, %s bytes per file group, clamped to %s–%s); bootstrap writes that index once over the whole table.",
 			FormatNumber(recs), src, n, FormatNumber(growth), FormatNumber(maxBytes), FormatNumber(minN), FormatNumber(maxN))
 		if float64(n) >= maxN {

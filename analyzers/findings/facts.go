@@ -115,7 +115,8 @@ type ServiceFacts struct {
 // CleanFacts count clean instants.
 type CleanFacts struct {
 	Completed *int `json:"completed"`
-	// CommitsSince counts the completed write commits after the last completed clean.
+	// CommitsSince counts the completed write commits after the last completed clean, not
+	// counting clustering replacecommits.
 	CommitsSince *int `json:"commitsSince"`
 }
 
@@ -470,7 +471,10 @@ func serviceCadence(f *TableFacts, instants []*timeline.Instant) {
 	}
 	writesSince := 0
 	for _, in := range instants[lastClean+1:] {
-		if isWrite(in, tableType(f)) && in.IsCompleted() {
+		// A clustering replacecommit is not a write the cleaner trails: inline clustering
+		// lands after the clean of the write that scheduled it, so counting it reads a
+		// cleaner one commit "behind" on every clustered table (OBS-016's noise).
+		if isWrite(in, tableType(f)) && in.IsCompleted() && !in.IsClustering() {
 			writesSince++
 		}
 	}

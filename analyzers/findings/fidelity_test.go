@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
@@ -42,10 +43,13 @@ func noViolations(t *testing.T, r *findings.Result) {
 func TestNoTwoDirectionsSimpleIndexParallelism(t *testing.T) {
 	in := base(t)
 	props(&in, "hoodie.simple.index.parallelism", "10000")
-	in.EventLog.Stages[0].Observed.NumTasksPlanned, in.EventLog.Stages[0].Observed.TaskDurationMillis.P50 = 500, 10
 	stages(&in, eventlog.PhaseDedupTagging, func(s *eventlog.Stage) {
 		s.Observed.NumTasksPlanned, s.Observed.DurationMillis, s.Observed.SkewRatio = 1, 120000, 1
 	})
+	// One tagging stage ran the configured 10000 as tiny tasks (OBS-009's subject).
+	i := firstStage(&in, eventlog.PhaseDedupTagging)
+	in.EventLog.Stages[i].Observed.NumTasksPlanned, in.EventLog.Stages[i].Observed.TaskDurationMillis.P50 = 10000, 10
+	in.EventLog.Stages[i].Observed.DurationMillis = 5000
 	r := findings.Evaluate(in, nil)
 	noViolations(t, r)
 	if advised(r.Find("OBS-011"), "hoodie.simple.index.parallelism") {
@@ -305,6 +309,7 @@ func TestSkewAndDurationFromOneStage(t *testing.T) {
 		t.Errorf("OBS-008 fired from two stages: %s", f.Why)
 	}
 	in.EventLog.Stages[2].Observed.SkewRatio = 19
+	in.Layout.Skew.LargestPartitionShare = 0.6 // the table agrees only with partition skew
 	f := findings.Evaluate(in, nil).Find("OBS-008")
 	if f.Status != findings.StatusObservation || !strings.Contains(f.Subject, "stage ") {
 		t.Errorf("OBS-008 on one skewed long stage: %s subject %q", f.Status, f.Subject)
@@ -355,8 +360,9 @@ func TestSlotsAreCores(t *testing.T) {
 // OBS-009's shuffle-parallelism branch.
 func TestOverParallelShuffle(t *testing.T) {
 	in := base(t)
-	in.EventLog.Stages[0].Observed.NumTasksPlanned, in.EventLog.Stages[0].Observed.TaskDurationMillis.P50 = 1500, 10
+	tinyStage(&in, eventlog.PhaseDataWrite, 1500)
 	props(&in, "hoodie.upsert.shuffle.parallelism", "1500")
+	in.EventLog.Application.Observed.CriticalPathMillis = 1000
 	f := findings.Evaluate(in, nil).Find("OBS-009")
 	if f.Status != findings.StatusObservation || !advised(f, "hoodie.upsert.shuffle.parallelism") || advised(f, "hoodie.simple.index.parallelism") {
 		t.Errorf("OBS-009 shuffle branch: %s keys %+v", f.Status, f.Keys)
@@ -383,6 +389,10 @@ func TestCompactionTrailsWithoutStrategyKey(t *testing.T) {
 	in = base(t)
 	props(&in, "hoodie.compact.inline.trigger.strategy", "TIME_ELAPSED", "hoodie.compact.inline.max.delta.seconds", "3600")
 	in.Facts.Type, in.Facts.Compactions.DeltaCommitsSince, in.Facts.Compactions.SecondsSince = ptr("MERGE_ON_READ"), ptr(1), ptr(5000.0)
+	// One short compaction execution of the data table: the lever is the trigger.
+	x := append([]eventlog.StageExtra(nil), in.EventLog.Hudiscope.Stages...)
+	x[0].Operation, x[0].Phase, x[0].Table = "COMPACTION", eventlog.PhaseExecution, "cow_services"
+	in.EventLog.Hudiscope.Stages = x
 	f := findings.Evaluate(in, nil).Find("OBS-015")
 	if f.Status != findings.StatusObservation || !advised(f, "hoodie.compact.inline.max.delta.seconds") || advised(f, "hoodie.compact.inline.max.delta.commits") {
 		t.Errorf("TIME_ELAPSED: %s %s %+v", f.Status, f.Why, f.Keys)
@@ -461,6 +471,43 @@ var variants = []struct {
 		e.Engine = "java"
 		in.Config, in.EventLog = &e, nil
 	}},
+	// Contradicting props: the metadata table off while the table has one.
+	{"metadata-off", func(in *findings.Input) { props(in, "hoodie.metadata.enable", "false") }},
+	{"partition-stats-on", func(in *findings.Input) {
+		props(in, "hoodie.metadata.index.partition.stats.enable", "true", "hoodie.clean.trigger.max.commits", "1")
+	}},
+	// Inputs of another table: excluded, never counted.
+	{"other-table-props", func(in *findings.Input) { props(in, "hoodie.table.name", "some_other_table") }},
+	{"foreign-log", func(in *findings.Input) { in.EventLog = foreignLog(in) }},
+}
+
+var (
+	foreignOnce sync.Once
+	foreignLogs map[string]*eventlog.Report
+)
+
+// foreignLog is an event log of another fixture table: cow-services-1.2.0's, or for that
+// table mor-services-1.2.0's.
+func foreignLog(in *findings.Input) *eventlog.Report {
+	foreignOnce.Do(func() {
+		foreignLogs = map[string]*eventlog.Report{}
+		for _, n := range []string{"cow-services-1.2.0", "mor-services-1.2.0"} {
+			dir := filepath.Join(fixtures, n)
+			logs, _ := filepath.Glob(filepath.Join(dir, "local-*"))
+			l2, _ := filepath.Glob(filepath.Join(dir, "eventlog_v2_*"))
+			if logs = append(logs, l2...); len(logs) == 0 {
+				continue
+			}
+			s, err := model.Load(context.Background(), model.Options{Location: filepath.Join(dir, "table.zip"), EventLog: logs[0]}, nil)
+			if err == nil && s.EventLog != nil {
+				foreignLogs[s.Config.Name] = s.EventLog
+			}
+		}
+	})
+	if in.TableConfig != nil && in.TableConfig.Name == "cow_services" {
+		return foreignLogs["mor_services"]
+	}
+	return foreignLogs["cow_services"]
 }
 
 // TestInvariantsOverFixtures: every fixture × every variant yields a report with no invariant
@@ -469,7 +516,13 @@ var variants = []struct {
 // falsifiable inputs).
 func TestInvariantsOverFixtures(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join(fixtures, "*"))
-	n := 0
+	// FINDINGS_SWEEP_FIXTURES adds fixture directories not (yet) in this tree, e.g. another
+	// worktree's new fixtures: FINDINGS_SWEEP_FIXTURES=/work/wt-fixtures/testdata/fixtures.
+	for _, extra := range filepath.SplitList(os.Getenv("FINDINGS_SWEEP_FIXTURES")) {
+		more, _ := filepath.Glob(filepath.Join(extra, "*"))
+		dirs = append(dirs, more...)
+	}
+	n, reports := 0, 0
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			continue
@@ -499,8 +552,19 @@ func TestInvariantsOverFixtures(t *testing.T) {
 			in = copyInput(in)
 			v.mod(&in)
 			r := findings.Evaluate(in, nil)
+			reports++
 			for _, x := range r.Violations {
 				t.Errorf("%s/%s: %s: %s", name, v.name, x.Rule, x.Says)
+			}
+			switch v.name {
+			case "other-table-props":
+				if len(r.Excluded) != 1 || r.Excluded[0].Input != findings.InputProps {
+					t.Errorf("%s/%s: props of another table not excluded: %+v", name, v.name, r.Excluded)
+				}
+			case "foreign-log":
+				if in.EventLog != nil && (len(r.Excluded) != 1 || r.Excluded[0].Input != findings.InputEventLog) {
+					t.Errorf("%s/%s: foreign event log not excluded: %+v", name, v.name, r.Excluded)
+				}
 			}
 			for i := range r.Findings {
 				f := &r.Findings[i]
@@ -515,6 +579,7 @@ func TestInvariantsOverFixtures(t *testing.T) {
 	if n == 0 {
 		t.Skip("no fixtures")
 	}
+	t.Logf("%d fixtures × %d variants: %d reports", n, len(variants), reports)
 }
 
 // TestInvariantChecker: each rule catches its violation, and a violating finding is withheld.

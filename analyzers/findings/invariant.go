@@ -3,6 +3,7 @@ package findings
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -21,6 +22,10 @@ const (
 	RuleDoNothing     = "do-nothing"    // a change beside "change nothing" for the same lever
 	RuleRelease       = "release"       // a recommended key the table's release does not have
 	RuleCorroboration = "corroboration" // an observation without two falsifiable inputs
+	RuleContradiction = "contradiction" // an agreeing input one of whose own signals fails
+	RuleForeign       = "foreign"       // an input that describes another table
+	RuleSubject       = "subject"       // a subject stage no recommended key governs
+	RuleBound         = "bound"         // a key moved past a bound it already sits at
 )
 
 // advising: the finding prints its keys as a change (or a change if confirmed).
@@ -48,10 +53,49 @@ func conflicts(a, b KeyAdvice) bool {
 
 // CheckInvariants checks what every report must hold: no key in two directions, no change
 // beside a do-nothing reading of the same lever, every recommended key defined by the release
-// that writes the table, and every observation corroborated by two inputs whose signals could
-// have been false.
+// that writes the table, every observation corroborated by two inputs whose signals could
+// have been false, no active row whose agreeing input's own signal fails, no input from
+// another table, every subject stage governed by a key the row recommends, and no
+// recommendation of a value already at its bound.
 func CheckInvariants(r *Result) []Violation {
 	out := []Violation{}
+	excluded := map[string]string{}
+	for _, x := range r.Excluded {
+		excluded[x.Input] = x.Says
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		for _, in := range f.Agreed {
+			if why, ok := excluded[in]; ok {
+				out = append(out, Violation{Rule: RuleForeign, Findings: []string{f.ID},
+					Says: fmt.Sprintf("%s counts the %s input as agreeing, but %s", f.ID, in, why)})
+			}
+		}
+		if f.Status != StatusObservation && f.Status != StatusCandidate && f.Status != StatusDoNothing {
+			continue
+		}
+		for _, ev := range f.Signals {
+			if ev.Contradicts && ev.Known && !ev.Holds && contains(f.Agreed, ev.Input) {
+				out = append(out, Violation{Rule: RuleContradiction, Findings: []string{f.ID},
+					Says: fmt.Sprintf("%s counts %s as agreeing while its own signal %q does not hold (%s = %s)", f.ID, ev.Input, ev.Says, ev.Path, orAbsent(ev.Value))})
+			}
+		}
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if !advising(f) {
+			continue
+		}
+		if v, ok := subjectViolation(f); ok {
+			out = append(out, v)
+		}
+		for _, k := range f.Keys {
+			if !k.Inert && atBound(k) {
+				out = append(out, Violation{Rule: RuleBound, Findings: []string{f.ID}, Key: k.Key,
+					Says: fmt.Sprintf("%s recommends %s %s, which is already %s", f.ID, k.Key, k.Direction, k.Current)})
+			}
+		}
+	}
 	type use struct {
 		f *Finding
 		k KeyAdvice
@@ -120,6 +164,64 @@ func CheckInvariants(r *Result) []Violation {
 		}
 	}
 	return out
+}
+
+// subjectViolation: the finding's subject is a stage whose phase no live key governs (the
+// keys that declare what they govern; a row without such keys is not checked).
+func subjectViolation(f *Finding) (Violation, bool) {
+	if f.Subject == "" {
+		return Violation{}, false
+	}
+	ph := subjectPhase(f.Subject)
+	declared := false
+	for _, k := range f.Keys {
+		if k.Inert || len(k.Governs) == 0 {
+			continue
+		}
+		declared = true
+		if contains(k.Governs, ph) {
+			return Violation{}, false
+		}
+	}
+	if !declared {
+		return Violation{}, false
+	}
+	return Violation{Rule: RuleSubject, Findings: []string{f.ID},
+		Says: fmt.Sprintf("%s is about %s, a stage none of the keys it recommends governs", f.ID, f.Subject)}, true
+}
+
+// subjectPhase reads the phase of a stage name ("stage 14 (DATA_TABLE_WRITE/write)").
+func subjectPhase(s string) string {
+	_, p, ok := strings.Cut(s, "(")
+	if !ok {
+		return ""
+	}
+	p = strings.TrimSuffix(p, ")")
+	p, _, _ = strings.Cut(p, "/")
+	return p
+}
+
+// atBound: the key already sits where the recommendation would move it — at its floor for
+// down (or set), at its ceiling for up, already on for on, already off for off.
+func atBound(k KeyAdvice) bool {
+	cur := strings.TrimSpace(k.Current)
+	switch k.Direction {
+	case "on":
+		return strings.EqualFold(cur, "true")
+	case "off":
+		return strings.EqualFold(cur, "false")
+	}
+	v, err := strconv.ParseFloat(cur, 64)
+	if err != nil {
+		return false
+	}
+	switch k.Direction {
+	case "down", "set":
+		return k.Floor != nil && v <= *k.Floor
+	case "up":
+		return k.Ceiling != nil && v >= *k.Ceiling
+	}
+	return false
 }
 
 // tautology: a condition that holds whatever the input says.

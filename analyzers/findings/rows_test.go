@@ -273,18 +273,22 @@ var rowCases = []rowCase{
 	{id: "OBS-002", fireStatus: findings.StatusDoNothing,
 		fire: func(in *findings.Input) {
 			smallFiles(in)
-			props(in, "hoodie.parquet.small.file.limit", "104857600")
+			props(in, "hoodie.parquet.small.file.limit", "83886080")
 			in.Facts.Commits.BytesPerPartitionCommit = ptr(1.0 * mb)
+			probe(in)
 		},
 		stop: func(in *findings.Input) {
 			smallFiles(in)
 			in.Facts.Commits.BytesPerPartitionCommit = ptr(1.0 * mb)
+			probe(in)
 		}, stopStatus: findings.StatusGated, stopWhy: "limit of 0"},
 	{id: "OBS-003", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.Facts.Clustering.Completed, in.Facts.Clustering.Pending = ptr(0), ptr(0)
 			detector(in, layout.SmallFiles, layout.Moderate)
 			props(in, "hoodie.clustering.inline", "false")
+			// The cow-services log ran clustering: with it, the log contradicts "never scheduled".
+			dropOps(in, "CLUSTERING")
 		},
 		stop: func(in *findings.Input) {
 			in.Facts.Clustering.Completed, in.Facts.Clustering.Pending = ptr(0), ptr(0)
@@ -348,6 +352,8 @@ var rowCases = []rowCase{
 	{id: "OBS-008", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
 			in.EventLog.Stages[3].Observed.SkewRatio, in.EventLog.Stages[3].Observed.DurationMillis = 20, 20000
+			// The table agrees only with partition skew (0.4 on the fixture contradicts it).
+			in.Layout.Skew.LargestPartitionShare = 0.6
 		},
 		stop: func(in *findings.Input) {
 			in.EventLog.Stages[3].Observed.SkewRatio, in.EventLog.Stages[3].Observed.DurationMillis = 20, 20000
@@ -361,11 +367,13 @@ var rowCases = []rowCase{
 		}},
 	{id: "OBS-009", fireStatus: findings.StatusObservation,
 		fire: func(in *findings.Input) {
-			in.EventLog.Stages[0].Observed.NumTasksPlanned, in.EventLog.Stages[0].Observed.TaskDurationMillis.P50 = 500, 10
+			tinyStage(in, eventlog.PhaseDedupTagging, 500)
 			props(in, "hoodie.simple.index.parallelism", "1000")
+			// A critical path over half the run (the fixture's) contradicts "overhead, not work".
+			in.EventLog.Application.Observed.CriticalPathMillis = 1000
 		},
 		stop: func(in *findings.Input) {
-			in.EventLog.Stages[0].Observed.NumTasksPlanned, in.EventLog.Stages[0].Observed.TaskDurationMillis.P50 = 500, 10
+			tinyStage(in, eventlog.PhaseDedupTagging, 500)
 			props(in, "hoodie.simple.index.parallelism", "2")
 		}, stopStatus: "not observed", stopWhy: "far above the task slots"},
 	{id: "OBS-010", fireStatus: findings.StatusObservation,
@@ -627,6 +635,17 @@ var rowCases = []rowCase{
 			in.Layout.MDTEnabled = false
 			in.Facts.Commits.RecordsPerCommit.Median = ptr(10000.0)
 		}, stopStatus: findings.StatusDont, stopWhy: "small or unpartitioned"},
+}
+
+// tinyStage makes the first stage of a phase plan n tasks whose median ran 10 ms.
+func tinyStage(in *findings.Input, ph string, n int) {
+	i := firstStage(in, ph)
+	in.EventLog.Stages[i].Observed.NumTasksPlanned, in.EventLog.Stages[i].Observed.TaskDurationMillis.P50 = n, 10
+}
+
+// probe files the first data-write stage as the small-file probe.
+func probe(in *findings.Input) {
+	in.EventLog.Stages[firstStage(in, eventlog.PhaseDataWrite)].SubPhase = ptr("smallFileProbe")
 }
 
 func firstStage(in *findings.Input, ph string) int {

@@ -25,9 +25,17 @@ type RunFacts struct {
 	// long tasks (skew ≤ 2).
 	UnderParallel StageFact `json:"underParallel"`
 	// TinyTasks is the stage with the most tasks among those of 200+ tasks whose median task
-	// ran under 100 ms.
-	TinyTasks StageFact  `json:"tinyTasks"`
-	Spill     SpillFacts `json:"spill"`
+	// ran under 100 ms, in the phases a parallelism key governs (tagging, data write): a
+	// cleaning or metadata-table stage of tiny tasks is no evidence about those keys.
+	// TinyTagging and TinyWrite are the same per phase.
+	TinyTasks   StageFact `json:"tinyTasks"`
+	TinyTagging StageFact `json:"tinyTagging"`
+	TinyWrite   StageFact `json:"tinyWrite"`
+	// MaxTasks is the most tasks one stage of a phase planned: a configured parallelism far
+	// above it was never used by this run (the log contradicts the props).
+	MaxTasks   PhaseTasks      `json:"maxTasks"`
+	Compaction CompactionFacts `json:"compaction"`
+	Spill      SpillFacts      `json:"spill"`
 	// ListingMillis is the stage wall clock of "Parallel listing paths" jobs (storage listing).
 	ListingMillis *float64 `json:"listingMillis"`
 }
@@ -48,6 +56,22 @@ type StageFact struct {
 	Ratio          *float64 `json:"ratio"`
 	DurationMillis *float64 `json:"durationMillis"`
 	Tasks          *float64 `json:"tasks"`
+}
+
+// PhaseTasks are per-phase task counts (nil: no stage of that phase in the log).
+type PhaseTasks struct {
+	Tagging *float64 `json:"tagging"`
+	Write   *float64 `json:"write"`
+	// TaggingOrWrite is the larger of the two (the shuffle parallelism keys govern both).
+	TaggingOrWrite *float64 `json:"taggingOrWrite"`
+}
+
+// CompactionFacts describe the COMPACTION operation's stages.
+type CompactionFacts struct {
+	// ExecutionShare is the data table's compaction EXECUTION stages' share of all stage wall
+	// clock (nil: no such stage in the log). OBS-015 chooses its lever by it: short executions
+	// want a lower trigger, long ones more target IO.
+	ExecutionShare *float64 `json:"executionShare"`
 }
 
 // SpillFacts split memory spill by phase.
@@ -98,7 +122,8 @@ func DeriveRunFacts(r *eventlog.Report, totalFiles int64, cores int) *RunFacts {
 			srcTasks = append(srcTasks, s.Observed.NumTasksPlanned)
 		}
 	}
-	var spillTag, spillWrite, gc float64
+	var spillTag, spillWrite, gc, allWall, compactExec float64
+	compacted := false
 	spilled := false
 	for _, s := range r.Stages {
 		o := s.Observed
@@ -121,9 +146,35 @@ func DeriveRunFacts(r *eventlog.Report, totalFiles int64, cores int) *RunFacts {
 		if o.DurationMillis >= 10000 && o.SkewRatio >= 0 && (f.Skew.Ratio == nil || float64(o.SkewRatio) > *f.Skew.Ratio) {
 			f.Skew = stageFact(s, float64(o.SkewRatio))
 		}
-		if o.NumTasksPlanned >= 200 && o.TaskDurationMillis.P50 < 100 && (f.TinyTasks.Tasks == nil || float64(o.NumTasksPlanned) > *f.TinyTasks.Tasks) {
-			f.TinyTasks = stageFact(s, float64(o.TaskDurationMillis.P50))
+		governed := s.Phase == eventlog.PhaseDedupTagging || s.Phase == eventlog.PhaseDataWrite
+		if governed {
+			n := float64(o.NumTasksPlanned)
+			maxTo := func(p **float64) {
+				if *p == nil || n > **p {
+					*p = ptr(n)
+				}
+			}
+			maxTo(&f.MaxTasks.TaggingOrWrite)
+			if s.Phase == eventlog.PhaseDedupTagging {
+				maxTo(&f.MaxTasks.Tagging)
+			} else {
+				maxTo(&f.MaxTasks.Write)
+			}
 		}
+		if governed && o.NumTasksPlanned >= 200 && o.TaskDurationMillis.P50 < 100 {
+			tiny := func(sf *StageFact) {
+				if sf.Tasks == nil || float64(o.NumTasksPlanned) > *sf.Tasks {
+					*sf = stageFact(s, float64(o.TaskDurationMillis.P50))
+				}
+			}
+			tiny(&f.TinyTasks)
+			if s.Phase == eventlog.PhaseDedupTagging {
+				tiny(&f.TinyTagging)
+			} else {
+				tiny(&f.TinyWrite)
+			}
+		}
+		allWall += float64(o.DurationMillis)
 		if o.MemoryBytesSpilled > 0 || o.DiskBytesSpilled > 0 {
 			spilled = true
 			switch s.Phase {
@@ -140,6 +191,18 @@ func DeriveRunFacts(r *eventlog.Report, totalFiles int64, cores int) *RunFacts {
 			}
 			*f.ListingMillis += float64(o.DurationMillis)
 		}
+	}
+	// The data table's compaction only: the metadata table compacts on its own cadence (its
+	// stages name <table>_metadata), and a stage naming no table is not counted either.
+	for i, x := range r.Hudiscope.Stages {
+		if i < len(r.Stages) && x.Operation == "COMPACTION" && x.Phase == eventlog.PhaseExecution &&
+			x.Table != "" && !strings.HasSuffix(x.Table, "_metadata") {
+			compactExec += float64(r.Stages[i].Observed.DurationMillis)
+			compacted = true
+		}
+	}
+	if compacted && allWall > 0 {
+		f.Compaction.ExecutionShare = ptr(compactExec / allWall)
 	}
 	if tagWall > 0 && totalFiles > 0 {
 		f.Tagging.FilesTrackingShare = ptr(tagFiles / tagWall)
