@@ -392,7 +392,9 @@ func checkFixture(t *testing.T, dir string) {
 	}
 
 	// The 0.11.1 (table version 4) fixtures come from a Java writer without Spark: no event log.
-	if s.SparkVersion != "" || len(s.EventLogs) > 0 {
+	// The issue-29 edge fixtures are written with event logging off (codec "off") to keep them
+	// small: the oracle says so, and then there is none to check.
+	if (s.SparkVersion != "" || len(s.EventLogs) > 0) && s.EventLogCodec != "off" {
 		checkEventLogs(t, dir, s)
 	}
 
