@@ -873,7 +873,8 @@ class Gen:
         # keep the source beside the table: bootstrap-source.zip, single top-level folder bootstrap_source/
         zp = os.path.join(self.fixture_dir, "bootstrap-source.zip")
         subprocess.check_call(["zip", "-q", "-r", "-X", zp, os.path.basename(src)], cwd=os.path.dirname(src))
-        bparts = sorted(r[0] for r in self.spark.read.format("hudi").load(path).select("_hoodie_partition_path").distinct().collect())
+        # the partitions on storage (a FULL_RECORD bootstrap on 0.14.0 can leave partitions without readable rows)
+        bparts = sorted(d for d in os.listdir(path) if d.startswith("dt="))
         summary = self.common_oracles(name, path, partitions=bparts)
         summary["write_log"] = events
         summary["bootstrap_source_root"] = src
@@ -997,8 +998,9 @@ class Gen:
         s_add = StructType([StructField("id", IntegerType(), False), StructField("name", StringType(), True),
                             StructField("ts", IntegerType(), False), StructField("note", StringType(), True)])
         events = []
-        self.write(path, [(1, "a", 1), (2, "b", 1), (3, "c", 1)], opts, op="insert", schema=s_old)
-        events.append("dc1 insert ids 1,2,3 schema id:int,name:string,ts:int (base file)")
+        # ids 5, 6 are never rewritten: their only record has the old schema (no note, ts int)
+        self.write(path, [(1, "a", 1), (2, "b", 1), (3, "c", 1), (5, "e", 1), (6, "f", 1)], opts, op="insert", schema=s_old)
+        events.append("dc1 insert ids 1,2,3,5,6 schema id:int,name:string,ts:int (base file)")
         widened = True
         try:
             self.write(path, [(1, "a2", 2, "n1")], opts, schema=s_new)
@@ -1046,8 +1048,13 @@ class Gen:
             events.append("c%d upsert id %d" % (i, i - 1))
         try:
             wc = self.write_client(path, opts)
-            r = wc.scheduleClean()
-            events.append("scheduleClean (py4j SparkRDDWriteClient) -> %s" % (r.get() if r.isPresent() else "nothing to clean"))
+            jvm = self.spark.sparkContext._jvm
+            # 0.14.0 has no public scheduleClean(); scheduleTableService(Option.empty, CLEAN) plans a clean
+            # and leaves <T>.clean.requested
+            r = wc.scheduleTableService(jvm.org.apache.hudi.common.util.Option.empty(),
+                                        jvm.org.apache.hudi.common.model.TableServiceType.CLEAN)
+            events.append("scheduleTableService(CLEAN) (py4j SparkRDDWriteClient) -> %s" % (
+                r.get() if r.isPresent() else "nothing to clean"))
             wc.close()
         except Exception as e:
             events.append("scheduleClean failed: %s" % exc_text(e))
