@@ -39,6 +39,9 @@ PSCHEMA = StructType([
     StructField("dt", StringType(), False),
 ])
 
+# Spark writes Parquet columns nullable; upserts into a bootstrapped table must use the same (nullable) schema
+# (1.1.1: "SchemaCompatibilityException: Field id has no default value and is non-nullable" otherwise)
+PSCHEMA_NULLABLE = StructType([StructField(f.name, f.dataType, True) for f in PSCHEMA.fields])
 
 MOR_NOTE = ("\nWrites 17-19 override: hoodie.compact.inline=false, hoodie.compact.schedule.inline=true;"
             "\nwrites 20-21: hoodie.compact.inline=false, hoodie.compact.schedule.inline=false.")
@@ -208,6 +211,11 @@ def zip_table(table_path, zip_path):
     subprocess.check_call(["zip", "-q", "-r", "-X", zip_path, name], cwd=parent)
 
 
+def args_off(a):
+    """--eventlog-codec off: no event log at all (small fixtures; the repository is the size budget)."""
+    return a.eventlog_codec == "off"
+
+
 def list_files(table_path):
     out = {}
     for root, dirs, files in os.walk(table_path):
@@ -247,7 +255,7 @@ class Gen:
              .config("spark.driver.memory", "2g")
              .config("spark.sql.warehouse.dir", os.path.join(self.work, "_warehouse"))
              .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + os.path.join(self.work, "_derby"))
-             .config("spark.eventLog.enabled", "true")
+             .config("spark.eventLog.enabled", "false" if args_off(self.a) else "true")
              .config("spark.eventLog.dir", "file://" + self.fixture_dir))
         if not re.match(r"0\.(1[012]|[0-9])\.", self.release):  # registrar exists since 0.13
             b = b.config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
@@ -255,7 +263,9 @@ class Gen:
             b = (b.config("spark.sql.legacy.parquet.nanosAsLong", "false")
                  .config("spark.hadoop.spark.sql.legacy.parquet.nanosAsLong", "false"))
         codec = self.a.eventlog_codec
-        if codec in ("lz4", "zstd", "snappy"):
+        if codec == "off":
+            pass
+        elif codec in ("lz4", "zstd", "snappy"):
             b = b.config("spark.eventLog.compress", "true").config("spark.eventLog.compression.codec", codec)
         else:
             b = b.config("spark.eventLog.compress", "false")
@@ -429,6 +439,13 @@ class Gen:
                 if bf.isPresent():
                     b = bf.get()
                     base = {"name": b.getFileName(), "size": b.getFileSize(), "commit_time": b.getCommitTime()}
+                    try:  # METADATA_ONLY bootstrap: the skeleton's source file (absolute path)
+                        bb = b.getBootstrapBaseFile()
+                        if bb.isPresent():
+                            base["bootstrap_base_file"] = {"path": bb.get().getPath(), "name": bb.get().getFileName(),
+                                                           "size": bb.get().getFileSize()}
+                    except Exception as e:
+                        base["bootstrap_base_file_error"] = str(e)[:200]
                 logs = []
                 lit = fs.getLogFiles().iterator()
                 while lit.hasNext():
@@ -801,6 +818,273 @@ class Gen:
         self.finish(name, path, summary, opts)
 
 
+    # ------------------------------------------------ issue 29 scenarios (0.14.0 / 1.1.1)
+    def snapshot_rows(self, path, key="id"):
+        """oracle/snapshot_rows.json: spark.read.format("hudi").load, every column, ordered by key."""
+        df = self.spark.read.format("hudi").load(path)
+        d = df_json(df, [key])
+        obj = {"query": "spark.read.format('hudi').load(path).orderBy('%s')" % key,
+               "schema": json.loads(df.schema.json()), "row_count": len(d["rows"]), **d}
+        dump(os.path.join(self.oracle, "snapshot_rows.json"), obj)
+        return obj
+
+    def bootstrap(self):
+        """METADATA_ONLY bootstrap of a hive-style partitioned Parquet dataset, then 2 upserts."""
+        name = "bootstrap"
+        path = self.table_path(name)
+        src = os.path.join(self.work, self.a.fixture, "bootstrap_source")
+        if os.path.exists(src):
+            shutil.rmtree(src)
+        parts = ["2024-01-01", "2024-01-02", "2024-01-03"]
+        rows = [(k, "src%d_0" % k, 0, parts[k % 3]) for k in range(9)]
+        # one Parquet file per partition directory dt=<day> (dt is a directory, not a file column)
+        self.spark.createDataFrame(rows, PSCHEMA).coalesce(1).write.partitionBy("dt").parquet(src)
+        events = ["source: %d rows, partitionBy(dt) parquet at %s" % (len(rows), src)]
+        opts = self.base_opts(name, partitioned=True)
+        opts.update({
+            "hoodie.datasource.write.hive_style_partitioning": "true",
+            "hoodie.parquet.small.file.limit": "0",  # inserts open new file groups: the 2024-01-01 skeleton stays pure
+            "hoodie.metadata.enable": "true",
+            # 1.1.1: "HoodieNotSupportedException: col stats is not supported with bootstrap operation" (on by default in 1.1)
+            "hoodie.metadata.index.column.stats.enable": "false",
+            "hoodie.index.type": "BLOOM",
+        })
+        bo = dict(opts)
+        bo.update({
+            "hoodie.datasource.write.operation": "bootstrap",
+            "hoodie.bootstrap.base.path": src,
+            "hoodie.bootstrap.mode.selector": "org.apache.hudi.client.bootstrap.selector.MetadataOnlyBootstrapModeSelector",
+            "hoodie.bootstrap.keygen.class": "org.apache.hudi.keygen.SimpleKeyGenerator",
+            "hoodie.bootstrap.parallelism": "2",
+        })
+        if self.a.variant == "full":
+            bo["hoodie.bootstrap.mode.selector"] = "org.apache.hudi.client.bootstrap.selector.FullRecordBootstrapModeSelector"
+        self.spark.createDataFrame([], PSCHEMA).write.format("hudi").options(**bo).mode("overwrite").save(path)
+        events.append("bootstrap (%s) from %s" % (bo["hoodie.bootstrap.mode.selector"].rsplit(".", 1)[1], src))
+        events.append("timeline after bootstrap: %s" % [(x["requested_time"], x["action"], x["state"]) for x in read_timeline(path)])
+        if self.a.variant != "full":
+            # upsert 1: ids 1, 4 in dt=2024-01-02 (that bootstrap file group gets a regular base file)
+            self.write(path, [(1, "u1_1", 1, parts[1]), (4, "u4_1", 1, parts[1])], opts, schema=PSCHEMA_NULLABLE)
+            events.append("c1 upsert ids 1,4 (dt=2024-01-02)")
+            # upsert 2: id 2 in dt=2024-01-03 + insert id 9 into dt=2024-01-01 (small-file limit 0: new file group)
+            self.write(path, [(2, "u2_2", 2, parts[2]), (9, "n9_2", 2, parts[0])], opts, schema=PSCHEMA_NULLABLE)
+            events.append("c2 upsert id 2 (dt=2024-01-03) + insert id 9 (dt=2024-01-01, new file group)")
+        self.snapshot_rows(path)
+        # keep the source beside the table: bootstrap-source.zip, single top-level folder bootstrap_source/
+        zp = os.path.join(self.fixture_dir, "bootstrap-source.zip")
+        subprocess.check_call(["zip", "-q", "-r", "-X", zp, os.path.basename(src)], cwd=os.path.dirname(src))
+        # the partitions on storage (a FULL_RECORD bootstrap on 0.14.0 can leave partitions without readable rows)
+        bparts = sorted(d for d in os.listdir(path) if d.startswith("dt="))
+        summary = self.common_oracles(name, path, partitions=bparts)
+        summary["write_log"] = events
+        summary["bootstrap_source_root"] = src
+        summary["bootstrap_source_zip"] = "bootstrap-source.zip"
+        summary["bootstrap_source_files"] = list_files(src)
+        summary["bootstrap_options"] = {k: v for k, v in bo.items() if k.startswith("hoodie.bootstrap")}
+        self.finish(name, path, summary, dict(opts, **summary["bootstrap_options"]))
+
+
+    def archival_opts(self, opts):
+        """Small archival settings: keep.min 3 / max 4, cleaner retains 2 commits, MDT on (default)."""
+        opts.update({
+            "hoodie.clean.automatic": "true",
+            "hoodie.cleaner.policy": "KEEP_LATEST_COMMITS",
+            "hoodie.cleaner.commits.retained": "2",
+            "hoodie.keep.min.commits": "3",
+            "hoodie.keep.max.commits": "4",
+            "hoodie.archive.automatic": "true",
+            "hoodie.metadata.enable": "true",
+            "hoodie.metadata.compact.max.delta.commits": "4",
+            # MDT keeps its files partition; 1.1's default column_stats partition doubled the zip (580 KB)
+            "hoodie.metadata.index.column.stats.enable": "false",
+        })
+        if not self.is1x:
+            opts["hoodie.metadata.keep.min.commits"] = "3"
+            opts["hoodie.metadata.keep.max.commits"] = "4"
+        else:
+            opts["hoodie.timeline.compaction.batch.size"] = "3"
+        return opts
+
+    def mor_archived(self):
+        """MOR, non-partitioned, 16 delta commits (upserts + deletes), inline compaction every 4 delta commits,
+        archival small enough that delta commits are archived."""
+        name = "mor_archived"
+        path = self.table_path(name)
+        opts = self.archival_opts(self.base_opts(name, table_type="MERGE_ON_READ"))
+        opts.update({"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "4",
+                     "hoodie.index.type": "BLOOM"})
+        # (op, rows): ids 1..8 inserted, then updates; deletes of 3 (dc4), 6 (dc6), 8 (dc9), 9 (dc13)
+        plan = [
+            ("insert", [(k, "n%d_1" % k, 1) for k in range(1, 9)]),
+            ("upsert", [(1, "u1_2", 2), (2, "u2_2", 2)]),
+            ("upsert", [(3, "u3_3", 3), (4, "u4_3", 3)]),
+            ("delete", [(3, "u3_3", 4)]),
+            ("upsert", [(5, "u5_5", 5), (9, "n9_5", 5)]),
+            ("upsert", [(1, "u1_6", 6)]),
+            ("delete", [(6, "n6_1", 7)]),
+            ("upsert", [(2, "u2_8", 8), (7, "u7_8", 8)]),
+            ("delete", [(8, "n8_1", 9)]),
+            ("upsert", [(4, "u4_10", 10), (9, "u9_10", 10)]),
+            ("upsert", [(1, "u1_11", 11), (5, "u5_11", 11)]),
+            ("upsert", [(10, "n10_12", 12), (2, "u2_12", 12)]),
+            ("delete", [(9, "u9_10", 13)]),
+            ("upsert", [(7, "u7_14", 14)]),
+            ("upsert", [(4, "u4_15", 15), (10, "u10_15", 15)]),
+            ("upsert", [(1, "u1_16", 16)]),
+        ]
+        events = []
+        for i, (op, rows) in enumerate(plan, 1):
+            self.write(path, rows, opts, op=op)
+            events.append("dc%d %s ids %s" % (i, op, ",".join(str(r[0]) for r in rows)))
+        self.snapshot_rows(path)
+        summary = self.common_oracles(name, path)
+        summary["write_log"] = events
+        self.finish(name, path, summary, opts)
+
+
+    def last_write(self, path):
+        return [x for x in read_timeline(path) if x["state"] == "COMPLETED"
+                and x["action"] in ("commit", "deltacommit", "replacecommit")][-1]
+
+    def restore(self):
+        """Writes, a savepoint, more writes, restore to the savepoint (CALL rollback_to_savepoint), the savepoint
+        deleted (archival stops at a savepoint), then writes until archival passes the restore."""
+        mor = self.a.variant == "mor"
+        name = "restore_mor" if mor else "restore_cow"
+        path = self.table_path(name)
+        opts = self.archival_opts(self.base_opts(name, table_type="MERGE_ON_READ" if mor else "COPY_ON_WRITE"))
+        opts["hoodie.index.type"] = "BLOOM"
+        if mor:
+            opts.update({"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "3"})
+        events = []
+        def w(i, op, rows):
+            self.write(path, rows, opts, op=op)
+            events.append("w%d %s ids %s" % (i, op, ",".join(str(r[0]) for r in rows)))
+        w(1, "insert", [(k, "n%d_1" % k, 1) for k in range(1, 7)])
+        w(2, "upsert", [(1, "u1_2", 2), (2, "u2_2", 2)])
+        w(3, "upsert", [(3, "u3_3", 3), (7, "n7_3", 3)])
+        sp = self.last_write(path)["requested_time"]
+        self.register(name, path)
+        self.spark.sql("CALL create_savepoint(table => '%s', commit_time => '%s')" % (name, sp)).collect()
+        events.append("savepoint at %s (w3)" % sp)
+        w(4, "upsert", [(4, "u4_4", 4), (8, "n8_4", 4)])
+        w(5, "delete", [(2, "u2_2", 5)])
+        w(6, "upsert", [(5, "u5_6", 6), (1, "u1_6", 6)])
+        self.register(name, path)
+        r = self.spark.sql("CALL rollback_to_savepoint(table => '%s', instant_time => '%s')" % (name, sp)).collect()
+        events.append("rollback_to_savepoint %s -> %s" % (sp, [list(x) for x in r]))
+        self.register(name, path)
+        r = self.spark.sql("CALL delete_savepoint(table => '%s', instant_time => '%s')" % (name, sp)).collect()
+        events.append("delete_savepoint %s -> %s" % (sp, [list(x) for x in r]))
+        for i in range(7, 15):
+            k = (i % 6) + 1
+            w(i, "upsert", [(k, "u%d_%d" % (k, i), i)] + ([(i + 2, "n%d_%d" % (i + 2, i), i)] if i % 3 == 0 else []))
+        self.snapshot_rows(path)
+        summary = self.common_oracles(name, path)
+        summary["write_log"] = events
+        summary["savepoint_restored"] = sp
+        self.finish(name, path, summary, opts)
+
+    def schema_evo(self):
+        """MOR: dc1 with id,name,ts:int; later upserts (log files) add column note and widen ts to long."""
+        name = "schema_evo"
+        path = self.table_path(name)
+        opts = self.base_opts(name, table_type="MERGE_ON_READ")
+        opts.update({"hoodie.compact.inline": "false", "hoodie.index.type": "BLOOM"})
+        s_old = StructType([StructField("id", IntegerType(), False), StructField("name", StringType(), True),
+                            StructField("ts", IntegerType(), False)])
+        s_new = StructType([StructField("id", IntegerType(), False), StructField("name", StringType(), True),
+                            StructField("ts", LongType(), False), StructField("note", StringType(), True)])
+        s_add = StructType([StructField("id", IntegerType(), False), StructField("name", StringType(), True),
+                            StructField("ts", IntegerType(), False), StructField("note", StringType(), True)])
+        events = []
+        # ids 5, 6 are never rewritten: their only record has the old schema (no note, ts int)
+        self.write(path, [(1, "a", 1), (2, "b", 1), (3, "c", 1), (5, "e", 1), (6, "f", 1)], opts, op="insert", schema=s_old)
+        events.append("dc1 insert ids 1,2,3,5,6 schema id:int,name:string,ts:int (base file)")
+        widened = True
+        try:
+            self.write(path, [(1, "a2", 2, "n1")], opts, schema=s_new)
+            events.append("dc2 upsert id 1 schema +note:string, ts:long (widened int->long)")
+        except Exception as e:
+            widened = False
+            events.append("dc2 with ts:long REFUSED: %s" % exc_text(e).get("root_message", "")[:300])
+            self.write(path, [(1, "a2", 2, "n1")], opts, schema=s_add)
+            events.append("dc2 upsert id 1 schema +note:string (ts stays int)")
+        s2 = s_new if widened else s_add
+        self.write(path, [(2, "b3", 3, None), (4, "d", 3, "n4")], opts, schema=s2)
+        events.append("dc3 upsert id 2 (note null) + insert id 4 (note n4)")
+        self.write(path, [(3, "c4", 4, "n3")], opts, schema=s2)
+        events.append("dc4 upsert id 3 (note n3)")
+        self.snapshot_rows(path)
+        summary = self.common_oracles(name, path)
+        summary["write_log"] = events
+        summary["ts_widened_to_long"] = widened
+        summary["table_schema"] = json.loads(self.spark.read.format("hudi").load(path).schema.json())
+        self.finish(name, path, summary, opts)
+
+    def write_client(self, path, props):
+        jvm = self.spark.sparkContext._jvm
+        jp = jvm.java.util.Properties()
+        for k, v in props.items():
+            jp.setProperty(k, v)
+        cfg = jvm.org.apache.hudi.config.HoodieWriteConfig.newBuilder().withPath(path).withProps(jp).build()
+        ctx = jvm.org.apache.hudi.client.common.HoodieSparkEngineContext(self.spark.sparkContext._jsc)
+        return jvm.org.apache.hudi.client.SparkRDDWriteClient(ctx, cfg)
+
+    def killed_writer(self):
+        """COW: completed writes, a clean left requested (write client scheduleClean via py4j), then a write
+        whose Spark application is SIGKILLed once its .inflight file exists."""
+        name = "killed_writer"
+        path = self.table_path(name)
+        opts = self.base_opts(name)
+        opts.update({"hoodie.clean.automatic": "false", "hoodie.cleaner.policy": "KEEP_LATEST_COMMITS",
+                     "hoodie.cleaner.commits.retained": "1", "hoodie.archive.automatic": "false",
+                     "hoodie.index.type": "BLOOM", "hoodie.metadata.enable": "true"})
+        events = []
+        self.write(path, [(1, "a", 1), (2, "b", 1), (3, "c", 1)], opts, op="insert")
+        events.append("c1 insert ids 1,2,3")
+        for i in (2, 3, 4):
+            self.write(path, [(i - 1, "u%d_%d" % (i - 1, i), i)], opts)
+            events.append("c%d upsert id %d" % (i, i - 1))
+        try:
+            wc = self.write_client(path, opts)
+            jvm = self.spark.sparkContext._jvm
+            # 0.14.0 has no public scheduleClean(); scheduleTableService(Option.empty, CLEAN) plans a clean
+            # and leaves <T>.clean.requested
+            r = wc.scheduleTableService(jvm.org.apache.hudi.common.util.Option.empty(),
+                                        jvm.org.apache.hudi.common.model.TableServiceType.CLEAN)
+            events.append("scheduleTableService(CLEAN) (py4j SparkRDDWriteClient) -> %s" % (
+                r.get() if r.isPresent() else "nothing to clean"))
+            wc.close()
+        except Exception as e:
+            events.append("scheduleClean failed: %s" % exc_text(e))
+            self.errors.append({"step": "scheduleClean", "error": exc_text(e)})
+        # the killed writer: a separate Spark application (gen/killed_writer_child.py), SIGKILLed (whole
+        # process group: python driver + JVM) as soon as its instant's .inflight file appears
+        import signal
+        before = {(x["requested_time"], x["action"]) for x in read_timeline(path)}
+        child = os.path.join(os.path.dirname(os.path.abspath(__file__)), "killed_writer_child.py")
+        wopts = dict(opts, **{"hoodie.datasource.write.operation": "upsert"})
+        logf = open(os.path.join(self.work, self.a.fixture, "child.log"), "w")
+        proc = subprocess.Popen([sys.executable, child, self.a.bundle, path, json.dumps(wopts)],
+                                stdout=logf, stderr=subprocess.STDOUT, start_new_session=True)
+        t0 = time.time()
+        killed = None
+        while time.time() - t0 < 300 and proc.poll() is None:
+            new = [x for x in read_timeline(path) if (x["requested_time"], x["action"]) not in before]
+            if any(x["state"] == "INFLIGHT" for x in new):
+                os.killpg(proc.pid, signal.SIGKILL)
+                killed = [(x["requested_time"], x["action"], x["state"]) for x in new]
+                break
+            time.sleep(0.02)
+        proc.wait()
+        logf.close()
+        events.append("killed writer (SIGKILL at %.1fs): %s; child rc %s" % (time.time() - t0, killed, proc.returncode))
+        summary = self.common_oracles(name, path)
+        summary["write_log"] = events
+        self.finish(name, path, summary, opts)
+
+
 def refresh_timeline(fixture_dir, table_path):
     """Recompute the file-name-derived parts of summary.json from the (unchanged) work table."""
     sp = os.path.join(fixture_dir, "oracle", "summary.json")
@@ -817,19 +1101,22 @@ def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--refresh-timeline":
         return refresh_timeline(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index", "types", "cdc-ops", "cdc-morlog"])
+    ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index", "types", "cdc-ops", "cdc-morlog",
+                                                            "bootstrap", "mor-archived", "restore", "schema-evo", "killed-writer"])
     ap.add_argument("--variant", default="")
     ap.add_argument("--fixture", required=True)
     ap.add_argument("--hudi-release", required=True)
     ap.add_argument("--bundle", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--eventlog-codec", default="none", choices=["none", "lz4", "zstd", "snappy"])
+    ap.add_argument("--eventlog-codec", default="none", choices=["none", "lz4", "zstd", "snappy", "off"])
     ap.add_argument("--eventlog-rolling", action="store_true")
     a = ap.parse_args()
     g = Gen(a)
     {"incr": g.incr, "cdc": g.cdc, "cow-services": g.cow_services,
-     "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant, "types": g.types, "cdc-ops": g.cdc, "cdc-morlog": g.cdc}[a.scenario]()
+     "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant, "types": g.types, "cdc-ops": g.cdc, "cdc-morlog": g.cdc,
+     "bootstrap": g.bootstrap, "mor-archived": g.mor_archived,
+     "restore": g.restore, "schema-evo": g.schema_evo, "killed-writer": g.killed_writer}[a.scenario]()
 
 
 if __name__ == "__main__":

@@ -75,11 +75,26 @@ def spark_session(reader, bundle, scratch):
     return s
 
 
+def row_values(df):
+    """Every row as {column: value}, meta columns other than commit time/record key/partition dropped,
+    ordered by record key then commit time (keeps deleted-key resurrection and stale values visible)."""
+    drop = {"_hoodie_commit_seqno", "_hoodie_file_name"}
+    cols = [c for c in df.columns if c not in drop]
+    out = []
+    for r in df.select(*cols).collect():
+        out.append({c: (v.isoformat() if hasattr(v, "isoformat") else v) for c, v in zip(cols, r)})
+    def k(x):
+        rk = x.get("_hoodie_record_key") or ""
+        return (len(rk), rk, x.get("_hoodie_commit_time") or "")
+    return sorted(out, key=k)
+
+
 class Prober:
-    def __init__(self, spark, reader):
+    def __init__(self, spark, reader, rows=False):
         self.spark = spark
         self.reader = reader
         self.is1x = not reader.startswith("0.")
+        self.rows = rows  # --rows: also record every returned row's values (small tables only)
 
     def read(self, path, begin, end=None, fallback=None):
         opts = {"hoodie.datasource.query.type": "incremental", BEGIN_KEY: begin}
@@ -96,6 +111,8 @@ class Prober:
             out["row_count"] = sum(per.values())
             out["commit_times"] = sorted(per)
             out["rows_per_commit_time"] = dict(sorted(per.items()))
+            if self.rows:
+                out["rows"] = row_values(df)
             out["error"] = None
         except Exception as e:
             x = exc_text(e)
@@ -122,6 +139,17 @@ def instant_ref(e):
     return r
 
 
+def ensure_bootstrap_source(fixture_dir, summary):
+    """A bootstrapped table's index names its source files by absolute path: put the shipped source back
+    at that path (read-only use) when it is not there."""
+    root = summary.get("bootstrap_source_root")
+    if not root or os.path.isdir(root):
+        return
+    os.makedirs(os.path.dirname(root), exist_ok=True)
+    subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, summary["bootstrap_source_zip"]), "-d",
+                           os.path.dirname(root)])
+
+
 def probe_fixture(prober, fixture_dir, scratch, out_name, with_end):
     fx = os.path.basename(os.path.abspath(fixture_dir))
     summary = json.load(open(os.path.join(fixture_dir, "oracle", "summary.json")))
@@ -131,6 +159,7 @@ def probe_fixture(prober, fixture_dir, scratch, out_name, with_end):
     os.makedirs(work)
     subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, "table.zip"), "-d", work])
     path = os.path.join(work, summary["table_dir"])
+    ensure_bootstrap_source(fixture_dir, summary)
     before = list_files(path)
     props = read_hoodie_props(path)
     tl = read_timeline(path)
@@ -195,6 +224,37 @@ def probe_fixture(prober, fixture_dir, scratch, out_name, with_end):
             add("archived_last_write_requested", a["requested_time"], a, fallback=fb)
             if a["completion_time"] and re.fullmatch(r"\d{17}", str(a["completion_time"])):
                 add("archived_last_write_completion", a["completion_time"], a, fallback=fb)
+    if prober.archived_all:
+        # issue 29: every archived write's requested and completion time, every active write with the
+        # fallback option set both ways, and begin 000 with an end at a few writes (archived ones included)
+        arch = sorted(archived, key=lambda i: i["requested_time"])
+        for i in arch:
+            a = {"requested_time": i["requested_time"], "completion_time": i.get("completion_time"),
+                 "action": i["action"], "state": "COMPLETED (archived)"}
+            for fb in (None, True, False):
+                add("archived_requested", a["requested_time"], a, fallback=fb)
+                ct = a["completion_time"]
+                if ct and re.fullmatch(r"\d{17}", str(ct)):
+                    add("archived_completion", ct, a, fallback=fb)
+        for e in writes:
+            for fb in (True, False):
+                add("requested", e["requested_time"], e, fallback=fb)
+                if e.get("completion_time"):
+                    add("completion", e["completion_time"], e, fallback=fb)
+        pool = [dict(requested_time=i["requested_time"], completion_time=i.get("completion_time"), action=i["action"],
+                     state="COMPLETED (archived)") for i in arch] + writes
+        picks = pool[1::3] if len(pool) > 6 else pool
+        for e in picks:
+            for fb in (None, False):
+                add("end=requested (begin 000)", "000", e, end=e["requested_time"], fallback=fb)
+                ct = e.get("completion_time")
+                if ct and re.fullmatch(r"\d{17}", str(ct)):
+                    add("end=completion (begin 000)", "000", e, end=ct, fallback=fb)
+        if len(pool) > 2:  # an archived begin with an end in the active timeline
+            b, e2 = pool[1], pool[-2]
+            add("begin=requested,end=requested", b["requested_time"], b, end=e2["requested_time"])
+            if b.get("completion_time") and e2.get("completion_time") and prober.is1x:
+                add("begin=completion,end=completion", b["completion_time"], b, end=e2["completion_time"])
     if with_end:
         for e in writes:
             add("end=requested (begin 000)", "000", e, end=e["requested_time"])
@@ -223,6 +283,9 @@ def probe_fixture(prober, fixture_dir, scratch, out_name, with_end):
         "files_changed_by_reads": [c[0] for c in changed],
         "probes": probes,
     }
+    if prober.rows:
+        res["rows_note"] = ("rows: every returned row, meta columns except _hoodie_commit_seqno/_hoodie_file_name, "
+                            "ordered by record key, commit time")
     dump(os.path.join(fixture_dir, "oracle", out_name), res)
     shutil.rmtree(work)
     log("wrote", os.path.join(fixture_dir, "oracle", out_name), len(probes), "probes")
@@ -236,11 +299,15 @@ def main():
     ap.add_argument("--scratch", default=os.path.join(os.environ.get("HUDISCOPE_GEN_WORK", "/tmp/hudiscope-gen"), "probe"))
     ap.add_argument("--end-probes-max-writes", type=int, default=6,
                     help="add end-instant probes for fixtures with at most this many active write instants")
+    ap.add_argument("--rows", action="store_true", help="record every returned row's values")
+    ap.add_argument("--archived-all", action="store_true",
+                    help="probe every archived write's requested/completion time and fallback on/off everywhere")
     ap.add_argument("fixtures", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.scratch, exist_ok=True)
     spark = spark_session(a.reader, a.bundle, a.scratch)
-    prober = Prober(spark, a.reader)
+    prober = Prober(spark, a.reader, rows=a.rows)
+    prober.archived_all = a.archived_all
     failed = 0
     for fx in a.fixtures:
         try:

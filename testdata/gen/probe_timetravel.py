@@ -21,7 +21,9 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import read_timeline, exc_text, dump  # noqa: E402
-from probe_incremental import spark_session, shift_ms, first_line, instant_ref, WRITE_ACTIONS, log  # noqa: E402
+from probe_incremental import spark_session, shift_ms, first_line, instant_ref, WRITE_ACTIONS, log, row_values, ensure_bootstrap_source  # noqa: E402
+
+ROWS = False
 
 
 def read_as_of(spark, path, t):
@@ -31,6 +33,8 @@ def read_as_of(spark, path, t):
         df = spark.read.format("hudi").option("as.of.instant", t).load(path)
         per = {r[0]: int(r[1]) for r in df.groupBy("_hoodie_commit_time").count().collect()}
         out.update(row_count=sum(per.values()), rows_per_commit_time=dict(sorted(per.items())), error=None)
+        if ROWS:
+            out["rows"] = row_values(df)
     except Exception as e:
         x = exc_text(e)
         out.update(row_count=None, rows_per_commit_time=None, error={
@@ -46,8 +50,12 @@ def main():
     ap.add_argument("--reader", required=True)
     ap.add_argument("--bundle", required=True)
     ap.add_argument("--scratch", default=os.path.join(os.environ.get("HUDISCOPE_GEN_WORK", "/tmp/hudiscope-gen"), "probe-tt"))
+    ap.add_argument("--rows", action="store_true", help="record every returned row's values")
+    ap.add_argument("--archived", action="store_true", help="also read as of every archived write (Java archived timeline)")
     ap.add_argument("fixtures", nargs="+")
     a = ap.parse_args()
+    global ROWS
+    ROWS = a.rows
     os.makedirs(a.scratch, exist_ok=True)
     spark = spark_session(a.reader, a.bundle, a.scratch)
     for fixture_dir in a.fixtures:
@@ -59,8 +67,16 @@ def main():
         os.makedirs(work)
         subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, "table.zip"), "-d", work])
         path = os.path.join(work, summary["table_dir"])
+        ensure_bootstrap_source(fixture_dir, summary)
         tl = read_timeline(path)
         writes = [e for e in tl if e["state"] == "COMPLETED" and e["action"] in WRITE_ACTIONS]
+        ap_ = os.path.join(fixture_dir, "oracle", "java_archived_timeline.json")
+        if a.archived and os.path.isfile(ap_):
+            arch = [dict(requested_time=i["requested_time"], action=i["action"], state="COMPLETED (archived)",
+                         completion_time=i.get("completion_time") if summary.get("table_version", 0) >= 8 else None)
+                    for i in json.load(open(ap_))["instants"]
+                    if i.get("state") == "COMPLETED" and i.get("action") in WRITE_ACTIONS]
+            writes = sorted(arch, key=lambda i: i["requested_time"]) + writes
         probes = []
         for e in writes:
             req, comp = e["requested_time"], e.get("completion_time")
@@ -81,6 +97,7 @@ def main():
             "reader": a.reader, "reader_spark": spark.version, "fixture": fx, "writer": writer,
             "tableVersion": summary.get("table_version"), "query": "spark.read.format('hudi').option('as.of.instant', T)",
             "active_timeline": [instant_ref(x) for x in tl], "probes": probes})
+        shutil.rmtree(work)
     spark.stop()
 
 

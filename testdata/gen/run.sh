@@ -48,6 +48,16 @@ if [ -n "$PY310" ] && [ ! -x "$VENV33/bin/python" ]; then
   "$PY310" -m venv "$VENV33" && "$VENV33/bin/pip" install -q "pyspark==3.3.4" || rm -rf "$VENV33"
 fi
 B012=$(jar org.apache.hudi hudi-spark3.3-bundle_2.12 $HUDI_012 || true)
+# Issue 29: the releases EMR ships. Hudi 1.1.1 (table version 9) on Spark 3.5; Hudi 0.14.0 (table version 6)
+# on Spark 3.4 (hudi-spark3.4-bundle, PyPI pyspark 3.4.4 in its own venv).
+HUDI_111=1.1.1
+HUDI_014=0.14.0
+B111=$(jar org.apache.hudi hudi-spark3.5-bundle_2.12 $HUDI_111 || true)
+B014=$(jar org.apache.hudi hudi-spark3.4-bundle_2.12 $HUDI_014 || true)
+VENV34="$WORK/venv-pyspark-3.4.4"
+if [ ! -x "$VENV34/bin/python" ]; then
+  python3 -m venv "$VENV34" && "$VENV34/bin/pip" install -q "pyspark==3.4.4" || rm -rf "$VENV34"
+fi
 
 # fixture | scenario | variant | release | bundle | event-log codec | rolling
 FIXTURES="
@@ -79,6 +89,17 @@ cdc-$HUDI_0X|cdc||$HUDI_0X|$B0|zstd|
 cow-services-$HUDI_0X|cow-services||$HUDI_0X|$B0|snappy|
 incr-$HUDI_012|incr||$HUDI_012|$B012|none|
 cow-services-$HUDI_012|cow-services||$HUDI_012|$B012|zstd|
+bootstrap-$HUDI_111|bootstrap||$HUDI_111|$B111|off|
+bootstrap-$HUDI_014|bootstrap||$HUDI_014|$B014|off|
+mor-archived-$HUDI_111|mor-archived||$HUDI_111|$B111|off|
+mor-archived-$HUDI_014|mor-archived||$HUDI_014|$B014|off|
+restore-cow-$HUDI_111|restore|cow|$HUDI_111|$B111|off|
+restore-mor-$HUDI_111|restore|mor|$HUDI_111|$B111|off|
+restore-cow-$HUDI_014|restore|cow|$HUDI_014|$B014|off|
+restore-mor-$HUDI_014|restore|mor|$HUDI_014|$B014|off|
+schema-evo-mor-$HUDI_111|schema-evo||$HUDI_111|$B111|off|
+killed-writer-$HUDI_014|killed-writer||$HUDI_014|$B014|off|
+bootstrap-full-$HUDI_014|bootstrap|full|$HUDI_014|$B014|off|
 "
 
 want() { local w; for w in "${SELECTED[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
@@ -93,6 +114,10 @@ echo "$FIXTURES" | while IFS='|' read -r fx sc var rel bundle codec roll; do
   [ -n "$roll" ] && args+=(--eventlog-rolling)
   py="$VENV/bin/python"
   [ -f "$bundle" ] || { echo "SKIPPED: $fx (bundle for Hudi $rel not downloadable)"; continue; }
+  case "$rel" in 0.14.*)
+    py="$VENV34/bin/python"
+    [ -x "$py" ] || { echo "SKIPPED: $fx (needs $VENV34)"; continue; } ;;
+  esac
   case "$rel" in 0.1[0-2].*)
     py="$VENV33/bin/python"
     [ -x "$py" ] && [ -f "$bundle" ] || { echo "SKIPPED: $fx (needs python3.10 + $bundle)"; continue; } ;;
@@ -116,7 +141,7 @@ probe() { # reader-release bundle python out-name fixture-dir...
   if [ ! -x "$py" ] || [ ! -f "$bundle" ]; then echo "SKIPPED probes by $rel ($name): needs $py + $bundle"; return 0; fi
   echo "=== probes: reader Hudi $rel -> $name: ${dirs[*]##*/}"
   PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_incremental.py" --reader "$rel" \
-    --bundle "$bundle" --out-name "$name" "${dirs[@]}" > "$WORK/probe-$rel-$name.log" 2>&1 \
+    --bundle "$bundle" --out-name "$name" ${PROBE_EXTRA:-} "${dirs[@]}" > "$WORK/probe-$rel-$name.log" 2>&1 \
     || { echo "FAILED: probes $rel $name (see $WORK/probe-$rel-$name.log)"; tail -5 "$WORK/probe-$rel-$name.log"; }
 }
 shopt -s nullglob
@@ -127,6 +152,27 @@ probe $HUDI_012 "$B012" "$VENV33/bin/python" incremental_probes.json "$OUT"/*-$H
 # cross-release: a version-8 table read by a 1.1+ reader, a version-9 table offered to a 1.0 reader
 probe $HUDI_1X "$B1" "$VENV/bin/python" incremental_probes_reader-$HUDI_1X.json "$OUT"/*-$HUDI_10
 probe $HUDI_10 "$B10" "$VENV/bin/python" incremental_probes_reader-$HUDI_10.json "$OUT"/incr-$HUDI_1X "$OUT"/mor-compaction-$HUDI_1X
+# issue 29 fixtures: every archived write too, fallback on/off, full row values; plus time travel
+# (as.of.instant at every write, archived included) by the writer's release, and 0.14.0 tables read by 1.1.1.
+PROBE_EXTRA="--rows --archived-all" probe $HUDI_111 "$B111" "$VENV/bin/python" incremental_probes.json "$OUT"/*-$HUDI_111
+PROBE_EXTRA="--rows --archived-all" probe $HUDI_014 "$B014" "$VENV34/bin/python" incremental_probes.json "$OUT"/*-$HUDI_014
+PROBE_EXTRA="--rows --archived-all" probe $HUDI_111 "$B111" "$VENV/bin/python" incremental_probes_reader-$HUDI_111.json "$OUT"/*-$HUDI_014
+tt() { # reader-release bundle python fixture-dir...
+  local rel=$1 bundle=$2 py=$3; shift 3
+  local dirs=() d
+  for d in "$@"; do
+    [ -f "$d/table.zip" ] || continue
+    if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
+    dirs+=("$d")
+  done
+  [ ${#dirs[@]} -gt 0 ] || return 0
+  echo "=== time-travel probes: reader Hudi $rel: ${dirs[*]##*/}"
+  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_timetravel.py" --reader "$rel" --bundle "$bundle" \
+    --rows --archived "${dirs[@]}" > "$WORK/tt-$rel.log" 2>&1 || { echo "FAILED: time travel $rel (see $WORK/tt-$rel.log)"; }
+}
+tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_111
+tt $HUDI_014 "$B014" "$VENV34/bin/python" "$OUT"/*-$HUDI_014
+tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_014
 shopt -u nullglob
 
 # Do the released hudi-utilities bundles ship the analyzer tools?
