@@ -28,7 +28,10 @@ for fx in sorted(os.listdir(root)):
     for r, _, fs in os.walk(d):
         size += sum(os.path.getsize(os.path.join(r, f)) for f in fs)
     ev = s.get("event_logs", [])
-    print("| `%s` | %s | %s | %d | %s | %s | %s | %s | %d | %s | `%s` (%s) | %.1f MB |" % (
+    evcell = "`%s` (%s)" % (ev[0] if ev else "?", s["event_log_codec"])
+    if s.get("event_log_codec") == "off":
+        evcell = "— (off: no event log)"
+    print("| `%s` | %s | %s | %d | %s | %s | %s | %s | %d | %s | %s | %.1f MB |" % (
         fx, s["scenario"], s["hudi_release"], s["table_version"],
         "COW" if s["table_type"] == "COPY_ON_WRITE" else "MOR", done, arch, pend, s["row_count"], oracles,
-        ev[0] if ev else "?", s["event_log_codec"], size / 1e6))
+        evcell, size / 1e6))
