@@ -92,32 +92,20 @@ func PlanRead(tl *timeline.Timeline, q Query, rd Reader) Plan {
 		p.Unknown = "Hudi 1.0.x's incremental read of a merge-on-read table from before the active timeline depends on the fallback setting and may miss active writes; its result is not reproduced"
 	default:
 		in := archivedAfter(archived, rd, q)
-		// Hudi's IncrementalQueryAnalyzer takes an instant for archived only when it was
-		// requested before the active timeline's first non-savepoint write
-		// (CompletionTimeQueryView.isArchived), and looks every later one up on the active
-		// timeline. An archived write past that point — a hole left by archival around a
-		// savepoint or a restore — is in neither list: the read silently drops it.
-		fns := firstNonSavepointWrite(tl)
-		restore := firstRestore(tl)
+		// Hudi 1.x finds completion times through CompletionTimeQueryView, whose cursor is
+		// the first instant on the active timeline (any action): an archived write requested
+		// at or after it has no completion time Java can find, is taken for pending and is
+		// not returned. Archival around a savepoint or a restore that stays active leaves
+		// such writes (measured: restore-cow-1.1.1, 5 of 9 rows from 000 with Spark 1.1.1).
+		cursor := firstInstant(tl)
 		var kept []*timeline.Instant
 		for _, w := range in {
-			switch {
-			case restore != "" && timeline.CompareInstants(w.RequestedTime, restore) > 0 && rd.Line != "1.1+":
-				// Not measured for this line: say so rather than guess.
-				kept = append(kept, w)
-				p.Unknown = fmt.Sprintf("the restore %s is still on the active timeline with archived writes after it; what Hudi %s returns then was not measured (1.1+ skips those writes)", restore, rd.Line)
-			case restore != "" && timeline.CompareInstants(w.RequestedTime, restore) > 0:
-				// Measured (restore-cow-1.1.1, Spark 1.1.1): with a restore still on the active
-				// timeline, archived writes requested after it are not returned, whatever the
-				// fallback. The rule is not found in Hudi's source; it is reproduced as measured.
+			if cursor != "" && timeline.CompareInstants(w.RequestedTime, cursor) >= 0 {
 				p.Skipped = append(p.Skipped, w)
-				p.SkipReason = fmt.Sprintf("they are archived but requested after the restore %s, which is still on the active timeline: Hudi %s does not return them (measured with Spark 1.1.1; a restore at %s limits what this reader returns)", restore, rd.Line, restore)
-			case fns != "" && timeline.CompareInstants(w.RequestedTime, fns) >= 0:
-				p.Skipped = append(p.Skipped, w)
-				p.SkipReason = fmt.Sprintf("they are archived but requested after the active timeline's first non-savepoint write %s (a hole archival left around a savepoint or restore): Hudi %s looks them up on the active timeline and drops them", fns, rd.Line)
-			default:
-				kept = append(kept, w)
+				p.SkipReason = fmt.Sprintf("they are archived but requested after the active timeline's first instant %s (%s): Hudi %s finds no completion time for them, takes them for pending and does not return them", cursor, firstInstantAction(tl), rd.Line)
+				continue
 			}
+			kept = append(kept, w)
 		}
 		p.WholeTable = len(kept) == len(archived) && q.End == "" && len(p.Writes) == len(active)
 		p.Writes = append(kept, p.Writes...)
@@ -132,39 +120,28 @@ func (p *Plan) sort(rd Reader) {
 	})
 }
 
-// firstNonSavepointWrite is the requested time of the first instant on the active write
-// timeline (commits, delta commits, replace commits, compaction and clustering, any state)
-// that no savepoint names: where Hudi 1.x considers the archive to end.
-func firstNonSavepointWrite(tl *timeline.Timeline) string {
-	saved := map[string]bool{}
-	for _, in := range tl.Instants {
-		if in.Action == timeline.ActionSavepoint {
-			saved[in.RequestedTime] = true
-		}
+// firstInstant is the requested time of the oldest instant on the active timeline, any
+// action (CompletionTimeQueryView's cursor); "" for an empty timeline.
+func firstInstant(tl *timeline.Timeline) string {
+	if in := firstActive(tl); in != nil {
+		return in.RequestedTime
 	}
-	first := ""
-	for _, in := range tl.Instants {
-		switch in.Action {
-		case timeline.ActionCommit, timeline.ActionDeltaCommit, timeline.ActionReplaceCommit, timeline.ActionCompaction, timeline.ActionClustering, timeline.ActionLogCompaction:
-		default:
-			continue
-		}
-		if saved[in.RequestedTime] {
-			continue
-		}
-		if first == "" || timeline.CompareInstants(in.RequestedTime, first) < 0 {
-			first = in.RequestedTime
-		}
-	}
-	return first
+	return ""
 }
 
-// firstRestore is the requested time of the oldest restore on the active timeline ("" none).
-func firstRestore(tl *timeline.Timeline) string {
-	first := ""
+// firstInstantAction names the oldest active instant's action, for the reason text.
+func firstInstantAction(tl *timeline.Timeline) string {
+	if in := firstActive(tl); in != nil {
+		return "a " + in.Action
+	}
+	return ""
+}
+
+func firstActive(tl *timeline.Timeline) *timeline.Instant {
+	var first *timeline.Instant
 	for _, in := range tl.Instants {
-		if in.Action == timeline.ActionRestore && (first == "" || timeline.CompareInstants(in.RequestedTime, first) < 0) {
-			first = in.RequestedTime
+		if first == nil || timeline.CompareInstants(in.RequestedTime, first.RequestedTime) < 0 {
+			first = in
 		}
 	}
 	return first

@@ -11,10 +11,9 @@ func write(req, done string, archived bool) *timeline.Instant {
 }
 
 // Archival on 1.x goes by completion time, so a write requested early that completed late
-// can stay active while later-requested writes are archived. Hudi's IncrementalQueryAnalyzer
-// takes only writes requested before the active timeline's first non-savepoint write as
-// archived and looks the others up on the active timeline: those fall in a hole and are not
-// returned. The plan reports them as skipped (a not-safe verdict), not as covered.
+// can stay active while later-requested writes are archived. Hudi's CompletionTimeQueryView
+// knows completion times of archived instants only before its cursor, the first active
+// instant: the others are taken for pending and not returned. The plan reports them as skipped (a not-safe verdict), not as covered.
 func TestPlanReadArchiveHole(t *testing.T) {
 	tl := &timeline.Timeline{
 		Archived: []*timeline.Instant{
@@ -40,13 +39,13 @@ func TestPlanReadArchiveHole(t *testing.T) {
 	if len(p.Skipped) != 2 || p.WholeTable || p.SkipReason == "" {
 		t.Errorf("skipped %d (%q), whole table %v; want the 2 archived writes in the hole", len(p.Skipped), p.SkipReason, p.WholeTable)
 	}
-	// A savepointed commit at the start of the active timeline does not open a hole: Hudi
-	// skips savepoints when it finds where the archive ends.
+	// A savepoint left at the start of the active timeline is the cursor too: archived
+	// writes requested after it are pending to Java.
 	tl.Instants[0].CompletionTime = "20260101000003500"
 	tl.Instants = append(tl.Instants, &timeline.Instant{Action: timeline.ActionSavepoint, State: timeline.Completed, RequestedTime: "20260101000003000"})
 	tl.Instants[1].RequestedTime = "20260101000008000"
 	p = PlanRead(tl, Query{Begin: "000"}, rd)
-	if len(p.Skipped) != 0 || !p.WholeTable {
-		t.Errorf("with the first active write savepointed: skipped %d, whole table %v", len(p.Skipped), p.WholeTable)
+	if len(p.Skipped) != 2 || p.WholeTable {
+		t.Errorf("with a savepoint first on the active timeline: skipped %d, whole table %v; want the 2 archived after it", len(p.Skipped), p.WholeTable)
 	}
 }

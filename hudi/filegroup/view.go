@@ -253,6 +253,11 @@ type fgKey struct{ partition, fileID string }
 type viewState struct {
 	committed          map[string]string // requested → completion time, completed write instants
 	firstActive        string            // oldest active completed write instant
+	// firstInstant is the oldest instant on the active timeline, any action: Hudi 1.x's
+	// CompletionTimeQueryView cursor. An archived instant requested at or after it has no
+	// completion time Java can find, so Java takes it for pending and slices its log files
+	// after every base file (the latest slice).
+	firstInstant string
 	pendingCompaction  map[fgKey]string  // → compaction instant
 	pendingClustering  map[fgKey]string  // → clustering instant
 	compactionInstants map[string]bool
@@ -263,6 +268,9 @@ func newViewState(ctx context.Context, r *timeline.Reader, tl *timeline.Timeline
 	vs := &viewState{committed: map[string]string{}, pendingCompaction: map[fgKey]string{},
 		pendingClustering: map[fgKey]string{}, compactionInstants: map[string]bool{}, replaced: map[fgKey]bool{}}
 	for _, in := range tl.Instants {
+		if vs.firstInstant == "" || timeline.CompareInstants(in.RequestedTime, vs.firstInstant) < 0 {
+			vs.firstInstant = in.RequestedTime
+		}
 		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) {
 			vs.committed[in.RequestedTime] = in.CompletionTime
 			if vs.firstActive == "" || timeline.CompareInstants(in.RequestedTime, vs.firstActive) < 0 {
@@ -480,7 +488,13 @@ func (vs *viewState) buildPartition(pp string, files []storage.Entry, v1 bool) *
 			continue
 		}
 		key := vs.committed[ln.Instant]
-		if key == "" {
+		switch {
+		case key != "":
+		case vs.firstInstant != "" && timeline.CompareInstants(ln.Instant, vs.firstInstant) >= 0:
+			// Archived after the active timeline's first instant (a restore left there while
+			// later writes were archived): no completion time for Java, sliced last.
+			key = "\xff"
+		default:
 			key = ln.Instant // archived: its completion time is not known here
 		}
 		logs = append(logs, pendingLog{lf, key})
