@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
@@ -50,6 +51,9 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 		return err
 	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
+	if err := c.tableOptions(&opts); err != nil {
+		return err
+	}
 	opts.Archived = c.AsOf != "" // an --as-of before the active timeline is judged against the archived writes
 	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
 	if err != nil {
@@ -87,6 +91,20 @@ type RowFlags struct {
 	By      string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
 	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
 	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
+	// BootstrapSourcePrefix rewrites where a bootstrapped table's source files are read from.
+	BootstrapSourcePrefix []string `name:"bootstrap-source-prefix" sep:"none" placeholder:"OLD=NEW" help:"Bootstrapped tables: read source files whose recorded path starts with OLD from NEW instead (data moved or copied since the bootstrap; repeatable)."`
+}
+
+// tableOptions adds the row flags' table options to opts: the bootstrap source rewrites.
+func (o RowFlags) tableOptions(opts *model.Options) error {
+	for _, s := range o.BootstrapSourcePrefix {
+		m, err := hudi.ParsePrefixMap(s)
+		if err != nil {
+			return codeError{exitUsage, "--bootstrap-source-prefix " + err.Error()}
+		}
+		opts.BootstrapPrefixes = append(opts.BootstrapPrefixes, m)
+	}
+	return nil
 }
 
 // spark is the Spark form of what the flags print.

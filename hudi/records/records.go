@@ -50,6 +50,12 @@ type Options struct {
 	// (hoodie.populate.meta.fields=false): its _hoodie_record_key is null, so records are told
 	// apart, and merged, by these fields' values.
 	KeyFields []string
+	// OpenSource opens a skeleton base file's bootstrap source (hudi.Table.OpenBootstrapSource);
+	// nil refuses skeleton base files.
+	OpenSource func(context.Context, *filegroup.BaseFile) (storage.File, error)
+	// PartitionFields are the table's partition fields: a bootstrap source file written
+	// Hive-style lacks them, and its rows take them from the partition path.
+	PartitionFields []string
 }
 
 // KeyFieldsFor are the fields a reader keys records by when the table leaves meta fields

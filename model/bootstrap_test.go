@@ -1,0 +1,287 @@
+package model
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/json"
+
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/records"
+)
+
+// sparkRows is an oracle/snapshot_rows.json (or a time-travel rows file): Spark's columns and
+// rows with every value.
+type sparkRows struct {
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+func readSparkRows(t *testing.T, path string) sparkRows {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("oracle absent: %v", err)
+	}
+	var out sparkRows
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// unzipSource extracts a fixture's bootstrap-source.zip (one top-level folder) into a temporary
+// directory and returns that folder.
+func unzipSource(t *testing.T, zipPath string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		t.Skipf("bootstrap source absent: %v", err)
+	}
+	defer zr.Close()
+	dir := t.TempDir()
+	top := ""
+	for _, f := range zr.File {
+		name := filepath.FromSlash(f.Name)
+		if strings.Contains(f.Name, "..") {
+			t.Fatalf("zip entry %q", f.Name)
+		}
+		if top == "" {
+			top = strings.SplitN(f.Name, "/", 2)[0]
+		}
+		dst := filepath.Join(dir, name)
+		if f.FileInfo().IsDir() {
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, top)
+}
+
+// openBootstrapFixture opens a bootstrap fixture with its source unzipped and the recorded
+// source root (oracle/summary.json bootstrap_source_root) mapped to it.
+func openBootstrapFixture(t *testing.T, fx string) (fixtureTable, string) {
+	t.Helper()
+	dir := filepath.Join("..", "testdata", "fixtures", fx)
+	f := openFixture(t, fx)
+	var sum struct {
+		Root string `json:"bootstrap_source_root"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "oracle", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil || sum.Root == "" {
+		t.Fatalf("summary.json bootstrap_source_root: %q %v", sum.Root, err)
+	}
+	src := unzipSource(t, filepath.Join(dir, "bootstrap-source.zip"))
+	f.t.SetBootstrapPrefixes([]hudi.PrefixMap{{Old: sum.Root, New: src}})
+	return f, sum.Root
+}
+
+// jsonRow is a row as JSON values, for comparing hudiscope's typed values with Spark's.
+func jsonRow(t *testing.T, vals []any) string {
+	t.Helper()
+	b, err := json.Marshal(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// snapshotRowsAs reads the snapshot (as of asOf) and returns each row's values in cols order,
+// sorted by the id column as the oracle's query orders them.
+func snapshotRowsAs(t *testing.T, f fixtureTable, asOf string, cols []string) ([]string, records.Stats) {
+	t.Helper()
+	type row struct {
+		id  float64
+		txt string
+	}
+	var rows []row
+	st, err := SnapshotRows(context.Background(), f.t, f.tl, f.view, true, SnapshotQuery{AsOf: asOf, RowColumns: RowColumns{All: true}}, func(r records.Record) error {
+		vals := make([]any, len(cols))
+		for i, c := range cols {
+			if _, ok := r.Values[c]; !ok {
+				vals[i] = "<absent>"
+				continue
+			}
+			vals[i] = records.JSONValue(r.Values[c])
+		}
+		id, _ := strconv.ParseFloat(records.Text(r.Values["id"]), 64)
+		rows = append(rows, row{id, jsonRow(t, vals)})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].id < rows[b].id })
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.txt
+	}
+	return out, st
+}
+
+// A METADATA_ONLY bootstrap's skeleton rows carry the source file's data columns, row by row:
+// every value of every row equals Spark's (10 rows on 1.1.1: ids 0, 3, 6 still in the skeleton
+// of dt=2024-01-01 with name src<id>_0, ts 0, dt from the partition path).
+func TestBootstrapSnapshotEqualsSpark(t *testing.T) {
+	for _, fx := range []string{"bootstrap-1.1.1", "bootstrap-0.14.0"} {
+		t.Run(fx, func(t *testing.T) {
+			want := readSparkRows(t, filepath.Join("..", "testdata", "fixtures", fx, "oracle", "snapshot_rows.json"))
+			f, _ := openBootstrapFixture(t, fx)
+			got, st := snapshotRowsAs(t, f, "", want.Columns)
+			if len(st.Problems) > 0 || st.FailedSlices > 0 {
+				t.Fatalf("problems %v, failed slices %d", st.Problems, st.FailedSlices)
+			}
+			if len(got) != len(want.Rows) {
+				t.Fatalf("%d rows, Spark %d", len(got), len(want.Rows))
+			}
+			skeleton := 0
+			for i, w := range want.Rows {
+				if g, ws := got[i], jsonRow(t, w); g != ws {
+					t.Errorf("row %d:\n got %s\nwant %s", i, g, ws)
+				}
+				if strings.HasSuffix(w[4].(string), "_00000000000001.parquet") {
+					skeleton++
+				}
+			}
+			if skeleton == 0 {
+				t.Error("no row read from a skeleton file: the fixture does not test the merge")
+			}
+		})
+	}
+}
+
+// A source file that cannot be reached is a named error for its slice (the other slices
+// load), never rows with null data columns.
+func TestBootstrapSourceUnreachable(t *testing.T) {
+	f := openFixture(t, "bootstrap-1.1.1")
+	f.t.SetBootstrapPrefixes([]hudi.PrefixMap{{Old: "/tmp/hudiscope-gen/tables/bootstrap-1.1.1/bootstrap_source", New: filepath.Join(t.TempDir(), "moved")}})
+	n := 0
+	st, err := SnapshotRows(context.Background(), f.t, f.tl, f.view, true, SnapshotQuery{RowColumns: RowColumns{All: true}}, func(r records.Record) error {
+		if r.Values["name"] == nil {
+			t.Errorf("row %s has no name: %v", r.Key, r.Values)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 10 rows, 3 of them (ids 0, 3, 6) in the skeleton whose source is gone.
+	if n != 7 || st.FailedSlices != 1 || len(st.Problems) != 1 {
+		t.Fatalf("%d rows, %d failed slices, problems %v", n, st.FailedSlices, st.Problems)
+	}
+	msg := st.Problems[0].Err
+	for _, s := range []string{"a564933b-2982-4405-8865-830aa1825568_1-9-11_00000000000001.parquet", "moved/dt=2024-01-01/part-00000-5d03f31a-954f-46fd-a30f-8ba84f22d3a0.c000.snappy.parquet", "bootstrap source file unreadable"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("problem %q does not name %q", msg, s)
+		}
+	}
+	// A count reads the skeleton alone, as Hudi's does: all 10 rows, 6 of them still
+	// carrying the bootstrap's commit time (3 in the skeleton, 3 copied into rewritten files).
+	counts, st, err := snapshotCounts(t, f, SnapshotQuery{})
+	if err != nil || st.FailedSlices != 0 {
+		t.Fatal(err, st)
+	}
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total != 10 || counts["00000000000001"] != 6 {
+		t.Errorf("count %d by commit %v", total, counts)
+	}
+
+}
+
+// The file-system view names each skeleton's source file as Java's getLatestFileSlices does
+// (oracle/java_fsview_latest.json bootstrap_base_file: path, name, size), and no other base
+// file has one.
+func TestBootstrapViewEqualsJava(t *testing.T) {
+	for _, fx := range []string{"bootstrap-1.1.1", "bootstrap-0.14.0"} {
+		t.Run(fx, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("..", "testdata", "fixtures", fx, "oracle", "java_fsview_latest.json"))
+			if err != nil {
+				t.Skipf("oracle absent: %v", err)
+			}
+			var java struct {
+				Partitions map[string][]struct {
+					FileID   string `json:"file_id"`
+					BaseFile *struct {
+						Name      string `json:"name"`
+						Bootstrap *struct {
+							Path string `json:"path"`
+							Name string `json:"name"`
+							Size int64  `json:"size"`
+						} `json:"bootstrap_base_file"`
+					} `json:"base_file"`
+				} `json:"partitions"`
+			}
+			if err := json.Unmarshal(b, &java); err != nil {
+				t.Fatal(err)
+			}
+			f := openFixture(t, fx)
+			groups, withSource := 0, 0
+			for _, p := range f.view.Partitions {
+				for _, g := range p.FileGroups {
+					groups++
+					s := g.Latest()
+					var want *struct {
+						Path string `json:"path"`
+						Name string `json:"name"`
+						Size int64  `json:"size"`
+					}
+					found := false
+					for _, jg := range java.Partitions[p.Path] {
+						if jg.FileID == g.FileID && jg.BaseFile != nil {
+							found = true
+							want = jg.BaseFile.Bootstrap
+						}
+					}
+					if !found {
+						t.Errorf("%s/%s not in Java's view", p.Path, g.FileID)
+						continue
+					}
+					got := s.Base.Bootstrap
+					switch {
+					case want == nil && got != nil:
+						t.Errorf("%s/%s: bootstrap file %+v, Java none", p.Path, g.FileID, got)
+					case want != nil && (got == nil || got.Path != want.Path || got.Name != want.Name || got.Size != want.Size):
+						t.Errorf("%s/%s: bootstrap file %+v, Java %+v", p.Path, g.FileID, got, want)
+					case want != nil:
+						withSource++
+					}
+				}
+			}
+			if withSource == 0 {
+				t.Error("no skeleton file group: the fixture does not test the index")
+			}
+			t.Logf("%d file groups, %d with a bootstrap source", groups, withSource)
+		})
+	}
+}
