@@ -98,7 +98,7 @@ func SnapshotBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, 
 
 // asOfRequested is the timeline and file view a time-travel read as of asOf sees.
 func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, asOf string, noMDT bool) (*timeline.Timeline, *filegroup.View, error) {
-	if _, ok := timeline.ParseInstantTime(asOf, time.UTC); !ok {
+	if !isInstantTime(asOf) {
 		return nil, nil, ErrRowsUnknown{fmt.Sprintf("--as-of %q is not an instant time (yyyyMMddHHmmss or yyyyMMddHHmmssSSS)", asOf)}
 	}
 	var first *timeline.Instant
@@ -146,6 +146,16 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 		return nil, nil, err
 	}
 	return out, t.BuildView(ctx, out, parts, filegroup.SourceStorage), nil
+}
+
+// isInstantTime says whether s is an instant time: a date (yyyyMMddHHmmss[SSS]) or one of the
+// bootstrap instants (00000000000001 METADATA_ONLY, 00000000000002 FULL_RECORD), which Hudi
+// keeps apart as not parsable as dates but reads as instants.
+func isInstantTime(s string) bool {
+	if _, ok := timeline.ParseInstantTime(s, time.UTC); ok {
+		return true
+	}
+	return hudi.IsBootstrapInstant(s)
 }
 
 // validateAsOfClean is the second half of TimelineUtils.validateTimestampAsOf (the same from
