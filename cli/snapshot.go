@@ -253,13 +253,15 @@ func warnScan(st records.Stats) {
 }
 
 // rowWriter prints records as an aligned text table, JSON Lines or CSV. The text and CSV
-// columns are fixed by the first record (later columns a schema evolution added print in
-// JSON only); text is aligned in blocks of 100 rows so output streams.
+// columns are the reader schema's when the read knows it (else the first record's; later
+// columns print in JSON only), and every JSON row has each of them (null where the record was
+// written before the column was added); text is aligned in blocks of 100 rows so output streams.
 type rowWriter struct {
 	f       string
 	w       io.Writer
 	asked   []string
 	cols    []string
+	all     withSchema
 	tw      *tabwriter.Writer
 	cw      *csv.Writer
 	pending int
@@ -280,6 +282,7 @@ func newRowWriter(w io.Writer, f string, asked []string) *rowWriter {
 // by one as printed, no map built).
 type outRow struct {
 	rec *records.Record
+	sch []string // a Record's reader schema (a batch row's is the batch's)
 	b   *records.Batch
 	i   int
 }
@@ -289,6 +292,47 @@ func (o outRow) fields() []string {
 		return o.rec.Fields
 	}
 	return o.b.RowFields(o.i)
+}
+
+// schema is the reader schema's columns (nil: unknown).
+func (o outRow) schema() []string {
+	if o.b != nil {
+		return o.b.Schema
+	}
+	return o.sch
+}
+
+// withSchema are a row's columns when every column is printed: the reader schema's (a record
+// written before a column was added prints it as null, as Spark returns it), then any column
+// of the row's file the schema lacks; the row's own without a schema.
+type withSchema struct {
+	schema, fields []string // the last answer's inputs (compared by identity: they are shared)
+	out            []string
+}
+
+func (w *withSchema) columns(schema, fields []string) []string {
+	if len(schema) == 0 {
+		return fields
+	}
+	if w.out != nil && sameSlice(schema, w.schema) && sameSlice(fields, w.fields) {
+		return w.out
+	}
+	out := schema
+	for _, f := range fields {
+		if !slices.Contains(schema, f) {
+			if len(out) == len(schema) {
+				out = append(schema[:len(schema):len(schema)], f)
+				continue
+			}
+			out = append(out, f)
+		}
+	}
+	w.schema, w.fields, w.out = schema, fields, out
+	return out
+}
+
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func (o outRow) get(c string) any {
@@ -316,7 +360,7 @@ func (rw *rowWriter) write(r records.Record) error { return rw.writeRow(outRow{r
 
 func (rw *rowWriter) writeRow(r outRow) error {
 	if rw.cols == nil {
-		rw.cols = columnsOf(r.fields(), rw.asked)
+		rw.cols = columnsOf(rw.all.columns(r.schema(), r.fields()), rw.asked)
 		switch rw.f {
 		case "csv":
 			if err := rw.cw.Write(rw.cols); err != nil {
@@ -329,7 +373,7 @@ func (rw *rowWriter) writeRow(r outRow) error {
 	switch rw.f {
 	case "json":
 		cols := rw.cols
-		if f := r.fields(); len(rw.asked) == 0 && len(f) > 0 {
+		if f := rw.all.columns(r.schema(), r.fields()); len(rw.asked) == 0 && len(f) > 0 {
 			cols = f
 		}
 		row := make(orderedRow, 0, len(cols))

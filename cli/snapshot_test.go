@@ -163,3 +163,35 @@ func TestOrderedRowJSON(t *testing.T) {
 		t.Errorf("MarshalJSON of a func: %v, want an unsupported type error", err)
 	}
 }
+
+// With the reader schema known, a record written before a column was added prints it as null
+// in JSON (Spark returns note: null), in the schema's order, and CSV's header is the schema's
+// even when the first record is the older one; a column of the row the schema lacks follows.
+func TestRowWriterReaderSchema(t *testing.T) {
+	schema := []string{"_hoodie_commit_time", "_hoodie_record_key", "_hoodie_partition_path", "id", "ts", "note"}
+	old := records.Record{Fields: []string{"_hoodie_commit_time", "_hoodie_record_key", "_hoodie_partition_path", "id", "ts"},
+		Values: map[string]any{"_hoodie_commit_time": "c1", "_hoodie_record_key": "1", "_hoodie_partition_path": "", "id": int32(1), "ts": int32(5)}}
+	newer := records.Record{Fields: []string{"_hoodie_commit_time", "_hoodie_record_key", "_hoodie_partition_path", "id", "ts", "note", "extra"},
+		Values: map[string]any{"_hoodie_commit_time": "c2", "_hoodie_record_key": "2", "_hoodie_partition_path": "", "id": int32(2), "ts": int64(6), "note": "n", "extra": true}}
+	for _, c := range []struct {
+		f, want string
+	}{
+		{"json", `{"_hoodie_commit_time":"c1","_hoodie_record_key":"1","_hoodie_partition_path":"","id":1,"ts":5,"note":null}` + "\n" +
+			`{"_hoodie_commit_time":"c2","_hoodie_record_key":"2","_hoodie_partition_path":"","id":2,"ts":6,"note":"n","extra":true}` + "\n"},
+		{"csv", "_hoodie_commit_time,_hoodie_record_key,_hoodie_partition_path,id,ts,note\nc1,1,,1,5,null\nc2,2,,2,6,n\n"},
+	} {
+		var b strings.Builder
+		rw := newRowWriter(&b, c.f, nil)
+		for _, r := range []records.Record{old, newer} {
+			if err := rw.writeRow(outRow{rec: &r, sch: schema}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := rw.flush(); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != c.want {
+			t.Errorf("%s:\n%s\nwant\n%s", c.f, b.String(), c.want)
+		}
+	}
+}

@@ -2,9 +2,12 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
@@ -93,7 +96,83 @@ func SnapshotBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, 
 			return records.Stats{}, err
 		}
 	}
-	return records.ScanBatches(ctx, t, tl, view, q.options(t), fn)
+	o := q.options(t)
+	o.ReaderColumns = q.readerColumns(ctx, t, tl)
+	return records.ScanBatches(ctx, t, tl, view, o, fn)
+}
+
+// readerColumns are the reader schema's columns when every column is read: the schema of the
+// newest completed write on tl that records one (Hudi's TableSchemaResolver reads the latest
+// commit metadata's schema), meta columns first. nil when no write records a schema: rows
+// then carry their own files' columns.
+func (c RowColumns) readerColumns(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) []string {
+	if !c.All || len(c.Columns) > 0 {
+		return nil
+	}
+	writes := make([]*timeline.Instant, 0, len(tl.Instants))
+	for _, in := range tl.Instants {
+		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) {
+			writes = append(writes, in)
+		}
+	}
+	sort.SliceStable(writes, func(a, b int) bool {
+		return timeline.CompareInstants(writes[a].RequestedTime, writes[b].RequestedTime) > 0
+	})
+	for _, in := range writes {
+		cm := in.Commit
+		if cm == nil || cm.ExtraMetadata["schema"] == "" {
+			var err error
+			if cm, err = t.Commit(ctx, in); err != nil {
+				continue
+			}
+		}
+		if cols := schemaColumns(cm.ExtraMetadata["schema"]); cols != nil {
+			return withMetaColumns(t, cols)
+		}
+	}
+	return nil
+}
+
+// schemaColumns are the top-level field names of an Avro record schema (nil when it is not one).
+func schemaColumns(text string) []string {
+	if text == "" {
+		return nil
+	}
+	var sch struct {
+		Type   any `json:"type"`
+		Fields []struct {
+			Name string `json:"name"`
+		} `json:"fields"`
+	}
+	if json.Unmarshal([]byte(text), &sch) != nil || len(sch.Fields) == 0 {
+		return nil
+	}
+	out := make([]string, len(sch.Fields))
+	for i, f := range sch.Fields {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// metaColumns are the meta columns every record of a table that populates them carries, in
+// Hudi's order (HoodieRecord.HOODIE_META_COLUMNS).
+var metaColumns = []string{records.CommitTime, "_hoodie_commit_seqno", records.RecordKey, records.PartitionPath, "_hoodie_file_name"}
+
+// withMetaColumns puts the meta columns before a writer schema's data columns, as Hudi's
+// reader schema does (the commit metadata's schema usually has none; a table that does not
+// populate them still returns them, null).
+func withMetaColumns(t *hudi.Table, cols []string) []string {
+	meta := metaColumns
+	if strings.EqualFold(t.Config.Props["hoodie.allow.operation.metadata.field"], "true") {
+		meta = append(meta[:len(meta):len(meta)], "_hoodie_operation")
+	}
+	out := make([]string, 0, len(cols)+len(meta))
+	for _, m := range meta {
+		if !slices.Contains(cols, m) {
+			out = append(out, m)
+		}
+	}
+	return append(out, cols...)
 }
 
 // asOfRequested is the timeline and file view a time-travel read as of asOf sees.
@@ -261,6 +340,7 @@ func IncrementalBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timelin
 	}
 	o := q.options(t)
 	o.CommitTimes = commits
+	o.ReaderColumns = q.readerColumns(ctx, t, tl)
 	if commits != nil && len(commits) == 0 {
 		return records.Stats{}, nil
 	}

@@ -30,6 +30,9 @@ type Batch struct {
 	// Fields are the base rows' columns, in the base file's schema order (shared between
 	// batches of a slice). A Record row carries its own Fields (a log block's schema).
 	Fields []string
+	// Schema are the reader schema's columns (Options.ReaderColumns; nil: unknown): every
+	// row has each of them, null where its file's schema lacks it.
+	Schema []string
 	rows   []batchRow
 	base   *baseColumns
 }

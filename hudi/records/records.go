@@ -53,6 +53,10 @@ type Options struct {
 	// OpenSource opens a skeleton base file's bootstrap source (hudi.Table.OpenBootstrapSource);
 	// nil refuses skeleton base files.
 	OpenSource func(context.Context, *filegroup.BaseFile) (storage.File, error)
+	// ReaderColumns are the reader schema's columns (the table's latest schema, meta columns
+	// first), handed on with every batch (Batch.Schema): a record written with an older
+	// schema lacks a column added since, and a reader returns it as null. nil: unknown.
+	ReaderColumns []string
 	// PartitionFields are the table's partition fields: a bootstrap source file written
 	// Hive-style lacks them, and its rows take them from the partition path.
 	PartitionFields []string
