@@ -92,7 +92,7 @@ type RowFlags struct {
 	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
 	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
 	// BootstrapSourcePrefix rewrites where a bootstrapped table's source files are read from.
-	BootstrapSourcePrefix []string `name:"bootstrap-source-prefix" sep:"none" placeholder:"OLD=NEW" help:"Bootstrapped tables: read source files whose recorded path starts with OLD from NEW instead (data moved or copied since the bootstrap; repeatable)."`
+	BootstrapSourcePrefix []string `name:"bootstrap-source-prefix" sep:"none" placeholder:"OLD=NEW" help:"Bootstrapped tables: read source files whose recorded path starts with OLD from NEW instead (data moved or copied since the bootstrap; split at the first =; repeatable)."`
 }
 
 // tableOptions adds the row flags' table options to opts: the bootstrap source rewrites.
