@@ -103,8 +103,8 @@ func SnapshotBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, 
 
 // readerColumns are the reader schema's columns when every column is read: the schema of the
 // newest completed write on tl that records one (Hudi's TableSchemaResolver reads the latest
-// commit metadata's schema), meta columns first. nil when no write records a schema: rows
-// then carry their own files' columns.
+// commit metadata's schema), meta columns first. nil when none of the newest
+// maxSchemaLookback writes records a schema: rows then carry their own files' columns.
 func (c RowColumns) readerColumns(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) []string {
 	if !c.All || len(c.Columns) > 0 {
 		return nil
@@ -118,6 +118,11 @@ func (c RowColumns) readerColumns(ctx context.Context, t *hudi.Table, tl *timeli
 	sort.SliceStable(writes, func(a, b int) bool {
 		return timeline.CompareInstants(writes[a].RequestedTime, writes[b].RequestedTime) > 0
 	})
+	// Writes that record no schema (a delete, some 0.x writers) are passed over, but only so
+	// many: on a timeline of a hundred thousand such writes this would read every commit.
+	if len(writes) > maxSchemaLookback {
+		writes = writes[:maxSchemaLookback]
+	}
 	for _, in := range writes {
 		cm := in.Commit
 		if cm == nil || cm.ExtraMetadata["schema"] == "" {
@@ -132,6 +137,9 @@ func (c RowColumns) readerColumns(ctx context.Context, t *hudi.Table, tl *timeli
 	}
 	return nil
 }
+
+// maxSchemaLookback bounds the writes readerColumns reads looking for a schema.
+const maxSchemaLookback = 50
 
 // schemaColumns are the top-level field names of an Avro record schema (nil when it is not one).
 func schemaColumns(text string) []string {
