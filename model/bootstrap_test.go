@@ -17,6 +17,8 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/records"
+	_ "github.com/hudiscope/hudiscope/hudi/storage/s3" // s3://
+	"github.com/hudiscope/hudiscope/internal/testutil/s3fake"
 )
 
 // sparkRows is an oracle/snapshot_rows.json (or a time-travel rows file): Spark's columns and
@@ -444,5 +446,44 @@ func TestBootstrapIncrementalRowsEqualSpark(t *testing.T) {
 			}
 			t.Logf("%d probes compared", compared)
 		})
+	}
+}
+
+// Source files on S3 are read through the S3 backend with the table's storage options: the
+// table on local disk, its source dataset in a bucket (as after `aws s3 sync`), mapped with a
+// prefix rewrite to s3://. The rows equal Spark's; a 403 on the source is the named error.
+func TestBootstrapSourceOnS3(t *testing.T) {
+	fx := "bootstrap-1.1.1"
+	dir := filepath.Join("..", "testdata", "fixtures", fx)
+	want := readSparkRows(t, filepath.Join(dir, "oracle", "snapshot_rows.json"))
+	src := unzipSource(t, filepath.Join(dir, "bootstrap-source.zip"))
+	fake := s3fake.New(t, "lake", s3fake.Faults{})
+	fake.PutDir(t, src, "raw/src")
+	tbl, err := hudi.Open(context.Background(), filepath.Join(dir, "table.zip"), fake.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := openFixture(t, fx)
+	f.t = tbl
+	tbl.SetBootstrapPrefixes([]hudi.PrefixMap{{Old: "file:/tmp/hudiscope-gen/tables/bootstrap-1.1.1/bootstrap_source", New: "s3://lake/raw/src"}})
+	got, st := snapshotRowsAs(t, f, "", want.Columns)
+	if len(st.Problems) > 0 || len(got) != len(want.Rows) {
+		t.Fatalf("%d rows, problems %v", len(got), st.Problems)
+	}
+	for i, w := range want.Rows {
+		if got[i] != jsonRow(t, w) {
+			t.Errorf("row %d: %s, Spark %s", i, got[i], jsonRow(t, w))
+		}
+	}
+	if fake.Requests()["GET"] == 0 {
+		t.Errorf("no GET on the bucket: %v", fake.Requests())
+	}
+	fake.SetFaults(s3fake.Faults{DenyPrefix: "raw/src/dt=2024-01-01"})
+	tbl2, _ := hudi.Open(context.Background(), filepath.Join(dir, "table.zip"), fake.Options())
+	tbl2.SetBootstrapPrefixes([]hudi.PrefixMap{{Old: "file:/tmp/hudiscope-gen/tables/bootstrap-1.1.1/bootstrap_source", New: "s3://lake/raw/src"}})
+	f.t = tbl2
+	_, st = snapshotRowsAs(t, f, "", want.Columns)
+	if st.FailedSlices != 1 || len(st.Problems) != 1 || !strings.Contains(st.Problems[0].Err, "bootstrap source file unreadable: s3://lake/raw/src/dt=2024-01-01/part-00000-5d03f31a-954f-46fd-a30f-8ba84f22d3a0.c000.snappy.parquet") {
+		t.Errorf("denied source: failed %d, problems %v", st.FailedSlices, st.Problems)
 	}
 }
