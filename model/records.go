@@ -97,17 +97,18 @@ func SnapshotBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, 
 		}
 	}
 	o := q.options(t)
-	o.ReaderColumns = q.readerColumns(ctx, t, tl)
+	o.ReaderColumns, o.ReaderTypes = q.readerSchema(ctx, t, tl)
 	return records.ScanBatches(ctx, t, tl, view, o, fn)
 }
 
-// readerColumns are the reader schema's columns when every column is read: the schema of the
+// readerSchema is the reader schema's columns when every column is read, and its long, float
+// and double columns (values written narrower are widened to them): the schema of the
 // newest completed write on tl that records one (Hudi's TableSchemaResolver reads the latest
 // commit metadata's schema), meta columns first. nil when none of the newest
 // maxSchemaLookback writes records a schema: rows then carry their own files' columns.
-func (c RowColumns) readerColumns(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) []string {
+func (c RowColumns) readerSchema(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) ([]string, map[string]string) {
 	if !c.All || len(c.Columns) > 0 {
-		return nil
+		return nil, nil
 	}
 	writes := make([]*timeline.Instant, 0, len(tl.Instants))
 	for _, in := range tl.Instants {
@@ -131,35 +132,56 @@ func (c RowColumns) readerColumns(ctx context.Context, t *hudi.Table, tl *timeli
 				continue
 			}
 		}
-		if cols := schemaColumns(cm.ExtraMetadata["schema"]); cols != nil {
-			return withMetaColumns(t, cols)
+		if cols, types := schemaColumns(cm.ExtraMetadata["schema"]); cols != nil {
+			return withMetaColumns(t, cols), types
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // maxSchemaLookback bounds the writes readerColumns reads looking for a schema.
 const maxSchemaLookback = 50
 
-// schemaColumns are the top-level field names of an Avro record schema (nil when it is not one).
-func schemaColumns(text string) []string {
+// schemaColumns are the top-level field names of an Avro record schema (nil when it is not
+// one) and the fields of type long, float or double (alone or in a union with null).
+func schemaColumns(text string) ([]string, map[string]string) {
 	if text == "" {
-		return nil
+		return nil, nil
 	}
 	var sch struct {
-		Type   any `json:"type"`
 		Fields []struct {
-			Name string `json:"name"`
+			Name string          `json:"name"`
+			Type json.RawMessage `json:"type"`
 		} `json:"fields"`
 	}
 	if json.Unmarshal([]byte(text), &sch) != nil || len(sch.Fields) == 0 {
-		return nil
+		return nil, nil
 	}
 	out := make([]string, len(sch.Fields))
+	var types map[string]string
 	for i, f := range sch.Fields {
 		out[i] = f.Name
+		var one string
+		var union []json.RawMessage
+		if json.Unmarshal(f.Type, &union) == nil {
+			for _, u := range union {
+				var s string
+				if json.Unmarshal(u, &s) == nil && s != "null" {
+					one = s
+				}
+			}
+		} else {
+			_ = json.Unmarshal(f.Type, &one)
+		}
+		switch one {
+		case "long", "float", "double":
+			if types == nil {
+				types = map[string]string{}
+			}
+			types[f.Name] = one
+		}
 	}
-	return out
+	return out, types
 }
 
 // metaColumns are the meta columns every record of a table that populates them carries, in
@@ -348,7 +370,7 @@ func IncrementalBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timelin
 	}
 	o := q.options(t)
 	o.CommitTimes = commits
-	o.ReaderColumns = q.readerColumns(ctx, t, tl)
+	o.ReaderColumns, o.ReaderTypes = q.readerSchema(ctx, t, tl)
 	if commits != nil && len(commits) == 0 {
 		return records.Stats{}, nil
 	}

@@ -83,3 +83,32 @@ func key(row string) string {
 	}
 	return parts[2] + "\x00" + row
 }
+
+// A column widened by schema evolution reads as the wider type: schema-evo-mor-1.1.1's ts was
+// int in the base file (ids 5 and 6, never updated: ts 1) and long from dc2 on; every row's ts
+// is an int64, through Batch.Get and Batch.Record alike, and id (int throughout) stays int32.
+func TestSchemaEvolutionWidenedType(t *testing.T) {
+	f := openFixture(t, "schema-evo-mor-1.1.1")
+	n := 0
+	_, err := SnapshotBatches(context.Background(), f.t, f.tl, f.view, true, SnapshotQuery{RowColumns: RowColumns{All: true}}, func(b *records.Batch) error {
+		for i := range b.Len() {
+			n++
+			rec := b.Record(i)
+			for _, v := range []any{b.Get(i, "ts"), rec.Values["ts"]} {
+				if _, ok := v.(int64); !ok {
+					t.Errorf("key %s: ts %#v (%T), want int64", rec.Key, v, v)
+				}
+			}
+			if _, ok := b.Get(i, "id").(int32); !ok {
+				t.Errorf("key %s: id %T, want int32", rec.Key, b.Get(i, "id"))
+			}
+			if (rec.Key == "5" || rec.Key == "6") && rec.Values["ts"] != int64(1) {
+				t.Errorf("key %s: ts %v, want 1", rec.Key, rec.Values["ts"])
+			}
+		}
+		return nil
+	})
+	if err != nil || n != 6 {
+		t.Fatalf("%d rows, %v", n, err)
+	}
+}

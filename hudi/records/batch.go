@@ -33,7 +33,9 @@ type Batch struct {
 	// Schema are the reader schema's columns (Options.ReaderColumns; nil: unknown): every
 	// row has each of them, null where its file's schema lacks it.
 	Schema []string
-	rows   []batchRow
+	// widen are the reader schema's numeric column types (Options.ReaderTypes).
+	widen map[string]string
+	rows  []batchRow
 	base   *baseColumns
 }
 
@@ -64,23 +66,64 @@ func (b *Batch) Len() int { return len(b.rows) }
 // before batches: callers that keep rows beyond the batch use this.
 func (b *Batch) Record(i int) Record {
 	r := b.rows[i]
+	var rec Record
 	if r.rec != nil {
-		return *r.rec
+		rec = *r.rec
+	} else {
+		rec = b.base.record(int(r.base))
 	}
-	return b.base.record(int(r.base))
+	if len(b.widen) > 0 {
+		vals := make(map[string]any, len(rec.Values))
+		for k, v := range rec.Values {
+			vals[k] = widen(v, b.widen[k])
+		}
+		rec.Values = vals
+	}
+	return rec
 }
 
 // Value is column j (of Fields) of row i as a Go value (nil when null or absent).
 func (b *Batch) Value(i, j int) any {
 	r := b.rows[i]
+	var v any
 	if r.rec != nil {
-		return r.rec.Values[b.Fields[j]]
+		v = r.rec.Values[b.Fields[j]]
+	} else if c := b.base; c.vals[j] != nil {
+		v = parquetLeaf(c.vals[j][r.base], c.types[j])
 	}
-	c := b.base
-	if c.vals[j] == nil {
-		return nil
+	if len(b.widen) > 0 {
+		v = widen(v, b.widen[b.Fields[j]])
 	}
-	return parquetLeaf(c.vals[j][r.base], c.types[j])
+	return v
+}
+
+// widen converts a value written before its column was widened (int to long, float or double;
+// long to float or double; float to double, as Hudi's schema evolution accepts) to the reader
+// schema's type: to is "long", "float" or "double" ("" keeps v).
+func widen(v any, to string) any {
+	switch to {
+	case "long":
+		if n, ok := v.(int32); ok {
+			return int64(n)
+		}
+	case "float":
+		switch n := v.(type) {
+		case int32:
+			return float32(n)
+		case int64:
+			return float32(n)
+		}
+	case "double":
+		switch n := v.(type) {
+		case int32:
+			return float64(n)
+		case int64:
+			return float64(n)
+		case float32:
+			return float64(n)
+		}
+	}
+	return v
 }
 
 // RowFields are row i's columns: Fields, or a log record's own.
@@ -96,6 +139,9 @@ func (b *Batch) RowFields(i int) []string {
 func (b *Batch) Get(i int, name string) any {
 	r := b.rows[i]
 	if r.rec != nil {
+		if len(b.widen) > 0 {
+			return widen(r.rec.Values[name], b.widen[name])
+		}
 		return r.rec.Values[name]
 	}
 	j, ok := b.base.pos[name]

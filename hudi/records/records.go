@@ -57,6 +57,10 @@ type Options struct {
 	// first), handed on with every batch (Batch.Schema): a record written with an older
 	// schema lacks a column added since, and a reader returns it as null. nil: unknown.
 	ReaderColumns []string
+	// ReaderTypes are the reader schema's long, float and double columns ("long", "float",
+	// "double"): values a file holds in a narrower type (written before the column was
+	// widened) are returned in the wider one.
+	ReaderTypes map[string]string
 	// PartitionFields are the table's partition fields: a bootstrap source file written
 	// Hive-style lacks them, and its rows take them from the partition path.
 	PartitionFields []string

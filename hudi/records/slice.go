@@ -171,7 +171,7 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 	} else {
 		indexLogs(ctx)
 	}
-	out := &Batch{Fields: cols, Schema: o.ReaderColumns}
+	out := &Batch{Fields: cols, Schema: o.ReaderColumns, widen: o.ReaderTypes}
 	var recs []Record // row-by-row base records of the current batch (made only for that path)
 	flush := func() error {
 		if len(out.rows) == 0 {
