@@ -36,7 +36,7 @@ type Batch struct {
 	// widen are the reader schema's numeric column types (Options.ReaderTypes).
 	widen map[string]string
 	rows  []batchRow
-	base   *baseColumns
+	base  *baseColumns
 }
 
 type batchRow struct {
