@@ -294,8 +294,11 @@ func TestBootstrapViewEqualsJava(t *testing.T) {
 // Time travel on a bootstrapped table equals Spark's at every probe of
 // oracle/timetravel_probes.json (13 on 1.1.1), rows and values: as of the bootstrap instant
 // 00000000000001 (an instant, though not a date) the 9 source rows, all from skeletons.
-func TestBootstrapTimeTravelEqualsSpark(t *testing.T) {
-	for _, fx := range []string{"bootstrap-1.1.1", "bootstrap-0.14.0"} {
+//
+// The same on schema-evo-mor-1.1.1 (when its probes are there): the reader schema is the one
+// as of the instant (no note before dc2 added it), as Spark's columns are.
+func TestTimeTravelRowsEqualSpark(t *testing.T) {
+	for _, fx := range []string{"bootstrap-1.1.1", "bootstrap-0.14.0", "schema-evo-mor-1.1.1"} {
 		t.Run(fx, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join("..", "testdata", "fixtures", fx, "oracle", "timetravel_probes.json"))
 			if err != nil {
@@ -313,7 +316,13 @@ func TestBootstrapTimeTravelEqualsSpark(t *testing.T) {
 			if err := json.Unmarshal(b, &probes); err != nil {
 				t.Fatal(err)
 			}
-			f, _ := openBootstrapFixture(t, fx)
+			boot := strings.HasPrefix(fx, "bootstrap-")
+			var f fixtureTable
+			if boot {
+				f, _ = openBootstrapFixture(t, fx)
+			} else {
+				f = openFixture(t, fx)
+			}
 			atBootstrap := false
 			for _, p := range probes.Probes {
 				if p.Error != nil {
@@ -328,6 +337,25 @@ func TestBootstrapTimeTravelEqualsSpark(t *testing.T) {
 						cols = append(cols, c)
 					}
 					sort.Strings(cols)
+				}
+				if len(cols) > 0 {
+					var schema []string
+					if _, err := SnapshotBatches(context.Background(), f.t, f.tl, f.view, true, SnapshotQuery{AsOf: p.AsOf, RowColumns: RowColumns{All: true}}, func(b *records.Batch) error {
+						schema = b.Schema
+						return nil
+					}); err != nil {
+						t.Fatal(err)
+					}
+					var data []string // the probes' rows leave out _hoodie_commit_seqno and _hoodie_file_name
+					for _, c := range schema {
+						if c != "_hoodie_commit_seqno" && c != "_hoodie_file_name" {
+							data = append(data, c)
+						}
+					}
+					sort.Strings(data)
+					if !slices.Equal(data, cols) {
+						t.Errorf("%s as of %s: reader schema %v, Spark's columns %v", p.ID, p.AsOf, data, cols)
+					}
 				}
 				got, st := snapshotRowsAs(t, f, p.AsOf, cols)
 				if len(st.Problems) > 0 || st.FailedSlices > 0 {
@@ -352,7 +380,7 @@ func TestBootstrapTimeTravelEqualsSpark(t *testing.T) {
 					}
 				}
 			}
-			if !atBootstrap {
+			if boot && !atBootstrap {
 				t.Error("no probe at a bootstrap instant")
 			}
 		})
