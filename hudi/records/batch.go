@@ -1,6 +1,8 @@
 package records
 
 import (
+	"slices"
+
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
@@ -72,12 +74,35 @@ func (b *Batch) Record(i int) Record {
 	} else {
 		rec = b.base.record(int(r.base))
 	}
-	if len(b.widen) > 0 {
-		vals := make(map[string]any, len(rec.Values))
+	missing := false
+	for _, c := range b.Schema {
+		if _, ok := rec.Values[c]; !ok {
+			missing = true
+			break
+		}
+	}
+	if len(b.widen) > 0 || missing {
+		vals := make(map[string]any, len(rec.Values)+len(b.Schema))
 		for k, v := range rec.Values {
 			vals[k] = widen(v, b.widen[k])
 		}
 		rec.Values = vals
+	}
+	if missing {
+		// A record written before a column was added has it, null, as a reader returns it;
+		// its Fields are the schema's, then any of its file's the schema lacks.
+		fields := append([]string(nil), b.Schema...)
+		for _, f := range rec.Fields {
+			if _, ok := rec.Values[f]; ok && !slices.Contains(b.Schema, f) {
+				fields = append(fields, f)
+			}
+		}
+		for _, c := range b.Schema {
+			if _, ok := rec.Values[c]; !ok {
+				rec.Values[c] = nil
+			}
+		}
+		rec.Fields = fields
 	}
 	return rec
 }
