@@ -95,8 +95,22 @@ func (l *lazyOutput) close() error {
 
 func writeFilesText(w io.Writer, c *tableconfig.Config, view *filegroup.View) error {
 	fmt.Fprintf(w, "%s · %s · %s\n", safetext.Terminal(c.Name), c.Type, view)
+	// A bootstrapped table's skeleton base files hold the meta columns only: their source
+	// files get a column of their own (absent elsewhere, so other tables print as before).
+	boot := false
+	for _, p := range view.Partitions {
+		for _, g := range p.FileGroups {
+			if s := g.Latest(); s != nil && s.Base != nil && s.Base.Bootstrap != nil {
+				boot = true
+			}
+		}
+	}
 	return columns{rows: func(row func(...string)) {
-		row("partition", "file id", "base file", "base bytes", "logs", "log bytes", "slices", "pending")
+		head := []string{"partition", "file id", "base file", "base bytes", "logs", "log bytes", "slices", "pending"}
+		if boot {
+			head = append(head, "bootstrap source")
+		}
+		row(head...)
 		for _, p := range view.Partitions {
 			for _, g := range p.FileGroups {
 				s := g.Latest()
@@ -115,10 +129,22 @@ func writeFilesText(w io.Writer, c *tableconfig.Config, view *filegroup.View) er
 				if g.PendingClustering != "" {
 					pending += " clustering@" + g.PendingClustering
 				}
-				row(partLabel(p.Path), g.FileID, base, itoa(size), itoa(len(s.Logs)), itoa(logBytes), itoa(len(g.Slices)), dash(pending))
+				cells := []string{partLabel(p.Path), g.FileID, base, itoa(size), itoa(len(s.Logs)), itoa(logBytes), itoa(len(g.Slices)), dash(pending)}
+				if boot {
+					src := "-"
+					if s.Base != nil && s.Base.Bootstrap != nil {
+						src = s.Base.Bootstrap.Path
+					}
+					cells = append(cells, src)
+				}
+				row(cells...)
 			}
 			if len(p.Replaced) > 0 {
-				row(partLabel(p.Path), fmt.Sprintf("(%d replaced file groups hidden)", len(p.Replaced)), "", "", "", "", "", "")
+				cells := []string{partLabel(p.Path), fmt.Sprintf("(%d replaced file groups hidden)", len(p.Replaced)), "", "", "", "", "", ""}
+				if boot {
+					cells = append(cells, "")
+				}
+				row(cells...)
 			}
 		}
 	}}.write(w)

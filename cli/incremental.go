@@ -43,6 +43,9 @@ func (c *IncrQueryCmd) Run(ctx context.Context) error {
 		return err
 	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
+	if err := c.tableOptions(&opts); err != nil {
+		return err
+	}
 	opts.Archived = true // a begin value older than the active timeline is judged against it
 	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
 	if err != nil {

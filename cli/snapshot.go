@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/records"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
@@ -50,6 +51,9 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 		return err
 	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
+	if err := c.tableOptions(&opts); err != nil {
+		return err
+	}
 	opts.Archived = c.AsOf != "" // an --as-of before the active timeline is judged against the archived writes
 	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
 	if err != nil {
@@ -90,6 +94,20 @@ type RowFlags struct {
 	By      string   `name:"by" enum:",commit,partition" default:"" help:"With --count: one 'KEY count' line per commit time or partition."`
 	Columns []string `name:"columns" sep:"," help:"Columns to print beside the meta columns (default: every column)."`
 	Limit   int      `name:"limit" help:"Print at most N rows (0: all)."`
+	// BootstrapSourcePrefix rewrites where a bootstrapped table's source files are read from.
+	BootstrapSourcePrefix []string `name:"bootstrap-source-prefix" sep:"none" placeholder:"OLD=NEW" help:"Bootstrapped tables: read source files whose recorded path starts with OLD from NEW instead (data moved or copied since the bootstrap; split at the first =; repeatable)."`
+}
+
+// tableOptions adds the row flags' table options to opts: the bootstrap source rewrites.
+func (o RowFlags) tableOptions(opts *model.Options) error {
+	for _, s := range o.BootstrapSourcePrefix {
+		m, err := hudi.ParsePrefixMap(s)
+		if err != nil {
+			return codeError{exitUsage, "--bootstrap-source-prefix " + err.Error()}
+		}
+		opts.BootstrapPrefixes = append(opts.BootstrapPrefixes, m)
+	}
+	return nil
 }
 
 // spark is the Spark form of what the flags print.
@@ -242,13 +260,15 @@ func warnScan(st records.Stats) {
 }
 
 // rowWriter prints records as an aligned text table, JSON Lines or CSV. The text and CSV
-// columns are fixed by the first record (later columns a schema evolution added print in
-// JSON only); text is aligned in blocks of 100 rows so output streams.
+// columns are the reader schema's when the read knows it (else the first record's; later
+// columns print in JSON only), and every JSON row has each of them (null where the record was
+// written before the column was added); text is aligned in blocks of 100 rows so output streams.
 type rowWriter struct {
 	f       string
 	w       io.Writer
 	asked   []string
 	cols    []string
+	all     withSchema
 	tw      *tabwriter.Writer
 	cw      *csv.Writer
 	pending int
@@ -273,6 +293,7 @@ func newRowWriter(w io.Writer, f string, asked []string) *rowWriter {
 // by one as printed, no map built).
 type outRow struct {
 	rec *records.Record
+	sch []string // a Record's reader schema (a batch row's is the batch's)
 	b   *records.Batch
 	i   int
 }
@@ -282,6 +303,47 @@ func (o outRow) fields() []string {
 		return o.rec.Fields
 	}
 	return o.b.RowFields(o.i)
+}
+
+// schema is the reader schema's columns (nil: unknown).
+func (o outRow) schema() []string {
+	if o.b != nil {
+		return o.b.Schema
+	}
+	return o.sch
+}
+
+// withSchema are a row's columns when every column is printed: the reader schema's (a record
+// written before a column was added prints it as null, as Spark returns it), then any column
+// of the row's file the schema lacks; the row's own without a schema.
+type withSchema struct {
+	schema, fields []string // the last answer's inputs (compared by identity: they are shared)
+	out            []string
+}
+
+func (w *withSchema) columns(schema, fields []string) []string {
+	if len(schema) == 0 {
+		return fields
+	}
+	if w.out != nil && sameSlice(schema, w.schema) && sameSlice(fields, w.fields) {
+		return w.out
+	}
+	out := schema
+	for _, f := range fields {
+		if !slices.Contains(schema, f) {
+			if len(out) == len(schema) {
+				out = append(schema[:len(schema):len(schema)], f)
+				continue
+			}
+			out = append(out, f)
+		}
+	}
+	w.schema, w.fields, w.out = schema, fields, out
+	return out
+}
+
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func (o outRow) get(c string) any {
@@ -309,7 +371,7 @@ func (rw *rowWriter) write(r records.Record) error { return rw.writeRow(outRow{r
 
 func (rw *rowWriter) writeRow(r outRow) error {
 	if rw.cols == nil {
-		rw.cols = columnsOf(r.fields(), rw.asked)
+		rw.cols = columnsOf(rw.all.columns(r.schema(), r.fields()), rw.asked)
 		switch rw.f {
 		case "csv":
 			if err := rw.cw.Write(rw.csvCells(slices.Clone(rw.cols))); err != nil {
@@ -322,7 +384,7 @@ func (rw *rowWriter) writeRow(r outRow) error {
 	switch rw.f {
 	case "json":
 		cols := rw.cols
-		if f := r.fields(); len(rw.asked) == 0 && len(f) > 0 {
+		if f := rw.all.columns(r.schema(), r.fields()); len(rw.asked) == 0 && len(f) > 0 {
 			cols = f
 		}
 		row := make(orderedRow, 0, len(cols))

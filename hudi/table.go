@@ -22,6 +22,11 @@ type Table struct {
 	Config *tableconfig.Config
 
 	problems problem.Log
+
+	// Bootstrap sources are opened with the table's storage options, after bootPrefixes.
+	storeOpts    storage.Options
+	bootPrefixes []PrefixMap
+	boot         bootstrapState
 }
 
 // ErrNotHudiTable is returned when the location has no .hoodie directory.
@@ -35,7 +40,11 @@ func Open(ctx context.Context, location string, o storage.Options) (*Table, erro
 	if err != nil {
 		return nil, err
 	}
-	return OpenStorage(ctx, st)
+	t, err := OpenStorage(ctx, st)
+	if t != nil {
+		t.storeOpts = o
+	}
+	return t, err
 }
 
 // OpenStorage opens a table on an already opened storage root.

@@ -45,7 +45,11 @@ func (t *Table) View(ctx context.Context, tl *timeline.Timeline, src ListingSour
 // before it are built (filegroup.ListViewFunc), so the caller writes while the listing runs
 // and holds one partition at a time. begin is called once, before any partition, with the
 // listing's source (View.Source); a listing that fails before that returns its error alone.
-func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src ListingSource, begin func(source string) error, emit func(*filegroup.Partition) error) error {
+func (t *Table) ViewFunc(ctx context.Context, tl *timeline.Timeline, src ListingSource, begin func(source string) error, emitPart func(*filegroup.Partition) error) error {
+	emit := func(p *filegroup.Partition) error {
+		t.attachBootstrap(ctx, p)
+		return emitPart(p)
+	}
 	if t.useMetadata(src) {
 		l, err := t.metadataListing(ctx, tl, src)
 		if err == nil {
@@ -107,7 +111,11 @@ func (t *Table) metadataListing(ctx context.Context, tl *timeline.Timeline, src 
 // BuildView groups already listed files (partition → files) into file groups and slices;
 // source names the listing in View.Source.
 func (t *Table) BuildView(ctx context.Context, tl *timeline.Timeline, parts map[string][]storage.Entry, source string) *filegroup.View {
-	return filegroup.BuildView(ctx, t.timeline(), tl, parts, source)
+	v := filegroup.BuildView(ctx, t.timeline(), tl, parts, source)
+	for _, p := range v.Partitions {
+		t.attachBootstrap(ctx, p)
+	}
+	return v
 }
 
 // ParquetRowCounts reads the footers of paths (relative to the table root) with at most

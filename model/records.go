@@ -2,9 +2,12 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
@@ -93,12 +96,118 @@ func SnapshotBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, 
 			return records.Stats{}, err
 		}
 	}
-	return records.ScanBatches(ctx, t, tl, view, q.options(t), fn)
+	o := q.options(t)
+	o.ReaderColumns, o.ReaderTypes = q.readerSchema(ctx, t, tl)
+	return records.ScanBatches(ctx, t, tl, view, o, fn)
+}
+
+// readerSchema is the reader schema's columns when every column is read, and its long, float
+// and double columns (values written narrower are widened to them): the schema of the
+// newest completed write on tl that records one (Hudi's TableSchemaResolver reads the latest
+// commit metadata's schema), meta columns first. nil when none of the newest
+// maxSchemaLookback writes records a schema: rows then carry their own files' columns.
+func (c RowColumns) readerSchema(ctx context.Context, t *hudi.Table, tl *timeline.Timeline) ([]string, map[string]string) {
+	if !c.All || len(c.Columns) > 0 {
+		return nil, nil
+	}
+	writes := make([]*timeline.Instant, 0, len(tl.Instants))
+	for _, in := range tl.Instants {
+		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) {
+			writes = append(writes, in)
+		}
+	}
+	sort.SliceStable(writes, func(a, b int) bool {
+		return timeline.CompareInstants(writes[a].RequestedTime, writes[b].RequestedTime) > 0
+	})
+	// Writes that record no schema (a delete, some 0.x writers) are passed over, but only so
+	// many: on a timeline of a hundred thousand such writes this would read every commit.
+	if len(writes) > maxSchemaLookback {
+		writes = writes[:maxSchemaLookback]
+	}
+	for _, in := range writes {
+		cm := in.Commit
+		if cm == nil || cm.ExtraMetadata["schema"] == "" {
+			var err error
+			if cm, err = t.Commit(ctx, in); err != nil {
+				continue
+			}
+		}
+		if cols, types := schemaColumns(cm.ExtraMetadata["schema"]); cols != nil {
+			return withMetaColumns(t, cols), types
+		}
+	}
+	return nil, nil
+}
+
+// maxSchemaLookback bounds the writes readerColumns reads looking for a schema.
+const maxSchemaLookback = 50
+
+// schemaColumns are the top-level field names of an Avro record schema (nil when it is not
+// one) and the fields of type long, float or double (alone or in a union with null).
+func schemaColumns(text string) ([]string, map[string]string) {
+	if text == "" {
+		return nil, nil
+	}
+	var sch struct {
+		Fields []struct {
+			Name string          `json:"name"`
+			Type json.RawMessage `json:"type"`
+		} `json:"fields"`
+	}
+	if json.Unmarshal([]byte(text), &sch) != nil || len(sch.Fields) == 0 {
+		return nil, nil
+	}
+	out := make([]string, len(sch.Fields))
+	var types map[string]string
+	for i, f := range sch.Fields {
+		out[i] = f.Name
+		var one string
+		var union []json.RawMessage
+		if json.Unmarshal(f.Type, &union) == nil {
+			for _, u := range union {
+				var s string
+				if json.Unmarshal(u, &s) == nil && s != "null" {
+					one = s
+				}
+			}
+		} else {
+			_ = json.Unmarshal(f.Type, &one)
+		}
+		switch one {
+		case "long", "float", "double":
+			if types == nil {
+				types = map[string]string{}
+			}
+			types[f.Name] = one
+		}
+	}
+	return out, types
+}
+
+// metaColumns are the meta columns every record of a table that populates them carries, in
+// Hudi's order (HoodieRecord.HOODIE_META_COLUMNS).
+var metaColumns = []string{records.CommitTime, "_hoodie_commit_seqno", records.RecordKey, records.PartitionPath, "_hoodie_file_name"}
+
+// withMetaColumns puts the meta columns before a writer schema's data columns, as Hudi's
+// reader schema does (the commit metadata's schema usually has none; a table that does not
+// populate them still returns them, null).
+func withMetaColumns(t *hudi.Table, cols []string) []string {
+	meta := metaColumns
+	if strings.EqualFold(t.Config.Props["hoodie.allow.operation.metadata.field"], "true") {
+		meta = append(meta[:len(meta):len(meta)], "_hoodie_operation")
+	}
+	out := make([]string, 0, len(cols)+len(meta))
+	for _, m := range meta {
+		if !slices.Contains(cols, m) {
+			out = append(out, m)
+		}
+	}
+	return append(out, cols...)
 }
 
 // asOfRequested is the timeline and file view a time-travel read as of asOf sees.
 func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, asOf string, noMDT bool) (*timeline.Timeline, *filegroup.View, error) {
-	if _, ok := timeline.ParseInstantTime(asOf, time.UTC); !ok {
+	if !isInstantTime(asOf) {
 		return nil, nil, ErrRowsUnknown{fmt.Sprintf("--as-of %q is not an instant time (yyyyMMddHHmmss or yyyyMMddHHmmssSSS)", asOf)}
 	}
 	var first *timeline.Instant
@@ -163,6 +272,16 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 		return nil, nil, err
 	}
 	return out, t.BuildView(ctx, out, parts, filegroup.SourceStorage), nil
+}
+
+// isInstantTime says whether s is an instant time: a date (yyyyMMddHHmmss[SSS]) or one of the
+// bootstrap instants (00000000000001 METADATA_ONLY, 00000000000002 FULL_RECORD), which Hudi
+// keeps apart as not parsable as dates but reads as instants.
+func isInstantTime(s string) bool {
+	if _, ok := timeline.ParseInstantTime(s, time.UTC); ok {
+		return true
+	}
+	return hudi.IsBootstrapInstant(s)
 }
 
 // validateAsOfClean is the second half of TimelineUtils.validateTimestampAsOf (the same from
@@ -271,6 +390,7 @@ func IncrementalBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timelin
 	}
 	o := q.options(t)
 	o.CommitTimes = commits
+	o.ReaderColumns, o.ReaderTypes = q.readerSchema(ctx, t, tl)
 	if commits != nil && len(commits) == 0 {
 		return records.Stats{}, nil
 	}

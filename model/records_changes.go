@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hudiscope/hudiscope/analyzers/checkpoint"
 	"github.com/hudiscope/hudiscope/hudi"
@@ -72,7 +71,7 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 		q.Begin = "earliest"
 	}
 	if q.Begin != "earliest" {
-		if _, ok := timeline.ParseInstantTime(q.Begin, time.UTC); !ok {
+		if !isInstantTime(q.Begin) {
 			return records.Stats{}, ErrRowsUnknown{fmt.Sprintf("--begin %q is neither 'earliest' nor an instant time", q.Begin)}
 		}
 	}

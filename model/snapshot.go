@@ -54,6 +54,10 @@ type Options struct {
 	// HudiVersion is the Hudi release that reads the table (incremental-read verdicts follow
 	// its rules); "" judges for every release line that can read the table version.
 	HudiVersion string
+	// BootstrapPrefixes rewrite the start of bootstrap source paths (a bootstrapped table's
+	// skeleton files take their data columns from files the bootstrap index names by their
+	// absolute path at bootstrap time).
+	BootstrapPrefixes []hudi.PrefixMap
 	// HudiLibDir is where the installed Hudi bundle names the reader when HudiVersion is
 	// "" (read only when a verdict needs it, never at start-up).
 	HudiLibDir string

@@ -110,6 +110,7 @@ func loadProperties(ctx context.Context, s *Snapshot) error {
 	if s.Options.CountRequests {
 		t.Store = storage.NewCounting(t.Store)
 	}
+	t.SetBootstrapPrefixes(s.Options.BootstrapPrefixes)
 	s.table, s.Config = t, t.Config
 	return nil
 }

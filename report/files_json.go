@@ -197,6 +197,15 @@ func appendFilesFileGroup(b []byte, g *filegroup.FileGroup) []byte {
 		b = strconv.AppendInt(b, s.Base.Size, 10)
 		b = append(b, ",\n            \"instant\": "...)
 		b = appendJSONString(b, s.Base.Instant)
+		if bf := s.Base.Bootstrap; bf != nil {
+			b = append(b, ",\n            \"bootstrapFile\": {\n              \"path\": "...)
+			b = appendJSONString(b, bf.Path)
+			b = append(b, ",\n              \"name\": "...)
+			b = appendJSONString(b, bf.Name)
+			b = append(b, ",\n              \"size\": "...)
+			b = strconv.AppendInt(b, bf.Size, 10)
+			b = append(b, "\n            }"...)
+		}
 		b = append(b, "\n          }"...)
 	}
 	b = append(b, ",\n          \"logFiles\": "...)

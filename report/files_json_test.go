@@ -43,6 +43,9 @@ func TestWriteFilesJSONChunks(t *testing.T) {
 			s := &filegroup.FileSlice{BaseInstant: "2"}
 			if i%3 != 0 {
 				s.Base = &filegroup.BaseFile{Name: fmt.Sprintf("f%d_1-0-1_2.parquet", i), Size: int64(i), Instant: "2"}
+				if i%4 == 1 { // a bootstrap skeleton and its source file
+					s.Base.Bootstrap = &filegroup.BootstrapFile{Path: fmt.Sprintf("s3://b/src/\"%d\".parquet", i), Name: fmt.Sprintf("\"%d\".parquet", i), Size: 9}
+				}
 			}
 			if i%5 == 0 {
 				s.Logs = []filegroup.LogFile{{Name: ".l1", Size: 1}, {Name: ".l2", Size: 2}}

@@ -236,16 +236,19 @@ func FileGroupMarkdown(g *filegroup.FileGroup) string {
 
 // SliceFile is one file of a slice.
 type SliceFile struct {
-	Kind string // "base" or "log"
+	Kind string // "base", "src" (a skeleton base file's bootstrap source, Name its full path) or "log"
 	Name string
 	Size int64
 }
 
-// SliceFiles are a slice's base file (if any) then its log files in order.
+// SliceFiles are a slice's base file (if any) and its bootstrap source, then its log files in order.
 func SliceFiles(s *filegroup.FileSlice) []SliceFile {
 	var out []SliceFile
 	if s.Base != nil {
 		out = append(out, SliceFile{"base", s.Base.Name, s.Base.Size})
+		if bf := s.Base.Bootstrap; bf != nil {
+			out = append(out, SliceFile{"src", bf.Path, bf.Size})
+		}
 	}
 	for _, l := range s.Logs {
 		out = append(out, SliceFile{"log", l.Name, l.Size})

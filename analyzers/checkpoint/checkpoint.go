@@ -6,6 +6,7 @@ package checkpoint
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -371,6 +372,12 @@ func ResumeValue(rd Reader, in *timeline.Instant) string {
 func shiftMillis(instant string, d int) string {
 	t, ok := timeline.ParseInstantTime(instant, time.UTC)
 	if !ok {
+		// The bootstrap instants (00000000000001, 00000000000002) are no dates: counted as
+		// numbers, one before the METADATA_ONLY bootstrap is Hudi's init time 00000000000000,
+		// which every reader's rule places before it.
+		if n, err := strconv.ParseUint(instant, 10, 64); err == nil && int64(n)+int64(d) >= 0 && len(instant) <= 17 {
+			return fmt.Sprintf("%0*d", len(instant), int64(n)+int64(d))
+		}
 		return instant
 	}
 	if len(instant) == 14 {

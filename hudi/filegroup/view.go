@@ -24,6 +24,20 @@ type BaseFile struct {
 	Path    string `json:"-"`
 	Size    int64  `json:"size"`
 	Instant string `json:"instant"`
+	// Bootstrap is the source file a METADATA_ONLY bootstrap's skeleton base file (meta
+	// columns only) takes its data columns from, row by row; nil for other base files.
+	Bootstrap *BootstrapFile `json:"bootstrapFile,omitempty"`
+}
+
+// BootstrapFile is a skeleton base file's bootstrap source (Java's BaseFile.getBootstrapBaseFile).
+type BootstrapFile struct {
+	// Path is the file as the bootstrap index records it: an absolute path or URI outside
+	// the table (file:/…, s3://…).
+	Path string `json:"path"`
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	// Partition is the source dataset's partition path the file is in.
+	Partition string `json:"-"`
 }
 
 // LogFile is one log file of a slice.

@@ -1,6 +1,8 @@
 package records
 
 import (
+	"slices"
+
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
@@ -30,8 +32,13 @@ type Batch struct {
 	// Fields are the base rows' columns, in the base file's schema order (shared between
 	// batches of a slice). A Record row carries its own Fields (a log block's schema).
 	Fields []string
-	rows   []batchRow
-	base   *baseColumns
+	// Schema are the reader schema's columns (Options.ReaderColumns; nil: unknown): every
+	// row has each of them, null where its file's schema lacks it.
+	Schema []string
+	// widen are the reader schema's numeric column types (Options.ReaderTypes).
+	widen map[string]string
+	rows  []batchRow
+	base  *baseColumns
 }
 
 type batchRow struct {
@@ -61,23 +68,87 @@ func (b *Batch) Len() int { return len(b.rows) }
 // before batches: callers that keep rows beyond the batch use this.
 func (b *Batch) Record(i int) Record {
 	r := b.rows[i]
+	var rec Record
 	if r.rec != nil {
-		return *r.rec
+		rec = *r.rec
+	} else {
+		rec = b.base.record(int(r.base))
 	}
-	return b.base.record(int(r.base))
+	missing := false
+	for _, c := range b.Schema {
+		if _, ok := rec.Values[c]; !ok {
+			missing = true
+			break
+		}
+	}
+	if len(b.widen) > 0 || missing {
+		vals := make(map[string]any, len(rec.Values)+len(b.Schema))
+		for k, v := range rec.Values {
+			vals[k] = widen(v, b.widen[k])
+		}
+		rec.Values = vals
+	}
+	if missing {
+		// A record written before a column was added has it, null, as a reader returns it;
+		// its Fields are the schema's, then any of its file's the schema lacks.
+		fields := append([]string(nil), b.Schema...)
+		for _, f := range rec.Fields {
+			if _, ok := rec.Values[f]; ok && !slices.Contains(b.Schema, f) {
+				fields = append(fields, f)
+			}
+		}
+		for _, c := range b.Schema {
+			if _, ok := rec.Values[c]; !ok {
+				rec.Values[c] = nil
+			}
+		}
+		rec.Fields = fields
+	}
+	return rec
 }
 
 // Value is column j (of Fields) of row i as a Go value (nil when null or absent).
 func (b *Batch) Value(i, j int) any {
 	r := b.rows[i]
+	var v any
 	if r.rec != nil {
-		return r.rec.Values[b.Fields[j]]
+		v = r.rec.Values[b.Fields[j]]
+	} else if c := b.base; c.vals[j] != nil {
+		v = parquetLeaf(c.vals[j][r.base], c.types[j])
 	}
-	c := b.base
-	if c.vals[j] == nil {
-		return nil
+	if len(b.widen) > 0 {
+		v = widen(v, b.widen[b.Fields[j]])
 	}
-	return parquetLeaf(c.vals[j][r.base], c.types[j])
+	return v
+}
+
+// widen converts a value written before its column was widened (int to long, float or double;
+// long to float or double; float to double, as Hudi's schema evolution accepts) to the reader
+// schema's type: to is "long", "float" or "double" ("" keeps v).
+func widen(v any, to string) any {
+	switch to {
+	case "long":
+		if n, ok := v.(int32); ok {
+			return int64(n)
+		}
+	case "float":
+		switch n := v.(type) {
+		case int32:
+			return float32(n)
+		case int64:
+			return float32(n)
+		}
+	case "double":
+		switch n := v.(type) {
+		case int32:
+			return float64(n)
+		case int64:
+			return float64(n)
+		case float32:
+			return float64(n)
+		}
+	}
+	return v
 }
 
 // RowFields are row i's columns: Fields, or a log record's own.
@@ -93,6 +164,9 @@ func (b *Batch) RowFields(i int) []string {
 func (b *Batch) Get(i int, name string) any {
 	r := b.rows[i]
 	if r.rec != nil {
+		if len(b.widen) > 0 {
+			return widen(r.rec.Values[name], b.widen[name])
+		}
 		return r.rec.Values[name]
 	}
 	j, ok := b.base.pos[name]

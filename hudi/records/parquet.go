@@ -27,6 +27,8 @@ type baseFile struct {
 	all     bool
 	keep    map[string]bool
 	skipped int
+	// boot is a skeleton base file's bootstrap source (read row by row beside it).
+	boot *bootSource
 
 	// Column by column: how to read the columns (batch: without values), the leaf column
 	// index of each field (-1: absent), the current row group and its rows not yet read, a
@@ -174,6 +176,9 @@ func (b *baseFile) Close() error {
 		if u != nil {
 			u.release()
 		}
+	}
+	if b.boot != nil {
+		b.boot.file.Close()
 	}
 	return b.file.Close()
 }
@@ -391,6 +396,12 @@ func needsRows(sch *parquet.Schema, cols []string, all bool) bool {
 // included): top-level leaves are converted from their stored values, nested fields are
 // reconstructed by parquet-go and their logical types fixed afterwards.
 func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []string, all bool, ordering []string, keep map[string]bool, put func(Record) error, rg *int) (skipped int, err error) {
+	return readFileRows(ctx, pf, path, cols, all, ordering, keep, true, put, rg)
+}
+
+// readFileRows is readBaseRows; without hudi (a bootstrap source file) the meta columns
+// are not required.
+func readFileRows(ctx context.Context, pf *parquet.File, path string, cols []string, all bool, ordering []string, keep map[string]bool, hudi bool, put func(Record) error, rg *int) (skipped int, err error) {
 	sch := pf.Schema()
 	top := sch.Fields()
 	want := map[string]bool{}
@@ -413,10 +424,10 @@ func readBaseRows(ctx context.Context, pf *parquet.File, path string, cols []str
 		firstCol[f.Name()] = col
 		col += countLeaves(f)
 	}
-	if _, ok := leafCol[CommitTime]; !ok {
+	if _, ok := leafCol[CommitTime]; !ok && hudi {
 		return 0, fmt.Errorf("parquet %s: no %s column (not a Hudi base file?)", path, CommitTime)
 	}
-	if _, ok := leafCol[RecordKey]; !ok {
+	if _, ok := leafCol[RecordKey]; !ok && hudi {
 		return 0, fmt.Errorf("parquet %s: no %s column (not a Hudi base file?)", path, RecordKey)
 	}
 	for _, c := range cols { // requested columns the file lacks read as null (schema evolution)

@@ -54,6 +54,20 @@ type Options struct {
 	// (hoodie.populate.meta.fields=false): its _hoodie_record_key is null, so records are told
 	// apart, and merged, by these fields' values.
 	KeyFields []string
+	// OpenSource opens a skeleton base file's bootstrap source (hudi.Table.OpenBootstrapSource);
+	// nil refuses skeleton base files.
+	OpenSource func(context.Context, *filegroup.BaseFile) (storage.File, error)
+	// ReaderColumns are the reader schema's columns (the table's latest schema, meta columns
+	// first), handed on with every batch (Batch.Schema): a record written with an older
+	// schema lacks a column added since, and a reader returns it as null. nil: unknown.
+	ReaderColumns []string
+	// ReaderTypes are the reader schema's long, float and double columns ("long", "float",
+	// "double"): values a file holds in a narrower type (written before the column was
+	// widened) are returned in the wider one.
+	ReaderTypes map[string]string
+	// PartitionFields are the table's partition fields: a bootstrap source file written
+	// Hive-style lacks them, and its rows take them from the partition path.
+	PartitionFields []string
 }
 
 // KeyFieldsFor are the fields a reader keys records by when the table leaves meta fields

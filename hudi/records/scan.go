@@ -70,6 +70,12 @@ func ScanBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view
 	if o.Committed == nil {
 		o.Committed = Committed(tl)
 	}
+	if o.OpenSource == nil {
+		o.OpenSource = t.OpenBootstrapSource
+	}
+	if o.PartitionFields == nil && t.Config != nil {
+		o.PartitionFields = t.Config.PartitionFieldNames()
+	}
 	if t.IsMOR() {
 		if n := MergeNote(t.Config); n != "" {
 			st.Notes = append(st.Notes, n)

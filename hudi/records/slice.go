@@ -151,7 +151,14 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 			defer close(done)
 			indexLogs(lctx)
 		}()
-		b, err := openBase(ctx, store, s.Base.Path, cols, o.AllColumns, o, keep)
+		var b *baseFile
+		var err error
+		if isSkeleton(s.Base) && needsData(s, o) {
+			// Rows are joined with the source's by position: no row group may be skipped.
+			b, err = openBootstrap(ctx, store, s.Base, cols, o)
+		} else {
+			b, err = openBase(ctx, store, s.Base.Path, cols, o.AllColumns, o, keep)
+		}
 		if err != nil {
 			cancel()
 			<-done
@@ -164,7 +171,7 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 	} else {
 		indexLogs(ctx)
 	}
-	out := &Batch{Fields: cols}
+	out := &Batch{Fields: cols, Schema: o.ReaderColumns, widen: o.ReaderTypes}
 	var recs []Record // row-by-row base records of the current batch (made only for that path)
 	flush := func() error {
 		if len(out.rows) == 0 {
@@ -193,7 +200,7 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 			// Rows point into recs: its capacity is fixed, and the batch is flushed when full.
 			recs = make([]Record, 0, batchRows)
 			rg := -1
-			n, err := readBaseRows(ctx, b.pf, b.path, cols, o.AllColumns, o.OrderingFields, b.keep, func(r Record) error {
+			put := func(r Record) error {
 				if r.Key == "" && len(o.KeyFields) > 0 {
 					r.Key = deriveKey(r, o.KeyFields)
 				}
@@ -210,7 +217,14 @@ func readSliceBatches(ctx context.Context, store storage.Storage, s *filegroup.F
 					return flush()
 				}
 				return nil
-			}, &rg)
+			}
+			var n int
+			var err error
+			if b.boot != nil {
+				err = readBootstrapRows(ctx, b, o, o.PartitionFields, put, &rg)
+			} else {
+				n, err = readBaseRows(ctx, b.pf, b.path, cols, o.AllColumns, o.OrderingFields, b.keep, put, &rg)
+			}
 			st.skippedRowGroups = n
 			if err != nil {
 				return st, err

@@ -90,6 +90,11 @@ func TestKindsOnFixtures(t *testing.T) {
 	for _, fx := range []string{"index-bloom-1.2.0", "index-rli-1.2.0", "index-rli-nostream-1.2.0", "index-simple-1.2.0"} {
 		want[fx] = plain(4)
 	}
+	// Issue 29's: the bootstrap commit (00000000000001) and two upserts; one FULL_RECORD
+	// bootstrap commit (00000000000002); four delta commits of the schema evolution.
+	want["bootstrap-0.14.0"], want["bootstrap-1.1.1"] = plain(3), plain(3)
+	want["bootstrap-full-0.14.0"] = plain(1)
+	want["schema-evo-mor-1.1.1"] = plain(4)
 	zips, _ := filepath.Glob("../../testdata/fixtures/*/table.zip")
 	if len(zips) < 30 {
 		t.Fatalf("%d fixture tables, want the 30 of testdata/fixtures", len(zips))
