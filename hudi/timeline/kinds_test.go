@@ -15,7 +15,7 @@ import (
 // kindCounts is one timeline's instants by kind: every instant has exactly one kind.
 func kindCounts(t *testing.T, where, tableType string, instants []*timeline.Instant) string {
 	t.Helper()
-	var writes, compactions, pendingCompactions, logCompactions, clustering, overwrites, dropped, cleans, rollbacks, savepoints, services int
+	var writes, compactions, pendingCompactions, logCompactions, clustering, overwrites, dropped, cleans, rollbacks, savepoints, restores, services int
 	for _, in := range instants {
 		kinds := 0
 		count := func(ok bool, n *int) {
@@ -32,6 +32,7 @@ func kindCounts(t *testing.T, where, tableType string, instants []*timeline.Inst
 		count(in.IsClean(), &cleans)
 		count(in.IsRollback(), &rollbacks)
 		count(in.IsSavepoint(), &savepoints)
+		count(in.IsRestore(), &restores)
 		if kinds != 1 {
 			t.Errorf("%s: %s %s (plan %q, op %q) has %d kinds", where, in.Action, in.RequestedTime, in.PlanAction, in.Operation, kinds)
 		}
@@ -45,8 +46,12 @@ func kindCounts(t *testing.T, where, tableType string, instants []*timeline.Inst
 			services++
 		}
 	}
-	return fmt.Sprintf("writes=%d compactions=%d+%d pending logcompactions=%d clustering=%d (overwrite=%d deletepartition=%d) cleans=%d rollbacks=%d savepoints=%d services=%d",
+	out := fmt.Sprintf("writes=%d compactions=%d+%d pending logcompactions=%d clustering=%d (overwrite=%d deletepartition=%d) cleans=%d rollbacks=%d savepoints=%d services=%d",
 		writes, compactions, pendingCompactions, logCompactions, clustering, overwrites, dropped, cleans, rollbacks, savepoints, services)
+	if restores > 0 {
+		out += fmt.Sprintf(" restores=%d", restores)
+	}
+	return out
 }
 
 // The kinds of every fixture instant, data table and metadata table, against what each
@@ -64,19 +69,28 @@ func TestKindsOnFixtures(t *testing.T) {
 	morCompaction := "writes=4 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=1"
 	morServices := "writes=6 compactions=0+1 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=1 rollbacks=0 savepoints=0 services=2"
 	want := map[string]string{
-		"cow-services-0.12.2":         cow12,
-		"cow-services-0.15.0":         cowServices(5),
-		"cow-services-1.0.2":          cowServices(12),
-		"cow-services-1.2.0":          cowServices(12),
-		"cow-v4-0.11.1":               "writes=5 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=4 rollbacks=1 savepoints=1 services=4",
-		"mor-compaction-0.15.0":       morCompaction,
-		"mor-compaction-1.0.2":        morCompaction,
-		"mor-compaction-1.2.0":        morCompaction,
-		"mor-services-1.0.2":          morServices,
-		"mor-services-1.2.0":          morServices,
-		"mor-v4-0.11.1":               "writes=6 compactions=1+1 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=3 rollbacks=0 savepoints=0 services=5",
-		"cdc-ops-1.2.0":               "writes=4 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=1 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=0",
-		"types-1.2.0":                 "writes=2 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=0",
+		"cow-services-0.12.2":   cow12,
+		"cow-services-0.15.0":   cowServices(5),
+		"cow-services-1.0.2":    cowServices(12),
+		"cow-services-1.2.0":    cowServices(12),
+		"cow-v4-0.11.1":         "writes=5 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=4 rollbacks=1 savepoints=1 services=4",
+		"mor-compaction-0.15.0": morCompaction,
+		"mor-compaction-1.0.2":  morCompaction,
+		"mor-compaction-1.2.0":  morCompaction,
+		"mor-services-1.0.2":    morServices,
+		"mor-services-1.2.0":    morServices,
+		"mor-v4-0.11.1":         "writes=6 compactions=1+1 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=3 rollbacks=0 savepoints=0 services=5",
+		"cdc-ops-1.2.0":         "writes=4 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=1 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=0",
+		"types-1.2.0":           "writes=2 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=0",
+		// Issue 29's edge fixtures, from their write logs (testdata/README.md): the killed
+		// writer's inflight commit is a write and its clean.requested a clean; the restore
+		// stays first on the active timeline while later writes are archived.
+		"killed-writer-0.14.0":        "writes=5 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=1 rollbacks=0 savepoints=0 services=1",
+		"mor-archived-0.14.0":         "writes=4 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=4 rollbacks=0 savepoints=0 services=5",
+		"mor-archived-1.1.1":          "writes=4 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=1 rollbacks=0 savepoints=0 services=2",
+		"restore-cow-1.1.1":           "writes=3 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=4 rollbacks=0 savepoints=0 services=4 restores=1",
+		"restore-mor-1.1.1":           "writes=3 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=3 rollbacks=0 savepoints=0 services=4 restores=1",
+		"tt-archive-1.1.1":            "writes=3 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=1",
 		"cow-services-1.2.0/metadata": "writes=25 compactions=4+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=2 rollbacks=0 savepoints=0 services=6",
 	}
 	// The other fixtures write three or four plain commits (COW) or delta commits (MOR).
@@ -141,8 +155,11 @@ func TestKindsOnFixtures(t *testing.T) {
 			}
 		}
 	}
-	if mdtCompactions != 20 {
-		t.Errorf("%d metadata-table compactions over the fixtures, want 20", mdtCompactions)
+	// 20 in cow-services-* (5, 5, 4, 4) and mor-services-* (1, 1); 6 more in the issue-29
+	// fixtures (mor-archived-* 1 each, restore-cow-1.1.1 2, restore-mor-1.1.1 1,
+	// tt-archive-1.1.1 1), counted from the .commit files under .hoodie/metadata in each zip.
+	if mdtCompactions != 26 {
+		t.Errorf("%d metadata-table compactions over the fixtures, want 26", mdtCompactions)
 	}
 }
 
