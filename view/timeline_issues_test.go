@@ -208,3 +208,41 @@ func TestOverviewStalledOnV9Timeline(t *testing.T) {
 		t.Errorf("Overview:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// The same on tables real Hudi 0.14.0 wrote (issue 29 items 7 and 9): killed-writer-0.14.0
+// holds an inflight commit of a SIGKILLed application (20261201235909641) and a clean
+// scheduled but never run (20261201235846045); bootstrap-full-0.14.0's FULL_RECORD bootstrap
+// commit 00000000000002 completed with 8 failed records and 1 written (show_commits:
+// total_records_written 1, total_errors 8).
+func TestOverviewOnRealKilledWriterAndWriteErrors(t *testing.T) {
+	f := Format{Sep: " · ", Instant: func(s string) string { return s }, Age: func(time.Time) string { return "AGE" }}
+	lines := func(fx string) []string {
+		zip := filepath.Join("..", "testdata", "fixtures", fx, "table.zip")
+		if _, err := os.Stat(zip); err != nil {
+			t.Skipf("fixture %s not present: %v", zip, err)
+		}
+		var out []string
+		for _, x := range loadIssues(t, zip).Overview(Begins{}) {
+			switch x.Label {
+			case "pending", "write errors", "":
+				out = append(out, x.Label+": "+x.Text(f))
+			}
+		}
+		return out
+	}
+	if got, want := lines("killed-writer-0.14.0"), []string{
+		"pending: clean requested 20261201235846045 (AGE)",
+		": commit inflight 20261201235909641 (AGE)",
+	}; !slices.Equal(got, want) {
+		t.Errorf("killed-writer-0.14.0 Overview:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	got := lines("bootstrap-full-0.14.0")
+	if !slices.Contains(got, "write errors: commit 00000000000002: 8 of 9 records failed to write") {
+		t.Errorf("bootstrap-full-0.14.0 Overview:\n%s", strings.Join(got, "\n"))
+	}
+	v := loadIssues(t, filepath.Join("..", "testdata", "fixtures", "bootstrap-full-0.14.0", "table.zip"))
+	in := v.Model.Timeline.Instants[0]
+	if in.RequestedTime != "00000000000002" || in.Totals.TotalWriteErrors != 8 || in.Totals.NumWrites != 1 {
+		t.Errorf("bootstrap commit %s: %d errors, %d written; show_commits 8 and 1", in.RequestedTime, in.Totals.TotalWriteErrors, in.Totals.NumWrites)
+	}
+}
