@@ -85,7 +85,7 @@ func TestEveryTableCommandReadsS3(t *testing.T) {
 	run := func(args []string) string {
 		t.Helper()
 		stdout, stderr, code := runCLI(t, args...)
-		if code != 0 && !(args[0] == "checkpoint" && code == exitCheckpointReRead) {
+		if code != 0 && !(args[0] == "checkpoint" && (code == exitCheckpointReRead || code == exitCheckpointNotSafe)) {
 			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
 		}
 		return stdout

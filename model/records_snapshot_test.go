@@ -316,18 +316,19 @@ func TestSnapshotAsOfAgreesWithSparkTimeTravel(t *testing.T) {
 	for _, file := range files {
 		fx := filepath.Base(filepath.Dir(filepath.Dir(file)))
 		var pf struct {
-			Reader string `json:"reader"`
-			Probes []struct {
-				ID     string          `json:"id"`
-				Kind   string          `json:"kind"`
-				AsOf   string          `json:"as_of"`
-				Counts map[string]int  `json:"rows_per_commit_time"`
-				Error  json.RawMessage `json:"error"`
-			} `json:"probes"`
+			Reader string    `json:"reader"`
+			Probes []ttProbe `json:"probes"`
 		}
 		b, _ := os.ReadFile(file)
 		if err := json.Unmarshal(b, &pf); err != nil {
 			t.Fatal(err)
+		}
+		// A reader that cannot load the table at all (Hudi 1.1.1 on a 0.14.0 bootstrap table:
+		// ClassNotFoundException for the HFileBootstrapIndex class 0.14's hoodie.properties
+		// names) says nothing about time travel: that file is reported, not judged.
+		if len(pf.Probes) > 0 && allFailedLoadingClasses(pf.Probes) {
+			t.Logf("%s %s: every probe failed loading a class (%d probes): the reader cannot read this table", fx, filepath.Base(file), len(pf.Probes))
+			continue
 		}
 		f := openFixture(t, fx)
 		for _, p := range pf.Probes {
@@ -346,6 +347,28 @@ func TestSnapshotAsOfAgreesWithSparkTimeTravel(t *testing.T) {
 		}
 	}
 	t.Logf("%d time-travel reads agree with Spark's as.of.instant", agree)
+}
+
+// ttProbe is one time-travel probe of oracle/timetravel_probes*.json.
+type ttProbe struct {
+	ID     string          `json:"id"`
+	Kind   string          `json:"kind"`
+	AsOf   string          `json:"as_of"`
+	Counts map[string]int  `json:"rows_per_commit_time"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// allFailedLoadingClasses: every probe failed with a ClassNotFoundException.
+func allFailedLoadingClasses(probes []ttProbe) bool {
+	for _, p := range probes {
+		var e struct {
+			RootClass string `json:"root_class"`
+		}
+		if json.Unmarshal(p.Error, &e) != nil || e.RootClass != "java.lang.ClassNotFoundException" {
+			return false
+		}
+	}
+	return true
 }
 
 func orEmpty(m map[string]int) map[string]int {

@@ -264,12 +264,14 @@ type CheckpointInstantJSON struct {
 	NumUpdateWrites          *int64         `json:"numUpdateWrites"`
 	NumDeletes               *int64         `json:"numDeletes"`
 	TotalBytesWritten        *int64         `json:"totalBytesWritten"`
+	TotalWriteErrors         *int64         `json:"totalWriteErrors"`
 	FileCount                *int           `json:"fileCount"`
 	PartitionCount           *int           `json:"partitionCount"`
 	DurationMs               *int64         `json:"durationMs"`
 	PlanAction               string         `json:"planAction,omitempty"`
 	Error                    string         `json:"error,omitempty"`
 	CompletedAfterLaterStart bool           `json:"completedAfterLaterStart"`
+	Stalled                  bool           `json:"stalled"`
 }
 
 func checkpointInstants(ins []*timeline.Instant) []CheckpointInstantJSON {
@@ -279,10 +281,11 @@ func checkpointInstants(ins []*timeline.Instant) []CheckpointInstantJSON {
 		j := &js[i]
 		c := CheckpointInstantJSON{RequestedTime: j.RequestedTime, CompletionTime: j.CompletionTime, Derived: j.Derived,
 			PrecisionMs: j.PrecisionMs, Action: j.Action, State: j.State, Archived: j.Archived, Operation: j.Operation,
-			DurationMs: j.DurationMs, PlanAction: j.PlanAction, Error: j.Error, CompletedAfterLaterStart: j.CompletedAfterLaterStart}
+			DurationMs: j.DurationMs, PlanAction: j.PlanAction, Error: j.Error, CompletedAfterLaterStart: j.CompletedAfterLaterStart,
+			Stalled: j.Stalled}
 		if j.Error == "" {
 			c.NumWrites, c.NumInserts, c.NumUpdateWrites, c.NumDeletes = &j.NumWrites, &j.NumInserts, &j.NumUpdateWrites, &j.NumDeletes
-			c.TotalBytesWritten, c.FileCount, c.PartitionCount = &j.TotalBytesWritten, &j.FileCount, &j.PartitionCount
+			c.TotalBytesWritten, c.TotalWriteErrors, c.FileCount, c.PartitionCount = &j.TotalBytesWritten, &j.TotalWriteErrors, &j.FileCount, &j.PartitionCount
 		}
 		out[i] = c
 	}
