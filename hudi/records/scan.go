@@ -23,13 +23,26 @@ type Stats struct {
 }
 
 // Committed returns the test a log block's instant must pass: completed on tl, or older
-// than its first instant (archived instants count as committed, as in Java).
+// than its first write (archived instants count as committed, as in Java, whose
+// CompletionTimeQueryView.isCompleted takes every instant before the active write timeline's
+// first non-savepoint write for archived). Writes only: a restore or clean left first on the
+// active timeline while later writes were archived must not hide those writes' log blocks.
 func Committed(tl *timeline.Timeline) func(string) bool {
 	done := map[string]bool{}
+	saved := map[string]bool{}
+	for _, in := range tl.Instants {
+		if in.Action == timeline.ActionSavepoint {
+			saved[in.RequestedTime] = true
+		}
+	}
 	first := ""
 	for _, in := range tl.Instants {
-		if first == "" || timeline.CompareInstants(in.RequestedTime, first) < 0 {
-			first = in.RequestedTime
+		switch in.Action {
+		case timeline.ActionCommit, timeline.ActionDeltaCommit, timeline.ActionReplaceCommit,
+			timeline.ActionCompaction, timeline.ActionLogCompaction, timeline.ActionClustering:
+			if !saved[in.RequestedTime] && (first == "" || timeline.CompareInstants(in.RequestedTime, first) < 0) {
+				first = in.RequestedTime
+			}
 		}
 		if in.State == timeline.Completed {
 			done[in.RequestedTime] = true
