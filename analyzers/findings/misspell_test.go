@@ -147,6 +147,7 @@ func TestFixtureWritersKeysKnown(t *testing.T) {
 		// The archival settings of the 0.x generator set the metadata table's own keep
 		// counts, which 0.14 no longer defines (as cow-services-0.15.0 above).
 		"mor-archived-0.14.0": {"hoodie.metadata.keep.max.commits", "hoodie.metadata.keep.min.commits"},
+		"tt-archive-0.14.0":   {"hoodie.metadata.keep.max.commits", "hoodie.metadata.keep.min.commits"},
 	}
 	dirs, _ := filepath.Glob(filepath.Join(fixtures, "*", "writer.properties"))
 	if len(dirs) == 0 {

@@ -954,10 +954,6 @@ class Gen:
         path = self.table_path(name)
         opts = self.archival_opts(self.base_opts(name, table_type="MERGE_ON_READ" if mor else "COPY_ON_WRITE"))
         opts["hoodie.index.type"] = "BLOOM"
-        if not self.is1x:
-            # 0.14.0 refuses the restore with its metadata table on: "Can't restore to <t> since
-            # there is no base file in MDT lesser than the commit to restore to".
-            opts["hoodie.metadata.enable"] = "false"
         if mor:
             opts.update({"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "3"})
         events = []
