@@ -376,7 +376,11 @@ func IncrementalBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timelin
 	if err != nil {
 		return records.Stats{}, err
 	}
-	if q.End != "" {
+	// Hudi 1.1+ reads the slices as of the latest completion time among the active writes in
+	// range; when every write in range is archived, as of the latest active completion
+	// (IncrementalQueryAnalyzer.getMaxCompletionTime: "these files already got cleaned"):
+	// the latest slices, filtered by the commits.
+	if q.End != "" && !(q.Reader.Line == "1.1+" && onlyArchived(tl, commits)) {
 		src := hudi.ListingAuto
 		if q.NoMDT {
 			src = hudi.ListingStorage
@@ -422,6 +426,19 @@ func incrementalCommits(_ context.Context, t *hudi.Table, tl *timeline.Timeline,
 		out[w.RequestedTime] = true
 	}
 	return out, nil
+}
+
+// onlyArchived: commits (non-nil) name at least one write and none of the active timeline's.
+func onlyArchived(tl *timeline.Timeline, commits map[string]bool) bool {
+	if len(commits) == 0 {
+		return false
+	}
+	for _, in := range tl.Instants {
+		if commits[in.RequestedTime] {
+			return false
+		}
+	}
+	return true
 }
 
 // readerTime is the time rd's incremental reads compare a write by: its completion time on

@@ -67,7 +67,7 @@ func PlanRead(tl *timeline.Timeline, q Query, rd Reader) Plan {
 	// No archived write after the value: the active timeline answers — except for 1.0.x on
 	// merge-on-read, whose read from before the active timeline is not reproduced at all
 	// (measured: mor-services-1.0.2 p042 returns 0 rows where the active writes have 12).
-	if len(archivedAfter(archived, rd, q)) == 0 && (inside || rd.Line != "1.0.x" || !q.MOR) {
+	if len(archived) == 0 || len(archivedAfter(archived, rd, q)) == 0 && (inside || rd.Line != "1.0.x" || !q.MOR) {
 		p.sort(rd)
 		return p
 	}

@@ -49,3 +49,18 @@ func TestPlanReadArchiveHole(t *testing.T) {
 		t.Errorf("with a savepoint first on the active timeline: skipped %d, whole table %v; want the 2 archived after it", len(p.Skipped), p.WholeTable)
 	}
 }
+
+// With nothing archived the active timeline answers every value, 1.0.x merge-on-read
+// included (mor-compaction-1.0.2's windows from 000 with an end were left unreproduced
+// when this was missed).
+func TestPlanReadNothingArchived(t *testing.T) {
+	tl := &timeline.Timeline{Instants: []*timeline.Instant{
+		write("20260101000001000", "20260101000002000", false),
+		write("20260101000003000", "20260101000004000", false),
+	}}
+	rd, _ := ReaderFor("1.0.2")
+	p := PlanRead(tl, Query{Begin: "000", End: "20260101000002000", MOR: true}, rd)
+	if p.Unknown != "" || len(p.Writes) != 1 || p.Writes[0].RequestedTime != "20260101000001000" {
+		t.Errorf("1.0.x MOR from 000 to the first completion: %+v", p)
+	}
+}
