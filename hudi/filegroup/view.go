@@ -265,15 +265,15 @@ type fgKey struct{ partition, fileID string }
 
 // viewState is what slicing needs from the timeline.
 type viewState struct {
-	committed          map[string]string // requested → completion time, completed write instants
-	firstActive        string            // oldest active completed write instant
+	committed   map[string]string // requested → completion time, completed write instants
+	firstActive string            // oldest active completed write instant
 	// firstInstant is the oldest instant on the active timeline, any action: Hudi 1.x's
 	// CompletionTimeQueryView cursor. An archived instant requested at or after it has no
 	// completion time Java can find, so Java takes it for pending and slices its log files
 	// after every base file (the latest slice).
-	firstInstant string
-	pendingCompaction  map[fgKey]string  // → compaction instant
-	pendingClustering  map[fgKey]string  // → clustering instant
+	firstInstant       string
+	pendingCompaction  map[fgKey]string // → compaction instant
+	pendingClustering  map[fgKey]string // → clustering instant
 	compactionInstants map[string]bool
 	replaced           map[fgKey]bool
 }
