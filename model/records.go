@@ -441,12 +441,6 @@ func onlyArchived(tl *timeline.Timeline, commits map[string]bool) bool {
 	return true
 }
 
-// readerTime is the time rd's incremental reads compare a write by: its completion time on
-// completion-ordered (1.x) readers, its requested time before.
-func readerTime(rd checkpoint.Reader, w *timeline.Instant) string {
-	return checkpoint.Compared(rd, w)
-}
-
 // archivedWrites are the completed archived writes that return records, oldest first.
 func archivedWrites(tl *timeline.Timeline) []*timeline.Instant {
 	var out []*timeline.Instant
