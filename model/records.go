@@ -254,7 +254,7 @@ func asOfRequested(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, as
 			if earliest != "" {
 				why += fmt.Sprintf(" (requested at %s)", earliest)
 			}
-			if len(archivedWrites(tl)) > 0 {
+			if len(checkpoint.ArchivedWrites(tl)) > 0 {
 				why += " and before every archived write"
 			}
 			return nil, nil, errBeforeFirstWrite{why + ": the table had no rows then"}
@@ -441,19 +441,6 @@ func onlyArchived(tl *timeline.Timeline, commits map[string]bool) bool {
 	return true
 }
 
-// archivedWrites are the completed archived writes that return records, oldest first.
-func archivedWrites(tl *timeline.Timeline) []*timeline.Instant {
-	var out []*timeline.Instant
-	for _, in := range tl.Archived {
-		// The table type is not known here: services are told by their plan or metadata.
-		if in.State != timeline.Completed || !in.IsDataWrite("") {
-			continue
-		}
-		out = append(out, in)
-	}
-	sort.Slice(out, func(a, b int) bool { return timeline.CompareInstants(out[a].RequestedTime, out[b].RequestedTime) < 0 })
-	return out
-}
 
 // asOfReader is the timeline as of end: instants the reader sees completed by then.
 func asOfReader(tl *timeline.Timeline, end string, rd checkpoint.Reader) *timeline.Timeline {

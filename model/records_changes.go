@@ -77,7 +77,7 @@ func Changes(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q Change
 	}
 	if q.Begin != "earliest" {
 		// HoodieCDCExtractor: the start must be on the active timeline.
-		if a := archivedWrites(tl); len(a) > 0 && timeline.CompareInstants(a[len(a)-1].RequestedTime, q.Begin) > 0 {
+		if a := checkpoint.ArchivedWrites(tl); len(a) > 0 && timeline.CompareInstants(a[len(a)-1].RequestedTime, q.Begin) > 0 {
 			return records.Stats{}, ErrRowsUnknown{fmt.Sprintf("Hudi refuses this CDC read: the start instant time %s has to be in the active timeline (writes up to %s are archived); use --begin earliest for the active timeline's changes", q.Begin, a[len(a)-1].RequestedTime)}
 		}
 	}

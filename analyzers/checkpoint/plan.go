@@ -62,7 +62,7 @@ func PlanRead(tl *timeline.Timeline, q Query, rd Reader) Plan {
 			p.Writes = append(p.Writes, w)
 		}
 	}
-	archived := archivedWrites(tl)
+	archived := ArchivedWrites(tl)
 	inside := len(active) > 0 && timeline.CompareInstants(q.Begin, shiftMillis(active[0].RequestedTime, -1)) >= 0
 	// No archived write after the value: the active timeline answers — except for 1.0.x on
 	// merge-on-read, whose read from before the active timeline is not reproduced at all
@@ -181,8 +181,9 @@ func activeWrites(tl *timeline.Timeline) []*timeline.Instant {
 	return out
 }
 
-// archivedWrites are the completed archived writes that return records, oldest first.
-func archivedWrites(tl *timeline.Timeline) []*timeline.Instant {
+// ArchivedWrites are the completed archived writes that return records, oldest requested
+// first.
+func ArchivedWrites(tl *timeline.Timeline) []*timeline.Instant {
 	var out []*timeline.Instant
 	for _, in := range tl.Archived {
 		if returnsRecords(in) {
