@@ -3,8 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,33 +62,7 @@ func TestTimelineTextLateMark(t *testing.T) {
 // copy of cow-services-0.15.0: commit 20261129165634001 edited to count 3+3 failed records of
 // 20 attempted, an inflight commit 20261129165700000 left behind later completed ones.
 func TestTimelineTextWriteErrorsAndStalled(t *testing.T) {
-	zip := "../testdata/fixtures/cow-services-0.15.0/table.zip"
-	if _, err := os.Stat(zip); err != nil {
-		t.Skipf("fixture %s not present: %v", zip, err)
-	}
-	dir := testutil.UnzipTable(t, zip, t.TempDir())
-	hd := filepath.Join(dir, ".hoodie")
-	c := filepath.Join(hd, "20261129165634001.commit")
-	b, err := os.ReadFile(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(c, []byte(strings.Replace(string(b), `"totalWriteErrors" : 0`, `"totalWriteErrors" : 3`, 2)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The completion time of a 0.x commit is its file's mtime: keep it.
-	if err := os.Chtimes(c, st.ModTime(), st.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"20261129165700000.commit.requested", "20261129165700000.inflight"} {
-		if err := os.WriteFile(filepath.Join(hd, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.WriteErrorsTable(t, "..")
 	s, err := model.Load(context.Background(), model.Options{Location: dir, ClusterDefaults: "-", Steps: []model.Step{model.StepTimeline}}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,33 +17,7 @@ import (
 // commit 20261129165634001, 14 records written, edited to count 3+3 failed; an inflight
 // commit 20261129165700000 left before the newest completed instant 20261129165727052).
 func TestTimelineJSONWriteErrorsAndStalled(t *testing.T) {
-	zip := "../testdata/fixtures/cow-services-0.15.0/table.zip"
-	if _, err := os.Stat(zip); err != nil {
-		t.Skipf("fixture %s not present: %v", zip, err)
-	}
-	dir := testutil.UnzipTable(t, zip, t.TempDir())
-	hd := filepath.Join(dir, ".hoodie")
-	c := filepath.Join(hd, "20261129165634001.commit")
-	b, err := os.ReadFile(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(c, []byte(strings.Replace(string(b), `"totalWriteErrors" : 0`, `"totalWriteErrors" : 3`, 2)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The completion time of a 0.x commit is its file's mtime: keep it.
-	if err := os.Chtimes(c, st.ModTime(), st.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"20261129165700000.commit.requested", "20261129165700000.inflight"} {
-		if err := os.WriteFile(filepath.Join(hd, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testutil.WriteErrorsTable(t, "..")
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	s, err := model.Load(context.Background(), model.Options{Location: dir, ClusterDefaults: "-",
 		Steps: []model.Step{model.StepTimeline}, Now: func() time.Time { return now }}, nil)

@@ -14,36 +14,15 @@ import (
 	"github.com/hudiscope/hudiscope/model"
 )
 
-// issuesTable is a copy of cow-services-0.15.0 (newest completed instant 20261129165727052)
-// with commit 20261129165634001 (14 records written in five files) edited to count 3 failed
-// records in each of its first two write stats, as Hudi 0.14.0 completes a commit whose
-// records failed; an inflight commit 20261129165700000 and a requested clean 20261129165710000
-// behind completed instants (what a killed application leaves); and an inflight commit
-// 20261129165800000 after the newest completed one (a write still running, or killed last).
+// issuesTable is testutil.WriteErrorsTable (cow-services-0.15.0, newest completed instant
+// 20261129165727052, commit 20261129165634001 counting 3+3 failed records) plus, behind
+// completed instants, the inflight commit 20261129165700000 with a real inflight plan and a
+// requested clean 20261129165710000 (what a killed application leaves), and an inflight
+// commit 20261129165800000 after the newest completed one (a write still running).
 func issuesTable(t *testing.T) string {
 	t.Helper()
-	zip := "../testdata/fixtures/cow-services-0.15.0/table.zip"
-	if _, err := os.Stat(zip); err != nil {
-		t.Skipf("fixture %s not present: %v", zip, err)
-	}
-	dir := testutil.UnzipTable(t, zip, t.TempDir())
+	dir := testutil.WriteErrorsTable(t, "..")
 	hd := filepath.Join(dir, ".hoodie")
-	c := filepath.Join(hd, "20261129165634001.commit")
-	b, err := os.ReadFile(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(c, []byte(strings.Replace(string(b), `"totalWriteErrors" : 0`, `"totalWriteErrors" : 3`, 2)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The completion time of a 0.x commit is its file's mtime: keep it.
-	if err := os.Chtimes(c, st.ModTime(), st.ModTime()); err != nil {
-		t.Fatal(err)
-	}
 	inflight, err := os.ReadFile(filepath.Join(hd, "20261129165634001.inflight"))
 	if err != nil {
 		t.Fatal(err)
