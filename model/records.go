@@ -441,7 +441,6 @@ func onlyArchived(tl *timeline.Timeline, commits map[string]bool) bool {
 	return true
 }
 
-
 // asOfReader is the timeline as of end: instants the reader sees completed by then.
 func asOfReader(tl *timeline.Timeline, end string, rd checkpoint.Reader) *timeline.Timeline {
 	out := &timeline.Timeline{Archived: tl.Archived, ByRequested: tl.ByRequested}
