@@ -5,6 +5,7 @@ package checkpoint
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -78,8 +79,23 @@ type Rows struct {
 	Total int `json:"total"`
 	// ReRead are the rows the instant VALUE names wrote (the batch read again).
 	ReRead int `json:"reRead"`
-	// Error says why they could not be counted (Total and ReRead are then 0 and unknown).
+	// Error says why they could not be counted (Total and ReRead are then unknown).
 	Error string `json:"error,omitempty"`
+}
+
+// MarshalJSON writes unknown counts as null beside the error: a script reading 0 would take
+// "nothing re-read" from a read that was never counted.
+func (r Rows) MarshalJSON() ([]byte, error) {
+	type counted struct {
+		Total  *int   `json:"total"`
+		ReRead *int   `json:"reRead"`
+		Error  string `json:"error,omitempty"`
+	}
+	c := counted{Error: r.Error}
+	if r.Error == "" {
+		c.Total, c.ReRead = &r.Total, &r.ReRead
+	}
+	return json.Marshal(c)
 }
 
 // Verdict is what a pipeline acts on, one of:
