@@ -41,6 +41,7 @@ type CLI struct {
 	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
 	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
 	Health      HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`
+	Metadata    MetadataCmd   `cmd:"" help:"Metadata-table checks: validate-files, stats, timeline (hudi-cli metadata)."`
 	Fleet       FleetCmd      `cmd:"" help:"Every Hudi table under a location or in a catalog (Glue, Hive Metastore), one triage row each."`
 	Version     VersionCmd    `cmd:"" help:"Print the version and build information."`
 	Completion  CompletionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`

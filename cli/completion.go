@@ -86,6 +86,11 @@ func commandsOf(app *kong.Application) []cmdSpec {
 		}
 		for _, sub := range n.Children {
 			spec.args = append(spec.args, sub.Name)
+			// A command group (metadata) completes its subcommands' flags.
+			spec.flags = append(spec.flags, flagsOf(sub, nil)...)
+		}
+		if len(n.Children) > 0 {
+			spec = dedupe(spec)
 		}
 		out = append(out, spec)
 	}
@@ -328,7 +333,7 @@ func writeMan(w io.Writer, app *kong.Application, cmds []cmdSpec, now time.Time)
 	}
 	fmt.Fprintln(w, ".SH EXIT STATUS")
 	for _, row := range [][2]string{{"0", "success"}, {"1", "the input could not be read (the message names the file)"},
-		{"2", "bad arguments"}, {"3", "checkpoint: the value would re-read its own instant; health: a check is unhealthy"}, {"4", "health: a check failed to run"},
+		{"2", "bad arguments"}, {"3", "checkpoint: the value would re-read its own instant; health: a check is unhealthy; metadata validate-files: the metadata table lists other files than storage"}, {"4", "health: a check failed to run"},
 		{"70", "internal error (a bug in hudiscope; please report it)"}, {"130", "interrupted (ctrl+c)"}} {
 		fmt.Fprintf(w, ".TP\n.B %s\n%s\n", row[0], roffEscape(row[1]))
 	}

@@ -85,6 +85,17 @@ func brokenTimelineTable(t *testing.T) string {
 	return dir
 }
 
+// mdtMismatchTable is a directory copy of cow-services-1.2.0 with one data file the metadata
+// table lists removed from storage.
+func mdtMismatchTable(t *testing.T) string {
+	t.Helper()
+	dir := testutil.UnzipTable(t, fixture("cow-services-1.2.0"), t.TempDir())
+	if err := os.Remove(filepath.Join(dir, "2024-01-01", "ec19a719-ac83-432a-9c0f-0186909cbb94-0_2-994-3306_20261129161754717.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // Every row and cell of README.md's "Exit codes" and "Exit codes per command" tables, except
 // 130, which TestExitCodeInterrupted covers with a signal to a running child.
 func TestExitCodesPerREADME(t *testing.T) {
@@ -178,6 +189,16 @@ func TestExitCodesPerREADME(t *testing.T) {
 		{"health", "4 a check failed to run (wins over 3)", []string{"health", mor, "--hoodie-conf", "hoodie.compact.inline.trigger.strategy=BOGUS",
 			"--hoodie-conf", "hoodie.compact.inline.max.delta.commits=5", "--hoodie-conf", "hoodie.keep.max.commits=2"}, nil, 4, "CompactionTriggerStrategy.BOGUS"},
 		{"health", "70 internal error", []string{"health", table}, []string{testPanicEnv + "=health"}, 70, reportHint},
+
+		// metadata
+		{"metadata", "0 validate-files: the listings match", []string{"metadata", "validate-files", table}, nil, 0, "MATCH: the metadata table lists the same 98 file(s)"},
+		{"metadata", "0 stats", []string{"metadata", "stats", table}, nil, 0, "partition_stats"},
+		{"metadata", "0 timeline", []string{"metadata", "timeline", table}, nil, 0, "in sync"},
+		{"metadata", "1 the table could not be read", []string{"metadata", "stats", missing}, nil, 1, missing},
+		{"metadata", "1 no metadata table", []string{"metadata", "timeline", fixture("cow-v4-0.11.1")}, nil, 1, "the table has no metadata table"},
+		{"metadata", "2 bad arguments", []string{"metadata", "validate-files"}, nil, 2, "expected \"<table>\""},
+		{"metadata", "3 a mismatch", []string{"metadata", "validate-files", mdtMismatchTable(t)}, nil, 3, "MISMATCH: 1 file(s) differ — 1 missing on storage"},
+		{"metadata", "70 internal error", []string{"metadata", "stats", table}, []string{testPanicEnv + "=metadata"}, 70, reportHint},
 
 		// eventlog
 		{"eventlog", "0 success", []string{"eventlog", eventLog}, nil, 0, "local-1795968726856"},

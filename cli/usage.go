@@ -17,6 +17,7 @@ Commands:
   checkpoint  what an incremental read from a begin value re-reads
   layout      file sizes, skew, small files (HoodieTableLayoutAnalyzer)
   health      table-service health (HoodieTableHealthChecker)
+  metadata    the metadata table: validate-files (vs storage), stats, timeline
   eventlog    a Spark event log by Hudi operation and phase
   report      the full report as Markdown or JSON
   incremental the rows an incremental read from a begin value returns (--count)
@@ -38,7 +39,7 @@ func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
 var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
-	"health", "fleet", "incremental", "snapshot", "changes", "version", "completion", "man", "config"}
+	"health", "metadata", "fleet", "incremental", "snapshot", "changes", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
 func helpWords(args []string) []string {

@@ -732,6 +732,14 @@ func deltaCommitsSinceLatestCompaction(active, archived []*timeline.Instant) (sc
 	return sc, true
 }
 
+// DeltaCommitsSinceCompaction is what the mdt-compaction check counts on a merge-on-read
+// timeline (the metadata table's active one): the completed delta commits since the last
+// completed compaction (nil when there is none), as CompactionUtils counts them.
+func DeltaCommitsSinceCompaction(instants []*timeline.Instant) (deltas []*timeline.Instant, compaction *timeline.Instant) {
+	sc, _ := deltaCommitsSinceLatestCompaction(instants, nil)
+	return sc.deltas, sc.compaction
+}
+
 // since names where the count starts, for summaries.
 func (sc sinceCompaction) since(archiveRead bool) string {
 	if c := sc.compaction; c != nil {

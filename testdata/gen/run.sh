@@ -173,6 +173,24 @@ tt() { # reader-release bundle python fixture-dir...
 tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_111
 tt $HUDI_014 "$B014" "$VENV34/bin/python" "$OUT"/*-$HUDI_014
 tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_014
+# Metadata-table procedures (oracle/metadata_procedures.json): show_metadata_table_partitions, _files,
+# _stats and validate_metadata_table_files on unzipped copies, one Spark application per release;
+# cli/metadata_oracle_test.go compares `hudiscope metadata validate-files` with them.
+mdtprobe() { # release bundle python fixture-dir...
+  local rel=$1 bundle=$2 py=$3; shift 3
+  local dirs=() d
+  for d in "$@"; do
+    [ -f "$d/table.zip" ] || continue
+    if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
+    dirs+=("$d")
+  done
+  [ ${#dirs[@]} -gt 0 ] || return 0
+  echo "=== metadata-table probes: Hudi $rel: ${dirs[*]##*/}"
+  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_metadata.py" --reader "$rel" --bundle "$bundle" \
+    "${dirs[@]}" > "$WORK/mdt-$rel.log" 2>&1 || { echo "FAILED: metadata probes $rel (see $WORK/mdt-$rel.log)"; }
+}
+mdtprobe $HUDI_1X "$B1" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_1X
+mdtprobe $HUDI_0X "$B0" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_0X
 shopt -u nullglob
 
 # Do the released hudi-utilities bundles ship the analyzer tools?
