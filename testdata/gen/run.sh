@@ -173,6 +173,24 @@ tt() { # reader-release bundle python fixture-dir...
 tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_111
 tt $HUDI_014 "$B014" "$VENV34/bin/python" "$OUT"/*-$HUDI_014
 tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_014
+
+# Write-statistics probes (oracle/show_probes.json, the oracle of `hudiscope show`): CALL show_commit_partitions,
+# show_commit_files, show_commit_write_stats per completed write, stats_wa and stats_file_sizes per table, by the
+# writer's release, on unzipped copies (never writing to a committed table).
+showp() { # reader-release bundle python fixture-dir...
+  local rel=$1 bundle=$2 py=$3; shift 3
+  local dirs=() d
+  for d in "$@"; do
+    [ -f "$d/table.zip" ] || continue
+    if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
+    dirs+=("$d")
+  done
+  [ ${#dirs[@]} -gt 0 ] || return 0
+  echo "=== show probes: reader Hudi $rel: ${dirs[*]##*/}"
+  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_show.py" --reader "$rel" --bundle "$bundle" \
+    "${dirs[@]}" > "$WORK/show-$rel.log" 2>&1 || { echo "FAILED: show probes $rel (see $WORK/show-$rel.log)"; }
+}
+showp $HUDI_1X "$B1" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_1X "$OUT"/mor-services-$HUDI_1X
 shopt -u nullglob
 
 # Do the released hudi-utilities bundles ship the analyzer tools?
