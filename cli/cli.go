@@ -33,6 +33,7 @@ type CLI struct {
 	Open        OpenCmd       `cmd:"" default:"withargs" help:"Open the interactive explorer (default)."`
 	Report      ReportCmd     `cmd:"" help:"Write the full report (Markdown or JSON) without the TUI."`
 	Timeline    TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
+	Show        ShowCmd       `cmd:"" help:"Show one instant: write statistics per partition and file, write amplification, plans and metadata."`
 	Files       FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
 	Checkpoint  CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
 	Incremental IncrQueryCmd  `cmd:"" help:"Count or print the rows an incremental query returns."`

@@ -41,6 +41,7 @@ func jsonCommands(t *testing.T, fx string) map[string][]string {
 	return map[string][]string{
 		"timeline":   {"timeline", table, "-o", "json"},
 		"files":      {"files", table, "-o", "json"},
+		"show":       {"show", table, "latest", "-o", "json"},
 		"checkpoint": {"checkpoint", table, "20000101000000000", "-o", "json"},
 		"layout":     {"layout", table, "-o", "json", "--analyze-table-characteristics"},
 		"health":     {"health", table, "-o", "json", "--apply-all-defaults"},

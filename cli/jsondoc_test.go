@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -115,7 +116,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("HUDISCOPE_NOW", "2026-12-01T00:00:00Z")
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
-	commands := []string{"timeline", "files", "checkpoint", "report", "layout", "health", "eventlog",
+	commands := []string{"timeline", "show", "files", "checkpoint", "report", "layout", "health", "eventlog",
 		"metadata validate-files", "metadata stats", "metadata timeline"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
@@ -176,6 +177,21 @@ func TestJSONFieldsDocumented(t *testing.T) {
 			t.Fatalf("%s: no completed commit on the active timeline", fx)
 		}
 		run("checkpoint", append([]string{"checkpoint", table, first, "-o", "json"}, cd...)...)
+		// One instant of every kind the fixtures hold (each action and state, active and
+		// archived: writes, clean, rollback, savepoint, plans), and a comparison.
+		kinds := map[string]bool{}
+		for _, x := range instants {
+			in, _ := x.(map[string]any)
+			arg, _ := in["requestedTime"].(string)
+			action, _ := in["action"].(string)
+			kind := fmt.Sprint(action, in["state"], in["archived"], in["planAction"], in["operation"])
+			if kinds[kind] {
+				continue
+			}
+			kinds[kind] = true
+			run("show", append([]string{"show", table, arg + "." + action, "-o", "json"}, cd...)...)
+		}
+		run("show", append([]string{"show", table, "latest", "--compare", "latest", "-o", "json"}, cd...)...)
 		run("report", append([]string{"report", table, "--archived", "--props", props, "--event-log", log, "-o", "json"}, cd...)...)
 		run("layout", append([]string{"layout", table, "-o", "json", "--analyze-table-characteristics", "--enable-partition-stats",
 			"--include-row-counts", "--print-top-k", "5"}, cd...)...)

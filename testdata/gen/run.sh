@@ -173,11 +173,10 @@ tt() { # reader-release bundle python fixture-dir...
 tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_111
 tt $HUDI_014 "$B014" "$VENV34/bin/python" "$OUT"/*-$HUDI_014
 tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_014
-# Metadata-table procedures (oracle/metadata_procedures.json): show_metadata_table_partitions, _files,
-# _stats and validate_metadata_table_files on unzipped copies, one Spark application per release;
-# cli/metadata_oracle_test.go compares `hudiscope metadata validate-files` with them.
-mdtprobe() { # release bundle python fixture-dir...
-  local rel=$1 bundle=$2 py=$3; shift 3
+# Read-only probes on unzipped copies, one Spark application per release (never writing to a committed table).
+# fixture_probe script log-name reader-release bundle python fixture-dir...
+fixture_probe() {
+  local script=$1 name=$2 rel=$3 bundle=$4 py=$5; shift 5
   local dirs=() d
   for d in "$@"; do
     [ -f "$d/table.zip" ] || continue
@@ -185,12 +184,17 @@ mdtprobe() { # release bundle python fixture-dir...
     dirs+=("$d")
   done
   [ ${#dirs[@]} -gt 0 ] || return 0
-  echo "=== metadata-table probes: Hudi $rel: ${dirs[*]##*/}"
-  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_metadata.py" --reader "$rel" --bundle "$bundle" \
-    "${dirs[@]}" > "$WORK/mdt-$rel.log" 2>&1 || { echo "FAILED: metadata probes $rel (see $WORK/mdt-$rel.log)"; }
+  echo "=== $name probes: Hudi $rel: ${dirs[*]##*/}"
+  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/$script" --reader "$rel" --bundle "$bundle" \
+    "${dirs[@]}" > "$WORK/$name-$rel.log" 2>&1 || { echo "FAILED: $name probes $rel (see $WORK/$name-$rel.log)"; }
 }
-mdtprobe $HUDI_1X "$B1" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_1X
-mdtprobe $HUDI_0X "$B0" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_0X
+# Metadata-table procedures (oracle/metadata_procedures.json): show_metadata_table_partitions, _files,
+# _stats and validate_metadata_table_files; cli/metadata_oracle_test.go compares `hudiscope metadata` with them.
+fixture_probe probe_metadata.py mdt $HUDI_1X "$B1" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_1X
+fixture_probe probe_metadata.py mdt $HUDI_0X "$B0" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_0X
+# Write-statistics probes (oracle/show_probes.json, the oracle of `hudiscope show`): CALL show_commit_partitions,
+# show_commit_files, show_commit_write_stats per completed write, stats_wa and stats_file_sizes per table.
+fixture_probe probe_show.py show $HUDI_1X "$B1" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_1X "$OUT"/mor-services-$HUDI_1X
 shopt -u nullglob
 
 # Do the released hudi-utilities bundles ship the analyzer tools?
