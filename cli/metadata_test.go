@@ -113,11 +113,10 @@ func TestMetadataGolden(t *testing.T) {
 		// writer.properties sets max.delta.commits=5.
 		"cow-services-1.2.0": {98, 34, 368147, []string{"files", "column_stats", "partition_stats"}, 4, 31, "20261129162016144", 4, 5, "20261129162134323"},
 		// 0.15.0: the MDT's compaction is 20261129165722837001 (the delta commit's time + 001);
-		// counted as the mdt-compaction health check counts (completed after the compaction's
-		// request), 2: 20261129165727052 and 20261129165722837, whose completion time is its
-		// file's modification time (16:57:26, second precision) — Hudi 0.x itself counts by
-		// requested time and finds 1.
-		"cow-services-0.15.0": {98, 34, 0, []string{"files"}, 4, 34, "20261129165722837001", 2, 5, "20261129165727052"},
+		// Hudi 0.x counts the delta commits requested after it (findInstantsAfter): 1,
+		// 20261129165727052. 20261129165722837 was requested before it but its completion time
+		// (the file's modification time, 16:57:26, second precision) falls after: not counted.
+		"cow-services-0.15.0": {98, 34, 0, []string{"files"}, 4, 34, "20261129165722837001", 1, 5, "20261129165727052"},
 	}
 	for fx, w := range cases {
 		t.Run(fx, func(t *testing.T) {

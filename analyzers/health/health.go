@@ -720,8 +720,17 @@ func deltaCommitsSinceLatestCompaction(active, archived []*timeline.Instant) (sc
 	if lc := last(filter(all, isCompaction)); lc != nil {
 		sc.compaction = lc
 		sc.deltas = filter(ds, func(i *timeline.Instant) bool {
-			return i.IsCompleted() && i.CompletionTime != "" && timeline.CompareInstants(i.CompletionTime, lc.RequestedTime) > 0 &&
-				i.RequestedTime != lc.RequestedTime
+			if !i.IsCompleted() || i.RequestedTime == lc.RequestedTime {
+				return false
+			}
+			// Before table version 8 there is no completion time on storage (ours is the
+			// file's modification time, to the second) and Hudi 0.x counts by requested time
+			// (findInstantsAfter): a delta commit requested before the compaction but
+			// finished in its second is not after it.
+			if i.CompletionDerived || lc.CompletionDerived {
+				return timeline.CompareInstants(i.RequestedTime, lc.RequestedTime) > 0
+			}
+			return i.CompletionTime != "" && timeline.CompareInstants(i.CompletionTime, lc.RequestedTime) > 0
 		})
 		return sc, true
 	}
