@@ -115,14 +115,14 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("HUDISCOPE_NOW", "2026-12-01T00:00:00Z")
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
-	commands := []string{"timeline", "files", "checkpoint", "report", "layout", "health", "eventlog"}
+	commands := []string{"timeline", "files", "checkpoint", "report", "layout", "health", "eventlog", "duplicates"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
 			t.Fatalf("%s has no section \"## %s\" with documented fields", jsonDocFile, cmd)
 		}
 	}
 	// exit codes that still come with a full document
-	okCode := map[string]int{"health": health.ExitUnhealthy, "checkpoint": exitCheckpointReRead}
+	okCode := map[string]int{"health": health.ExitUnhealthy, "checkpoint": exitCheckpointReRead, "duplicates": exitDuplicatesFound}
 	seen := map[string]map[string]bool{}
 	for _, fx := range []string{"cow-services-1.2.0", "mor-services-1.2.0"} {
 		dir := filepath.Join("..", "testdata", "fixtures", fx)
@@ -180,6 +180,8 @@ func TestJSONFieldsDocumented(t *testing.T) {
 			"--include-row-counts", "--print-top-k", "5"}, cd...)...)
 		run("health", append([]string{"health", table, "-o", "json", "--apply-all-defaults", "--props", props}, cd...)...)
 		run("eventlog", "eventlog", log, "-o", "json", "--include-tasks")
+		// the fixture that holds duplicates (a spilled search: every field is written)
+		run("duplicates", "duplicates", fixture("dups-1.1.1"), "-o", "json", "--mem-budget", "1KiB", "--limit", "3")
 	}
 	for _, cmd := range commands {
 		var missing []string
