@@ -94,6 +94,10 @@ const tupleOverhead = 32
 // headers, its slot in the table and in the index map.
 const locOverhead = 4*16 + 64
 
+// MaxKeyLen is the longest record key the search takes (a run file's reader trusts no
+// longer length).
+const MaxKeyLen = 1 << 20
+
 // maxRuns is how many runs are merged at once: past it the runs are merged into one first, so
 // a small budget on a large table does not open thousands of files.
 const maxRuns = 64
@@ -133,6 +137,9 @@ func (f *Finder) Dir() string { return f.dir }
 
 // Add records one copy of key at loc.
 func (f *Finder) Add(key string, loc Location) error {
+	if len(key) > MaxKeyLen {
+		return fmt.Errorf("duplicates: a record key of %d bytes in %s/%s (file group %s): longer than the %d the search takes", len(key), loc.Partition, loc.FileName, loc.FileID, MaxKeyLen)
+	}
 	i, ok := f.locIdx[loc]
 	if !ok {
 		if len(f.locs) >= 1<<31-1 {
@@ -315,7 +322,7 @@ func (s *runSource) next() (tuple, bool, error) {
 	if err == io.EOF {
 		return tuple{}, false, nil
 	}
-	if err != nil || n > 1<<30 {
+	if err != nil || n > MaxKeyLen {
 		return tuple{}, false, fmt.Errorf("duplicates: run %s: bad key length", s.name)
 	}
 	if cap(s.buf) < int(n) {
