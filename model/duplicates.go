@@ -22,9 +22,9 @@ func (s *Snapshot) Duplicates(ctx context.Context, o duplicates.Options) (*dupli
 	defer f.Close()
 	q := SnapshotQuery{RowColumns: RowColumns{Columns: []string{FileNameColumn}}}
 	st, err := s.SnapshotBatches(ctx, q, func(b *records.Batch) error {
-		var fileID, baseName string
+		var fileID, baseName, partition string
 		if g := b.FileGroup; g != nil {
-			fileID = g.FileID
+			fileID, partition = g.FileID, g.Partition
 			if sl, _ := g.Merged(); sl != nil && sl.Base != nil {
 				baseName = sl.Base.Name
 			}
@@ -34,7 +34,11 @@ func (s *Snapshot) Duplicates(ctx context.Context, o duplicates.Options) (*dupli
 			if name == "" {
 				name = baseName // a table that leaves meta fields empty
 			}
-			loc := duplicates.Location{Partition: b.Partition(i), FileID: fileID, FileName: name, CommitTime: b.CommitTime(i)}
+			part := b.Partition(i)
+			if part == "" {
+				part = partition // a table that leaves meta fields empty: the file group's
+			}
+			loc := duplicates.Location{Partition: part, FileID: fileID, FileName: name, CommitTime: b.CommitTime(i)}
 			if err := f.Add(b.Key(i), loc); err != nil {
 				return err
 			}
