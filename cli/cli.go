@@ -39,6 +39,7 @@ type CLI struct {
 	Incremental IncrQueryCmd  `cmd:"" help:"Count or print the rows an incremental query returns."`
 	Snapshot    SnapshotCmd   `cmd:"" help:"Count or print the rows of a snapshot query, also as of an instant (time travel)."`
 	Changes     ChangesCmd    `cmd:"" help:"Print the CDC rows (op, ts_ms, before, after) of a table with change data capture."`
+	Duplicates  DuplicatesCmd `cmd:"" help:"Record keys the latest snapshot holds more than once (exit 3 when any)."`
 	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
 	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
 	Health      HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`

@@ -117,14 +117,14 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
 	commands := []string{"timeline", "show", "files", "checkpoint", "report", "layout", "health", "eventlog",
-		"metadata validate-files", "metadata stats", "metadata timeline"}
+		"metadata validate-files", "metadata stats", "metadata timeline", "duplicates"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
 			t.Fatalf("%s has no section \"## %s\" with documented fields", jsonDocFile, cmd)
 		}
 	}
 	// exit codes that still come with a full document
-	okCode := map[string]int{"health": health.ExitUnhealthy, "checkpoint": exitCheckpointReRead}
+	okCode := map[string]int{"health": health.ExitUnhealthy, "checkpoint": exitCheckpointReRead, "duplicates": exitDuplicatesFound}
 	seen := map[string]map[string]bool{}
 	for _, fx := range []string{"cow-services-1.2.0", "mor-services-1.2.0"} {
 		dir := filepath.Join("..", "testdata", "fixtures", fx)
@@ -200,6 +200,8 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		run("metadata validate-files", "metadata", "validate-files", table, "--all", "-o", "json")
 		run("metadata stats", "metadata", "stats", table, "-o", "json")
 		run("metadata timeline", append([]string{"metadata", "timeline", table, "--props", props, "-o", "json"}, cd...)...)
+		// the fixture that holds duplicates (a spilled search: every field is written)
+		run("duplicates", "duplicates", fixture("dups-1.1.1"), "-o", "json", "--mem-budget", "1KiB", "--limit", "3")
 	}
 	for _, cmd := range commands {
 		var missing []string

@@ -8,6 +8,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -415,6 +416,50 @@ func checkFixture(t *testing.T, dir string) {
 		if bases < 20 {
 			t.Errorf("index fixture has %d base files, want many (>= 20)", bases)
 		}
+	case "dups":
+		checkDups(t, dir, s, fz)
+	}
+}
+
+// checkDups: Spark's GROUP BY found the nine duplicated keys the write log plants (15..20 in
+// two file groups, 3 in two partitions, 30 and 31 twice in one file), each location a
+// partition with a base file of the zip (a base row) or a file group id (a log record's
+// _hoodie_file_name), and the snapshot rows add up to the summary's row count.
+func checkDups(t *testing.T, dir string, s oracleSummary, fz fixtureZip) {
+	var d struct {
+		DuplicateKeys int     `json:"duplicate_keys"`
+		SnapshotRows  int     `json:"snapshot_rows"`
+		Rows          [][]any `json:"rows"`
+	}
+	if !loadJSON(t, filepath.Join(dir, "oracle", "duplicates.json"), &d) {
+		t.Fatal("no oracle/duplicates.json")
+	}
+	var keys []string
+	for _, r := range d.Rows {
+		keys = append(keys, fmt.Sprint(r[0]))
+		locs, _ := r[2].([]any)
+		for _, l := range locs {
+			parts := strings.Split(fmt.Sprint(l), "|")
+			if len(parts) != 3 {
+				t.Errorf("key %v: location %v", r[0], l)
+				continue
+			}
+			found := false
+			for p := range fz.files {
+				if path.Dir(p) == parts[0] && (path.Base(p) == parts[1] || strings.HasPrefix(path.Base(p), "."+parts[1]+"_")) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("key %v: no file %s in partition %s of the zip", r[0], parts[1], parts[0])
+			}
+		}
+	}
+	if got := strings.Join(keys, ","); got != "15,16,17,18,19,20,3,30,31" || d.DuplicateKeys != 9 {
+		t.Errorf("duplicated keys %s (%d), want 15..20, 3, 30, 31", got, d.DuplicateKeys)
+	}
+	if d.SnapshotRows != s.RowCount || s.RowCount != 37 {
+		t.Errorf("snapshot rows %d, summary row_count %d, want 37", d.SnapshotRows, s.RowCount)
 	}
 }
 

@@ -16,6 +16,7 @@ type SparkRead struct {
 	Format   string      // DataFrame: spark.read.format(...)
 	Options  [][2]string // DataFrame options, in order
 	Load     string      // DataFrame .load(path)
+	Chain    []string    // DataFrame calls after .load (a GROUP BY's)
 }
 
 // SparkSelect is what a row read prints: the rows (Columns beside the meta columns, at most
@@ -173,5 +174,8 @@ func (r SparkRead) Text(why string) string {
 		fmt.Fprintf(&b, "--   .option(%q, %q)\n", o[0], o[1])
 	}
 	fmt.Fprintf(&b, "--   .load(%q)\n", r.Load)
+	for _, c := range r.Chain {
+		fmt.Fprintf(&b, "--   %s\n", c)
+	}
 	return b.String()
 }

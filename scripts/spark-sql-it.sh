@@ -67,6 +67,12 @@ MOR=$(table mor-services-1.2.0)
 "$H" snapshot "$MOR" --count --by commit | normalize >"$T/l"
 "$H" snapshot "$MOR" --count --by commit "${SP[@]}" 2>>"$T/spark.log" | normalize >"$T/s"
 check "mor-services-1.2.0 snapshot (rows per commit)" "$T/l" "$T/s"
+# duplicates: the GROUP BY on the dups fixture (9 keys), as "key copies" lines; its 1.1.1 table is
+# read by the 1.2.0 bundle (a version-9 table).
+DUPS=$(table dups-1.1.1)
+"$H" duplicates "$DUPS" -o json --limit 0 | python3 -c 'import json,sys; [print(d["key"], d["copies"]) for d in json.load(sys.stdin)["duplicates"]]' | sort >"$T/l" || true
+"$H" duplicates "$DUPS" "${SP[@]}" 2>>"$T/spark.log" | grep -v '^# WARNING' | cut -f1,2 | tr '\t' ' ' | sort >"$T/s"
+check "dups-1.1.1 duplicates (key, copies)" "$T/l" "$T/s"
 if [ "$fail" != 0 ]; then
   echo "spark-sql log tail:"; tail -20 "$T/spark.log"
 fi

@@ -6,6 +6,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 )
 
 // batchRows is the most rows a Batch holds: large enough to amortise the per-batch work
@@ -35,6 +37,9 @@ type Batch struct {
 	// Schema are the reader schema's columns (Options.ReaderColumns; nil: unknown): every
 	// row has each of them, null where its file's schema lacks it.
 	Schema []string
+	// FileGroup is the file group whose latest slice the rows were read from (set by
+	// ScanBatches; nil for a single slice read).
+	FileGroup *filegroup.FileGroup
 	// widen are the reader schema's numeric column types (Options.ReaderTypes).
 	widen map[string]string
 	rows  []batchRow
@@ -218,6 +223,20 @@ func (b *Batch) CommitTime(i int) string {
 		return r.rec.CommitTime
 	}
 	return string(b.base.bytes(b.base.commitTime, int(r.base)))
+}
+
+// Key is row i's record key (_hoodie_record_key, or the key fields' value on a table that
+// leaves meta fields empty).
+func (b *Batch) Key(i int) string {
+	r := b.rows[i]
+	if r.rec != nil {
+		return r.rec.Key
+	}
+	c := b.base
+	if k := c.bytes(c.key, int(r.base)); len(k) > 0 || len(c.keyFields) == 0 {
+		return string(k)
+	}
+	return c.derivedKey(int(r.base))
 }
 
 // Partition is row i's _hoodie_partition_path.

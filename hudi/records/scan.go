@@ -104,7 +104,10 @@ func ScanBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view
 				return st, err
 			}
 			st.Slices++
-			res, err := readSliceBatches(ctx, t.Store, s, o, &problems, nil, fn)
+			res, err := readSliceBatches(ctx, t.Store, s, o, &problems, nil, func(b *Batch) error {
+				b.FileGroup = g
+				return fn(b)
+			})
 			var stop consumerError
 			switch {
 			case errors.As(err, &stop):

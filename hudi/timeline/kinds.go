@@ -12,7 +12,9 @@ import (
 // and the model cannot give two answers to one question:
 //
 //   - compaction plans (`compaction`) complete as `commit`, in 0.x and 1.x; a MERGE_ON_READ
-//     table writes data as delta commits, so on MOR every completed commit is a compaction;
+//     table writes data as delta commits, so on MOR a completed commit is a compaction, unless
+//     its metadata names a data write: Hudi 1.1's first bulk_insert into a MOR table completes
+//     as a `commit` with operation type BULK_INSERT (fixture dups-1.1.1);
 //   - log compaction plans (`logcompaction`) complete as `deltacommit`;
 //   - a `replacecommit` is clustering when its requested plan holds a clustering plan (reading
 //     the timeline sets PlanAction then) or its metadata says CLUSTER; otherwise it is
@@ -34,6 +36,13 @@ const (
 
 func (i *Instant) opIs(op string) bool { return strings.EqualFold(i.Operation, op) }
 
+// dataOps are the WriteOperationType names of data writes a MERGE_ON_READ table can complete
+// as a `commit` (a bulk_insert, e.g.).
+var dataOps = map[string]bool{"INSERT": true, "INSERT_PREPPED": true, "UPSERT": true, "UPSERT_PREPPED": true,
+	"BULK_INSERT": true, "BULK_INSERT_PREPPED": true, "DELETE": true, "DELETE_PREPPED": true}
+
+func (i *Instant) isDataOp() bool { return dataOps[strings.ToUpper(i.Operation)] }
+
 // IsCompaction: a compaction, pending (its plan) or completed (a commit). tableType is the
 // timeline's table's hoodie.table.type (a metadata table is MERGE_ON_READ); on any other table,
 // or "" when the type is not known, a commit is a compaction only when it started from a
@@ -44,7 +53,7 @@ func (i *Instant) IsCompaction(tableType string) bool {
 		return true
 	case ActionCommit:
 		return i.PlanAction == ActionCompaction || i.opIs(OpCompact) ||
-			(tableType == tableconfig.MergeOnRead && i.State == Completed)
+			(tableType == tableconfig.MergeOnRead && i.State == Completed && !i.isDataOp())
 	}
 	return false
 }

@@ -61,6 +61,11 @@ func kindCounts(t *testing.T, where, tableType string, instants []*timeline.Inst
 // compactions complete as commit with operationType COMPACT (mor-compaction-*, mor-v4-0.11.1)
 // or are pending as compaction.requested (mor-services-*, mor-v4-0.11.1's second one); every
 // metadata-table commit is a compaction.
+// plainW is the classification of n plain writes.
+func plainW(n int) string {
+	return fmt.Sprintf("writes=%d compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=0", n)
+}
+
 func TestKindsOnFixtures(t *testing.T) {
 	cow12 := "writes=13 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=1 deletepartition=0) cleans=6 rollbacks=1 savepoints=1 services=6"
 	cowServices := func(cleans int) string {
@@ -85,19 +90,22 @@ func TestKindsOnFixtures(t *testing.T) {
 		// Issue 29's edge fixtures, from their write logs (testdata/README.md): the killed
 		// writer's inflight commit is a write and its clean.requested a clean; the restore
 		// stays first on the active timeline while later writes are archived.
-		"killed-writer-0.14.0":        "writes=5 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=1 rollbacks=0 savepoints=0 services=1",
-		"mor-archived-0.14.0":         "writes=4 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=4 rollbacks=0 savepoints=0 services=5",
-		"mor-archived-1.1.1":          "writes=4 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=1 rollbacks=0 savepoints=0 services=2",
-		"restore-cow-1.1.1":           "writes=3 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=4 rollbacks=0 savepoints=0 services=4 restores=1",
-		"restore-mor-1.1.1":           "writes=3 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=3 rollbacks=0 savepoints=0 services=4 restores=1",
-		"tt-archive-1.1.1":            "writes=3 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=1",
-		"tt-archive-0.14.0":           "writes=3 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=1",
+		"killed-writer-0.14.0": "writes=5 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=1 rollbacks=0 savepoints=0 services=1",
+		"mor-archived-0.14.0":  "writes=4 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=4 rollbacks=0 savepoints=0 services=5",
+		"mor-archived-1.1.1":   "writes=4 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=1 rollbacks=0 savepoints=0 services=2",
+		"restore-cow-1.1.1":    "writes=3 compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=4 rollbacks=0 savepoints=0 services=4 restores=1",
+		"restore-mor-1.1.1":    "writes=3 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=3 rollbacks=0 savepoints=0 services=4 restores=1",
+		"tt-archive-1.1.1":     "writes=3 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=1",
+		"tt-archive-0.14.0":    "writes=3 compactions=1+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=1",
+		// Issue 32's duplicates fixtures: bulk_insert twice, an insert, two upserts. On MOR
+		// (1.1.1) the first bulk_insert completed as a commit (operation BULK_INSERT), not a
+		// compaction; the later writes are delta commits.
+		"dups-1.1.1":                  plainW(5),
+		"dups-cow-0.14.0":             plainW(5),
 		"cow-services-1.2.0/metadata": "writes=25 compactions=4+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=2 rollbacks=0 savepoints=0 services=6",
 	}
 	// The other fixtures write three or four plain commits (COW) or delta commits (MOR).
-	plain := func(n int) string {
-		return fmt.Sprintf("writes=%d compactions=0+0 pending logcompactions=0 clustering=0 (overwrite=0 deletepartition=0) cleans=0 rollbacks=0 savepoints=0 services=0", n)
-	}
+	plain := plainW
 	for _, fx := range []string{"cdc-0.15.0", "cdc-1.2.0", "cdc-before-1.2.0", "cdc-mor-1.2.0", "cdc-morlog-1.2.0", "cdc-opkey-1.2.0",
 		"incr-0.12.2", "incr-0.15.0", "incr-1.0.2", "incr-1.2.0", "incr-1.2.0-lz4", "incr-1.2.0-snappy", "incr-1.2.0-zstd"} {
 		want[fx] = plain(3)
@@ -178,6 +186,9 @@ func TestKindsWithoutMetadata(t *testing.T) {
 		// An archived MOR commit: no plan, no metadata; a MOR table writes delta commits.
 		{in(timeline.ActionCommit, timeline.Completed, "", ""), mor, true, false, false, false, false},
 		{in(timeline.ActionCommit, timeline.Completed, "", ""), cow, false, false, false, false, true},
+		// Hudi 1.1's first bulk_insert into a MOR table completes as a commit (dups-1.1.1).
+		{in(timeline.ActionCommit, timeline.Completed, "", "BULK_INSERT"), mor, false, false, false, false, true},
+		{in(timeline.ActionCommit, timeline.Completed, "", "COMPACT"), mor, true, false, false, false, false},
 		{in(timeline.ActionCommit, timeline.Completed, "", "compact"), cow, true, false, false, false, false},
 		{in(timeline.ActionCommit, timeline.Inflight, "", ""), mor, false, false, false, false, true},
 		{in(timeline.ActionCompaction, timeline.Inflight, timeline.ActionCompaction, ""), mor, true, false, false, false, false},

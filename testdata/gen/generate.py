@@ -942,6 +942,47 @@ class Gen:
         self.finish(name, path, summary, opts)
 
 
+    def dups(self):
+        """Issue 32 item 5: a table that really holds duplicate record keys. Partitioned by dt, SIMPLE index
+        (non-global). Variant "" = MERGE_ON_READ (updates land in log files: one copy per file group), "cow" =
+        COPY_ON_WRITE. bulk_insert twice with overlapping keys, an insert whose batch repeats keys with
+        hoodie.combine.before.insert=false, an upsert that moves a key to another partition (non-global index:
+        the old copy stays), and upserts of a unique key and of a duplicated key."""
+        cow = self.a.variant == "cow"
+        name = "dups_cow" if cow else "dups"
+        path = self.table_path(name)
+        opts = self.base_opts(name, table_type="COPY_ON_WRITE" if cow else "MERGE_ON_READ", partitioned=True)
+        opts.update({"hoodie.index.type": "SIMPLE", "hoodie.parquet.small.file.limit": "0",
+                     "hoodie.compact.inline": "false", "hoodie.clean.automatic": "false",
+                     "hoodie.combine.before.insert": "false", "hoodie.datasource.write.insert.drop.duplicates": "false"})
+        parts = ["2024-01-01", "2024-01-02"]
+        events = []
+        def w(label, op, rows):
+            self.write(path, rows, opts, op=op, schema=PSCHEMA)
+            events.append("%s %s ids %s" % (label, op, ",".join("%d@%s" % (r[0], r[3]) for r in rows)))
+        w("w1", "bulk_insert", [(k, "b%d_1" % k, 1, parts[k % 2]) for k in range(1, 21)])
+        w("w2", "bulk_insert", [(k, "b%d_2" % k, 2, parts[k % 2]) for k in range(15, 26)])
+        w("w3", "insert", [(30, "i30a", 3, parts[0]), (30, "i30b", 3, parts[0]), (31, "i31a", 3, parts[1]),
+                           (31, "i31b", 3, parts[1]), (32, "i32", 3, parts[0])])
+        w("w4", "upsert", [(3, "moved3", 4, "2024-01-03"), (2, "u2_4", 4, parts[0])])
+        w("w5", "upsert", [(16, "u16_5", 5, parts[0]), (4, "u4_5", 5, parts[0])])
+        snap = self.spark.read.format("hudi").load(path)
+        snap.createOrReplaceTempView("dups_snapshot")
+        q = ("SELECT _hoodie_record_key, count(*) AS copies, "
+             "sort_array(collect_list(concat_ws('|', _hoodie_partition_path, _hoodie_file_name, _hoodie_commit_time))) AS locations "
+             "FROM dups_snapshot GROUP BY _hoodie_record_key HAVING count(*) > 1 ORDER BY _hoodie_record_key")
+        d = self.sql_json(q)
+        rows = df_json(snap.select("_hoodie_record_key", "_hoodie_partition_path", "_hoodie_file_name",
+                                   "_hoodie_commit_time", "id", "name", "ts", "dt"),
+                       ["_hoodie_record_key", "_hoodie_partition_path", "_hoodie_file_name"])
+        dump(os.path.join(self.oracle, "duplicates.json"), {
+            "query": q.replace("dups_snapshot", "spark.read.format('hudi').load(path)"),
+            "duplicate_keys": len(d["rows"]), "snapshot_rows": len(rows["rows"]), **d,
+            "snapshot": rows})
+        summary = self.common_oracles(name, path, partitions=parts + ["2024-01-03"])
+        summary["write_log"] = events
+        self.finish(name, path, summary, opts)
+
     def last_write(self, path):
         return [x for x in read_timeline(path) if x["state"] == "COMPLETED"
                 and x["action"] in ("commit", "deltacommit", "replacecommit")][-1]
@@ -1102,7 +1143,7 @@ def main():
         return refresh_timeline(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser()
     ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index", "types", "cdc-ops", "cdc-morlog",
-                                                            "bootstrap", "mor-archived", "restore", "schema-evo", "killed-writer"])
+                                                            "bootstrap", "mor-archived", "restore", "schema-evo", "killed-writer", "dups"])
     ap.add_argument("--variant", default="")
     ap.add_argument("--fixture", required=True)
     ap.add_argument("--hudi-release", required=True)
@@ -1116,7 +1157,7 @@ def main():
     {"incr": g.incr, "cdc": g.cdc, "cow-services": g.cow_services,
      "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant, "types": g.types, "cdc-ops": g.cdc, "cdc-morlog": g.cdc,
      "bootstrap": g.bootstrap, "mor-archived": g.mor_archived,
-     "restore": g.restore, "schema-evo": g.schema_evo, "killed-writer": g.killed_writer}[a.scenario]()
+     "restore": g.restore, "schema-evo": g.schema_evo, "killed-writer": g.killed_writer, "dups": g.dups}[a.scenario]()
 
 
 if __name__ == "__main__":

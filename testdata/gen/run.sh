@@ -100,6 +100,8 @@ restore-mor-$HUDI_014|restore|mor|$HUDI_014|$B014|off|
 schema-evo-mor-$HUDI_111|schema-evo||$HUDI_111|$B111|off|
 killed-writer-$HUDI_014|killed-writer||$HUDI_014|$B014|off|
 bootstrap-full-$HUDI_014|bootstrap|full|$HUDI_014|$B014|off|
+dups-$HUDI_111|dups||$HUDI_111|$B111|off|
+dups-cow-$HUDI_014|dups|cow|$HUDI_014|$B014|off|
 "
 
 want() { local w; for w in "${SELECTED[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
