@@ -159,6 +159,10 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		cd := []string{"--cluster-defaults", "-"}
 		tl := run("timeline", append([]string{"timeline", table, "--archived", "-o", "json"}, cd...)...)
 		run("files", append([]string{"files", table, "-o", "json"}, cd...)...)
+		// The filter members (with every filter flag, bounds given and resolved).
+		run("timeline", append([]string{"timeline", table, "-o", "json", "--since", "7d", "--until", "20991231", "--action", "commit,deltacommit",
+			"--state", "completed", "--sort", "requested", "--reverse", "--limit", "2"}, cd...)...)
+		run("files", append([]string{"files", table, "-o", "json", "--partition", "2024-*", "--limit", "1"}, cd...)...)
 		// A value before the timeline (no instant) and the first completed write (an instant
 		// and a re-read).
 		run("checkpoint", append([]string{"checkpoint", table, "20000101000000000", "-o", "json"}, cd...)...)

@@ -90,6 +90,10 @@ func (o Options) now() time.Time {
 	return clock.Now()
 }
 
+// Now is the clock the snapshot measures ages against (Options.Now, else the process clock):
+// listings that count back from now (--since 7d) use it, so one setting moves them all.
+func (s *Snapshot) Now() time.Time { return s.Options.now() }
+
 // Snapshot is the table model. Fields are nil until their step has run; StepErrors holds the
 // error of each step that failed, and the other panes still work.
 type Snapshot struct {
