@@ -13,7 +13,7 @@ import (
 
 // filesRow is one file group as `files -o json` and Spark's show_fsview_latest both give it.
 type filesRow struct {
-	partition, fileID, base string
+	partition, fileID, base  string
 	baseSize, logs, logBytes int64
 }
 
