@@ -70,7 +70,7 @@ func newParser(cli *CLI, stdout, stderr io.Writer, configPath string) (*kong.Kon
 		kong.Help(helpWithExamples),
 	}
 	if configPath != "" {
-		opts = append(opts, kong.Configuration(tomlLoader, configPath))
+		opts = append(opts, kong.Configuration(tomlLoaderFor(configPath), configPath))
 	}
 	return kong.New(cli, opts...)
 }
@@ -103,9 +103,12 @@ func Main(args []string) (code int) {
 		return exitUsage
 	}
 	cfgPath, err := configFileFor(args)
-	if err != nil {
+	if err != nil && args[0] != "config" {
 		warn(fmt.Sprint(err))
 		return exitUsage
+	}
+	if args[0] == "config" {
+		cfgPath = "" // `config path` reads the file itself, to name what is wrong with it
 	}
 	var cli CLI
 	parser, err := newParser(&cli, os.Stdout, os.Stderr, cfgPath)

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -182,5 +184,142 @@ func TestFilterUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want 2 naming %s)", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// `version -o json` carries the fields of the text line; a first word that is neither a
+// command nor a path is an unknown command (exit 2), named with the nearest command when close.
+func TestVersionJSONAndUnknownCommand(t *testing.T) {
+	text, _, _ := runCLI(t, "version")
+	out, stderr, code := runCLI(t, "version", "-o", "json")
+	if code != 0 {
+		t.Fatalf("version -o json: exit %d %s", code, stderr)
+	}
+	var v VersionJSON
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.SchemaVersion == "" || v.Version == "" || !strings.HasPrefix(v.GoVersion, "go1.") || !strings.Contains(v.Platform, "/") ||
+		!strings.Contains(text, v.Version+" ") || !strings.Contains(text, v.GoVersion+", "+v.Platform+")") {
+		t.Errorf("version JSON %+v does not match the text %q", v, text)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate", and no file or directory of that name`},
+		{[]string{"tmeline", "x"}, exitUsage, `did you mean "timeline"`},
+		{[]string{"fles"}, exitUsage, `did you mean "files"`},
+		// A word with a path's or URI's marks stays a table path: unreadable, exit 1.
+		{[]string{"./frobnicate"}, exitError, "frobnicate"},
+		{[]string{"frob.zip"}, exitError, "frob.zip"},
+	} {
+		_, stderr, code := runCLI(t, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want %d with %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+	// An existing directory of a command-like name is a path.
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("frobnicate", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runCLI(t, "frobnicate"); code == exitUsage || strings.Contains(stderr, "unknown command") {
+		t.Errorf("an existing directory was taken for a command: exit %d %s", code, stderr)
+	}
+}
+
+// The completion scripts complete enum values: -o per command, completion's shells, and
+// timeline's --action, --state and --sort (bash run for real; zsh and fish specs checked).
+func TestCompletionEnumValues(t *testing.T) {
+	bash, _, _ := runCLI(t, "completion", "bash")
+	complete := func(words ...string) string {
+		t.Helper()
+		script := fmt.Sprintf("%s\nCOMP_WORDS=(%s); COMP_CWORD=%d; _hudiscope; echo \"${COMPREPLY[*]}\"", bash, strings.Join(words, " "), len(words)-1)
+		out, err := exec.Command("bash", "-c", script).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v %s", words, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	for _, c := range []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"hudiscope", "timeline", "-o", "''"}, "text json"},
+		{[]string{"hudiscope", "report", "--output", "''"}, "md json"},
+		{[]string{"hudiscope", "layout", "-o", "''"}, "text json md"},
+		{[]string{"hudiscope", "snapshot", "-o", "''"}, "text json csv"},
+		{[]string{"hudiscope", "completion", "''"}, "bash zsh fish"},
+		{[]string{"hudiscope", "completion", "z"}, "zsh"},
+		{[]string{"hudiscope", "timeline", "--action", "''"}, "commit deltacommit clean compaction replacecommit clustering rollback restore savepoint indexing logcompaction"},
+		{[]string{"hudiscope", "timeline", "--action", "re"}, "replacecommit restore"},
+		{[]string{"hudiscope", "timeline", "--state", "''"}, "requested inflight completed"},
+		{[]string{"hudiscope", "timeline", "--sort", "''"}, "table completion requested"},
+	} {
+		if got := complete(c.words...); got != c.want {
+			t.Errorf("bash %v: %q, want %q", c.words, got, c.want)
+		}
+	}
+	zsh, _, _ := runCLI(t, "completion", "zsh")
+	fish, _, _ := runCLI(t, "completion", "fish")
+	for _, want := range []string{":state:(requested inflight completed)'", ":output:(md json)'", "'1:SHELL:(bash zsh fish)'", ":sort:(table completion requested)'"} {
+		if !strings.Contains(zsh, want) {
+			t.Errorf("zsh completion lacks %s", want)
+		}
+	}
+	for _, want := range []string{"__fish_seen_subcommand_from completion' -x -a 'bash zsh fish'", "-l action -x -a 'commit deltacommit", "-l output -s o -x -a 'text json csv'"} {
+		if !strings.Contains(fish, want) {
+			t.Errorf("fish completion lacks %s", want)
+		}
+	}
+	// The -o words are what each command accepts: any other is refused, naming the same list.
+	for cmd, formats := range outputFormats {
+		args := map[string][]string{"checkpoint": {"checkpoint", "t.zip", "1"}, "version": {"version"}, "fleet": {"fleet", "t"},
+			"changes": {"changes", "t.zip", "--begin", "1"}, "incremental": {"incremental", "t.zip", "--begin", "1"}}[cmd]
+		if args == nil {
+			args = []string{cmd, "t.zip"}
+		}
+		_, stderr, code := runCLI(t, append(args, "-o", "bogus")...)
+		// layout keeps the Java tool's exit code (1) for a bad argument.
+		if (code != exitUsage && cmd != "layout") || !strings.Contains(stderr, strings.ReplaceAll(formats, ",", ", ")) {
+			t.Errorf("%s -o bogus: exit %d %q; completion offers %s", cmd, code, stderr, formats)
+		}
+	}
+}
+
+// `config path` on a broken configuration file prints the path as invalid and names the file
+// and the parse error, exit 2 — as every other command does on that file.
+func TestConfigPathBrokenFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("HUDISCOPE_CONFIG", "")
+	p := filepath.Join(dir, "hudiscope", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ body, want string }{
+		{"engine = \"spark\n", p + `: configuration file: toml: line 1 (last key "engine"): strings cannot contain newlines`},
+		{"bogus-key = 1\n[files]\nlimit = 3\nfrob = 1\n", "configuration file " + p + ": unknown key(s) bogus-key, files.frob"},
+	} {
+		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := runCLI(t, "config", "path")
+		if code != exitUsage || stdout != p+" (invalid)\n" || !strings.Contains(stderr, c.want) {
+			t.Errorf("config path on %q: exit %d, stdout %q, stderr %q; want 2 and %q", c.body, code, stdout, stderr, c.want)
+		}
+		// Another command names the same file and error.
+		if _, stderr, code := runCLI(t, "files", "t.zip"); code != exitUsage || !strings.Contains(stderr, c.want[strings.Index(c.want, "configuration file"):]) || !strings.Contains(stderr, p) {
+			t.Errorf("files with %q: exit %d %q", c.body, code, stderr)
+		}
+	}
+	if err := os.WriteFile(p, []byte("[files]\nlimit = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, _, code := runCLI(t, "config", "path"); code != 0 || stdout != p+" (exists)\n" {
+		t.Errorf("valid file: %d %q", code, stdout)
 	}
 }

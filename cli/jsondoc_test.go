@@ -115,7 +115,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("HUDISCOPE_NOW", "2026-12-01T00:00:00Z")
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
-	commands := []string{"timeline", "files", "checkpoint", "report", "layout", "health", "eventlog"}
+	commands := []string{"timeline", "files", "checkpoint", "report", "layout", "health", "eventlog", "version"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
 			t.Fatalf("%s has no section \"## %s\" with documented fields", jsonDocFile, cmd)
@@ -184,6 +184,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 			"--include-row-counts", "--print-top-k", "5"}, cd...)...)
 		run("health", append([]string{"health", table, "-o", "json", "--apply-all-defaults", "--props", props}, cd...)...)
 		run("eventlog", "eventlog", log, "-o", "json", "--include-tasks")
+		run("version", "version", "-o", "json")
 	}
 	for _, cmd := range commands {
 		var missing []string

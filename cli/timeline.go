@@ -27,7 +27,6 @@ type TimelineCmd struct {
 
 func (c *TimelineCmd) examples() []string {
 	return []string{
-		`hudiscope timeline s3://bucket/warehouse/orders`,
 		`hudiscope timeline --archived -o json table.zip | jq '.instants[] | select(.action=="clean")'`,
 		`hudiscope timeline table.zip --since 7d --action commit,deltacommit --state completed --limit 20 --reverse`,
 		`hudiscope timeline s3://bucket/warehouse/orders --watch=1m --exit-on inflight-older=1h,no-commit=2h,rollback`,

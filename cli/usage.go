@@ -64,11 +64,12 @@ func wantsVersion(args []string) bool {
 	return false
 }
 
-// unknownCommand returns a message when the first word looks like a mistyped command rather
-// than a table: it is no existing path or URI and lies within two edits of a command.
+// unknownCommand returns a message when the first word is neither a command nor a table: it
+// is no existing path and has nothing of a path or URI ('/', '.', '\\', "://"). A word within
+// two edits of a command is named with it ("did you mean").
 func unknownCommand(args []string) string {
 	w := args[0]
-	if strings.HasPrefix(w, "-") || strings.Contains(w, "://") || strings.ContainsAny(w, "/.\\") {
+	if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "://") || strings.ContainsAny(w, "/.\\") {
 		return ""
 	}
 	for _, c := range commandNames {
@@ -86,7 +87,7 @@ func unknownCommand(args []string) string {
 		}
 	}
 	if best == "" {
-		return ""
+		return fmt.Sprintf("unknown command %q, and no file or directory of that name (run 'hudiscope' for the commands; write ./%s for a path)", w, w)
 	}
 	return fmt.Sprintf("unknown command %q; did you mean %q? (run 'hudiscope' for the list)", w, best)
 }
