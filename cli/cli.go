@@ -52,6 +52,7 @@ type CLI struct {
 // Globals are accepted before or after any command.
 type Globals struct {
 	ConfigFile string `name:"config" env:"HUDISCOPE_CONFIG" help:"Configuration file (default: $XDG_CONFIG_HOME/hudiscope/config.toml)."`
+	NoPager    bool   `name:"no-pager" help:"Write to the terminal directly, without $HUDISCOPE_PAGER, $PAGER or less."`
 }
 
 // kongExit carries kong's exit request (after --help) out of the parser, so Main returns the
@@ -130,6 +131,7 @@ func Main(args []string) (code int) {
 		warn(fmt.Sprint(err))
 		return exitUsage
 	}
+	pagerDisabled = cli.NoPager
 	ctx = withSHSLimits(ctx, kctx)
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	run := func(binds ...any) error {

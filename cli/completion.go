@@ -368,7 +368,9 @@ func writeMan(w io.Writer, app *kong.Application, cmds []cmdSpec, now time.Time)
 	fmt.Fprintln(w, ".SH ENVIRONMENT")
 	for _, row := range [][2]string{{"HUDISCOPE_CONFIG", "the configuration file"}, {"HUDISCOPE_S3_ENDPOINT, HUDISCOPE_S3_REGION", "as --s3-endpoint and --s3-region"},
 		{"AWS_*", "AWS credentials and region (the SDK's default chain, including EC2 instance profiles)"},
-		{"HADOOP_CONF_DIR", "Hadoop configuration for hdfs://"}, {"NO_COLOR", "draw the explorer without colour"}} {
+		{"HADOOP_CONF_DIR", "Hadoop configuration for hdfs://"}, {"NO_COLOR", "draw the explorer without colour"},
+		{"HUDISCOPE_PAGER, PAGER", "pager for long output to a terminal (default less, with LESS=FRX; cat or empty for none; --no-pager)"},
+		{"HUDISCOPE_NOW", "the clock ages and --since/--until durations count from (RFC 3339 time, or a signed duration shifting the real one)"}} {
 		fmt.Fprintf(w, ".TP\n.B %s\n%s\n", roffEscape(row[0]), roffEscape(row[1]))
 	}
 }

@@ -78,6 +78,7 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	// The rows show totals only: no full commit metadata is kept. JSON rows are written as
 	// they are decoded; the text table sizes its columns from every row first.
 	ready := s.StreamCommits(ctx, instants, true)
+	c.noPager = c.Watch > 0 // a watch keeps writing: straight to the terminal
 	return c.writeOutput(func(w io.Writer) error {
 		if c.Watch > 0 {
 			for i := range instants {

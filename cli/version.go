@@ -91,16 +91,17 @@ type VersionCmd struct {
 	OutputFlags
 }
 
-func (VersionCmd) examples() []string {
+func (*VersionCmd) examples() []string {
 	return []string{"hudiscope version", "hudiscope --version", "hudiscope version -o json"}
 }
 
-func (c VersionCmd) Run() error {
+func (c *VersionCmd) Run() error {
 	format, err := c.format("text", "text", "json")
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
 	b := currentBuild()
+	c.noPager = true // one line
 	return c.writeOutput(func(w io.Writer) error {
 		if format == "json" {
 			return report.WriteJSON(w, VersionJSON{SchemaVersion: report.SchemaVersion, Version: b.Version, Commit: b.Commit,
