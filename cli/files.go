@@ -8,6 +8,7 @@ import (
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
+	"github.com/hudiscope/hudiscope/internal/progress"
 	"github.com/hudiscope/hudiscope/internal/safetext"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -40,26 +41,6 @@ func (c *FilesCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
-	if format == "json" {
-		return c.runJSON(ctx, filter)
-	}
-	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
-	opts.LazyCommits = true // the view reads replacecommits and pending plans only
-	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
-	if err != nil {
-		return err
-	}
-	defer reportProblems(s)
-	return c.writeOutput(func(w io.Writer) error {
-		return writeFilesText(w, s.Config, view.FilterView(s.View, filter), filter)
-	})
-}
-
-// runJSON writes each partition while later ones are still listed (Snapshot.EachPartition):
-// writing overlaps the listing, and no more than a few partitions are held at a time. The
-// output is opened with the first byte, so a table that cannot be listed leaves an
-// --output-file untouched, as when the whole view was built first.
-func (c *FilesCmd) runJSON(ctx context.Context, filter view.FileFilter) error {
 	opts := c.options(c.Table, []model.Step{model.StepTimeline}, nil)
 	opts.LazyCommits = true // the view reads replacecommits and pending plans only
 	s, err := load(ctx, opts, model.StepTimeline)
@@ -67,15 +48,15 @@ func (c *FilesCmd) runJSON(ctx context.Context, filter view.FileFilter) error {
 		return err
 	}
 	defer reportProblems(s)
-	out := &lazyOutput{open: c.open}
-	jw := report.NewFilesJSONWriter(out)
-	emit := jw.Partition
-	if filter.Active() {
-		jw.Filter = &report.FilesFilterJSON{Partition: filter.Partition, Limit: filter.Limit}
-		sel := filter.Selector()
-		emit = func(p *filegroup.Partition) error {
+	// On a terminal, stderr counts the files listed so far (cleared before the output).
+	prog := progress.OnStderr("listing %s files…")
+	defer prog.Done()
+	sel := filter.Selector()
+	each := func(begin func(string) error, emit func(*filegroup.Partition) error) error {
+		err := s.EachPartition(ctx, begin, func(p *filegroup.Partition) error {
+			prog.Add(p.NumFiles())
 			if q := sel.Select(p); q != nil {
-				if err := jw.Partition(q); err != nil {
+				if err := emit(q); err != nil {
 					return err
 				}
 			}
@@ -83,12 +64,39 @@ func (c *FilesCmd) runJSON(ctx context.Context, filter view.FileFilter) error {
 				return errLimitReached // the rest need not be listed
 			}
 			return nil
+		})
+		if errors.Is(err, errLimitReached) {
+			err = nil
 		}
+		return err
 	}
-	err = s.EachPartition(ctx, jw.Begin, emit)
-	if errors.Is(err, errLimitReached) {
-		err = nil
+	if format == "json" {
+		return c.runJSON(each, filter, prog)
 	}
+	v := &filegroup.View{}
+	err = each(func(src string) error { v.Source = src; return nil },
+		func(p *filegroup.Partition) error { v.Partitions = append(v.Partitions, p); return nil })
+	if err != nil {
+		return err
+	}
+	prog.Done()
+	return c.writeOutput(func(w io.Writer) error { return writeFilesText(w, s.Config, v, filter) })
+}
+
+// runJSON writes each partition while later ones are still listed (Snapshot.EachPartition):
+// writing overlaps the listing, and no more than a few partitions are held at a time. The
+// output is opened with the first byte, so a table that cannot be listed leaves an
+// --output-file untouched, as when the whole view was built first.
+func (c *FilesCmd) runJSON(each func(func(string) error, func(*filegroup.Partition) error) error, filter view.FileFilter, prog *progress.Reporter) error {
+	out := &lazyOutput{open: func() (io.Writer, func() error, error) {
+		prog.Done() // the count's line is cleared before the document starts (a pager takes the terminal)
+		return c.open()
+	}}
+	jw := report.NewFilesJSONWriter(out)
+	if filter.Active() {
+		jw.Filter = &report.FilesFilterJSON{Partition: filter.Partition, Limit: filter.Limit}
+	}
+	err := each(jw.Begin, jw.Partition)
 	if err == nil {
 		err = jw.Close()
 	}

@@ -63,6 +63,9 @@ type Options struct {
 	HudiLibDir string
 	// Now is the clock ages are measured against (savepoint age, file age); nil is time.Now.
 	Now func() time.Time
+	// OnListed, when set, is called by the file-system view step with the data files of each
+	// partition as it is listed (a command's progress count on a terminal).
+	OnListed func(files int)
 
 	// TuneLayout adjusts the layout analysis after its defaults are taken from the effective
 	// configuration (the layout command's thresholds, dates and output switches); nil keeps
