@@ -166,7 +166,7 @@ _hudiscope() {
       %s) cmd="${COMP_WORDS[i]}"; break ;;
     esac
   done
-  local flags="" words=""
+  local flags="" words="" pre=""
   case "$cmd" in
 `, strings.Join(names, "|"))
 	for _, c := range cmds {
@@ -186,7 +186,8 @@ _hudiscope() {
 				if f.short != 0 {
 					pat += "|-" + string(f.short)
 				}
-				enumCases = append(enumCases, fmt.Sprintf("        %s) COMPREPLY=($(compgen -W %s -- \"$cur\")); return ;;", pat, shQuote(enumWords(f.enum))))
+				// A comma list (--action commit,de) completes its last word after the others.
+				enumCases = append(enumCases, fmt.Sprintf("        %s) pre=\"\"; [[ \"$cur\" == *,* ]] && pre=\"${cur%%,*},\"; COMPREPLY=($(compgen -P \"$pre\" -W %s -- \"${cur##*,}\")); return ;;", pat, shQuote(enumWords(f.enum))))
 			}
 		}
 		fmt.Fprintf(w, "    %s)\n      flags=%s\n", label, shQuote(strings.Join(fl, " ")))

@@ -257,6 +257,8 @@ func TestCompletionEnumValues(t *testing.T) {
 		{[]string{"hudiscope", "timeline", "--action", "''"}, "commit deltacommit clean compaction replacecommit clustering rollback restore savepoint indexing logcompaction"},
 		{[]string{"hudiscope", "timeline", "--action", "re"}, "replacecommit restore"},
 		{[]string{"hudiscope", "timeline", "--state", "''"}, "requested inflight completed"},
+		{[]string{"hudiscope", "timeline", "--action", "clean,ro"}, "clean,rollback"},
+		{[]string{"hudiscope", "timeline", "--state", "requested,inflight,c"}, "requested,inflight,completed"},
 		{[]string{"hudiscope", "timeline", "--sort", "''"}, "table completion requested"},
 	} {
 		if got := complete(c.words...); got != c.want {

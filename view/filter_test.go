@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 func TestResolveBound(t *testing.T) {
@@ -117,4 +118,37 @@ func FuzzInstantFilter(f *testing.F) {
 			t.Errorf("%q parsed but does not resolve: %v", when, err)
 		}
 	})
+}
+
+// BenchmarkFilterInstants filters a synthetic 200k-instant timeline (commits, cleans and
+// compactions a second apart, the newest 5% pending) by time, action and state, keeping the
+// newest 50 in requested order.
+func BenchmarkFilterInstants(b *testing.B) {
+	const n = 200_000
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	actions := []string{timeline.ActionCommit, timeline.ActionCommit, timeline.ActionClean, timeline.ActionCompaction}
+	instants := make([]*timeline.Instant, n)
+	for i := range instants {
+		t := start.Add(time.Duration(i) * time.Second)
+		in := &timeline.Instant{RequestedTime: instantString(t, time.UTC), Action: actions[i%len(actions)], State: timeline.Completed}
+		if i > n*95/100 {
+			in.State = timeline.Inflight
+		} else {
+			in.CompletionTime = instantString(t.Add(500*time.Millisecond), time.UTC)
+		}
+		instants[i] = in
+	}
+	now := start.Add(n * time.Second)
+	f, err := ParseInstantFilter(50, "1d", "", []string{"commit,compaction"}, []string{"completed"}, SortRequested, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tab := FilterTable{Now: now, Zone: time.UTC, TableType: "COPY_ON_WRITE"}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := FilterInstants(instants, f, tab)
+		if err != nil || len(res.Instants) != 50 {
+			b.Fatalf("%d instants, %v", len(res.Instants), err)
+		}
+	}
 }
