@@ -128,7 +128,7 @@ func Main(args []string) (code int) {
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		warn(fmt.Sprint(err))
+		warn(enumSuggestion(fmt.Sprint(err)))
 		return exitUsage
 	}
 	pagerDisabled = cli.NoPager

@@ -170,7 +170,9 @@ func TestFilterUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"timeline", "no-such.zip", "--action", "comit"}, "--action"},
+		{[]string{"timeline", "no-such.zip", "--action", "comit"}, `but got "comit"; did you mean "commit"?`},
+		{[]string{"timeline", "no-such.zip", "--action", "clean,rollbak"}, `did you mean "rollback"?`},
+		{[]string{"timeline", "no-such.zip", "--state", "inflght"}, `did you mean "inflight"?`},
 		{[]string{"timeline", "no-such.zip", "--state", "done"}, "--state"},
 		{[]string{"timeline", "no-such.zip", "--sort", "size"}, "--sort"},
 		{[]string{"timeline", "no-such.zip", "--since", "yesterday"}, "--since"},

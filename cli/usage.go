@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -111,4 +112,27 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// kongEnumError is kong's message for a value outside a flag's enum.
+var kongEnumError = regexp.MustCompile(`must be one of (.*) but got "([^"]*)"$`)
+
+// enumSuggestion adds the nearest allowed value to kong's enum error when it is within two
+// edits: --action must be one of … but got "comit"; did you mean "commit"?
+func enumSuggestion(msg string) string {
+	m := kongEnumError.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	best, bestD := "", 3
+	for _, v := range strings.Split(m[1], ",") {
+		v = strings.Trim(v, `"`)
+		if d := editDistance(strings.ToLower(m[2]), v); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	if best == "" {
+		return msg
+	}
+	return fmt.Sprintf("%s; did you mean %q?", msg, best)
 }
