@@ -55,6 +55,7 @@ type CLI struct {
 // Globals are accepted before or after any command.
 type Globals struct {
 	ConfigFile string `name:"config" env:"HUDISCOPE_CONFIG" help:"Configuration file (default: $XDG_CONFIG_HOME/hudiscope/config.toml)."`
+	NoPager    bool   `name:"no-pager" help:"Write to the terminal directly, without $HUDISCOPE_PAGER, $PAGER or less."`
 }
 
 // kongExit carries kong's exit request (after --help) out of the parser, so Main returns the
@@ -73,7 +74,7 @@ func newParser(cli *CLI, stdout, stderr io.Writer, configPath string) (*kong.Kon
 		kong.Help(helpWithExamples),
 	}
 	if configPath != "" {
-		opts = append(opts, kong.Configuration(tomlLoader, configPath))
+		opts = append(opts, kong.Configuration(tomlLoaderFor(configPath), configPath))
 	}
 	return kong.New(cli, opts...)
 }
@@ -106,9 +107,12 @@ func Main(args []string) (code int) {
 		return exitUsage
 	}
 	cfgPath, err := configFileFor(args)
-	if err != nil {
+	if err != nil && args[0] != "config" {
 		warn(fmt.Sprint(err))
 		return exitUsage
+	}
+	if args[0] == "config" {
+		cfgPath = "" // `config path` reads the file itself, to name what is wrong with it
 	}
 	var cli CLI
 	parser, err := newParser(&cli, os.Stdout, os.Stderr, cfgPath)
@@ -127,9 +131,10 @@ func Main(args []string) (code int) {
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		warn(fmt.Sprint(err))
+		warn(enumSuggestion(fmt.Sprint(err)))
 		return exitUsage
 	}
+	pagerDisabled = cli.NoPager
 	ctx = withSHSLimits(ctx, kctx)
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	run := func(binds ...any) error {

@@ -60,6 +60,17 @@ type cmdSpec struct {
 	flags      []flagSpec
 	detail     string
 	args       []string
+	// argWords are the values the first positional argument takes (an enum: completion's
+	// shells); "" completes file names.
+	argWords string
+}
+
+// outputFormats are the -o values each command accepts (its OutputFlags.format call), which
+// the completion scripts offer.
+var outputFormats = map[string]string{
+	"timeline": "text,json", "files": "text,json", "checkpoint": "text,json", "version": "text,json",
+	"report": "md,json", "layout": "text,json,md", "health": "text,json,md", "eventlog": "text,json,md",
+	"fleet": "text,json,md", "snapshot": "text,json,csv", "incremental": "text,json,csv", "changes": "text,json,csv",
 }
 
 type flagSpec struct {
@@ -78,8 +89,11 @@ func commandsOf(app *kong.Application) []cmdSpec {
 			continue
 		}
 		spec := cmdSpec{name: n.Name, help: n.Help, flags: flagsOf(n, app.Node), detail: n.Detail}
-		for _, p := range n.Positional {
+		for i, p := range n.Positional {
 			spec.args = append(spec.args, strings.ToUpper(p.Name))
+			if i == 0 {
+				spec.argWords = p.Enum
+			}
 		}
 		if n.DefaultCmd != nil || n.Name == "open" {
 			root.flags = append(root.flags, spec.flags...)
@@ -104,7 +118,11 @@ func flagsOf(n *kong.Node, root *kong.Node) []flagSpec {
 			if f.Hidden || f.Name == "help" {
 				continue
 			}
-			out = append(out, flagSpec{name: f.Name, help: f.Help, enum: f.Enum, short: f.Short, isBool: f.IsBool()})
+			enum := f.Enum
+			if f.Name == "output" && outputFormats[n.Name] != "" {
+				enum = outputFormats[n.Name]
+			}
+			out = append(out, flagSpec{name: f.Name, help: f.Help, enum: enum, short: f.Short, isBool: f.IsBool()})
 		}
 	}
 	add(n.Flags)
@@ -153,7 +171,7 @@ _hudiscope() {
       %s) cmd="${COMP_WORDS[i]}"; break ;;
     esac
   done
-  local flags="" enums=""
+  local flags="" words="" pre=""
   case "$cmd" in
 `, strings.Join(names, "|"))
 	for _, c := range cmds {
@@ -173,10 +191,14 @@ _hudiscope() {
 				if f.short != 0 {
 					pat += "|-" + string(f.short)
 				}
-				enumCases = append(enumCases, fmt.Sprintf("        %s) COMPREPLY=($(compgen -W %s -- \"$cur\")); return ;;", pat, shQuote(enumWords(f.enum))))
+				// A comma list (--action commit,de) completes its last word after the others.
+				enumCases = append(enumCases, fmt.Sprintf("        %s) pre=\"\"; [[ \"$cur\" == *,* ]] && pre=\"${cur%%,*},\"; COMPREPLY=($(compgen -P \"$pre\" -W %s -- \"${cur##*,}\")); return ;;", pat, shQuote(enumWords(f.enum))))
 			}
 		}
 		fmt.Fprintf(w, "    %s)\n      flags=%s\n", label, shQuote(strings.Join(fl, " ")))
+		if c.argWords != "" {
+			fmt.Fprintf(w, "      words=%s\n", shQuote(enumWords(c.argWords)))
+		}
 		if len(enumCases) > 0 {
 			fmt.Fprintf(w, "      case \"$prev\" in\n%s\n      esac\n", strings.Join(enumCases, "\n"))
 		}
@@ -185,6 +207,8 @@ _hudiscope() {
 	fmt.Fprintf(w, `  esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+  elif [[ -n "$words" ]]; then
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
   elif [[ -z "$cmd" && $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=($(compgen -W %s -- "$cur") $(compgen -f -- "$cur"))
   else
@@ -229,7 +253,11 @@ func writeZsh(w io.Writer, cmds []cmdSpec) {
 			}
 			parts = append(parts, s+"'")
 		}
-		parts = append(parts, "'*:file:_files'")
+		if c.argWords != "" {
+			parts = append(parts, "'1:"+c.args[0]+":("+enumWords(c.argWords)+")'")
+		} else {
+			parts = append(parts, "'*:file:_files'")
+		}
 		return strings.Join(parts, " \\\n        ")
 	}
 	fmt.Fprintln(w, "  if (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then")
@@ -274,6 +302,9 @@ func writeFish(w io.Writer, cmds []cmdSpec) {
 		flagLine("not __fish_seen_subcommand_from "+all, f)
 	}
 	for _, c := range cmds[1:] {
+		if c.argWords != "" {
+			fmt.Fprintf(w, "complete -c hudiscope -n %s -x -a %s\n", shQuote("__fish_seen_subcommand_from "+c.name), shQuote(enumWords(c.argWords)))
+		}
 		for _, f := range c.flags {
 			flagLine("__fish_seen_subcommand_from "+c.name, f)
 		}
@@ -343,7 +374,9 @@ func writeMan(w io.Writer, app *kong.Application, cmds []cmdSpec, now time.Time)
 	fmt.Fprintln(w, ".SH ENVIRONMENT")
 	for _, row := range [][2]string{{"HUDISCOPE_CONFIG", "the configuration file"}, {"HUDISCOPE_S3_ENDPOINT, HUDISCOPE_S3_REGION", "as --s3-endpoint and --s3-region"},
 		{"AWS_*", "AWS credentials and region (the SDK's default chain, including EC2 instance profiles)"},
-		{"HADOOP_CONF_DIR", "Hadoop configuration for hdfs://"}, {"NO_COLOR", "draw the explorer without colour"}} {
+		{"HADOOP_CONF_DIR", "Hadoop configuration for hdfs://"}, {"NO_COLOR", "draw the explorer without colour"},
+		{"HUDISCOPE_PAGER, PAGER", "pager for long output to a terminal (default less, with LESS=FRX; cat or empty for none; --no-pager)"},
+		{"HUDISCOPE_NOW", "the clock ages and --since/--until durations count from (RFC 3339 time, or a signed duration shifting the real one)"}} {
 		fmt.Fprintf(w, ".TP\n.B %s\n%s\n", roffEscape(row[0]), roffEscape(row[1]))
 	}
 }

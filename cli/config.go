@@ -65,18 +65,25 @@ func configFileFor(args []string) (string, error) {
 
 // tomlResolver resolves flags from a decoded TOML document.
 type tomlResolver struct {
+	path     string // the file, named in Validate's error
 	top      map[string]any
 	commands map[string]map[string]any
 }
 
 func normKey(k string) string { return strings.ReplaceAll(strings.ToLower(k), "_", "-") }
 
-func tomlLoader(r io.Reader) (kong.Resolver, error) {
+// tomlLoaderFor reads the configuration file at path (kong opens it; the path names it in
+// messages).
+func tomlLoaderFor(path string) kong.ConfigurationLoader {
+	return func(r io.Reader) (kong.Resolver, error) { return tomlLoader(r, path) }
+}
+
+func tomlLoader(r io.Reader, path string) (*tomlResolver, error) {
 	var doc map[string]any
 	if _, err := toml.NewDecoder(r).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("configuration file: %w", err)
 	}
-	res := &tomlResolver{top: map[string]any{}, commands: map[string]map[string]any{}}
+	res := &tomlResolver{path: path, top: map[string]any{}, commands: map[string]map[string]any{}}
 	for k, v := range doc {
 		if tbl, ok := v.(map[string]any); ok {
 			m := map[string]any{}
@@ -128,7 +135,7 @@ func (r *tomlResolver) Validate(app *kong.Application) error {
 	}
 	if len(bad) > 0 {
 		sort.Strings(bad)
-		return fmt.Errorf("configuration file: unknown key(s) %s", strings.Join(bad, ", "))
+		return fmt.Errorf("configuration file %s: unknown key(s) %s", r.path, strings.Join(bad, ", "))
 	}
 	return nil
 }
@@ -173,15 +180,33 @@ func (ConfigPathCmd) examples() []string {
 	}
 }
 
-func (ConfigPathCmd) Run(root *CLI) error {
+// Run prints the path and its state; a file that does not parse or has unknown keys is named
+// with the error and exits 2, as every other command does on it (config itself does not read
+// the file, so it can still say which file is broken).
+func (ConfigPathCmd) Run(root *CLI, kctx *kong.Context) error {
 	p := root.ConfigFile
 	if p == "" {
 		p = defaultConfigPath()
 	}
-	state := "exists"
-	if _, err := os.Stat(p); err != nil {
-		state = "not present"
+	f, err := os.Open(p)
+	if err != nil {
+		fmt.Printf("%s (not present)\n", p)
+		if root.ConfigFile != "" { // --config or HUDISCOPE_CONFIG names a file that must exist
+			return codeError{exitUsage, fmt.Sprintf("configuration file: %v", err)}
+		}
+		return nil
 	}
-	fmt.Printf("%s (%s)\n", p, state)
+	defer f.Close()
+	res, err := tomlLoader(f, p)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", p, err)
+	} else {
+		err = res.Validate(kctx.Model)
+	}
+	if err != nil {
+		fmt.Printf("%s (invalid)\n", p)
+		return codeError{exitUsage, err.Error()}
+	}
+	fmt.Printf("%s (exists)\n", p)
 	return nil
 }

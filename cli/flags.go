@@ -10,6 +10,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/internal/clock"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // StorageFlags configure the remote-storage backends (tables and event logs alike).
@@ -69,4 +70,25 @@ func (f TableFlags) checkProps() error {
 	}
 	_, err := config.ReadProps(f.Props)
 	return err
+}
+
+// InstantFilterFlags select and order the instants of a listing (timeline; any command that
+// lists instants embeds them). The words and their meaning are view.ParseInstantFilter's.
+type InstantFilterFlags struct {
+	Limit   int      `name:"limit" placeholder:"N" help:"List only the newest N instants of the order (after the other filters)."`
+	Since   string   `name:"since" placeholder:"WHEN" help:"Only instants requested at or after WHEN: an instant time or its prefix (20261201093000, 20261201), an RFC 3339 time, or a duration before now (7d, 36h, 90m)."`
+	Until   string   `name:"until" placeholder:"WHEN" help:"Only instants requested at or before WHEN (as --since; a prefix includes all it covers: 20261201 is the whole day)."`
+	Action  []string `name:"action" placeholder:"ACTION,..." enum:"commit,deltacommit,clean,compaction,replacecommit,clustering,rollback,restore,savepoint,indexing,logcompaction" help:"Only these actions (comma list or repeated). compaction, logcompaction and clustering also match the commit, deltacommit or replacecommit they completed as."`
+	State   []string `name:"state" placeholder:"STATE,..." enum:"requested,inflight,completed" help:"Only instants in these states (comma list)."`
+	Sort    string   `name:"sort" default:"table" enum:"table,completion,requested" help:"Order: the table's own (completion order for table version 8 and later, requested order before), completion or requested."`
+	Reverse bool     `name:"reverse" help:"List newest first."`
+}
+
+// filter checks the flags' words; a bad one is a usage error.
+func (f InstantFilterFlags) filter() (view.InstantFilter, error) {
+	flt, err := view.ParseInstantFilter(f.Limit, f.Since, f.Until, f.Action, f.State, f.Sort, f.Reverse)
+	if err != nil {
+		return flt, codeError{exitUsage, err.Error()}
+	}
+	return flt, nil
 }

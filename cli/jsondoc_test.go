@@ -117,7 +117,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
 	commands := []string{"timeline", "show", "files", "checkpoint", "report", "layout", "health", "eventlog",
-		"metadata validate-files", "metadata stats", "metadata timeline", "duplicates"}
+		"metadata validate-files", "metadata stats", "metadata timeline", "duplicates", "version"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
 			t.Fatalf("%s has no section \"## %s\" with documented fields", jsonDocFile, cmd)
@@ -161,6 +161,10 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		cd := []string{"--cluster-defaults", "-"}
 		tl := run("timeline", append([]string{"timeline", table, "--archived", "-o", "json"}, cd...)...)
 		run("files", append([]string{"files", table, "-o", "json"}, cd...)...)
+		// The filter members (with every filter flag, bounds given and resolved).
+		run("timeline", append([]string{"timeline", table, "-o", "json", "--since", "7d", "--until", "20991231", "--action", "commit,deltacommit",
+			"--state", "completed", "--sort", "requested", "--reverse", "--limit", "2"}, cd...)...)
+		run("files", append([]string{"files", table, "-o", "json", "--partition", "2024-*", "--limit", "1"}, cd...)...)
 		// A value before the timeline (no instant) and the first completed write (an instant
 		// and a re-read).
 		run("checkpoint", append([]string{"checkpoint", table, "20000101000000000", "-o", "json"}, cd...)...)
@@ -202,6 +206,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		run("metadata timeline", append([]string{"metadata", "timeline", table, "--props", props, "-o", "json"}, cd...)...)
 		// the fixture that holds duplicates (a spilled search: every field is written)
 		run("duplicates", "duplicates", fixture("dups-1.1.1"), "-o", "json", "--mem-budget", "1KiB", "--limit", "3")
+		run("version", "version", "-o", "json")
 	}
 	for _, cmd := range commands {
 		var missing []string

@@ -15,6 +15,8 @@ type OutputFlags struct {
 	Output     string `name:"output" short:"o" placeholder:"FORMAT" help:"Output format: text (alias TABLE), json, or md where the command has it (report: md, json)."`
 	JSON       bool   `name:"json" help:"Same as --output json."`
 	OutputFile string `name:"output-file" placeholder:"FILE" type:"path" help:"Write the output to FILE instead of standard output."`
+	// noPager: this output is never paged (a --watch that keeps writing, a one-line version).
+	noPager bool `kong:"-"`
 }
 
 // format normalises the chosen format: text (alias TABLE, the Java tools' word), json, md
@@ -47,6 +49,11 @@ func (o OutputFlags) format(def string, allowed ...string) (string, error) {
 // the file and reports a write error that closing revealed.
 func (o OutputFlags) open() (w io.Writer, done func() error, err error) {
 	if o.OutputFile == "" || o.OutputFile == "-" {
+		if !o.noPager {
+			if w, done, ok := startPager(os.Stdout); ok {
+				return w, done, nil
+			}
+		}
 		return os.Stdout, func() error { return nil }, nil
 	}
 	f, err := os.Create(o.OutputFile)
@@ -72,6 +79,9 @@ func (o OutputFlags) writeOutput(write func(io.Writer) error) error {
 // isTerminal reports whether w is a terminal (stdout not redirected, or --output-file /dev/tty):
 // output there must not carry a value's control sequences.
 func isTerminal(w io.Writer) bool {
+	if _, ok := w.(*pagerWriter); ok {
+		return true // the pager shows it on the terminal
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }

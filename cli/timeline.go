@@ -20,14 +20,15 @@ type TimelineCmd struct {
 	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
 	OutputFlags
 	TableFlags
+	InstantFilterFlags
 	WatchFlags
 	ExitOn string `name:"exit-on" placeholder:"RULES" help:"With --watch: stop at the first of these alerts with its exit code (inflight-older=D 10, pending-older=D 11, rollback 12, archival-stopped 13, no-commit=D 14), e.g. --exit-on inflight-older=1h,no-commit=2h,rollback."`
 }
 
 func (c *TimelineCmd) examples() []string {
 	return []string{
-		`hudiscope timeline s3://bucket/warehouse/orders`,
 		`hudiscope timeline --archived -o json table.zip | jq '.instants[] | select(.action=="clean")'`,
+		`hudiscope timeline table.zip --since 7d --action commit,deltacommit --state completed --limit 20 --reverse`,
 		`hudiscope timeline s3://bucket/warehouse/orders --watch=1m --exit-on inflight-older=1h,no-commit=2h,rollback`,
 	}
 }
@@ -40,6 +41,13 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	if c.ExitOn != "" && c.Watch == 0 {
 		// A usage error is told before the table is read (which can take a while on S3).
 		return codeError{exitUsage, "--exit-on needs --watch"}
+	}
+	filter, err := c.filter()
+	if err != nil {
+		return err
+	}
+	if filter.Active() && c.Watch > 0 {
+		return codeError{exitUsage, "--limit, --since, --until, --action, --state, --sort and --reverse do not apply to --watch"}
 	}
 	steps := []model.Step{model.StepTimeline}
 	if c.Watch > 0 {
@@ -57,9 +65,20 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 	if c.Archived {
 		instants = s.Timeline.All()
 	}
+	all := instants
+	var applied *report.TimelineFilterJSON
+	if filter.Active() {
+		res, err := view.FilterInstants(all, filter, view.FilterTableOf(s))
+		if err != nil {
+			return codeError{exitUsage, err.Error()}
+		}
+		instants = res.Instants
+		applied = report.NewTimelineFilterJSON(filter, res)
+	}
 	// The rows show totals only: no full commit metadata is kept. JSON rows are written as
 	// they are decoded; the text table sizes its columns from every row first.
 	ready := s.StreamCommits(ctx, instants, true)
+	c.noPager = c.Watch > 0 // a watch keeps writing: straight to the terminal
 	return c.writeOutput(func(w io.Writer) error {
 		if c.Watch > 0 {
 			for i := range instants {
@@ -67,29 +86,34 @@ func (c *TimelineCmd) Run(ctx context.Context) error {
 			}
 			// The watch starts from the listing it prints (text) or from a start line (JSON).
 			if format == "text" {
-				if err := writeTimelineText(w, s.Config, instants); err != nil {
+				if err := writeTimelineText(w, s.Config, instants, instants); err != nil {
 					return err
 				}
 			}
 			return c.watchTimeline(ctx, s, w, format)
 		}
 		if format == "json" {
-			return report.WriteTimelineJSON(w, s, instants, ready)
+			return report.WriteFilteredTimelineJSON(w, s, all, instants, applied, ready)
 		}
 		for i := range instants {
 			ready(i)
 		}
-		return writeTimelineText(w, s.Config, instants)
+		return writeTimelineText(w, s.Config, all, instants)
 	})
 }
 
-func writeTimelineText(w io.Writer, c *tableconfig.Config, instants []*timeline.Instant) error {
-	fmt.Fprintf(w, "%s · %s · table version %d · %d instants · times in %s\n", safetext.Terminal(c.Name), c.Type, c.Version, len(instants), c.ZoneSource)
+// writeTimelineText lists sel, a selection of all (the same list when nothing is filtered).
+func writeTimelineText(w io.Writer, c *tableconfig.Config, all, instants []*timeline.Instant) error {
+	count := fmt.Sprintf("%d instants", len(instants))
+	if len(instants) != len(all) {
+		count = fmt.Sprintf("%d of %d instants", len(instants), len(all))
+	}
+	fmt.Fprintf(w, "%s · %s · table version %d · %s · times in %s\n", safetext.Terminal(c.Name), c.Type, c.Version, count, c.ZoneSource)
 	err := columns{right: true, rows: func(row func(...string)) {
 		row("requested", "completed", "action", "state", "operation", "writes", "inserts", "updates", "deletes", "bytes", "files", "parts", "duration", "")
 		// The view layer's rows: the same late mark, derived mark and duration as the
 		// explorer's Timeline pane and the report.
-		for _, r := range view.TimelineRows(instants) {
+		for _, r := range view.TimelineRowsOf(all, instants) {
 			in := r.In
 			ct := in.CompletionTime + r.Mark
 			action := in.Action

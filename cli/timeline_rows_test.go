@@ -37,7 +37,7 @@ func TestTimelineTextLateMark(t *testing.T) {
 		t.Fatalf("view: late %v, want [20261129155610512]", late)
 	}
 	var b bytes.Buffer
-	if err := writeTimelineText(&b, s.Config, instants); err != nil {
+	if err := writeTimelineText(&b, s.Config, instants, instants); err != nil {
 		t.Fatal(err)
 	}
 	lines := map[string]string{}
@@ -72,7 +72,7 @@ func TestTimelineTextWriteErrorsAndStalled(t *testing.T) {
 		s.StreamCommits(context.Background(), instants, true)(i)
 	}
 	var out bytes.Buffer
-	if err := writeTimelineText(&out, s.Config, instants); err != nil {
+	if err := writeTimelineText(&out, s.Config, instants, instants); err != nil {
 		t.Fatal(err)
 	}
 	lines := map[string]string{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -67,11 +68,12 @@ func wantsVersion(args []string) bool {
 	return false
 }
 
-// unknownCommand returns a message when the first word looks like a mistyped command rather
-// than a table: it is no existing path or URI and lies within two edits of a command.
+// unknownCommand returns a message when the first word is neither a command nor a table: it
+// is no existing path and has nothing of a path or URI ('/', '.', '\\', "://"). A word within
+// two edits of a command is named with it ("did you mean").
 func unknownCommand(args []string) string {
 	w := args[0]
-	if strings.HasPrefix(w, "-") || strings.Contains(w, "://") || strings.ContainsAny(w, "/.\\") {
+	if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "://") || strings.ContainsAny(w, "/.\\") {
 		return ""
 	}
 	for _, c := range commandNames {
@@ -89,7 +91,7 @@ func unknownCommand(args []string) string {
 		}
 	}
 	if best == "" {
-		return ""
+		return fmt.Sprintf("unknown command %q, and no file or directory of that name (run 'hudiscope' for the commands; write ./%s for a path)", w, w)
 	}
 	return fmt.Sprintf("unknown command %q; did you mean %q? (run 'hudiscope' for the list)", w, best)
 }
@@ -113,4 +115,27 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// kongEnumError is kong's message for a value outside a flag's enum.
+var kongEnumError = regexp.MustCompile(`must be one of (.*) but got "([^"]*)"$`)
+
+// enumSuggestion adds the nearest allowed value to kong's enum error when it is within two
+// edits: --action must be one of … but got "comit"; did you mean "commit"?
+func enumSuggestion(msg string) string {
+	m := kongEnumError.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	best, bestD := "", 3
+	for _, v := range strings.Split(m[1], ",") {
+		v = strings.Trim(v, `"`)
+		if d := editDistance(strings.ToLower(m[2]), v); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	if best == "" {
+		return msg
+	}
+	return fmt.Sprintf("%s; did you mean %q?", msg, best)
 }

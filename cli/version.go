@@ -2,9 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"time"
+
+	"github.com/hudiscope/hudiscope/report"
 )
 
 // Stamped by the release build (make dist):
@@ -72,12 +75,39 @@ func (b buildInfo) String() string {
 	return fmt.Sprintf("hudiscope %s (commit %s, built %s, %s, %s)", b.Version, commit, date, b.GoVersion, b.Platform)
 }
 
+// VersionJSON is `hudiscope version -o json` (docs/json.md, section version).
+type VersionJSON struct {
+	SchemaVersion string `json:"schemaVersion"`
+	Version       string `json:"version"`
+	Commit        string `json:"commit"`
+	Date          string `json:"date"`
+	GoVersion     string `json:"goVersion"`
+	Platform      string `json:"platform"`
+	Modified      bool   `json:"modified"`
+}
+
 // VersionCmd prints the build information.
-type VersionCmd struct{}
+type VersionCmd struct {
+	OutputFlags
+}
 
-func (VersionCmd) examples() []string { return []string{"hudiscope version", "hudiscope --version"} }
+func (*VersionCmd) examples() []string {
+	return []string{"hudiscope version", "hudiscope --version", "hudiscope version -o json"}
+}
 
-func (VersionCmd) Run() error {
-	fmt.Println(currentBuild().String())
-	return nil
+func (c *VersionCmd) Run() error {
+	format, err := c.format("text", "text", "json")
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
+	b := currentBuild()
+	c.noPager = true // one line
+	return c.writeOutput(func(w io.Writer) error {
+		if format == "json" {
+			return report.WriteJSON(w, VersionJSON{SchemaVersion: report.SchemaVersion, Version: b.Version, Commit: b.Commit,
+				Date: b.Date, GoVersion: b.GoVersion, Platform: b.Platform, Modified: b.Modified})
+		}
+		_, err := fmt.Fprintln(w, b.String())
+		return err
+	})
 }

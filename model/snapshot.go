@@ -63,6 +63,9 @@ type Options struct {
 	HudiLibDir string
 	// Now is the clock ages are measured against (savepoint age, file age); nil is time.Now.
 	Now func() time.Time
+	// OnListed, when set, is called by the file-system view step with the data files of each
+	// partition as it is listed (a command's progress count on a terminal).
+	OnListed func(files int)
 
 	// TuneLayout adjusts the layout analysis after its defaults are taken from the effective
 	// configuration (the layout command's thresholds, dates and output switches); nil keeps
@@ -89,6 +92,10 @@ func (o Options) now() time.Time {
 	}
 	return clock.Now()
 }
+
+// Now is the clock the snapshot measures ages against (Options.Now, else the process clock):
+// listings that count back from now (--since 7d) use it, so one setting moves them all.
+func (s *Snapshot) Now() time.Time { return s.Options.now() }
 
 // Snapshot is the table model. Fields are nil until their step has run; StepErrors holds the
 // error of each step that failed, and the other panes still work.

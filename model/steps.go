@@ -10,6 +10,7 @@ import (
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
+	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/storage"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/internal/redact"
@@ -201,7 +202,21 @@ func loadFiles(ctx context.Context, s *Snapshot) error {
 	if s.Timeline == nil {
 		return errSkipped(StepTimeline)
 	}
-	v, err := s.table.View(ctx, s.Timeline, s.listing())
+	if s.Options.OnListed == nil {
+		v, err := s.table.View(ctx, s.Timeline, s.listing())
+		if err != nil {
+			return err
+		}
+		s.View = v
+		return nil
+	}
+	v := &filegroup.View{}
+	err := s.table.ViewFunc(ctx, s.Timeline, s.listing(), func(src string) error { v.Source = src; return nil },
+		func(p *filegroup.Partition) error {
+			v.Partitions = append(v.Partitions, p)
+			s.Options.OnListed(p.NumFiles())
+			return nil
+		})
 	if err != nil {
 		return err
 	}

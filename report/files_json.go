@@ -38,10 +38,12 @@ func WriteFilesJSON(w io.Writer, view *filegroup.View) error {
 // view that is being listed (model.Snapshot.EachPartition): Begin, Partition for each in path order,
 // then Close.
 type FilesJSONWriter struct {
-	w   *bufio.Writer
-	buf []byte
-	n   int
-	err error
+	// Filter, when set before Begin, is written as the document's "filter" member.
+	Filter *FilesFilterJSON
+	w      *bufio.Writer
+	buf    []byte
+	n      int
+	err    error
 }
 
 // NewFilesJSONWriter writes to w.
@@ -55,9 +57,26 @@ func (f *FilesJSONWriter) Begin(source string) error {
 	b = appendJSONString(b, SchemaVersion)
 	b = append(b, ",\n  \"listingSource\": "...)
 	b = appendJSONString(b, source)
+	if f.Filter != nil {
+		b = append(b, ",\n  \"filter\": {\n    \"partition\": "...)
+		if f.Filter.Partition == "" {
+			b = append(b, "null"...)
+		} else {
+			b = appendJSONString(b, f.Filter.Partition)
+		}
+		b = append(b, ",\n    \"limit\": "...)
+		b = strconv.AppendInt(b, int64(f.Filter.Limit), 10)
+		b = append(b, "\n  }"...)
+	}
 	b = append(b, ",\n  \"partitions\": "...)
 	f.buf = b
 	return f.write(b)
+}
+
+// FilesFilterJSON is the "filter" object of `files -o json --partition P --limit N`.
+type FilesFilterJSON struct {
+	Partition string // "" is written null
+	Limit     int
 }
 
 // Partition writes one partition, filesChunk file groups at a time.

@@ -11,6 +11,7 @@ import (
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/timeline"
 	"github.com/hudiscope/hudiscope/model"
+	"github.com/hudiscope/hudiscope/view"
 )
 
 // SchemaVersion is the version of hudiscope's JSON contract: every JSON document hudiscope
@@ -111,30 +112,80 @@ func (j *jsonStream) end() error {
 // ready(i), when not nil, is called before instants[i] is written and blocks until its metadata
 // has been read (model.Snapshot.StreamCommits).
 func WriteTimelineJSON(w io.Writer, s *model.Snapshot, instants []*timeline.Instant, ready func(i int)) error {
+	return WriteFilteredTimelineJSON(w, s, instants, instants, nil, ready)
+}
+
+// WriteFilteredTimelineJSON writes the timeline document of sel, a selection of all
+// (view.FilterInstants), with the filter applied (nil: no "filter" member). The late and
+// stalled flags are judged over all, as for the whole listing; ready(i) is for sel[i].
+func WriteFilteredTimelineJSON(w io.Writer, s *model.Snapshot, all, sel []*timeline.Instant, filter *TimelineFilterJSON, ready func(i int)) error {
 	d := NewTimelineDocument(s, nil)
-	late := model.LateCompletions(instants)
-	newest := model.NewestCompleted(&timeline.Timeline{Instants: instants}) // from names alone: no wait for metadata
+	lateAll := model.LateCompletions(all)
+	isLate := make(map[*timeline.Instant]bool)
+	for i, l := range lateAll {
+		if l {
+			isLate[all[i]] = true
+		}
+	}
+	newest := model.NewestCompleted(&timeline.Timeline{Instants: all}) // from names alone: no wait for metadata
 	j := newJSONStream(w)
 	j.raw("{")
 	j.key(0, "schemaVersion", true)
 	j.value(1, d.SchemaVersion)
 	j.key(0, "table", false)
 	j.value(1, d.Table)
+	if filter != nil {
+		j.key(0, "filter", false)
+		j.value(1, filter)
+	}
 	j.key(0, "instants", false)
 	var values instantValues // each row is written before the next fills it
-	j.array(1, len(instants), func(i int) {
+	j.array(1, len(sel), func(i int) {
 		if ready != nil {
 			ready(i)
 		}
-		ij := fillInstantJSON(instants[i], &values)
-		ij.CompletedAfterLaterStart = late[i]
-		ij.Stalled = model.Stalled(instants[i], newest)
+		ij := fillInstantJSON(sel[i], &values)
+		ij.CompletedAfterLaterStart = isLate[sel[i]]
+		ij.Stalled = model.Stalled(sel[i], newest)
 		if j.err == nil {
 			j.out = appendInstantJSON(j.out[:0], 2, &ij)
 			_, j.err = j.w.Write(j.out)
 		}
 	})
 	return j.end()
+}
+
+// TimelineFilterJSON is the "filter" object of `timeline -o json` with a filter flag: what
+// was asked, the bounds it resolved to and how many instants it kept.
+type TimelineFilterJSON struct {
+	Limit        int      `json:"limit"`
+	Since        *string  `json:"since"`
+	SinceInstant *string  `json:"sinceInstant"`
+	Until        *string  `json:"until"`
+	UntilInstant *string  `json:"untilInstant"`
+	Actions      []string `json:"actions"`
+	States       []string `json:"states"`
+	Sort         string   `json:"sort"`
+	Reverse      bool     `json:"reverse"`
+	Total        int      `json:"totalInstants"`
+	Listed       int      `json:"listedInstants"`
+}
+
+// NewTimelineFilterJSON describes filter f and its result r.
+func NewTimelineFilterJSON(f view.InstantFilter, r view.Filtered) *TimelineFilterJSON {
+	opt := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	states := []string{}
+	for _, st := range f.States {
+		states = append(states, string(st))
+	}
+	return &TimelineFilterJSON{Limit: f.Limit, Since: opt(f.Since), SinceInstant: opt(r.SinceInstant),
+		Until: opt(f.Until), UntilInstant: opt(r.UntilInstant), Actions: nonNil(f.Actions), States: states,
+		Sort: r.Sort, Reverse: f.Reverse, Total: r.Total, Listed: len(r.Instants)}
 }
 
 // TimelineTable is the "table" object of the timeline JSON.

@@ -116,6 +116,27 @@ func TimelineRows(instants []*timeline.Instant) []TimelineRow {
 	return out
 }
 
+// TimelineRowsOf are the rows of sel, a selection of all (view.FilterInstants), in sel's
+// order: the late mark and the stalled note are judged over all, so a filtered listing marks
+// the same instants as the whole one.
+func TimelineRowsOf(all, sel []*timeline.Instant) []TimelineRow {
+	late := model.LateCompletions(all)
+	isLate := make(map[*timeline.Instant]bool)
+	for i, l := range late {
+		if l {
+			isLate[all[i]] = true
+		}
+	}
+	newest := model.NewestCompleted(&timeline.Timeline{Instants: all})
+	out := make([]TimelineRow, len(sel))
+	for i, in := range sel {
+		r := TimelineRow{In: in, Late: isLate[in], Mark: DerivedMark(in), Kind: KindOf(in), Notes: instantNotes(in, newest)}
+		r.Dur, r.DurApprox = Duration(in)
+		out[i] = r
+	}
+	return out
+}
+
 // Duration is an instant's requested→completion duration (0: unknown) and whether it is only
 // the middle of the possible durations (a completion time known to about a second).
 func Duration(in *timeline.Instant) (time.Duration, bool) {

@@ -126,6 +126,23 @@ const (
 	SourceMetadata = "metadata table"
 )
 
+// NumFiles counts the data files the partition holds: every slice's base and log files, of
+// the live and the replaced file groups.
+func (p *Partition) NumFiles() int {
+	n := 0
+	for _, groups := range [][]*FileGroup{p.FileGroups, p.Replaced} {
+		for _, g := range groups {
+			for _, s := range g.Slices {
+				if s.Base != nil {
+					n++
+				}
+				n += len(s.Logs)
+			}
+		}
+	}
+	return n
+}
+
 // NumFileGroups counts live file groups.
 func (v *View) NumFileGroups() int {
 	n := 0
