@@ -156,3 +156,9 @@ func (t *Table) LoadArchived(ctx context.Context, tl *timeline.Timeline) error {
 func (t *Table) Details(ctx context.Context, in *timeline.Instant) (*timeline.Details, error) {
 	return t.timeline().Details(ctx, in)
 }
+
+// WriterSchemas reads the writer schema each instant's commit metadata records (see
+// timeline.Reader.WriterSchemas): only the extra metadata is decoded.
+func (t *Table) WriterSchemas(ctx context.Context, instants []*timeline.Instant) []timeline.WriterSchema {
+	return t.timeline().WriterSchemas(ctx, instants)
+}
