@@ -34,6 +34,7 @@ type CLI struct {
 	Report      ReportCmd     `cmd:"" help:"Write the full report (Markdown or JSON) without the TUI."`
 	Timeline    TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
 	Files       FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
+	Describe    DescribeCmd   `cmd:"" help:"Show hoodie.properties, the table configuration with its sources, the schema and its history."`
 	Checkpoint  CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
 	Incremental IncrQueryCmd  `cmd:"" help:"Count or print the rows an incremental query returns."`
 	Snapshot    SnapshotCmd   `cmd:"" help:"Count or print the rows of a snapshot query, also as of an instant (time travel)."`

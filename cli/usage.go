@@ -14,6 +14,7 @@ const shortUsage = `Usage: hudiscope [flags] TABLE          open the interactive
 Commands:
   timeline    every instant with requested and completion time
   files       the latest file slice of every file group
+  describe    hoodie.properties, table configuration with sources, schema and schema history
   checkpoint  what an incremental read from a begin value re-reads
   layout      file sizes, skew, small files (HoodieTableLayoutAnalyzer)
   health      table-service health (HoodieTableHealthChecker)
@@ -37,7 +38,7 @@ Run 'hudiscope COMMAND --help' for a command's flags and examples.
 func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
-var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
+var commandNames = []string{"open", "report", "timeline", "files", "describe", "checkpoint", "eventlog", "layout",
 	"health", "fleet", "incremental", "snapshot", "changes", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
