@@ -272,12 +272,14 @@ func (d *Describe) describeSchemas(s *model.Snapshot, instants []*timeline.Insta
 		}
 		prevKey, last = key, w
 		if prev == nil {
-			d.History = append(d.History, SchemaVersion{Instant: refOf(w.in, w.ws), Initial: true, Columns: len(p.cols), Changes: []schema.Change{}})
+			d.History = append(d.History, SchemaVersion{Instant: refOf(w.in, w.ws), Initial: true, Columns: len(schema.WithoutMeta(p.cols)), Changes: []schema.Change{}})
 			prev = p.cols
 			continue
 		}
-		if ch := schema.Diff(prev, p.cols); len(ch) > 0 {
-			d.History = append(d.History, SchemaVersion{Instant: refOf(w.in, w.ws), Columns: len(p.cols), Changes: ch})
+		// Meta columns listed or not is no change; a flat schema from before schema-on-read
+		// evolution gets the ids Hudi numbered it with, so its first rename tells.
+		if ch := schema.Diff(schema.WithoutMeta(schema.InferIDs(prev, p.cols)), schema.WithoutMeta(p.cols)); len(ch) > 0 {
+			d.History = append(d.History, SchemaVersion{Instant: refOf(w.in, w.ws), Columns: len(schema.WithoutMeta(p.cols)), Changes: ch})
 		}
 		prev = p.cols
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Change kinds.
@@ -206,6 +207,55 @@ func WithIDs(cols []Column, ids map[string]int) []Column {
 		if id, ok := ids[c.Name]; ok {
 			c.ID = id
 		}
+		out[i] = c
+	}
+	return out
+}
+
+// WithoutMeta is cols without Hudi's meta columns: a writer schema lists them once
+// schema-on-read evolution records them (ALTER TABLE commits do), which is no change of the
+// table's columns.
+func WithoutMeta(cols []Column) []Column {
+	out := make([]Column, 0, len(cols))
+	for _, c := range cols {
+		if !c.Meta {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// InferIDs gives old, a schema recorded before schema-on-read evolution began (no ids), the
+// ids Hudi gave its columns when the first internal schema was made from it
+// (AvroInternalSchemaConverter numbers a flat record's fields in order, the meta columns 0-4
+// first when the table has them), so a rename in the first evolution tells. old is returned
+// as is when it has ids, nests fields (the converter's numbering of nested fields is not
+// inferred), or new carries no ids.
+func InferIDs(old, new []Column) []Column {
+	newMeta, newIDs := false, false
+	for _, c := range new {
+		if c.ID >= 0 {
+			newIDs = true
+			if c.Meta {
+				newMeta = true
+			}
+		}
+	}
+	if !newIDs {
+		return old
+	}
+	for _, c := range old {
+		if c.ID >= 0 || strings.Contains(c.Name, ".") {
+			return old
+		}
+	}
+	cols := WithoutMeta(old)
+	if newMeta {
+		cols = WithMeta(cols)
+	}
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		c.ID = i
 		out[i] = c
 	}
 	return out

@@ -185,3 +185,52 @@ func FuzzInternalIDs(f *testing.F) {
 	f.Add(`{"type":"record","fields":[{"id":0,"name":"a","type":{"type":"map","key_id":1,"key":"string","value_id":2,"value":"int"}}]}`)
 	f.Fuzz(func(t *testing.T, s string) { _, _ = InternalIDs(s) })
 }
+
+// Writer schemas of a real schema-on-read table (Hudi 1.1.1, Spark SQL with
+// hoodie.schema.on.read.enable=true: create id int, fare double, city string, ts long; insert;
+// ALTER TABLE RENAME COLUMN fare TO amount): the insert's Avro schema (no meta columns, no
+// internal schema) and the ALTER_SCHEMA commit's Avro schema and extraMetadata latest_schema.
+const (
+	sorInsert      = `{"type":"record","name":"sor_record","namespace":"hoodie.sor","fields":[{"name":"id","type":["null","int"],"default":null},{"name":"fare","type":["null","double"],"default":null},{"name":"city","type":["null","string"],"default":null},{"name":"ts","type":["null","long"],"default":null}]}`
+	sorAlter       = `{"type":"record","name":"sor_record","namespace":"hoodie.sor","fields":[{"name":"_hoodie_commit_time","type":["null","string"],"doc":"","default":null},{"name":"_hoodie_commit_seqno","type":["null","string"],"doc":"","default":null},{"name":"_hoodie_record_key","type":["null","string"],"doc":"","default":null},{"name":"_hoodie_partition_path","type":["null","string"],"doc":"","default":null},{"name":"_hoodie_file_name","type":["null","string"],"doc":"","default":null},{"name":"id","type":["null","int"],"default":null},{"name":"amount","type":["null","double"],"default":null},{"name":"city","type":["null","string"],"default":null},{"name":"ts","type":["null","long"],"default":null}]}`
+	sorAlterIntern = `{"max_column_id":8,"version_id":20261202042858908,"type":"record","fields":[{"id":0,"name":"_hoodie_commit_time","optional":true,"type":"string","doc":""},{"id":1,"name":"_hoodie_commit_seqno","optional":true,"type":"string","doc":""},{"id":2,"name":"_hoodie_record_key","optional":true,"type":"string","doc":""},{"id":3,"name":"_hoodie_partition_path","optional":true,"type":"string","doc":""},{"id":4,"name":"_hoodie_file_name","optional":true,"type":"string","doc":""},{"id":5,"name":"id","optional":true,"type":"int"},{"id":6,"name":"amount","optional":true,"type":"double"},{"id":7,"name":"city","optional":true,"type":"string"},{"id":8,"name":"ts","optional":true,"type":"long"}]}`
+)
+
+// The rename is told although the insert recorded no ids: its flat schema is numbered as Hudi
+// numbered it (meta columns 0-4, then id 5, fare 6, city 7, ts 8), and the meta columns the
+// ALTER_SCHEMA commit lists are no change.
+func TestRenameFromFirstEvolution(t *testing.T) {
+	old, err := Parse(sorInsert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Parse(sorAlter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := InternalIDs(sorAlterIntern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur = WithIDs(cur, ids)
+	if cur[6].Name != "amount" || cur[6].ID != 6 || cur[0].ID != 0 || !cur[0].Meta {
+		t.Fatalf("ids %+v", cur)
+	}
+	got := Diff(WithoutMeta(InferIDs(old, cur)), WithoutMeta(cur))
+	want := []Change{{Kind: Renamed, Column: "amount", From: "fare"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v", got)
+	}
+	// without the inference: a removal and an addition; with meta columns: five more additions
+	if got := Diff(WithoutMeta(old), WithoutMeta(cur)); len(got) != 2 {
+		t.Errorf("no inference: %+v", got)
+	}
+	if got := Diff(old, cur); len(got) != 7 {
+		t.Errorf("meta columns counted: %d changes", len(got))
+	}
+	// a nested old schema is left without ids
+	nested := []Column{{Name: "a", Type: "record", ID: -1}, {Name: "a.b", Type: "int", ID: -1}}
+	if got := InferIDs(nested, cur); got[0].ID != -1 {
+		t.Errorf("nested: %+v", got)
+	}
+}
