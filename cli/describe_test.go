@@ -303,3 +303,26 @@ func TestDescribeRedactsSecrets(t *testing.T) {
 		t.Errorf("found %d of the 2 added properties", found)
 	}
 }
+
+// A write whose completed file is not JSON is named in problems (file and parse error); the
+// other writes still make the history, and the command exits 0.
+func TestDescribeBadCommit(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	stdout, stderr, code := runCLI(t, "describe", filepath.Join("..", "testdata", "bad", "instant-invalid-json", "table"), "-o", "json", "--cluster-defaults", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var d struct {
+		describeDoc
+		Problems []string
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.WritesRead != 3 || d.WritesWithoutSchema != 1 || len(d.History) != 1 || d.History[0].Instant.RequestedTime != "20261129155610512" {
+		t.Fatalf("%d writes, %d without schema, history %+v", d.WritesRead, d.WritesWithoutSchema, d.History)
+	}
+	if len(d.Problems) != 1 || !strings.Contains(d.Problems[0], "20261129155626253_20261129155631861.commit: invalid character") {
+		t.Errorf("problems %q", d.Problems)
+	}
+}

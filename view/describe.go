@@ -40,7 +40,7 @@ type Describe struct {
 	// SchemaOnRead: some write recorded an internal schema (hoodie.schema.on.read.enable), so
 	// column ids tell renames.
 	SchemaOnRead bool `json:"schemaOnRead"`
-	// Problems are schema texts that could not be parsed, by instant.
+	// Problems are writes whose metadata or schema text could not be read or parsed, by instant.
 	Problems []string `json:"problems"`
 }
 
@@ -244,6 +244,9 @@ func (d *Describe) describeSchemas(s *model.Snapshot, instants []*timeline.Insta
 		d.WritesRead++
 		if w.ws.Avro == "" {
 			d.WritesWithoutSchema++
+			if w.ws.Err != "" {
+				d.Problems = append(d.Problems, w.in.RequestedTime+" "+w.in.Action+": "+w.ws.Err)
+			}
 			continue
 		}
 		if w.ws.Internal != "" {
