@@ -39,6 +39,8 @@ func (c *DescribeCmd) Run(ctx context.Context) error {
 	defer reportProblems(s)
 	instants := s.Timeline.All()
 	d := view.BuildDescribe(s, instants, s.WriterSchemas(ctx, instants))
+	text, path, err := s.SchemaHistoryFile(ctx)
+	d.AddSchemaFile(path, text, err, instants)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

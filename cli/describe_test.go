@@ -326,3 +326,59 @@ func TestDescribeBadCommit(t *testing.T) {
 		t.Errorf("problems %q", d.Problems)
 	}
 }
+
+// A table with a schema-on-read history (.hoodie/.schema) lists its versions from the newest
+// completed schemacommit file: a rename by column id, an addition; the version instants
+// take their completion times from the timeline. (The history here is written by the test, in
+// the format of a real Hudi 1.1.1 file; see hudi/schema's TestInternalVersions.)
+func TestDescribeSchemaOnReadFile(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	dir := testutil.UnzipTable(t, fixture("schema-evo-mor-1.1.1"), t.TempDir())
+	sd := filepath.Join(dir, ".hoodie", ".schema")
+	if err := os.MkdirAll(sd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := func(id int, name, typ string) string {
+		return `{"id":` + string(rune('0'+id)) + `,"name":"` + name + `","optional":true,"type":"` + typ + `"}`
+	}
+	v0 := `{"max_column_id":2,"version_id":0,"type":"record","fields":[` + f(0, "id", "int") + `,` + f(1, "name", "string") + `,` + f(2, "ts", "int") + `]}`
+	v1 := `{"max_column_id":3,"version_id":20261201232928356,"type":"record","fields":[` + f(0, "id", "int") + `,` + f(1, "label", "string") + `,` + f(2, "ts", "int") + `,` + f(3, "note", "string") + `]}`
+	files := map[string]string{
+		"20261201232928356.schemacommit.requested":         "",
+		"20261201232928356_20261201232929000.schemacommit": `{"schemas":[` + v0 + `,` + v1 + `]}`,
+		"20261201232754383_20261201232755000.schemacommit": `{"schemas":[` + v0 + `]}`,
+		"20261201233040548.schemacommit.inflight":          "",
+	}
+	for n, c := range files {
+		if err := os.WriteFile(filepath.Join(sd, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, stderr, code := runCLI(t, "describe", dir, "-o", "json", "--cluster-defaults", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var d struct {
+		SchemaFile        string
+		SchemaFileHistory []struct {
+			Instant struct{ RequestedTime, CompletionTime, Action string }
+			Initial bool
+			Changes []struct{ Kind, Column, From, To string }
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.SchemaFile != ".hoodie/.schema/20261201232928356_20261201232929000.schemacommit" || len(d.SchemaFileHistory) != 2 {
+		t.Fatalf("%s %+v", d.SchemaFile, d.SchemaFileHistory)
+	}
+	h := d.SchemaFileHistory[1]
+	if h.Instant.RequestedTime != "20261201232928356" || h.Instant.CompletionTime != "20261201233016001" || h.Instant.Action != "deltacommit" ||
+		len(h.Changes) != 2 || h.Changes[0].Kind != "renamed" || h.Changes[0].Column != "label" || h.Changes[0].From != "name" ||
+		h.Changes[1].Kind != "added" || h.Changes[1].Column != "note" {
+		t.Errorf("second version %+v", h)
+	}
+	if !d.SchemaFileHistory[0].Initial || d.SchemaFileHistory[0].Instant.RequestedTime != "0" {
+		t.Errorf("first version %+v", d.SchemaFileHistory[0])
+	}
+}

@@ -76,3 +76,12 @@ func (s *Snapshot) WriterSchemas(ctx context.Context, instants []*timeline.Insta
 	}
 	return s.table.WriterSchemas(ctx, instants)
 }
+
+// SchemaHistoryFile reads the newest file of the table's schema-on-read history
+// (hudi.Table.SchemaHistoryFile); "" without a table or without such a file.
+func (s *Snapshot) SchemaHistoryFile(ctx context.Context) (text, path string, err error) {
+	if s.table == nil {
+		return "", "", nil
+	}
+	return s.table.SchemaHistoryFile(ctx)
+}

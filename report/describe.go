@@ -24,6 +24,12 @@ func NewDescribeDocument(d *view.Describe) *DescribeDocument {
 
 // DescribeInstant is "requested → completion action" of a schema's write.
 func DescribeInstant(r view.InstantRef) string {
+	if r.Action == "" && r.CompletionTime == "" {
+		if r.RequestedTime == "0" {
+			return "version 0 (the schema evolution started from)"
+		}
+		return "version " + r.RequestedTime
+	}
 	s := r.RequestedTime + " → " + dashIfEmpty(r.CompletionTime) + " " + r.Action
 	if r.Operation != "" {
 		s += " " + r.Operation
@@ -168,8 +174,14 @@ func DescribeText(w io.Writer, d *view.Describe) error {
 	for _, v := range d.History {
 		fmt.Fprintln(w, "  "+t(HistoryLine(v)))
 	}
+	if d.SchemaFile != "" {
+		fmt.Fprintf(w, "\nSchema-on-read history (%s, %s):\n", t(d.SchemaFile), plural(len(d.SchemaFileHistory), "version"))
+		for _, v := range d.SchemaFileHistory {
+			fmt.Fprintln(w, "  "+t(HistoryLine(v)))
+		}
+	}
 	for _, p := range d.Problems {
-		fmt.Fprintln(w, "  warning: "+t(p))
+		fmt.Fprintln(w, "warning: "+t(p))
 	}
 	return nil
 }
@@ -228,8 +240,17 @@ func DescribeMarkdown(d *view.Describe) string {
 	for _, v := range d.History {
 		fmt.Fprintf(&b, "- %s\n", Escape(HistoryLine(v)))
 	}
-	for _, p := range d.Problems {
-		fmt.Fprintf(&b, "- warning: %s\n", Escape(p))
+	if d.SchemaFile != "" {
+		fmt.Fprintf(&b, "\n## Schema-on-read history\n\n`%s`, %s.\n\n", Escape(d.SchemaFile), plural(len(d.SchemaFileHistory), "version"))
+		for _, v := range d.SchemaFileHistory {
+			fmt.Fprintf(&b, "- %s\n", Escape(HistoryLine(v)))
+		}
+	}
+	if len(d.Problems) > 0 {
+		b.WriteString("\n## Problems\n\n")
+		for _, p := range d.Problems {
+			fmt.Fprintf(&b, "- %s\n", Escape(p))
+		}
 	}
 	return b.String()
 }

@@ -40,6 +40,11 @@ type Describe struct {
 	// SchemaOnRead: some write recorded an internal schema (hoodie.schema.on.read.enable), so
 	// column ids tell renames.
 	SchemaOnRead bool `json:"schemaOnRead"`
+	// SchemaFile is the schema-on-read history file read (.hoodie/.schema/…); "" when the
+	// table has none. SchemaFileHistory are its versions that changed the columns, the first
+	// one first (Initial), by version instant (the completion time when the timeline has it).
+	SchemaFile        string          `json:"schemaFile,omitempty"`
+	SchemaFileHistory []SchemaVersion `json:"schemaFileHistory,omitempty"`
 	// Problems are writes whose metadata or schema text could not be read or parsed, by instant.
 	Problems []string `json:"problems"`
 }
@@ -302,4 +307,44 @@ func completionLess(a, b *timeline.Instant) bool {
 		return c < 0
 	}
 	return timeline.CompareInstants(a.RequestedTime, b.RequestedTime) < 0
+}
+
+// AddSchemaFile adds the versions of the schema-on-read history file at path (text, as
+// model.Snapshot.SchemaHistoryFile read it) that changed the columns; instants give the
+// versions' completion times. readErr is the error reading it, if any.
+func (d *Describe) AddSchemaFile(path, text string, readErr error, instants []*timeline.Instant) {
+	if readErr != nil {
+		d.Problems = append(d.Problems, readErr.Error())
+		return
+	}
+	if text == "" {
+		return
+	}
+	d.SchemaFile = path
+	versions, err := schema.InternalVersions(text)
+	if err != nil {
+		d.Problems = append(d.Problems, path+": "+err.Error())
+		return
+	}
+	byReq := map[string]*timeline.Instant{}
+	for _, in := range instants {
+		if in.State == timeline.Completed && timeline.IsWriteAction(in.Action) {
+			byReq[in.RequestedTime] = in
+		}
+	}
+	d.SchemaFileHistory = []SchemaVersion{}
+	var prev []schema.Column
+	for i, v := range versions {
+		ref := InstantRef{RequestedTime: v.VersionID}
+		if in := byReq[v.VersionID]; in != nil {
+			ref.CompletionTime, ref.Action, ref.Archived = in.CompletionTime, in.Action, in.Archived
+		}
+		cols := schema.WithoutMeta(v.Columns)
+		if i == 0 {
+			d.SchemaFileHistory = append(d.SchemaFileHistory, SchemaVersion{Instant: ref, Initial: true, Columns: len(cols), Changes: []schema.Change{}})
+		} else if ch := schema.Diff(prev, cols); len(ch) > 0 {
+			d.SchemaFileHistory = append(d.SchemaFileHistory, SchemaVersion{Instant: ref, Columns: len(cols), Changes: ch})
+		}
+		prev = cols
+	}
 }

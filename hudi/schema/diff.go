@@ -132,18 +132,21 @@ type internalSchema struct {
 }
 
 type internalField struct {
-	ID   int             `json:"id"`
-	Name string          `json:"name"`
-	Type json.RawMessage `json:"type"`
+	ID       int             `json:"id"`
+	Name     string          `json:"name"`
+	Optional bool            `json:"optional"`
+	Type     json.RawMessage `json:"type"`
 }
 
 type internalType struct {
-	Type      string          `json:"type"`
-	Fields    []internalField `json:"fields"`
-	ElementID *int            `json:"element_id"`
-	Element   json.RawMessage `json:"element"`
-	ValueID   *int            `json:"value_id"`
-	Value     json.RawMessage `json:"value"`
+	Type            string          `json:"type"`
+	Fields          []internalField `json:"fields"`
+	ElementID       *int            `json:"element_id"`
+	Element         json.RawMessage `json:"element"`
+	ElementOptional bool            `json:"element_optional"`
+	ValueID         *int            `json:"value_id"`
+	Value           json.RawMessage `json:"value"`
+	ValueOptional   bool            `json:"value_optional"`
 }
 
 // InternalIDs reads the internal schema (extraMetadata["latest_schema"], or the newest
@@ -259,4 +262,95 @@ func InferIDs(old, new []Column) []Column {
 		out[i] = c
 	}
 	return out
+}
+
+// InternalVersion is one version of the schema-on-read history: the internal schema Hudi
+// recorded at instant VersionID, as columns named as Parse names them. Types are the internal
+// schema's names (int, long, string, decimal(10,2), date, timestamp, record, array<T>, map<T>).
+type InternalVersion struct {
+	VersionID string
+	Columns   []Column
+}
+
+// InternalVersions reads every version a .hoodie/.schema history file holds, oldest first.
+func InternalVersions(text string) ([]InternalVersion, error) {
+	if len(text) > maxSchemaBytes {
+		return nil, fmt.Errorf("schema history of %d bytes is over the %d-byte limit", len(text), maxSchemaBytes)
+	}
+	var s internalSchema
+	if err := json.Unmarshal([]byte(text), &s); err != nil {
+		return nil, fmt.Errorf("schema history: %w", err)
+	}
+	list := s.Schemas
+	if len(list) == 0 {
+		list = []internalSchema{s}
+	}
+	sort.SliceStable(list, func(a, b int) bool { return list[a].VersionID < list[b].VersionID })
+	out := make([]InternalVersion, 0, len(list))
+	for _, v := range list {
+		var cols []Column
+		var walk func(fs []internalField, prefix string, depth int) error
+		var add func(c Column, raw json.RawMessage, depth int) error
+		add = func(c Column, raw json.RawMessage, depth int) error {
+			if depth > maxDepth {
+				return fmt.Errorf("schema history: nests deeper than %d levels", maxDepth)
+			}
+			if len(cols) >= maxColumns {
+				return fmt.Errorf("schema history: more than %d columns", maxColumns)
+			}
+			var prim string
+			if json.Unmarshal(raw, &prim) == nil {
+				c.Type = prim
+				cols = append(cols, c)
+				return nil
+			}
+			var t internalType
+			if err := json.Unmarshal(raw, &t); err != nil {
+				return fmt.Errorf("schema history: column %s: %w", c.Name, err)
+			}
+			switch t.Type {
+			case "record":
+				c.Type = "record"
+				cols = append(cols, c)
+				return walk(t.Fields, c.Name+".", depth+1)
+			case "array", "map":
+				inner, id, opt, suffix := t.Element, t.ElementID, t.ElementOptional, ".element"
+				if t.Type == "map" {
+					inner, id, opt, suffix = t.Value, t.ValueID, t.ValueOptional, ".value"
+				}
+				var innerPrim string
+				if json.Unmarshal(inner, &innerPrim) == nil {
+					c.Type = t.Type + "<" + innerPrim + q(opt) + ">"
+					cols = append(cols, c)
+					return nil
+				}
+				var it internalType
+				_ = json.Unmarshal(inner, &it)
+				c.Type = t.Type + "<" + it.Type + q(opt) + ">"
+				cols = append(cols, c)
+				ec := Column{Name: c.Name + suffix, Nullable: opt, ID: -1}
+				if id != nil {
+					ec.ID = *id
+				}
+				return add(ec, inner, depth+1)
+			}
+			c.Type = t.Type
+			cols = append(cols, c)
+			return nil
+		}
+		walk = func(fs []internalField, prefix string, depth int) error {
+			for _, f := range fs {
+				c := Column{Name: prefix + f.Name, Nullable: f.Optional, ID: f.ID, Meta: prefix == "" && IsMeta(f.Name)}
+				if err := add(c, f.Type, depth); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := walk(v.Fields, "", 0); err != nil {
+			return nil, err
+		}
+		out = append(out, InternalVersion{VersionID: fmt.Sprint(v.VersionID), Columns: cols})
+	}
+	return out, nil
 }

@@ -234,3 +234,39 @@ func TestRenameFromFirstEvolution(t *testing.T) {
 		t.Errorf("nested: %+v", got)
 	}
 }
+
+// sorHistory is the .hoodie/.schema history file of that table after RENAME fare TO amount,
+// ADD COLUMNS (note string) and ALTER COLUMN id TYPE bigint (its newest schemacommit file).
+const sorHistory = `{"schemas":[{"max_column_id":9,"version_id":20261202042920746,"type":"record","fields":[{"id":0,"name":"_hoodie_commit_time","optional":true,"type":"string","doc":""},{"id":1,"name":"_hoodie_commit_seqno","optional":true,"type":"string","doc":""},{"id":2,"name":"_hoodie_record_key","optional":true,"type":"string","doc":""},{"id":3,"name":"_hoodie_partition_path","optional":true,"type":"string","doc":""},{"id":4,"name":"_hoodie_file_name","optional":true,"type":"string","doc":""},{"id":5,"name":"id","optional":true,"type":"long"},{"id":6,"name":"amount","optional":true,"type":"double"},{"id":7,"name":"city","optional":true,"type":"string"},{"id":8,"name":"ts","optional":true,"type":"long"},{"id":9,"name":"note","optional":true,"type":"string"}]},{"max_column_id":9,"version_id":20261202042904145,"type":"record","fields":[{"id":0,"name":"_hoodie_commit_time","optional":true,"type":"string","doc":""},{"id":1,"name":"_hoodie_commit_seqno","optional":true,"type":"string","doc":""},{"id":2,"name":"_hoodie_record_key","optional":true,"type":"string","doc":""},{"id":3,"name":"_hoodie_partition_path","optional":true,"type":"string","doc":""},{"id":4,"name":"_hoodie_file_name","optional":true,"type":"string","doc":""},{"id":5,"name":"id","optional":true,"type":"int"},{"id":6,"name":"amount","optional":true,"type":"double"},{"id":7,"name":"city","optional":true,"type":"string"},{"id":8,"name":"ts","optional":true,"type":"long"},{"id":9,"name":"note","optional":true,"type":"string"}]},{"max_column_id":8,"version_id":20261202042858908,"type":"record","fields":[{"id":0,"name":"_hoodie_commit_time","optional":true,"type":"string","doc":""},{"id":1,"name":"_hoodie_commit_seqno","optional":true,"type":"string","doc":""},{"id":2,"name":"_hoodie_record_key","optional":true,"type":"string","doc":""},{"id":3,"name":"_hoodie_partition_path","optional":true,"type":"string","doc":""},{"id":4,"name":"_hoodie_file_name","optional":true,"type":"string","doc":""},{"id":5,"name":"id","optional":true,"type":"int"},{"id":6,"name":"amount","optional":true,"type":"double"},{"id":7,"name":"city","optional":true,"type":"string"},{"id":8,"name":"ts","optional":true,"type":"long"}]},{"max_column_id":8,"version_id":0,"type":"record","fields":[{"id":0,"name":"_hoodie_commit_time","optional":true,"type":"string","doc":""},{"id":1,"name":"_hoodie_commit_seqno","optional":true,"type":"string","doc":""},{"id":2,"name":"_hoodie_record_key","optional":true,"type":"string","doc":""},{"id":3,"name":"_hoodie_partition_path","optional":true,"type":"string","doc":""},{"id":4,"name":"_hoodie_file_name","optional":true,"type":"string","doc":""},{"id":5,"name":"id","optional":true,"type":"int"},{"id":6,"name":"fare","optional":true,"type":"double"},{"id":7,"name":"city","optional":true,"type":"string"},{"id":8,"name":"ts","optional":true,"type":"long"}]}]}`
+
+func TestInternalVersions(t *testing.T) {
+	vs, err := InternalVersions(sorHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, v := range vs {
+		ids = append(ids, v.VersionID)
+	}
+	want := []string{"0", "20261202042858908", "20261202042904145", "20261202042920746"}
+	if !reflect.DeepEqual(ids, want) {
+		t.Fatalf("versions %v", ids)
+	}
+	var got [][]Change
+	for i := 1; i < len(vs); i++ {
+		got = append(got, Diff(WithoutMeta(vs[i-1].Columns), WithoutMeta(vs[i].Columns)))
+	}
+	wantCh := [][]Change{{{Kind: Renamed, Column: "amount", From: "fare"}}, {{Kind: Added, Column: "note", To: "string"}},
+		{{Kind: TypeChanged, Column: "id", From: "int", To: "long", Promotion: true}}}
+	if !reflect.DeepEqual(got, wantCh) {
+		t.Fatalf("changes %+v", got)
+	}
+	if c := vs[3].Columns[5]; c.Name != "id" || c.ID != 5 || !c.Nullable {
+		t.Errorf("id column %+v", c)
+	}
+}
+
+func FuzzInternalVersions(f *testing.F) {
+	f.Add(sorHistory)
+	f.Fuzz(func(t *testing.T, s string) { _, _ = InternalVersions(s) })
+}
