@@ -35,6 +35,7 @@ type CLI struct {
 	Timeline    TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
 	Show        ShowCmd       `cmd:"" help:"Show one instant: write statistics per partition and file, write amplification, plans and metadata."`
 	Files       FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
+	Describe    DescribeCmd   `cmd:"" help:"Show hoodie.properties, the table configuration with its sources, the schema and its history."`
 	Checkpoint  CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
 	Incremental IncrQueryCmd  `cmd:"" help:"Count or print the rows an incremental query returns."`
 	Snapshot    SnapshotCmd   `cmd:"" help:"Count or print the rows of a snapshot query, also as of an instant (time travel)."`

@@ -116,7 +116,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("HUDISCOPE_NOW", "2026-12-01T00:00:00Z")
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
-	commands := []string{"timeline", "show", "files", "checkpoint", "report", "layout", "health", "eventlog",
+	commands := []string{"timeline", "show", "files", "describe", "checkpoint", "report", "layout", "health", "eventlog",
 		"metadata validate-files", "metadata stats", "metadata timeline", "duplicates", "version"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
@@ -165,6 +165,9 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		run("timeline", append([]string{"timeline", table, "-o", "json", "--since", "7d", "--until", "20991231", "--action", "commit,deltacommit",
 			"--state", "completed", "--sort", "requested", "--reverse", "--limit", "2"}, cd...)...)
 		run("files", append([]string{"files", table, "-o", "json", "--partition", "2024-*", "--limit", "1"}, cd...)...)
+		run("describe", append([]string{"describe", table, "--props", props, "-o", "json"}, cd...)...)
+		// a table version 4 table: the release caveat (0.11 answered by 0.12's key data)
+		run("describe", append([]string{"describe", fixture("cow-v4-0.11.1"), "-o", "json"}, cd...)...)
 		// A value before the timeline (no instant) and the first completed write (an instant
 		// and a re-read).
 		run("checkpoint", append([]string{"checkpoint", table, "20000101000000000", "-o", "json"}, cd...)...)

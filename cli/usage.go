@@ -16,6 +16,7 @@ Commands:
   timeline    every instant with requested and completion time
   show        one instant: write stats per partition and file, write amplification, plans
   files       the latest file slice of every file group
+  describe    hoodie.properties, table configuration with sources, schema and schema history
   checkpoint  what an incremental read from a begin value re-reads
   layout      file sizes, skew, small files (HoodieTableLayoutAnalyzer)
   health      table-service health (HoodieTableHealthChecker)
@@ -41,7 +42,7 @@ Run 'hudiscope COMMAND --help' for a command's flags and examples.
 func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
-var commandNames = []string{"open", "report", "timeline", "show", "files", "checkpoint", "eventlog", "layout",
+var commandNames = []string{"open", "report", "timeline", "show", "files", "describe", "checkpoint", "eventlog", "layout",
 	"health", "metadata", "fleet", "incremental", "snapshot", "changes", "duplicates", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.

@@ -307,3 +307,38 @@ func BenchmarkFileSystemView(b *testing.B) {
 		must(b, err)
 	})
 }
+
+// BenchmarkWriterSchemas is `hudiscope describe`'s schema history read: the writer schema of
+// every commit, only the extra metadata decoded (full: every commit's whole metadata decoded,
+// as Table.Commit does).
+func BenchmarkWriterSchemas(b *testing.B) {
+	for _, sz := range []synthSize{small, {commits: 10000, files: 1000}} {
+		dir := synthTable(b, sz)
+		ctx := context.Background()
+		s, err := model.Load(ctx, model.Options{Location: dir, Steps: []model.Step{model.StepTimeline}, NoMDT: true, LazyCommits: true}, nil)
+		if err != nil || s.Timeline == nil {
+			b.Fatalf("%v %v", err, s.StepErrors)
+		}
+		t, err := hudi.Open(ctx, dir, storage.Options{})
+		must(b, err)
+		instants := s.Timeline.Instants
+		b.Run(sz.String()+"/schemas", func(b *testing.B) {
+			for b.Loop() {
+				ws := s.WriterSchemas(ctx, instants)
+				if len(ws) != len(instants) || ws[0].Avro == "" {
+					b.Fatalf("%d schemas, first %+v", len(ws), ws[0])
+				}
+			}
+			reportPeakHeap(b)
+		})
+		b.Run(sz.String()+"/full", func(b *testing.B) {
+			for b.Loop() {
+				for _, in := range instants {
+					if cm, err := t.Commit(ctx, in); err != nil || cm.ExtraMetadata["schema"] == "" {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

@@ -156,3 +156,50 @@ func (t *Table) LoadArchived(ctx context.Context, tl *timeline.Timeline) error {
 func (t *Table) Details(ctx context.Context, in *timeline.Instant) (*timeline.Details, error) {
 	return t.timeline().Details(ctx, in)
 }
+
+// WriterSchemas reads the writer schema each instant's commit metadata records (see
+// timeline.Reader.WriterSchemas): only the extra metadata is decoded.
+func (t *Table) WriterSchemas(ctx context.Context, instants []*timeline.Instant) []timeline.WriterSchema {
+	return t.timeline().WriterSchemas(ctx, instants)
+}
+
+// SchemaHistoryDir holds the history of schema-on-read evolution (FileBasedInternalSchemaStorageManager).
+const SchemaHistoryDir = ".hoodie/.schema"
+
+// SchemaHistoryFile reads the newest completed file of the schema-on-read history
+// (.hoodie/.schema/<version>_<completion>.schemacommit, or <version>.schemacommit): Hudi
+// writes every version into each new file, so the newest holds the whole history. text is ""
+// when the table has no such directory or no completed file in it.
+func (t *Table) SchemaHistoryFile(ctx context.Context) (text, path string, err error) {
+	entries, err := t.Store.List(ctx, SchemaHistoryDir)
+	if errors.Is(err, storage.ErrNotExist) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("list %s/%s: %w", t.Store.Root(), SchemaHistoryDir, err)
+	}
+	best := ""
+	for _, e := range entries {
+		f, ok := timeline.ParseInstantFileName(e.Name)
+		if !ok || f.Action != timeline.ActionSchemaCommit || f.State != timeline.Completed {
+			continue
+		}
+		if best == "" || timeline.CompareInstants(f.RequestedTime, bestReq(best)) > 0 {
+			best = e.Name
+		}
+	}
+	if best == "" {
+		return "", "", nil
+	}
+	path = SchemaHistoryDir + "/" + best
+	b, err := t.Store.ReadFile(ctx, path)
+	if err != nil {
+		return "", path, fmt.Errorf("read %s/%s: %w", t.Store.Root(), path, err)
+	}
+	return string(b), path, nil
+}
+
+func bestReq(name string) string {
+	f, _ := timeline.ParseInstantFileName(name)
+	return f.RequestedTime
+}

@@ -67,3 +67,21 @@ func NewSnapshot(opts Options, t *hudi.Table, tl *timeline.Timeline, done ...Ste
 	}
 	return s
 }
+
+// WriterSchemas reads the writer schema each of instants recorded (nil without a table): the
+// schema text only, identical texts shared, on the reader's bounded workers.
+func (s *Snapshot) WriterSchemas(ctx context.Context, instants []*timeline.Instant) []timeline.WriterSchema {
+	if s.table == nil {
+		return nil
+	}
+	return s.table.WriterSchemas(ctx, instants)
+}
+
+// SchemaHistoryFile reads the newest file of the table's schema-on-read history
+// (hudi.Table.SchemaHistoryFile); "" without a table or without such a file.
+func (s *Snapshot) SchemaHistoryFile(ctx context.Context) (text, path string, err error) {
+	if s.table == nil {
+		return "", "", nil
+	}
+	return s.table.SchemaHistoryFile(ctx)
+}

@@ -349,3 +349,28 @@ func parseLine(l string) [2]int {
 func sortLines(ls []string) {
 	sort.Slice(ls, func(i, j int) bool { return CompareLines(ls[i], ls[j]) < 0 })
 }
+
+// tableConfigClass declares the keys hoodie.properties holds.
+const tableConfigClass = "org.apache.hudi.common.table.HoodieTableConfig"
+
+// TableConfigKeys lists the canonical names of the table configuration keys (those
+// HoodieTableConfig declares, the keys of hoodie.properties) release line defines, sorted; nil
+// for a line not in the key data.
+func TableConfigKeys(release string) []string {
+	t := table()
+	i := t.dataIndex(release)
+	if i < 0 {
+		return nil
+	}
+	var out []string
+	for name, k := range t.keys[i] {
+		for _, c := range k.Classes {
+			if c == tableConfigClass {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -149,3 +149,26 @@ func TestCompareLines(t *testing.T) {
 		t.Errorf("sorted %v", ls)
 	}
 }
+
+// The table configuration keys per release line are HoodieTableConfig's in the key data: 26 in
+// 0.12 (no hoodie.record.merge.mode, which 1.0 added), 30 in 0.14/0.15, 38 in 1.0, 42 in 1.1,
+// 44 in 1.2; none for a line not in the data.
+func TestTableConfigKeys(t *testing.T) {
+	want := map[string]int{"0.12": 26, "0.14": 30, "0.15": 30, "1.0": 38, "1.1": 42, "1.2": 44}
+	for line, n := range want {
+		keys := TableConfigKeys(line)
+		if len(keys) != n {
+			t.Errorf("%s: %d keys, want %d", line, len(keys), n)
+		}
+		has := slices.Contains(keys, "hoodie.record.merge.mode")
+		if has != (CompareLines(line, "1.0") >= 0) {
+			t.Errorf("%s: hoodie.record.merge.mode listed %v", line, has)
+		}
+		if !slices.Contains(keys, "hoodie.table.name") || !slices.IsSorted(keys) {
+			t.Errorf("%s: %v", line, keys)
+		}
+	}
+	if k := TableConfigKeys("9.9"); k != nil {
+		t.Errorf("unknown line: %v", k)
+	}
+}

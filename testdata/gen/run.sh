@@ -199,6 +199,24 @@ fixture_probe probe_metadata.py mdt $HUDI_0X "$B0" "$VENV/bin/python" "$OUT"/cow
 fixture_probe probe_show.py show $HUDI_1X "$B1" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_1X "$OUT"/mor-services-$HUDI_1X
 shopt -u nullglob
 
+# Describe probes (oracle/describe.json): show_table_properties, DESCRIBE, the read schema and every active
+# write's recorded schema, by the writer's own release.
+describe_probe() { # release bundle python fixture-dir...
+  local rel=$1 bundle=$2 py=$3; shift 3
+  local dirs=() d
+  for d in "$@"; do
+    [ -f "$d/table.zip" ] || continue
+    if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
+    dirs+=("$d")
+  done
+  [ ${#dirs[@]} -gt 0 ] || return 0
+  echo "=== describe probes: Hudi $rel: ${dirs[*]##*/}"
+  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_describe.py" --reader "$rel" --bundle "$bundle" \
+    "${dirs[@]}" > "$WORK/describe-$rel.log" 2>&1 || { echo "FAILED: describe probes $rel (see $WORK/describe-$rel.log)"; }
+}
+describe_probe $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/schema-evo-mor-$HUDI_111
+describe_probe $HUDI_0X "$B0" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_0X
+
 # Do the released hudi-utilities bundles ship the analyzer tools?
 {
   echo "# Class-list check of released hudi-utilities bundles (Maven Central), $(date -u +%F)"
