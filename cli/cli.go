@@ -39,6 +39,7 @@ type CLI struct {
 	Snapshot    SnapshotCmd   `cmd:"" help:"Count or print the rows of a snapshot query, also as of an instant (time travel)."`
 	Changes     ChangesCmd    `cmd:"" help:"Print the CDC rows (op, ts_ms, before, after) of a table with change data capture."`
 	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
+	Verify      VerifyCmd     `cmd:"" help:"Say whether a catalog row's change worked, from the event logs before and after it."`
 	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
 	Health      HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`
 	Fleet       FleetCmd      `cmd:"" help:"Every Hudi table under a location or in a catalog (Glue, Hive Metastore), one triage row each."`
