@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
@@ -273,7 +274,22 @@ func analyzeEventLog(ctx context.Context, s *Snapshot) error {
 	}
 	s.EventLog = r
 	s.addEventLogConfig()
+	s.compareEventLog(ctx)
 	return nil
+}
+
+// compareEventLog reads Options.CompareEventLog and compares the event log with it; a second
+// log that cannot be read leaves the first one loaded (CompareErr says why).
+func (s *Snapshot) compareEventLog(ctx context.Context) {
+	if s.Options.CompareEventLog == "" || s.EventLog == nil {
+		return
+	}
+	r, err := AnalyzeEventLog(ctx, s.Options.CompareEventLog, s.Options.Storage, s.Options.EventLogTune)
+	if err != nil {
+		s.CompareErr = fmt.Errorf("compared event log %s: %w", redact.Value("", s.Options.CompareEventLog), err)
+		return
+	}
+	s.CompareLog, s.EventLogCompare = r, eventlog.Compare(s.EventLog, r)
 }
 
 // addEventLogConfig adds the hoodie.* keys of the event log's Spark Properties to the effective
