@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,8 @@ func compareGoldens(t *testing.T) map[string]struct {
 		"verify-OBS-006-reversed.txt": {[]string{"verify", "OBS-006", "--before", a, "--after", b}, exitVerifyWrongWay},
 		"verify-OBS-002.txt":          {[]string{"verify", "OBS-002", "--before", b, "--after", a}, exitVerifyNoChange},
 		"verify-OBS-001.txt":          {[]string{"verify", "OBS-001", "--before", b, "--after", a}, exitVerifyUnknown},
+		"report.md": {[]string{"report", fixture("eventlog-pair-before-1.2.0"), "--props", filepath.Join("..", "testdata", "fixtures", "eventlog-pair-before-1.2.0", "writer.properties"),
+			"--event-log", b, "--compare-log", a, "--cluster-defaults", "-"}, 0},
 	}
 }
 
@@ -46,6 +49,13 @@ func TestCompareVerifyGolden(t *testing.T) {
 			stdout, stderr, code := runCLI(t, g.args...)
 			if code != g.code {
 				t.Fatalf("%v: exit %d, want %d: %s", g.args, code, g.code, stderr)
+			}
+			if name == "report.md" { // the section this issue adds, not the whole report
+				i, j := strings.Index(stdout, "## Applied changes"), strings.Index(stdout, "## Incremental reads")
+				if i < 0 || j < i {
+					t.Fatalf("no Applied changes section:\n%s", stdout)
+				}
+				stdout = stdout[i:j]
 			}
 			path := filepath.Join("testdata", "golden", "pair-"+name)
 			if *updateGolden {
@@ -109,8 +119,56 @@ func TestCompareVerifyJSON(t *testing.T) {
 			}
 		}
 	}
+	// report --compare-log: appliedChanges documented under "report"; OBS-009 fired on the
+	// run before and its change (hoodie.upsert.shuffle.parallelism 200 -> 2) moved as predicted.
+	dir := filepath.Join("..", "testdata", "fixtures", "eventlog-pair-before-1.2.0")
+	stdout, stderr, code := runCLI(t, "report", fixture("eventlog-pair-before-1.2.0"), "--props", filepath.Join(dir, "writer.properties"),
+		"--event-log", b, "--compare-log", a, "--cluster-defaults", "-", "-o", "json")
+	if code != 0 {
+		t.Fatalf("report --compare-log: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		AppliedChanges []struct {
+			Row    string
+			Status string
+			Fired  bool
+			Keys   []struct{ Key, Before, After string }
+			Verify struct{ Verdict string }
+		} `json:"appliedChanges"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, x := range rep.AppliedChanges {
+		got[x.Row] = x.Verify.Verdict
+		if len(x.Keys) != 1 || x.Keys[0].Key != "hoodie.upsert.shuffle.parallelism" || x.Keys[0].Before != "200" || x.Keys[0].After != "2" {
+			t.Errorf("%s keys %+v", x.Row, x.Keys)
+		}
+		if x.Row == "OBS-009" && (!x.Fired || x.Status != "hypothesis") {
+			t.Errorf("OBS-009 on the run before: %s fired=%v", x.Status, x.Fired)
+		}
+	}
+	want := map[string]string{"OBS-006": "moved the wrong way", "OBS-007": "no change", "OBS-009": "moved as predicted", "OBS-027": "moved the wrong way"}
+	if len(got) != len(want) {
+		t.Errorf("applied changes %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+	var rdoc map[string]any
+	_ = json.Unmarshal([]byte(stdout), &rdoc)
+	rpaths := map[string]bool{}
+	collectJSONPaths(map[string]any{"appliedChanges": rdoc["appliedChanges"]}, "", map[string]bool{}, rpaths)
+	for p := range rpaths {
+		if !sections["report"][p] {
+			t.Errorf("report --compare-log writes %q, not documented in docs/json.md section \"report\"", p)
+		}
+	}
 	// Without --compare the eventlog document is the Java tool's top level, unchanged.
-	stdout, _, _ := runCLI(t, "eventlog", b, "-o", "json")
+	stdout, _, _ = runCLI(t, "eventlog", b, "-o", "json")
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatal(err)

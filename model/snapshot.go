@@ -114,6 +114,9 @@ type Snapshot struct {
 	CompareLog      *EventLogReport
 	EventLogCompare *eventlog.Comparison
 	CompareErr      error
+	// Applied are the catalog rows whose keys differ between the two logs' properties, each
+	// verified on them (findings step; nil without a compared log).
+	Applied []AppliedChange
 	// HealthIn is what the health step read; RunHealth judges it again with other options
 	// without reading the table.
 	HealthIn *health.Input

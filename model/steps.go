@@ -319,5 +319,8 @@ func evaluateFindings(ctx context.Context, s *Snapshot) error {
 	in.Timeline = findingsTimeline(ctx, s)
 	in.Records, in.RecordsSource = findingsRecords(ctx, s)
 	s.Findings = findings.Evaluate(in, nil)
+	if s.CompareLog != nil {
+		s.Applied = findings.VerifyApplied(nil, s.Findings, s.EventLog, s.CompareLog)
+	}
 	return nil
 }

@@ -1,12 +1,14 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
+	"github.com/hudiscope/hudiscope/model"
 )
 
 // VerifyDocument is the JSON of `verify`: the row's verification step on the two event logs.
@@ -102,4 +104,49 @@ func VerifyMarkdown(r *findings.VerifyResult, before, after string) string {
 		b.WriteString(Table([]string{"check", "measure", "expect", "before", "after", "delta", "change", "outcome"}, "lllrrrrl", out))
 	}
 	return b.String()
+}
+
+// appliedSection is the report's "Applied changes": with --compare-log, every catalog row
+// whose keys differ between the two runs' properties, and whether its change worked.
+func appliedSection(_ context.Context, s *model.Snapshot) (string, bool) {
+	if s.CompareLog == nil {
+		return "", false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Compared with %s (%s). ", Escape(s.Options.CompareEventLog), Escape(ptrDash(s.CompareLog.Application.ID)))
+	if len(s.Applied) == 0 {
+		b.WriteString("No key a catalog row moves differs between the two runs' Spark properties, so no change is verified.\n")
+		return b.String(), true
+	}
+	b.WriteString("A row is listed when a key its change moves differs between the two runs' Spark properties; its verification step is read on the two event logs.\n")
+	var quiet []string
+	for _, a := range s.Applied {
+		r := a.Verify
+		if !a.Fired {
+			quiet = append(quiet, fmt.Sprintf("%s (%s): %s", r.Row, orDash(a.Status), r.Verdict))
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s — %s\n\n", r.Row, Escape(r.Title))
+		var keys []string
+		for _, k := range a.Keys {
+			keys = append(keys, fmt.Sprintf("`%s` %s → %s", k.Key, ptrDash(k.Before), ptrDash(k.After)))
+		}
+		status := a.Status
+		if status == "" {
+			status = "-"
+		}
+		fmt.Fprintf(&b, "**%s.** %s (changed: %s; status on the run before: %s)\n", capitalize(r.Verdict), Escape(r.Why), strings.Join(keys, ", "), status)
+		if len(r.Checks) > 0 {
+			var out [][]string
+			for _, c := range r.Checks {
+				v := VerifyCells(c)
+				out = append(out, []string{c.Says, expectWords(c), v[0], v[1], v[2], v[3], c.Outcome})
+			}
+			b.WriteString("\n" + Table([]string{"check", "expect", "before", "after", "delta", "change", "outcome"}, "llrrrrl", out))
+		}
+	}
+	if len(quiet) > 0 {
+		fmt.Fprintf(&b, "\nRows that move a changed key but did not fire on the run before (`hudiscope verify ROW` shows their checks): %s.\n", Escape(strings.Join(quiet, "; ")))
+	}
+	return b.String(), true
 }

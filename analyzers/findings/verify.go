@@ -3,6 +3,7 @@ package findings
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
@@ -328,4 +329,94 @@ func combine(cs []CheckResult) (string, string) {
 		return VerdictNone, "within run-to-run tolerance: " + strings.Join(none, "; ")
 	}
 	return VerdictMoved, "every check moved as the catalog predicts"
+}
+
+// KeyDiff is one configuration key whose value differs between the two event logs' Spark
+// Properties (hudiscope.hudi.configs); nil is absent.
+type KeyDiff struct {
+	Key    string  `json:"key"`
+	Before *string `json:"before"`
+	After  *string `json:"after"`
+}
+
+// Applied is a catalog row whose change was applied between two runs (one of the keys it moves
+// differs between the logs' properties), and its verification on them.
+type Applied struct {
+	Row string `json:"row"`
+	// Status is the row's finding status on the run before ("" when no result was given).
+	Status string `json:"status"`
+	// Fired: the row's finding fired on the run before (a signal held).
+	Fired  bool          `json:"fired"`
+	Keys   []KeyDiff     `json:"keys"`
+	Verify *VerifyResult `json:"verify"`
+}
+
+// ChangedKeys are the keys whose value differs between two event logs' recorded properties,
+// in key order. Values are compared as recorded (redacted values compare equal).
+func ChangedKeys(before, after *eventlog.Report) []KeyDiff {
+	if before == nil || after == nil {
+		return nil
+	}
+	b, a := before.Hudiscope.Hudi.Configs, after.Hudiscope.Hudi.Configs
+	keys := map[string]bool{}
+	for k := range b {
+		keys[k] = true
+	}
+	for k := range a {
+		keys[k] = true
+	}
+	var out []KeyDiff
+	for k := range keys {
+		vb, inB := b[k]
+		va, inA := a[k]
+		if inB == inA && vb == va {
+			continue
+		}
+		d := KeyDiff{Key: k}
+		if inB {
+			d.Before = &vb
+		}
+		if inA {
+			d.After = &va
+		}
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// VerifyApplied verifies every row of cat that moves a key the two runs' properties differ in
+// (res, the findings on the run before, gives each its status; nil leaves it empty), in
+// catalog order.
+func VerifyApplied(cat *Catalog, res *Result, before, after *eventlog.Report) []Applied {
+	if cat == nil {
+		cat = Default()
+	}
+	diffs := ChangedKeys(before, after)
+	var out []Applied
+	for _, r := range cat.Rows {
+		var keys []KeyDiff
+		for _, k := range r.Change.Keys {
+			for _, d := range diffs {
+				if d.Key == k.Key {
+					keys = append(keys, d)
+				}
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		v, err := Verify(cat, r.ID, before, after)
+		if err != nil {
+			continue
+		}
+		a := Applied{Row: r.ID, Keys: keys, Verify: v}
+		if res != nil {
+			if f := res.Find(r.ID); f != nil {
+				a.Status, a.Fired = f.Status, f.Fired
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }

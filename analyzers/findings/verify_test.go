@@ -1,6 +1,7 @@
 package findings_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hudiscope/hudiscope/analyzers/findings"
@@ -119,5 +120,25 @@ func TestVerifyUnknown(t *testing.T) {
 	r, _ = findings.Verify(nil, "OBS-009", before, before)
 	if r.Verdict != findings.VerdictNone {
 		t.Errorf("same log twice: %s (%s)", r.Verdict, r.Why)
+	}
+}
+
+// The pair's recorded properties differ in one key, and four rows move it.
+func TestVerifyAppliedPair(t *testing.T) {
+	before, after := pairReports(t)
+	d := findings.ChangedKeys(before, after)
+	if len(d) != 1 || d[0].Key != "hoodie.upsert.shuffle.parallelism" || *d[0].Before != "200" || *d[0].After != "2" {
+		t.Fatalf("changed keys: %+v", d)
+	}
+	var got []string
+	for _, a := range findings.VerifyApplied(nil, nil, before, after) {
+		got = append(got, a.Row+" "+a.Verify.Verdict)
+	}
+	want := []string{"OBS-006 moved the wrong way", "OBS-007 no change", "OBS-009 moved as predicted", "OBS-027 moved the wrong way"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("applied: %v, want %v", got, want)
+	}
+	if len(findings.ChangedKeys(before, before)) != 0 || findings.ChangedKeys(before, nil) != nil {
+		t.Error("same log: keys differ")
 	}
 }
