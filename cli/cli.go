@@ -42,6 +42,7 @@ type CLI struct {
 	Changes     ChangesCmd    `cmd:"" help:"Print the CDC rows (op, ts_ms, before, after) of a table with change data capture."`
 	Duplicates  DuplicatesCmd `cmd:"" help:"Record keys the latest snapshot holds more than once (exit 3 when any)."`
 	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
+	Verify      VerifyCmd     `cmd:"" help:"Say whether a catalog row's change worked, from the event logs before and after it."`
 	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
 	Health      HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`
 	Metadata    MetadataCmd   `cmd:"" help:"Metadata-table checks: validate-files, stats, timeline (hudi-cli metadata)."`

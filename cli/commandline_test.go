@@ -187,7 +187,7 @@ func TestVersionAndUsage(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "Usage: hudiscope checkpoint") {
 		t.Errorf("help checkpoint: %d %.200s", code, stdout)
 	}
-	for _, cmd := range []string{"open", "timeline", "files", "checkpoint", "layout", "health", "eventlog", "report", "completion", "man", "version"} {
+	for _, cmd := range []string{"open", "timeline", "files", "checkpoint", "layout", "health", "eventlog", "verify", "report", "completion", "man", "version"} {
 		stdout, _, code := runCLI(t, cmd, "--help")
 		i := strings.LastIndex(stdout, "\nExamples:\n")
 		n := strings.Count(stdout[max(i, 0):], "\n  hudiscope ")

@@ -25,6 +25,7 @@ type EventlogCmd struct {
 	MinStageSeconds float64 `name:"min-stage-seconds" short:"m" default:"0" help:"Hide stages shorter than this in text output."`
 	IncludeTasks    bool    `name:"include-tasks" help:"Add p25/p75/p99 task durations per stage to JSON."`
 	Progress        bool    `help:"Print reading progress to stderr."`
+	Compare         string  `name:"compare" placeholder:"LOG" help:"Compare with this second event log (the run after a change): phases, operations, stage kinds and the time no job covers side by side, with deltas. JSON: the eventlogCompare document (docs/json.md)."`
 	OutputFlags
 	StorageFlags
 }
@@ -37,7 +38,7 @@ func (c *EventlogCmd) examples() []string {
 	return []string{
 		`hudiscope eventlog hdfs:///var/log/spark/apps/application_1700000000000_0042`,
 		`hudiscope eventlog --app-id application_1700000000000_0042 -o JSON -f report.json`,
-		`hudiscope eventlog -e eventlog_v2_local-1795968726856 --top-n 10`,
+		`hudiscope eventlog -e eventlog_v2_local-1795968726856 --compare eventlog_v2_local-1795968799999 --top-n 10`,
 	}
 }
 
@@ -64,26 +65,18 @@ func (c *EventlogCmd) Run(ctx context.Context) error {
 	if path == "" {
 		return codeError{exitUsage, "missing event log: give PATH, --event-log or --app-id"}
 	}
-	tune := func(opt *eventlog.Options) {
-		opt.IncludeTasks = c.IncludeTasks
-		if c.Progress {
-			opt.Progress = func(p eventlog.Progress) {
-				fmt.Fprintf(os.Stderr, "\r%s (%d/%d): %d MiB decoded, %d events", redact.Text(p.File), p.Part, p.Parts, p.TotalDecoded>>20, p.Events)
-			}
+	rep, err := c.analyze(ctx, path)
+	if err != nil {
+		return err
+	}
+	if c.Compare != "" {
+		after, err := c.analyze(ctx, c.Compare)
+		if err != nil {
+			return err
 		}
+		cmp := eventlog.Compare(rep, after)
+		return c.writeCompare(format, cmp)
 	}
-	s, _ := model.Load(ctx, model.Options{Steps: []model.Step{model.StepEventLog}, EventLog: path,
-		Storage: c.storage(nil), EventLogTune: tune}, nil)
-	if c.Progress {
-		fmt.Fprintln(os.Stderr)
-	}
-	if err := s.StepErrors[model.StepEventLog]; err != nil {
-		if errors.Is(err, context.Canceled) {
-			return codeError{exitError, "interrupted"}
-		}
-		return codeError{exitUsage, fmt.Sprintf("failed to analyze Spark event log at %s: %v", path, err)}
-	}
-	rep := s.EventLog
 	rep.Hudiscope.SchemaVersion = report.SchemaVersion
 	err = c.writeOutput(func(w io.Writer) error {
 		switch format {
@@ -99,4 +92,45 @@ func (c *EventlogCmd) Run(ctx context.Context) error {
 		return codeError{exitUsage, err.Error()}
 	}
 	return nil
+}
+
+func (c *EventlogCmd) writeCompare(format string, cmp *eventlog.Comparison) error {
+	err := c.writeOutput(func(w io.Writer) error {
+		switch format {
+		case "json":
+			return report.WriteJSON(w, report.NewCompareDocument(cmp))
+		case "md":
+			_, err := io.WriteString(w, report.EventLogCompareMarkdown(cmp, c.TopN))
+			return err
+		}
+		return report.EventLogCompareText(w, cmp, c.TopN)
+	})
+	if err != nil {
+		return codeError{exitUsage, err.Error()}
+	}
+	return nil
+}
+
+// analyze reads and analyzes one event log (exit 2 when it cannot, as the Java tool).
+func (c *EventlogCmd) analyze(ctx context.Context, path string) (*eventlog.Report, error) {
+	tune := func(opt *eventlog.Options) {
+		opt.IncludeTasks = c.IncludeTasks
+		if c.Progress {
+			opt.Progress = func(p eventlog.Progress) {
+				fmt.Fprintf(os.Stderr, "\r%s (%d/%d): %d MiB decoded, %d events", redact.Text(p.File), p.Part, p.Parts, p.TotalDecoded>>20, p.Events)
+			}
+		}
+	}
+	s, _ := model.Load(ctx, model.Options{Steps: []model.Step{model.StepEventLog}, EventLog: path,
+		Storage: c.storage(nil), EventLogTune: tune}, nil)
+	if c.Progress {
+		fmt.Fprintln(os.Stderr)
+	}
+	if err := s.StepErrors[model.StepEventLog]; err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, codeError{exitError, "interrupted"}
+		}
+		return nil, codeError{exitUsage, fmt.Sprintf("failed to analyze Spark event log at %s: %v", path, err)}
+	}
+	return s.EventLog, nil
 }

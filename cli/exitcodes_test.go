@@ -121,6 +121,7 @@ func TestExitCodesPerREADME(t *testing.T) {
 	notWritable := "/nonexistent/dir/out.md"
 	const missing = "/nonexistent/input"
 	zstdLog := filepath.Join("..", "testdata", "fixtures", "cdc-0.15.0", "local-1796078932238.zstd")
+	pairBefore, pairAfter := pairLogs(t)
 
 	cases := []exitCase{
 		// The general table.
@@ -210,6 +211,14 @@ func TestExitCodesPerREADME(t *testing.T) {
 		{"eventlog", "2 conflicting arguments", []string{"eventlog", eventLog, "--event-log", damaged}, nil, 2, "not both"},
 		{"eventlog", "2 --output-file not writable", []string{"eventlog", eventLog, "--output-file", notWritable}, nil, 2, notWritable},
 		{"eventlog", "70 internal error", []string{"eventlog", eventLog}, []string{testPanicEnv + "=eventlog"}, 70, reportHint},
+		// verify on the eventlog-pair fixtures (hoodie.upsert.shuffle.parallelism 200 -> 2)
+		{"verify", "0 moved as predicted", []string{"verify", "OBS-009", "--before", pairBefore, "--after", pairAfter}, nil, 0, "MOVED AS PREDICTED"},
+		{"verify", "1 an event log could not be read", []string{"verify", "OBS-009", "--before", missing, "--after", pairAfter}, nil, 1, missing},
+		{"verify", "2 an unknown row", []string{"verify", "OBS-099", "--before", pairBefore, "--after", pairAfter}, nil, 2, "no catalog row"},
+		{"verify", "2 an instant time instead of a log", []string{"verify", "OBS-009", "--before", "20240101000000000", "--after", pairAfter}, nil, 2, "looks like an instant time"},
+		{"verify", "3 no change", []string{"verify", "OBS-002", "--before", pairBefore, "--after", pairAfter}, nil, 3, "NO CHANGE"},
+		{"verify", "4 moved the wrong way", []string{"verify", "OBS-006", "--before", pairAfter, "--after", pairBefore}, nil, 4, "MOVED THE WRONG WAY"},
+		{"verify", "5 unknown", []string{"verify", "OBS-001", "--before", pairBefore, "--after", pairAfter}, nil, 5, "not verifiable from an event log"},
 	}
 	for _, c := range cases {
 		t.Run(c.row+"/"+c.why, func(t *testing.T) {

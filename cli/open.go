@@ -19,11 +19,12 @@ import (
 
 // OpenCmd starts the interactive explorer (the default command).
 type OpenCmd struct {
-	Table     string `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI; a location holding many tables opens the Fleet view (or --glue, --hms)."`
-	EventLog  string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
-	ExportDir string `name:"export-dir" help:"Directory for Markdown exports (e, E)." default:"." type:"existingdir"`
-	ASCII     bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
-	LogFile   string `name:"log-file" help:"Write library and SDK logs to this file (default: discard)." type:"path"`
+	Table      string `arg:"" optional:"" help:"Table path: directory, .zip, s3:// or s3a:// URI; a location holding many tables opens the Fleet view (or --glue, --hms)."`
+	EventLog   string `name:"event-log" help:"Spark event log: a file, a rolling directory, s3://, hdfs:// or shs://HOST:PORT/APP_ID."`
+	CompareLog string `name:"compare-log" placeholder:"LOG" help:"A second Spark event log (the run after a change): the Event log pane's x shows it beside --event-log, with deltas."`
+	ExportDir  string `name:"export-dir" help:"Directory for Markdown exports (e, E)." default:"." type:"existingdir"`
+	ASCII      bool   `name:"ascii" help:"Draw with ASCII only (no box-drawing or block glyphs)."`
+	LogFile    string `name:"log-file" help:"Write library and SDK logs to this file (default: discard)." type:"path"`
 	// The mouse is the terminal's by default (text selection over SSH and in tmux).
 	Mouse      bool `name:"mouse" help:"Capture the mouse: wheel scrolls, clicks select tabs, rows and the problems badge (the terminal's own text selection then needs shift)."`
 	NoMouse    bool `name:"no-mouse" hidden:"" help:"Do not capture the mouse (the default; kept for old command lines)."`
@@ -47,6 +48,16 @@ func (c *OpenCmd) Run(ctx context.Context) error {
 	if c.EventLog != "" && !strings.Contains(c.EventLog, "://") { // remote logs are checked when read
 		if _, err := os.Stat(c.EventLog); err != nil {
 			return fmt.Errorf("event log: %w", err)
+		}
+	}
+	if c.CompareLog != "" {
+		if c.EventLog == "" {
+			return codeError{exitUsage, "--compare-log needs --event-log (the run it is compared with)"}
+		}
+		if !strings.Contains(c.CompareLog, "://") {
+			if _, err := os.Stat(c.CompareLog); err != nil {
+				return fmt.Errorf("compared event log: %w", err)
+			}
 		}
 	}
 	// --props is refused here as every command refuses it (config.ReadProps), not shown as props ✓.
@@ -122,6 +133,7 @@ func runTUIOffStderr(ctx context.Context, m tea.Model, logw io.Writer) error {
 func (c *OpenCmd) modelOptions(logw io.Writer) model.Options {
 	opts := c.options(c.Table, nil, logw)
 	opts.EventLog = c.EventLog
+	opts.CompareEventLog = c.CompareLog
 	opts.Health.ApplyAllDefaults = c.ApplyAllDefaults
 	opts.EarlyTimeline = true // the Timeline's first frame before every commit is read
 	return opts

@@ -21,7 +21,8 @@ Commands:
   layout      file sizes, skew, small files (HoodieTableLayoutAnalyzer)
   health      table-service health (HoodieTableHealthChecker)
   metadata    the metadata table: validate-files (vs storage), stats, timeline
-  eventlog    a Spark event log by Hudi operation and phase
+  eventlog    a Spark event log by Hudi operation and phase (--compare B: two side by side)
+  verify      whether a catalog row's change worked, from the event logs before and after
   report      the full report as Markdown or JSON
   incremental the rows an incremental read from a begin value returns (--count)
   snapshot    the rows a snapshot read returns, or as of a time (--as-of, --count)
@@ -42,7 +43,7 @@ Run 'hudiscope COMMAND --help' for a command's flags and examples.
 func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
-var commandNames = []string{"open", "report", "timeline", "show", "files", "describe", "checkpoint", "eventlog", "layout",
+var commandNames = []string{"open", "report", "timeline", "show", "files", "describe", "checkpoint", "eventlog", "verify", "layout",
 	"health", "metadata", "fleet", "incremental", "snapshot", "changes", "duplicates", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.

@@ -84,6 +84,9 @@ type Options struct {
 	// FollowEventLog reads the event log through an eventlog.Follower, so a watch can poll
 	// the appended events of a running application (Snapshot.FollowEventLog).
 	FollowEventLog bool
+	// CompareEventLog is a second event log (the run after a change) compared with EventLog
+	// (Snapshot.EventLogCompare); read with the event log, not followed.
+	CompareEventLog string
 }
 
 func (o Options) now() time.Time {
@@ -113,6 +116,14 @@ type Snapshot struct {
 	Health    *health.Result
 	EventLog  *EventLogReport // the Spark event log's analysis (nil without --event-log)
 	Findings  *FindingsResult // the optimization catalogs evaluated against the rest
+	// CompareLog is Options.CompareEventLog's analysis and EventLogCompare the event log
+	// compared with it (nil without it); CompareErr says why the second log could not be read.
+	CompareLog      *EventLogReport
+	EventLogCompare *eventlog.Comparison
+	CompareErr      error
+	// Applied are the catalog rows whose keys differ between the two logs' properties, each
+	// verified on them (findings step; nil without a compared log).
+	Applied []AppliedChange
 	// HealthIn is what the health step read; RunHealth judges it again with other options
 	// without reading the table.
 	HealthIn *health.Input

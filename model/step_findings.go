@@ -16,6 +16,10 @@ import (
 // FindingsResult is the findings engine's result (Snapshot.Findings).
 type FindingsResult = findings.Result
 
+// AppliedChange is a catalog row whose keys differ between the event log and the compared
+// one, verified on the two (Snapshot.Applied).
+type AppliedChange = findings.Applied
+
 // FindingsInput points the findings engine at a snapshot's parts.
 func FindingsInput(s *Snapshot) findings.Input {
 	in := findings.Input{Config: s.Effective, EventLog: s.EventLog, Layout: s.Layout, Health: s.Health,

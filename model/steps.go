@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
+	"github.com/hudiscope/hudiscope/analyzers/eventlog"
 	"github.com/hudiscope/hudiscope/analyzers/findings"
 	"github.com/hudiscope/hudiscope/analyzers/layout"
 	"github.com/hudiscope/hudiscope/hudi"
@@ -288,7 +289,22 @@ func analyzeEventLog(ctx context.Context, s *Snapshot) error {
 	}
 	s.EventLog = r
 	s.addEventLogConfig()
+	s.compareEventLog(ctx)
 	return nil
+}
+
+// compareEventLog reads Options.CompareEventLog and compares the event log with it; a second
+// log that cannot be read leaves the first one loaded (CompareErr says why).
+func (s *Snapshot) compareEventLog(ctx context.Context) {
+	if s.Options.CompareEventLog == "" || s.EventLog == nil {
+		return
+	}
+	r, err := AnalyzeEventLog(ctx, s.Options.CompareEventLog, s.Options.Storage, s.Options.EventLogTune)
+	if err != nil {
+		s.CompareErr = fmt.Errorf("compared event log %s: %w", redact.Value("", s.Options.CompareEventLog), err)
+		return
+	}
+	s.CompareLog, s.EventLogCompare = r, eventlog.Compare(s.EventLog, r)
 }
 
 // addEventLogConfig adds the hoodie.* keys of the event log's Spark Properties to the effective
@@ -318,5 +334,8 @@ func evaluateFindings(ctx context.Context, s *Snapshot) error {
 	in.Timeline = findingsTimeline(ctx, s)
 	in.Records, in.RecordsSource = findingsRecords(ctx, s)
 	s.Findings = findings.Evaluate(in, nil)
+	if s.CompareLog != nil {
+		s.Applied = findings.VerifyApplied(nil, s.Findings, s.EventLog, s.CompareLog)
+	}
 	return nil
 }

@@ -29,6 +29,9 @@ type Document struct {
 	ProblemDetails []view.Problem    `json:"problemDetails"`
 	Sections       map[string]string `json:"sections,omitempty"` // later analyses, as Markdown
 	Findings       *findings.Result  `json:"findings,omitempty"` // the optimization catalogs' findings
+	// AppliedChanges are the rows whose keys differ between --event-log and --compare-log,
+	// each verified on the two runs (omitted without --compare-log).
+	AppliedChanges []findings.Applied `json:"appliedChanges,omitempty"`
 }
 
 // TableJSON identifies the table.
@@ -122,6 +125,9 @@ func BuildDocument(ctx context.Context, s *model.Snapshot) Document {
 		}
 	}
 	d.Findings = s.Findings
+	if s.CompareLog != nil {
+		d.AppliedChanges = append([]findings.Applied{}, s.Applied...)
+	}
 	for _, sec := range sections {
 		if !sec.inJSON {
 			continue

@@ -30,6 +30,7 @@ var sections = []section{
 	{"Summary", summarySection, false},
 	{"Table", tableSection, false},
 	{"Findings", findingsSection, false},
+	{"Applied changes", appliedSection, false},
 	{"Incremental reads", incrementalSection, false},
 	{"Timeline", timelineSection, false},
 	{"Event log", eventLogSection, true},

@@ -147,6 +147,9 @@ type Row struct {
 	PayoffPath string  `json:"payoffPath,omitempty"`
 	PayoffRank float64 `json:"payoffRank,omitempty"`
 	Verify     string  `json:"verify"`
+	// Verification is Verify as data: the checks a pair of event logs evaluates (Verify),
+	// or why the step cannot be evaluated from an event log.
+	Verification Verification `json:"verification"`
 	// Caveats are event-log caveat tags carried into the finding's text (see caveatTags).
 	Caveats []string `json:"caveats,omitempty"`
 	// Notes are always printed with the finding (the row's own warnings).
@@ -293,6 +296,9 @@ func Parse(catalog, knownKeys, knownConfigs, engineDefaults []byte) (*Catalog, e
 			}
 		}
 		if err := c.compileRow(r); err != nil {
+			return nil, fmt.Errorf("findings catalog: %s: %w", r.ID, err)
+		}
+		if err := c.compileVerification(r); err != nil {
 			return nil, fmt.Errorf("findings catalog: %s: %w", r.ID, err)
 		}
 		for _, cs := range [][]Cond{r.Signals, r.Against, r.Gates, r.DoNothingWhen} {

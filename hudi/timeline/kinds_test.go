@@ -110,7 +110,8 @@ func TestKindsOnFixtures(t *testing.T) {
 		"incr-0.12.2", "incr-0.15.0", "incr-1.0.2", "incr-1.2.0", "incr-1.2.0-lz4", "incr-1.2.0-snappy", "incr-1.2.0-zstd"} {
 		want[fx] = plain(3)
 	}
-	for _, fx := range []string{"index-bloom-1.2.0", "index-rli-1.2.0", "index-rli-nostream-1.2.0", "index-simple-1.2.0"} {
+	for _, fx := range []string{"index-bloom-1.2.0", "index-rli-1.2.0", "index-rli-nostream-1.2.0", "index-simple-1.2.0",
+		"eventlog-pair-before-1.2.0", "eventlog-pair-after-1.2.0"} {
 		want[fx] = plain(4)
 	}
 	// Issue 29's: the bootstrap commit (00000000000001) and two upserts; one FULL_RECORD

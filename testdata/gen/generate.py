@@ -257,6 +257,8 @@ class Gen:
              .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + os.path.join(self.work, "_derby"))
              .config("spark.eventLog.enabled", "false" if args_off(self.a) else "true")
              .config("spark.eventLog.dir", "file://" + self.fixture_dir))
+        if self.a.scenario == "eventlog-pair":  # recorded in the event log's Spark Properties
+            b = b.config("hoodie.upsert.shuffle.parallelism", {"before": "200", "after": "2"}[self.a.variant])
         if not re.match(r"0\.(1[012]|[0-9])\.", self.release):  # registrar exists since 0.13
             b = b.config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
         else:  # Hudi 0.12 was built on Spark 3.3.1; Spark 3.3.2+ readers need this key in the Hadoop conf
@@ -818,6 +820,32 @@ class Gen:
         self.finish(name, path, summary, opts)
 
 
+    def eventlog_pair(self):
+        """Issue 33: the same upsert job twice, only hoodie.upsert.shuffle.parallelism changed, so a
+        compared pair of event logs has a known expected direction. variant "before": 200 (far above
+        local[2]'s 2 cores: OBS-009's over-parallelised signature); "after": 2 (OBS-009's change,
+        toward 2-3x the core count). The key is also set on the Spark conf so the event log's Spark
+        Properties record it (the writer option is what Hudi uses; both carry the same value)."""
+        par = {"before": "200", "after": "2"}[self.a.variant]
+        name = "pair"
+        path = self.table_path(name)
+        opts = self.base_opts(name, partitioned=True)
+        opts.update({"hoodie.metadata.enable": "false", "hoodie.index.type": "SIMPLE",
+                     "hoodie.upsert.shuffle.parallelism": par})
+        parts = ["2024-01-%02d" % d for d in range(1, 5)]
+        rows = [(k, "n%d" % k, 0, parts[k % 4]) for k in range(2000)]
+        self.spark.sparkContext.setJobGroup("hudiscope-insert", "hudiscope: seed insert")
+        self.write(path, rows, opts, op="insert", schema=PSCHEMA)
+        for r in range(1, 4):
+            upd = [(k, "u%d_%d" % (r, k), r, parts[k % 4]) for k in range(r, 2000, 4)][:400]
+            self.spark.sparkContext.setJobGroup("hudiscope-upsert", "hudiscope: measured upsert %d" % r)
+            self.write(path, upd, opts, schema=PSCHEMA)
+        summary = self.common_oracles(name, path)
+        summary["workload"] = ("insert 2000 rows (4 partitions) then 3 upserts of 400 rows; "
+                               "hoodie.upsert.shuffle.parallelism=%s" % par)
+        summary["upsert_shuffle_parallelism"] = int(par)
+        self.finish(name, path, summary, opts)
+
     # ------------------------------------------------ issue 29 scenarios (0.14.0 / 1.1.1)
     def snapshot_rows(self, path, key="id"):
         """oracle/snapshot_rows.json: spark.read.format("hudi").load, every column, ordered by key."""
@@ -1143,7 +1171,8 @@ def main():
         return refresh_timeline(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser()
     ap.add_argument("--scenario", required=True, choices=["incr", "cdc", "cow-services", "mor-services", "mor-compaction", "index", "types", "cdc-ops", "cdc-morlog",
-                                                            "bootstrap", "mor-archived", "restore", "schema-evo", "killed-writer", "dups"])
+                                                            "bootstrap", "mor-archived", "restore", "schema-evo", "killed-writer", "dups",
+                                                            "eventlog-pair"])
     ap.add_argument("--variant", default="")
     ap.add_argument("--fixture", required=True)
     ap.add_argument("--hudi-release", required=True)
@@ -1157,7 +1186,8 @@ def main():
     {"incr": g.incr, "cdc": g.cdc, "cow-services": g.cow_services,
      "mor-services": g.mor_services, "mor-compaction": g.mor_compaction, "index": g.index_variant, "types": g.types, "cdc-ops": g.cdc, "cdc-morlog": g.cdc,
      "bootstrap": g.bootstrap, "mor-archived": g.mor_archived,
-     "restore": g.restore, "schema-evo": g.schema_evo, "killed-writer": g.killed_writer, "dups": g.dups}[a.scenario]()
+     "restore": g.restore, "schema-evo": g.schema_evo, "killed-writer": g.killed_writer, "dups": g.dups,
+     "eventlog-pair": g.eventlog_pair}[a.scenario]()
 
 
 if __name__ == "__main__":

@@ -102,6 +102,8 @@ killed-writer-$HUDI_014|killed-writer||$HUDI_014|$B014|off|
 bootstrap-full-$HUDI_014|bootstrap|full|$HUDI_014|$B014|off|
 dups-$HUDI_111|dups||$HUDI_111|$B111|off|
 dups-cow-$HUDI_014|dups|cow|$HUDI_014|$B014|off|
+eventlog-pair-before-$HUDI_1X|eventlog-pair|before|$HUDI_1X|$B1|zstd|
+eventlog-pair-after-$HUDI_1X|eventlog-pair|after|$HUDI_1X|$B1|zstd|
 "
 
 want() { local w; for w in "${SELECTED[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }

@@ -41,6 +41,8 @@ type EventLogPane struct {
 	stage   *common.Pager
 	stageAt int
 	caveats *common.Pager
+	// compare is the comparison with --compare-log (x), when open.
+	compare *common.Pager
 
 	// view are the stages listed (indices into stages): all, or a scope's.
 	InView []int
@@ -58,14 +60,14 @@ type EventLogPane struct {
 // eventLogKeys are the stage list's keys. Caveats is w: c is the Timeline's checkpoint helper.
 type eventLogKeys struct {
 	common.ListKeys
-	Open, Caveats, Phases, Instant key.Binding
+	Open, Caveats, Phases, Instant, Compare key.Binding
 }
 
 func (k eventLogKeys) ShortHelp() []key.Binding {
-	return common.Enabled(k.Open, k.Filter, k.Sort, k.Phases, k.Caveats)
+	return common.Enabled(k.Open, k.Filter, k.Sort, k.Phases, k.Caveats, k.Compare)
 }
 func (k eventLogKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.All(), {k.Open, k.Filter, k.Sort, k.Phases, k.Instant, k.Caveats}}
+	return [][]key.Binding{k.All(), common.Enabled(k.Open, k.Filter, k.Sort, k.Phases, k.Instant, k.Caveats, k.Compare)}
 }
 func (k eventLogKeys) HelpTitles() []string { return []string{"Move", "Event log"} }
 
@@ -96,7 +98,8 @@ func (k stageKeys) HelpTitles() []string { return []string{"Scroll", "Stage"} }
 func NewEventLog(c *common.Common) *EventLogPane {
 	return &EventLogPane{c: c, km: eventLogKeys{Open: c.Keys.Open, Caveats: common.Bind("w", "caveats & properties", "w"),
 		Phases:  common.Bind("P", "phase: pick one (enter lists its stages)", "P"),
-		Instant: common.Bind("i", "instant of the stage (Timeline)", "i")}}
+		Instant: common.Bind("i", "instant of the stage (Timeline)", "i"),
+		Compare: common.Bind("x", "compare with --compare-log", "x")}}
 }
 
 // KeyMap is the focused view's keys: a stage or the caveats, the filter, or the list.
@@ -109,6 +112,8 @@ func (e *EventLogPane) KeyMap() help.KeyMap {
 		return stageKeys{PagerKeys: e.stage.Keys(e.c.Keys.Nav), Instant: common.When(e.km.Instant, in != "")}
 	case e.caveats != nil:
 		return e.caveats.Keys(e.c.Keys.Nav)
+	case e.compare != nil:
+		return e.compare.Keys(e.c.Keys.Nav)
 	case e.phaseFocus:
 		n := len(e.Phases)
 		return phaseKeys{Up: common.When(e.c.Keys.Nav.Up, n > 1), Down: common.When(e.c.Keys.Nav.Down, n > 1),
@@ -122,7 +127,16 @@ func (e *EventLogPane) KeyMap() help.KeyMap {
 	k.Phases = common.When(k.Phases, len(e.Phases) > 0)
 	in, _ := e.stageInstant(e.Selected())
 	k.Instant = common.When(k.Instant, in != "")
+	k.Compare = common.When(k.Compare, e.comparison() != nil)
 	return k
+}
+
+// comparison is the snapshot's comparison with --compare-log (nil without one).
+func (e *EventLogPane) comparison() *eventlog.Comparison {
+	if e.snap == nil {
+		return nil
+	}
+	return e.snap.EventLogCompare
 }
 
 // Selected is the stage under the list cursor (an index into stages), or -1.
@@ -151,6 +165,8 @@ func (e *EventLogPane) Reflow() {
 		e.stage.Set(e.stageLines(&e.Rows[e.stageAt], w), w, h-1)
 	case e.caveats != nil:
 		e.caveats.Set(e.caveatLines(w), w, h-1)
+	case e.compare != nil:
+		e.compare.Set(e.compareLines(w), w, h-1)
 	}
 	e.List.SizeFooter(w, "stages")
 	e.List.SetPage(h - len(e.Top(w, h)) - 1 - len(e.bottom(w, h)))
@@ -161,7 +177,7 @@ func (e *EventLogPane) SetSnapshot(s *model.Snapshot) tea.Cmd {
 	if s == nil || s.EventLog == nil || s.EventLog == e.Rep {
 		return nil
 	}
-	e.Rep, e.stage, e.caveats = s.EventLog, nil, nil
+	e.Rep, e.stage, e.caveats, e.compare = s.EventLog, nil, nil, nil
 	e.Stages = e.Rep.HudiscopeStages()
 	e.Rows = view.StageRowsOf(e.Rep, e.Stages)
 	ours, java := e.Rep.Hudiscope.PhaseSummary, e.Rep.PhaseSummary
@@ -301,7 +317,7 @@ func GcCell(r eventlog.Ratio) string {
 }
 
 func (e *EventLogPane) Capturing() bool {
-	return e.List != nil && e.List.Filtering && e.stage == nil && e.caveats == nil && !e.phaseFocus
+	return e.List != nil && e.List.Filtering && e.stage == nil && e.caveats == nil && e.compare == nil && !e.phaseFocus
 }
 
 func (e *EventLogPane) Back() bool {
@@ -310,6 +326,8 @@ func (e *EventLogPane) Back() bool {
 		e.stage = nil
 	case e.caveats != nil:
 		e.caveats = nil
+	case e.compare != nil:
+		e.compare = nil
 	case e.phaseFocus:
 		e.phaseFocus = false
 	case e.List != nil && e.List.CloseFilter():
@@ -334,7 +352,11 @@ func (e *EventLogPane) Update(msg tea.Msg) tea.Cmd {
 			e.stage.Handle(k.NavKeys, msg)
 		}
 	case common.PagerKeys:
-		e.caveats.Handle(k.NavKeys, msg)
+		if e.compare != nil {
+			e.compare.Handle(k.NavKeys, msg)
+		} else {
+			e.caveats.Handle(k.NavKeys, msg)
+		}
 	case phaseKeys:
 		switch {
 		case isKey && key.Matches(km, k.Up):
@@ -353,6 +375,8 @@ func (e *EventLogPane) Update(msg tea.Msg) tea.Cmd {
 			e.stageAt, e.stage = e.Selected(), common.NewPager()
 		case isKey && key.Matches(km, k.Caveats):
 			e.caveats = common.NewPager()
+		case isKey && key.Matches(km, k.Compare):
+			e.compare = common.NewPager()
 		case isKey && key.Matches(km, k.Phases):
 			e.phaseFocus = true
 		case isKey && key.Matches(km, k.Instant):
@@ -389,6 +413,8 @@ func (e *EventLogPane) Breadcrumb() []string {
 		return []string{"stage " + e.Rows[e.stageAt].ID}
 	case e.caveats != nil:
 		return []string{"caveats & properties"}
+	case e.compare != nil:
+		return []string{"compare"}
 	case e.scope != "":
 		return []string{e.scope}
 	}
@@ -406,6 +432,8 @@ func (e *EventLogPane) Status() string {
 		return e.stage.Status()
 	case e.caveats != nil:
 		return e.caveats.Status()
+	case e.compare != nil:
+		return e.compare.Status()
 	}
 	return e.List.Status()
 }
@@ -435,6 +463,8 @@ func (e *EventLogPane) View(width, height int) string {
 		return common.Fit(append([]string{e.Head(width)}, e.stage.VisibleLines()...), width, height)
 	case e.caveats != nil:
 		return common.Fit(append([]string{e.Head(width)}, e.caveats.VisibleLines()...), width, height)
+	case e.compare != nil:
+		return common.Fit(append([]string{e.Head(width)}, e.compare.VisibleLines()...), width, height)
 	}
 	st := e.c.Styles
 	lines := e.Top(width, height)
@@ -833,6 +863,9 @@ func (e *EventLogPane) Export() (string, string) {
 		b.WriteString(report.EventLogMarkdown(e.Rep, nil))
 		return "event-log", b.String()
 	}
+	if c := e.comparison(); e.compare != nil && c != nil {
+		return "event-log-compare", "# Event log\n\n" + report.EventLogCompareMarkdown(c, 0)
+	}
 	stages := []view.StageRow{}
 	for _, i := range e.List.Visible() {
 		stages = append(stages, e.Rows[e.InView[i]]) // i is a list position: InView names the stage
@@ -846,4 +879,73 @@ func (e *EventLogPane) Export() (string, string) {
 	}
 	b.WriteString(report.EventLogMarkdown(e.Rep, stages))
 	return "event-log", b.String()
+}
+
+// compareLines are the comparison with --compare-log: what moved most first, then the
+// application measures, phases, operations and stage kinds side by side (view.CompareRows).
+func (e *EventLogPane) compareLines(width int) []string {
+	st := e.c.Styles
+	g := st.G
+	c := e.comparison()
+	if c == nil {
+		return []string{" no --compare-log"}
+	}
+	txt := func(s string) string { return common.AsciiText(g, safetext.Terminal(s)) }
+	var out []string
+	for _, l := range common.Wrap(txt("before "+c.Before.EventLogPath+g.Sep+"after "+c.After.EventLogPath), width-2) {
+		out = append(out, " "+l)
+	}
+	for _, l := range common.Wrap(txt(view.CompareHeadline(c)), width-2) {
+		out = append(out, " "+l)
+	}
+	// Labels as wide as the widest "moved most" entry (stage kinds are the long ones).
+	labelW := 32
+	for _, m := range view.MovedMost(c, 0) {
+		labelW = max(labelW, min(48, common.CellWidth(m.What)))
+	}
+	labelW = max(16, min(labelW, width-2-4*10)) // four 9-wide cells must fit
+	cell := func(s string) string { return common.PadLeft(txt(s), 9) }
+	row := func(label string, v ...string) string {
+		l := " " + common.PadRight(common.Trunc(txt(label), labelW, g.Ellipsis), labelW)
+		for _, x := range v {
+			l += " " + cell(x)
+		}
+		return common.Clip(l, width)
+	}
+	head := func(t string) {
+		out = append(out, "", " "+st.ColHead.Render(t), st.Dim.Render(row("", "before", "after", "delta", "change")))
+	}
+	head("Moved most (stage wall clock, time no job covers)")
+	moved := view.MovedMost(c, 0)
+	if len(moved) == 0 {
+		out = append(out, "   nothing moved")
+	}
+	for _, m := range moved {
+		out = append(out, row(m.What, m.Before, m.After, m.Delta, m.Relative))
+	}
+	rows := view.CompareRows(c)
+	for _, sec := range view.CompareSectionTitles {
+		rs := view.CompareSection(rows, sec[0])
+		if len(rs) == 0 {
+			continue
+		}
+		head(sec[1])
+		last := ""
+		for _, r := range rs {
+			label := r.Measure
+			if sec[0] != eventlog.SectionApplication {
+				if r.Label != last {
+					l := r.Label
+					if r.Only != "" {
+						l += " (" + r.Only + " only)"
+					}
+					out = append(out, common.Clip(" "+st.Key.Render(txt(l)), width))
+					last = r.Label
+				}
+				label = "  " + r.Measure
+			}
+			out = append(out, row(label, r.Before, r.After, r.Delta, r.Relative))
+		}
+	}
+	return out
 }
