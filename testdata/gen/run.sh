@@ -78,6 +78,7 @@ index-simple-$HUDI_1X|index|simple|$HUDI_1X|$B1|zstd|
 index-bloom-$HUDI_1X|index|bloom|$HUDI_1X|$B1|zstd|
 index-rli-$HUDI_1X|index|rli|$HUDI_1X|$B1|zstd|
 index-rli-nostream-$HUDI_1X|index|rli_nostream|$HUDI_1X|$B1|zstd|
+index-bucket-$HUDI_1X|index|bucket|$HUDI_1X|$B1|zstd|
 incr-$HUDI_10|incr||$HUDI_10|$B10|none|
 cow-services-$HUDI_10|cow-services||$HUDI_10|$B10|zstd|
 mor-services-$HUDI_10|mor-services||$HUDI_10|$B10|lz4|
