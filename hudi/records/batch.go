@@ -220,6 +220,19 @@ func (b *Batch) CommitTime(i int) string {
 	return string(b.base.bytes(b.base.commitTime, int(r.base)))
 }
 
+// Key is row i's record key (derived from the key fields when the table populates no meta
+// fields), without converting its other columns.
+func (b *Batch) Key(i int) string {
+	r := b.rows[i]
+	if r.rec != nil {
+		return r.rec.Key
+	}
+	if k := b.base.bytes(b.base.key, int(r.base)); k != nil || len(b.base.keyFields) == 0 {
+		return string(k)
+	}
+	return b.base.derivedKey(int(r.base))
+}
+
 // Partition is row i's _hoodie_partition_path.
 func (b *Batch) Partition(i int) string {
 	r := b.rows[i]
