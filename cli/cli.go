@@ -38,6 +38,7 @@ type CLI struct {
 	Incremental IncrQueryCmd  `cmd:"" help:"Count or print the rows an incremental query returns."`
 	Snapshot    SnapshotCmd   `cmd:"" help:"Count or print the rows of a snapshot query, also as of an instant (time travel)."`
 	Changes     ChangesCmd    `cmd:"" help:"Print the CDC rows (op, ts_ms, before, after) of a table with change data capture."`
+	Key         KeyCmd        `cmd:"" help:"One record's story: where its key lives (found through the table's index), its current value and every version on storage."`
 	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
 	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
 	Health      HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`

@@ -22,6 +22,7 @@ var jsonDocDynamicMaps = map[string][]string{
 	"report":   {"sections", "findings.inputs.sources", "findings.findings[].estimate.inputs"},
 	"layout":   {"tableCharacteristics.detectors[].effectiveConfigs"},
 	"health":   {"checks[].effectiveConfigs"},
+	"key":      {"current", "versions[].row"},
 	"eventlog": {"application.executorRemovalReasons", "stages[].taskFailureReasons", "hudiscope.application.eventCounts", "hudiscope.hudi.writeOperations", "hudiscope.hudi.configs"},
 }
 
@@ -115,7 +116,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("HUDISCOPE_NOW", "2026-12-01T00:00:00Z")
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
-	commands := []string{"timeline", "files", "checkpoint", "report", "layout", "health", "eventlog"}
+	commands := []string{"timeline", "files", "checkpoint", "report", "layout", "health", "eventlog", "key"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
 			t.Fatalf("%s has no section \"## %s\" with documented fields", jsonDocFile, cmd)
@@ -180,7 +181,26 @@ func TestJSONFieldsDocumented(t *testing.T) {
 			"--include-row-counts", "--print-top-k", "5"}, cd...)...)
 		run("health", append([]string{"health", table, "-o", "json", "--apply-all-defaults", "--props", props}, cd...)...)
 		run("eventlog", "eventlog", log, "-o", "json", "--include-tasks")
+		run("key", "key", table, "1", "-o", "json")
 	}
+	// The bucket index's fields and a deleted key's versions.
+	run := func(args ...string) {
+		t.Helper()
+		stdout, stderr, code := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		paths := map[string]bool{}
+		collectJSONPaths(doc, "", map[string]bool{"current": true, "versions[].row": true}, paths)
+		for p := range paths {
+			seen["key"][p] = true
+		}
+	}
+	run("key", fixture("index-bucket-1.2.0"), "10", "-o", "json")
 	for _, cmd := range commands {
 		var missing []string
 		for p := range seen[cmd] {

@@ -22,6 +22,7 @@ Commands:
   incremental the rows an incremental read from a begin value returns (--count)
   snapshot    the rows a snapshot read returns, or as of a time (--as-of, --count)
   changes     the CDC rows (op, ts_ms, before, after) between two times
+  key         one record key: where it lives, its value, every version on storage
   fleet       every table under a location or in a catalog (--glue, --hms), one row each
   version, completion, man, config
 
@@ -38,7 +39,7 @@ func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
 var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
-	"health", "fleet", "incremental", "snapshot", "changes", "version", "completion", "man", "config"}
+	"health", "fleet", "incremental", "snapshot", "changes", "key", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
 func helpWords(args []string) []string {

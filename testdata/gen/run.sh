@@ -175,6 +175,19 @@ tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_111
 tt $HUDI_014 "$B014" "$VENV34/bin/python" "$OUT"/*-$HUDI_014
 tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_014
 shopt -u nullglob
+# Issue 32: one record key's story (oracle/key_story.json) on the index fixtures, read by Hudi 1.2.0.
+keyprobe() { # fixture:keys...
+  local args=() a
+  for a in "$@"; do
+    if [ ${#SELECTED[@]} -gt 0 ] && ! want "${a%%:*}"; then continue; fi
+    [ -f "$OUT/${a%%:*}/table.zip" ] && args+=("$OUT/$a")
+  done
+  [ ${#args[@]} -gt 0 ] || return 0
+  echo "=== key probes: ${args[*]##*/}"
+  PYSPARK_PYTHON="$VENV/bin/python" PYSPARK_DRIVER_PYTHON="$VENV/bin/python" "$VENV/bin/python" "$HERE/probe_key.py" --reader $HUDI_1X \
+    --bundle "$B1" "${args[@]}" > "$WORK/probe-key.log" 2>&1 || { echo "FAILED: key probes (see $WORK/probe-key.log)"; }
+}
+keyprobe index-bucket-$HUDI_1X:8,9,10,0 index-rli-$HUDI_1X:8,1249,99999 index-bloom-$HUDI_1X:8,1249 index-simple-$HUDI_1X:8,1249
 
 # Do the released hudi-utilities bundles ship the analyzer tools?
 {
