@@ -98,3 +98,27 @@ func TestKeyScanLimit(t *testing.T) {
 		t.Errorf("empty key: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// TestSnapshotWhereCLI: --where through the command line: the rows (id 8 of the bucket table is v3;
+// 18 rows have ts=3), a bad predicate (exit 2), and past --max-scan-files the Spark SQL with the
+// WHERE clause (a number bare, a string quoted) for the pruned read: the one bucket-3 group of
+// 2024-01-01, a base file and three log files.
+func TestSnapshotWhereCLI(t *testing.T) {
+	table := fixture("index-bucket-1.2.0")
+	stdout, stderr, code := runCLI(t, "snapshot", table, "--where", "id=8", "--columns", "name", "-o", "csv")
+	if code != 0 || !strings.Contains(stdout, ",v3\n") || strings.Count(stdout, "\n") != 2 {
+		t.Errorf("--where id=8: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if stdout, _, code := runCLI(t, "snapshot", table, "--where", "ts=3", "--count"); code != 0 || stdout != "18\n" {
+		t.Errorf("--where ts=3 --count: exit %d, %q", code, stdout)
+	}
+	if _, _, code := runCLI(t, "snapshot", table, "--where", "id"); code != exitUsage {
+		t.Errorf("--where id: exit %d, want %d", code, exitUsage)
+	}
+	dir := t.TempDir()
+	unzipTo(t, table, dir)
+	stdout, stderr, code = runCLI(t, "snapshot", filepath.Join(dir, "idx_bucket"), "--where", "id=8", "--where", "dt=2024-01-01", "--max-scan-files", "3")
+	if code != exitUsage || !strings.Contains(stdout, "WHERE `id` = 8 AND `dt` = '2024-01-01'") || !strings.Contains(stdout, "touch 4 files") {
+		t.Errorf("past the limit: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -104,99 +104,10 @@ func (s *Snapshot) KeyLookup(ctx context.Context, q KeyQuery) (*KeyStory, error)
 // current value.
 func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *filegroup.View, noMDT bool, q KeyQuery) (*KeyStory, error) {
 	st := &KeyStory{Key: q.Key, Status: "absent"}
-	var groups []*filegroup.FileGroup
 	var problems problem.Log
-	all := partitionGroups(view, q.Partition)
-	switch {
-	case q.Scan:
-		st.Method = KeyByScan
-		groups = all
-		st.How = fmt.Sprintf("--scan: the record keys of all %d file groups were read", len(groups))
-	case !noMDT && metadata.HasRecordIndex(t.Config):
-		st.Method = KeyByRecordIndex
-		loc, read, err := metadata.LookupRecordIndex(ctx, t.Store, tl, q.Key)
-		if err != nil {
-			return nil, fmt.Errorf("record index: %w", err)
-		}
-		if loc == nil {
-			st.How = fmt.Sprintf("the metadata table's record index does not hold the key (%d of its file groups read)", read)
-		} else {
-			st.How = fmt.Sprintf("the metadata table's record index places it in %s file group %s (index file group %s, written at %s)", partLabel(loc.Partition), loc.FileID, loc.IndexFileGroup, loc.Instant)
-			for _, g := range all {
-				if g.Partition == loc.Partition && g.FileID == loc.FileID {
-					groups = append(groups, g)
-				}
-			}
-			if len(groups) == 0 && q.Partition == "" {
-				st.Notes = append(st.Notes, fmt.Sprintf("the record index names file group %s in %s, which the file view does not have", loc.FileID, partLabel(loc.Partition)))
-			}
-		}
-		st.GroupsPruned = len(all) - len(groups)
-	case isBucketed(all):
-		st.Method = KeyByBucket
-		n, inferred := q.Buckets, false
-		if n <= 0 {
-			n, inferred = inferBuckets(all), true
-		}
-		b, err := bucketOf(q.Key, t.Config.RecordKeys, n)
-		if err != nil {
-			return nil, err
-		}
-		prefix := fmt.Sprintf("%08d-", b)
-		for _, g := range all {
-			if strings.HasPrefix(g.FileID, prefix) {
-				groups = append(groups, g)
-			}
-		}
-		st.How = fmt.Sprintf("the hash of %s mod %d buckets is bucket %d (file ids %s…)", strings.Join(t.Config.RecordKeys, ","), n, b, prefix)
-		if inferred {
-			st.Notes = append(st.Notes, fmt.Sprintf("the bucket count (hoodie.bucket.index.num.buckets) is not recorded in the table: %d is the highest bucket number in the file ids plus one; pass --buckets when some buckets were never written", n))
-		}
-		st.Notes = append(st.Notes, "the bucket hash fields (hoodie.bucket.index.hash.field) are taken to be the record key fields, the writer's default")
-		st.GroupsPruned = len(all) - len(groups)
-	default:
-		st.Method = KeyByScan
-		withFilter, pruned := 0, 0
-		for _, g := range all {
-			s, _ := g.Merged()
-			if s == nil {
-				continue
-			}
-			// A group whose every base file's footer rules the key out holds no version of it
-			// there; its log files may still (a log-only slice is always read).
-			keep := false
-			for _, sl := range g.Slices {
-				if sl.Base == nil || len(sl.Logs) > 0 {
-					keep = true
-					break
-				}
-				ft, err := bloom.ReadFooter(ctx, t.Store, sl.Base.Path)
-				if err != nil || ft.Filter == nil && !ft.HasRange {
-					keep = true
-					if err != nil {
-						problems.Add(t.Store.Root()+"/"+sl.Base.Path, err.Error())
-					}
-					break
-				}
-				withFilter++
-				if ft.MayHold(q.Key) {
-					keep = true
-					break
-				}
-			}
-			if keep {
-				groups = append(groups, g)
-			} else {
-				pruned++
-			}
-		}
-		st.GroupsPruned = pruned
-		if withFilter > 0 {
-			st.Method = KeyByBloom
-			st.How = fmt.Sprintf("base-file footers (bloom filters, min/max record keys) ruled out %d of %d file groups; the other %d were read", pruned, len(all), len(groups))
-		} else {
-			st.How = fmt.Sprintf("no index to consult: the record keys of all %d file groups were read", len(groups))
-		}
+	groups, err := locateKey(ctx, t, tl, partitionGroups(view, q.Partition), noMDT, q, st, &problems)
+	if err != nil {
+		return nil, err
 	}
 	if q.Partition != "" {
 		st.How += fmt.Sprintf(" (partition %s only)", partLabel(q.Partition))
@@ -298,6 +209,104 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 	}
 	st.Problems = problems.List()
 	return st, nil
+}
+
+// locateKey picks the file groups among all that may hold q.Key, filling st's Method, How,
+// GroupsPruned and Notes.
+func locateKey(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, all []*filegroup.FileGroup, noMDT bool, q KeyQuery, st *KeyStory, problems *problem.Log) ([]*filegroup.FileGroup, error) {
+	var groups []*filegroup.FileGroup
+	switch {
+	case q.Scan:
+		st.Method = KeyByScan
+		groups = all
+		st.How = fmt.Sprintf("--scan: the record keys of all %d file groups were read", len(groups))
+	case !noMDT && metadata.HasRecordIndex(t.Config):
+		st.Method = KeyByRecordIndex
+		loc, read, err := metadata.LookupRecordIndex(ctx, t.Store, tl, q.Key)
+		if err != nil {
+			return nil, fmt.Errorf("record index: %w", err)
+		}
+		if loc == nil {
+			st.How = fmt.Sprintf("the metadata table's record index does not hold the key (%d of its file groups read)", read)
+		} else {
+			st.How = fmt.Sprintf("the metadata table's record index places it in %s file group %s (index file group %s, written at %s)", partLabel(loc.Partition), loc.FileID, loc.IndexFileGroup, loc.Instant)
+			for _, g := range all {
+				if g.Partition == loc.Partition && g.FileID == loc.FileID {
+					groups = append(groups, g)
+				}
+			}
+			if len(groups) == 0 && q.Partition == "" {
+				st.Notes = append(st.Notes, fmt.Sprintf("the record index names file group %s in %s, which the file view does not have", loc.FileID, partLabel(loc.Partition)))
+			}
+		}
+		st.GroupsPruned = len(all) - len(groups)
+	case isBucketed(all):
+		st.Method = KeyByBucket
+		n, inferred := q.Buckets, false
+		if n <= 0 {
+			n, inferred = inferBuckets(all), true
+		}
+		b, err := bucketOf(q.Key, t.Config.RecordKeys, n)
+		if err != nil {
+			return nil, err
+		}
+		prefix := fmt.Sprintf("%08d-", b)
+		for _, g := range all {
+			if strings.HasPrefix(g.FileID, prefix) {
+				groups = append(groups, g)
+			}
+		}
+		st.How = fmt.Sprintf("the hash of %s mod %d buckets is bucket %d (file ids %s…)", strings.Join(t.Config.RecordKeys, ","), n, b, prefix)
+		if inferred {
+			st.Notes = append(st.Notes, fmt.Sprintf("the bucket count (hoodie.bucket.index.num.buckets) is not recorded in the table: %d is the highest bucket number in the file ids plus one; pass --buckets when some buckets were never written", n))
+		}
+		st.Notes = append(st.Notes, "the bucket hash fields (hoodie.bucket.index.hash.field) are taken to be the record key fields, the writer's default")
+		st.GroupsPruned = len(all) - len(groups)
+	default:
+		st.Method = KeyByScan
+		withFilter, pruned := 0, 0
+		for _, g := range all {
+			s, _ := g.Merged()
+			if s == nil {
+				continue
+			}
+			// A group whose every base file's footer rules the key out holds no version of it
+			// there; its log files may still (a log-only slice is always read).
+			keep := false
+			for _, sl := range g.Slices {
+				if sl.Base == nil || len(sl.Logs) > 0 {
+					keep = true
+					break
+				}
+				ft, err := bloom.ReadFooter(ctx, t.Store, sl.Base.Path)
+				if err != nil || ft.Filter == nil && !ft.HasRange {
+					keep = true
+					if err != nil {
+						problems.Add(t.Store.Root()+"/"+sl.Base.Path, err.Error())
+					}
+					break
+				}
+				withFilter++
+				if ft.MayHold(q.Key) {
+					keep = true
+					break
+				}
+			}
+			if keep {
+				groups = append(groups, g)
+			} else {
+				pruned++
+			}
+		}
+		st.GroupsPruned = pruned
+		if withFilter > 0 {
+			st.Method = KeyByBloom
+			st.How = fmt.Sprintf("base-file footers (bloom filters, min/max record keys) ruled out %d of %d file groups; the other %d were read", pruned, len(all), len(groups))
+		} else {
+			st.How = fmt.Sprintf("no index to consult: the record keys of all %d file groups were read", len(groups))
+		}
+	}
+	return groups, nil
 }
 
 // markCurrent marks the version the snapshot returns: the newest one of cur's write in the
