@@ -140,6 +140,7 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 	o.Committed = records.Committed(tl)
 	o.OpenSource = t.OpenBootstrapSource
 	o.PartitionFields = t.Config.PartitionFieldNames()
+	noMeta := false
 	for _, g := range groups {
 		var found []KeyVersion
 		for _, sl := range g.Slices {
@@ -153,8 +154,14 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 			for _, v := range vs {
 				kv := KeyVersion{Partition: g.Partition, FileID: g.FileID, SliceInstant: sl.BaseInstant, File: v.File, InLog: v.InLog,
 					CommitTime: v.Instant, Deleted: v.Deleted, Record: v.Record}
-				kv.CarriedOver = !v.InLog && timeline.CompareInstants(v.Instant, sl.BaseInstant) < 0
-				if in := instants[v.Instant]; in != nil {
+				if v.Instant == "" && !v.InLog {
+					// No meta fields (hoodie.populate.meta.fields=false): the row names no
+					// commit; the write that produced its file stands for it.
+					kv.CommitTime = sl.BaseInstant
+					noMeta = true
+				}
+				kv.CarriedOver = !v.InLog && v.Instant != "" && timeline.CompareInstants(v.Instant, sl.BaseInstant) < 0
+				if in := instants[kv.CommitTime]; in != nil {
 					kv.CompletionTime, kv.Action, kv.Archived = in.CompletionTime, in.Action, in.Archived
 					kv.Operation = in.Operation
 					if kv.Operation == "" && timeline.IsWriteAction(in.Action) && in.State == timeline.Completed {
@@ -191,7 +198,7 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 		for _, p := range stats.Problems {
 			problems.AddOnce(p.File, p.Err)
 		}
-		if st.Current != nil && st.Current.Partition == g.Partition {
+		if st.Current != nil && (st.Current.Partition == g.Partition || st.Current.Partition == "") {
 			markCurrent(found, *st.Current, g)
 		}
 		st.Versions = append(st.Versions, found...)
@@ -200,6 +207,9 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 				st.Notes = append(st.Notes, n)
 			}
 		}
+	}
+	if noMeta {
+		st.Notes = append(st.Notes, "the table does not populate meta fields (hoodie.populate.meta.fields=false): a base-file row's commit is the write of its file, which may have copied it unchanged")
 	}
 	switch {
 	case st.Current != nil:
@@ -315,7 +325,7 @@ func markCurrent(vs []KeyVersion, cur records.Record, g *filegroup.FileGroup) {
 	merged, _ := g.Merged()
 	for i := len(vs) - 1; i >= 0; i-- {
 		v := &vs[i]
-		if v.Deleted || v.CommitTime != cur.CommitTime {
+		if v.Deleted || cur.CommitTime != "" && v.CommitTime != cur.CommitTime {
 			continue
 		}
 		if merged != nil && v.SliceInstant != merged.BaseInstant && v.SliceInstant != g.Latest().BaseInstant {
