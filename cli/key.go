@@ -124,6 +124,7 @@ type keyLocationDoc struct {
 	Partition string `json:"partition"`
 	FileID    string `json:"fileId"`
 	Bucket    *int   `json:"bucket,omitempty"`
+	Replaced  bool   `json:"replaced,omitempty"`
 }
 
 type keyVersionDoc struct {
@@ -137,6 +138,7 @@ type keyVersionDoc struct {
 	Action         string `json:"action,omitempty"`
 	Operation      string `json:"operation,omitempty"`
 	Archived       bool   `json:"archived,omitempty"`
+	Replaced       bool   `json:"replaced,omitempty"`
 	CarriedOver    bool   `json:"carriedOver"`
 	Current        bool   `json:"current"`
 	Deleted        bool   `json:"deleted"`
@@ -160,7 +162,7 @@ func writeKeyJSON(w io.Writer, partition string, st *model.KeyStory) error {
 		GroupsChecked: st.GroupsChecked, GroupsPruned: st.GroupsPruned, Status: st.Status, Notes: st.Notes, Problems: st.Problems,
 		Locations: []keyLocationDoc{}, Versions: []keyVersionDoc{}}
 	for _, l := range st.Locations {
-		d := keyLocationDoc{Partition: l.Partition, FileID: l.FileID}
+		d := keyLocationDoc{Partition: l.Partition, FileID: l.FileID, Replaced: l.Replaced}
 		if l.Bucket >= 0 {
 			b := l.Bucket
 			d.Bucket = &b
@@ -173,7 +175,7 @@ func writeKeyJSON(w io.Writer, partition string, st *model.KeyStory) error {
 	for _, v := range st.Versions {
 		d := keyVersionDoc{Partition: v.Partition, FileID: v.FileID, SliceInstant: v.SliceInstant, File: v.File, InLog: v.InLog,
 			CommitTime: v.CommitTime, CompletionTime: v.CompletionTime, Action: v.Action, Operation: v.Operation, Archived: v.Archived,
-			CarriedOver: v.CarriedOver, Current: v.Current, Deleted: v.Deleted}
+			CarriedOver: v.CarriedOver, Current: v.Current, Deleted: v.Deleted, Replaced: v.Replaced}
 		if !v.Deleted {
 			d.Row = rowOf(v.Record)
 		}
@@ -192,6 +194,8 @@ func versionState(v model.KeyVersion) string {
 		return "current"
 	case v.Deleted:
 		return "deleted"
+	case v.Replaced:
+		return "replaced"
 	case v.CarriedOver:
 		return "copy"
 	}
@@ -216,7 +220,7 @@ func writeKeyText(w io.Writer, st *model.KeyStory) error {
 	fmt.Fprintf(w, "Found by   %s: %s\n", st.Method, t(st.How))
 	fmt.Fprintf(w, "Status     %s\n", st.Status)
 	for _, l := range st.Locations {
-		fmt.Fprintf(w, "Location   %s / %s\n", t(partOrQuote(l.Partition)), t(l.FileID))
+		fmt.Fprintf(w, "Location   %s / %s%s\n", t(partOrQuote(l.Partition)), t(l.FileID), replacedMark(l))
 	}
 	if st.Current != nil {
 		fmt.Fprintf(w, "Current    %s (written by %s)\n", t(dataText(*st.Current)), st.Current.CommitTime)
@@ -244,7 +248,7 @@ func writeKeyText(w io.Writer, st *model.KeyStory) error {
 func writeKeyMarkdown(w io.Writer, st *model.KeyStory) error {
 	pairs := [][2]string{{"Found by", st.Method + " — " + st.How}, {"Status", st.Status}}
 	for _, l := range st.Locations {
-		pairs = append(pairs, [2]string{"Location", partOrQuote(l.Partition) + " / " + l.FileID})
+		pairs = append(pairs, [2]string{"Location", partOrQuote(l.Partition) + " / " + l.FileID + replacedMark(l)})
 	}
 	if st.Current != nil {
 		pairs = append(pairs, [2]string{"Current", dataText(*st.Current) + " (written by " + st.Current.CommitTime + ")"})
@@ -268,6 +272,14 @@ func writeKeyMarkdown(w io.Writer, st *model.KeyStory) error {
 	}
 	_, err := io.WriteString(w, out)
 	return err
+}
+
+// replacedMark marks a replaced file group's location.
+func replacedMark(l model.KeyLocation) string {
+	if l.Replaced {
+		return " (replaced, not yet cleaned)"
+	}
+	return ""
 }
 
 func partOrQuote(p string) string {

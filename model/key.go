@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -69,6 +70,8 @@ type KeyLocation struct {
 	Partition, FileID string
 	// Bucket is the bucket number (bucket index), -1 otherwise.
 	Bucket int
+	// Replaced: a group a clustering or insert overwrite replaced, its files not yet cleaned.
+	Replaced bool
 }
 
 // KeyVersion is one stored version of the key.
@@ -83,7 +86,9 @@ type KeyVersion struct {
 	CommitTime                              string
 	CompletionTime, Action, Operation       string
 	CarriedOver, Current, Deleted, Archived bool
-	Record                                  records.Record
+	// Replaced: in a replaced file group (not read by a snapshot) still on storage.
+	Replaced bool
+	Record   records.Record
 }
 
 // bucketFileID matches a bucket index's file ids: the bucket number in eight digits first.
@@ -109,6 +114,9 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 	if err != nil {
 		return nil, err
 	}
+	replaced := replacedHolding(ctx, t, view, q.Partition, q.Key, &problems)
+	live := len(groups)
+	groups = append(groups, replaced...)
 	if q.Partition != "" {
 		st.How += fmt.Sprintf(" (partition %s only)", partLabel(q.Partition))
 	}
@@ -141,7 +149,7 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 	o.OpenSource = t.OpenBootstrapSource
 	o.PartitionFields = t.Config.PartitionFieldNames()
 	noMeta := false
-	for _, g := range groups {
+	for gi, g := range groups {
 		var found []KeyVersion
 		for _, sl := range g.Slices {
 			vs, err := records.KeyVersions(ctx, t.Store, sl, q.Key, o, &problems)
@@ -153,7 +161,7 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 			}
 			for _, v := range vs {
 				kv := KeyVersion{Partition: g.Partition, FileID: g.FileID, SliceInstant: sl.BaseInstant, File: v.File, InLog: v.InLog,
-					CommitTime: v.Instant, Deleted: v.Deleted, Record: v.Record}
+					CommitTime: v.Instant, Deleted: v.Deleted, Record: v.Record, Replaced: gi >= live}
 				if v.Instant == "" && !v.InLog {
 					// No meta fields (hoodie.populate.meta.fields=false): the row names no
 					// commit; the write that produced its file stands for it.
@@ -176,11 +184,15 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 		if len(found) == 0 {
 			continue
 		}
-		loc := KeyLocation{Partition: g.Partition, FileID: g.FileID, Bucket: -1}
+		loc := KeyLocation{Partition: g.Partition, FileID: g.FileID, Bucket: -1, Replaced: gi >= live}
 		if m := bucketFileID.FindStringSubmatch(g.FileID); m != nil && st.Method == KeyByBucket {
 			loc.Bucket, _ = strconv.Atoi(m[1])
 		}
 		st.Locations = append(st.Locations, loc)
+		if gi >= live { // a replaced group: a snapshot does not read it
+			st.Versions = append(st.Versions, found...)
+			continue
+		}
 		// The current value: the merged slice a snapshot read takes, this group alone.
 		one := &filegroup.View{Partitions: []*filegroup.Partition{{Path: g.Partition, FileGroups: []*filegroup.FileGroup{g}}}, Source: view.Source}
 		stats, err := SnapshotBatches(ctx, t, tl, one, noMDT, SnapshotQuery{RowColumns: RowColumns{All: true}}, func(b *records.Batch) error {
@@ -208,6 +220,11 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 			}
 		}
 	}
+	// Oldest write first across groups (a replaced group's versions are older than the
+	// clustering that replaced it); versions of one write keep their group order.
+	sort.SliceStable(st.Versions, func(a, b int) bool {
+		return timeline.CompareInstants(st.Versions[a].CommitTime, st.Versions[b].CommitTime) < 0
+	})
 	if noMeta {
 		st.Notes = append(st.Notes, "the table does not populate meta fields (hoodie.populate.meta.fields=false): a base-file row's commit is the write of its file, which may have copied it unchanged")
 	}
@@ -280,27 +297,9 @@ func locateKey(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, all []
 			if s == nil {
 				continue
 			}
-			// A group whose every base file's footer rules the key out holds no version of it
-			// there; its log files may still (a log-only slice is always read).
-			keep := false
-			for _, sl := range g.Slices {
-				if sl.Base == nil || len(sl.Logs) > 0 {
-					keep = true
-					break
-				}
-				ft, err := bloom.ReadFooter(ctx, t.Store, sl.Base.Path)
-				if err != nil || ft.Filter == nil && !ft.HasRange {
-					keep = true
-					if err != nil {
-						problems.Add(t.Store.Root()+"/"+sl.Base.Path, err.Error())
-					}
-					break
-				}
+			keep, filtered := mayHoldKey(ctx, t, g, q.Key, problems)
+			if filtered {
 				withFilter++
-				if ft.MayHold(q.Key) {
-					keep = true
-					break
-				}
 			}
 			if keep {
 				groups = append(groups, g)
@@ -317,6 +316,47 @@ func locateKey(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, all []
 		}
 	}
 	return groups, nil
+}
+
+// mayHoldKey says whether g may hold key: false only when every slice is a base file alone
+// whose footer (bloom filter, key range) rules the key out; a log file may hold any key.
+// filtered says a footer was consulted.
+func mayHoldKey(ctx context.Context, t *hudi.Table, g *filegroup.FileGroup, key string, problems *problem.Log) (keep, filtered bool) {
+	for _, sl := range g.Slices {
+		if sl.Base == nil || len(sl.Logs) > 0 {
+			return true, filtered
+		}
+		ft, err := bloom.ReadFooter(ctx, t.Store, sl.Base.Path)
+		if err != nil || ft.Filter == nil && !ft.HasRange {
+			if err != nil {
+				problems.Add(t.Store.Root()+"/"+sl.Base.Path, err.Error())
+			}
+			return true, filtered
+		}
+		filtered = true
+		if ft.MayHold(key) {
+			return true, true
+		}
+	}
+	return false, filtered
+}
+
+// replacedHolding are the file groups of view's partitions (part only, when set) that a
+// clustering or insert-overwrite replaced but whose files remain until a clean, and that may
+// hold key: the index knows live groups only, and these hold older versions.
+func replacedHolding(ctx context.Context, t *hudi.Table, view *filegroup.View, part, key string, problems *problem.Log) []*filegroup.FileGroup {
+	var out []*filegroup.FileGroup
+	for _, p := range view.Partitions {
+		if part != "" && p.Path != part {
+			continue
+		}
+		for _, g := range p.Replaced {
+			if keep, _ := mayHoldKey(ctx, t, g, key, problems); keep {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
 }
 
 // markCurrent marks the version the snapshot returns: the newest one of cur's write in the

@@ -299,3 +299,41 @@ func TestKeyLookupSharedTables(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyLookupReplacedGroups: cow-services-1.2.0 ran an insert overwrite (replacecommit
+// 20261129161835394) and clusterings; the groups they replaced keep their files until a clean,
+// and key 1's older values are there: u1_25 and u1_37 in two replaced groups of 2024-01-02, then
+// u1_37 copied forward in the live group and u1_43 current (figures read from the table).
+func TestKeyLookupReplacedGroups(t *testing.T) {
+	ft := openFixture(t, "cow-services-1.2.0")
+	st, err := KeyLookup(context.Background(), ft.t, ft.tl, ft.view, false, KeyQuery{Key: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range st.Versions {
+		state := "older"
+		switch {
+		case v.Current:
+			state = "current"
+		case v.Replaced:
+			state = "replaced"
+		case v.CarriedOver:
+			state = "copy"
+		}
+		got = append(got, v.CommitTime+" "+v.Record.Values["name"].(string)+" "+state)
+	}
+	want := []string{"20261129161730622 u1_25 replaced", "20261129161913802 u1_37 copy", "20261129161913802 u1_37 replaced", "20261129162134323 u1_43 current"}
+	if !slices.Equal(got, want) {
+		t.Errorf("versions\n%v\nwant\n%v", got, want)
+	}
+	replaced := 0
+	for _, l := range st.Locations {
+		if l.Replaced {
+			replaced++
+		}
+	}
+	if st.Method != KeyByBloom || len(st.Locations) != 3 || replaced != 2 || st.Current.Values["name"] != "u1_43" {
+		t.Errorf("%s, locations %+v, current %v", st.Method, st.Locations, st.Current.Values)
+	}
+}
