@@ -22,7 +22,7 @@ var jsonDocDynamicMaps = map[string][]string{
 	"report":   {"sections", "findings.inputs.sources", "findings.findings[].estimate.inputs"},
 	"layout":   {"tableCharacteristics.detectors[].effectiveConfigs"},
 	"health":   {"checks[].effectiveConfigs"},
-	"key":      {"current", "versions[].row"},
+	"key":      {"current", "versions[].row", "changes[].before", "changes[].after"},
 	"eventlog": {"application.executorRemovalReasons", "stages[].taskFailureReasons", "hudiscope.application.eventCounts", "hudiscope.hudi.writeOperations", "hudiscope.hudi.configs"},
 }
 
@@ -195,12 +195,13 @@ func TestJSONFieldsDocumented(t *testing.T) {
 			t.Fatal(err)
 		}
 		paths := map[string]bool{}
-		collectJSONPaths(doc, "", map[string]bool{"current": true, "versions[].row": true}, paths)
+		collectJSONPaths(doc, "", map[string]bool{"current": true, "versions[].row": true, "changes[].before": true, "changes[].after": true}, paths)
 		for p := range paths {
 			seen["key"][p] = true
 		}
 	}
 	run("key", fixture("index-bucket-1.2.0"), "10", "-o", "json")
+	run("key", fixture("cdc-1.2.0"), "2", "-o", "json") // CDC images
 	for _, cmd := range commands {
 		var missing []string
 		for p := range seen[cmd] {

@@ -116,6 +116,7 @@ type keyDoc struct {
 	Locations     []keyLocationDoc  `json:"locations"`
 	Current       any               `json:"current"` // an orderedRow, or nil (null)
 	Versions      []keyVersionDoc   `json:"versions"`
+	Changes       []keyChangeDoc    `json:"changes,omitempty"`
 	Notes         []string          `json:"notes,omitempty"`
 	Problems      []problem.Problem `json:"problems,omitempty"`
 }
@@ -143,6 +144,42 @@ type keyVersionDoc struct {
 	Current        bool   `json:"current"`
 	Deleted        bool   `json:"deleted"`
 	Row            any    `json:"row"` // an orderedRow, or nil (null)
+}
+
+type keyChangeDoc struct {
+	Op        string `json:"op"`
+	TsMs      string `json:"ts_ms"`
+	Partition string `json:"partition"`
+	FileID    string `json:"fileId"`
+	Source    string `json:"source"`
+	Before    any    `json:"before"`
+	After     any    `json:"after"`
+}
+
+// imageJSON is a CDC image as changes prints it (an object of JSON values, or nil).
+func imageJSON(img map[string]any) any {
+	if img == nil {
+		return nil
+	}
+	out := make(map[string]any, len(img))
+	for k, v := range img {
+		out[k] = records.JSONValue(v)
+	}
+	return out
+}
+
+// imageText is a CDC image's data columns as sorted k=v pairs ("-" when none).
+func imageText(img map[string]any) string {
+	if img == nil {
+		return "-"
+	}
+	var parts []string
+	for _, k := range report.SortedKeys(img) {
+		if !strings.HasPrefix(k, "_hoodie_") {
+			parts = append(parts, k+"="+records.Text(img[k]))
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // rowOf is a record's columns in its file's order, values as the row commands print them.
@@ -180,6 +217,10 @@ func writeKeyJSON(w io.Writer, partition string, st *model.KeyStory) error {
 			d.Row = rowOf(v.Record)
 		}
 		doc.Versions = append(doc.Versions, d)
+	}
+	for _, c := range st.Changes {
+		doc.Changes = append(doc.Changes, keyChangeDoc{Op: c.Op, TsMs: c.TsMs, Partition: c.Partition, FileID: c.FileID, Source: c.Source,
+			Before: imageJSON(c.Before), After: imageJSON(c.After)})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -242,6 +283,18 @@ func writeKeyText(w io.Writer, st *model.KeyStory) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.CommitTime, dash(v.CompletionTime), dash(v.Action), dash(v.Operation), versionState(v), t(v.File), t(vals))
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(st.Changes) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nCDC images (%d):\n", len(st.Changes))
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TS_MS\tOP\tSOURCE\tBEFORE\tAFTER")
+	for _, c := range st.Changes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.TsMs, c.Op, c.Source, t(imageText(c.Before)), t(imageText(c.After)))
+	}
 	return tw.Flush()
 }
 
@@ -269,6 +322,13 @@ func writeKeyMarkdown(w io.Writer, st *model.KeyStory) error {
 			rows = append(rows, []string{v.CommitTime, dash(v.CompletionTime), dash(v.Action), dash(v.Operation), versionState(v), v.File, vals})
 		}
 		out += "\n## Versions on storage\n\n" + report.Table([]string{"Commit", "Completed", "Action", "Operation", "State", "File", "Values"}, "lllllll", rows)
+	}
+	if len(st.Changes) > 0 {
+		rows := make([][]string, 0, len(st.Changes))
+		for _, c := range st.Changes {
+			rows = append(rows, []string{c.TsMs, c.Op, c.Source, imageText(c.Before), imageText(c.After)})
+		}
+		out += "\n## CDC images\n\n" + report.Table([]string{"ts_ms", "op", "Source", "Before", "After"}, "lllll", rows)
 	}
 	_, err := io.WriteString(w, out)
 	return err

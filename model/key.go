@@ -61,6 +61,8 @@ type KeyStory struct {
 	Status string
 	// Versions are every stored version, oldest write first.
 	Versions []KeyVersion
+	// Changes are the key's CDC images (tables with hoodie.table.cdc.enabled), oldest first.
+	Changes  []records.Change
 	Notes    []string
 	Problems []problem.Problem
 }
@@ -131,6 +133,11 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 				size.Files += len(sl.Logs)
 				size.Bytes += sl.Size()
 			}
+		}
+		if CDCMode(t) != "" {
+			c := changesScanSize(ctx, t, tl, ChangesQuery{Begin: "earliest"})
+			size.Files += c.Files
+			size.Bytes += c.Bytes
 		}
 		if err := q.Before(size); err != nil {
 			return nil, err
@@ -218,6 +225,23 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 			if !slices.Contains(st.Notes, n) {
 				st.Notes = append(st.Notes, n)
 			}
+		}
+	}
+	if CDCMode(t) != "" {
+		// Every change image of the active timeline's writes, kept when before or after is the key.
+		cs, err := Changes(ctx, t, tl, ChangesQuery{Begin: "earliest"}, func(c records.Change) error {
+			if imageKey(c.Before, t.Config.RecordKeys) == q.Key || imageKey(c.After, t.Config.RecordKeys) == q.Key {
+				if q.Partition == "" || c.Partition == q.Partition {
+					st.Changes = append(st.Changes, c)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("CDC images: %w", err)
+		}
+		for _, p := range cs.Problems {
+			problems.AddOnce(p.File, p.Err)
 		}
 	}
 	// Oldest write first across groups (a replaced group's versions are older than the
@@ -434,6 +458,25 @@ func bucketOf(key string, fields []string, n int) (int, error) {
 		h = 31*h + metadata.JavaStringHash(v)
 	}
 	return int(h&0x7fffffff) % n, nil
+}
+
+// imageKey is a CDC image's record key: its _hoodie_record_key, else (a .cdc log's image holds
+// the data columns only) the key fields' values as the key generator writes them.
+func imageKey(img map[string]any, fields []string) string {
+	if img == nil {
+		return ""
+	}
+	if k, ok := img[records.RecordKey].(string); ok && k != "" {
+		return k
+	}
+	if len(fields) == 1 {
+		return records.Text(img[fields[0]])
+	}
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = f + ":" + records.Text(img[f])
+	}
+	return strings.Join(parts, ",")
 }
 
 // partLabel names a partition path for a message ("" is the non-partitioned table's).

@@ -337,3 +337,34 @@ func TestKeyLookupReplacedGroups(t *testing.T) {
 		t.Errorf("%s, locations %+v, current %v", st.Method, st.Locations, st.Current.Values)
 	}
 }
+
+// TestKeyLookupCDC: on the CDC table cdc-1.2.0 (written: insert ids 1,2; upsert 1 -> a2 and insert
+// 3; delete 2), key 1's images are its insert and its update a -> a2 (read from the .cdc log), and
+// key 2's its insert and its delete at 20261129155835832, as `changes --begin earliest` prints them.
+func TestKeyLookupCDC(t *testing.T) {
+	ft := openFixture(t, "cdc-1.2.0")
+	for _, c := range []struct {
+		key, want, status string
+	}{
+		{"1", "i 20261129155759865 <nil>>a; u 20261129155830907 a>a2", "current"},
+		{"2", "i 20261129155759865 <nil>>b; d 20261129155835832 b><nil>", "deleted"},
+	} {
+		st, err := KeyLookup(context.Background(), ft.t, ft.tl, ft.view, false, KeyQuery{Key: c.key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		name := func(img map[string]any) string {
+			if img == nil {
+				return "<nil>"
+			}
+			return records.Text(img["name"])
+		}
+		for _, ch := range st.Changes {
+			got = append(got, ch.Op+" "+ch.TsMs+" "+name(ch.Before)+">"+name(ch.After))
+		}
+		if strings.Join(got, "; ") != c.want || st.Status != c.status {
+			t.Errorf("key %s: %s, images %q; want %s, %q", c.key, st.Status, strings.Join(got, "; "), c.status, c.want)
+		}
+	}
+}
