@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"strconv"
@@ -55,4 +56,14 @@ func TestJavaStringHash(t *testing.T) {
 			t.Errorf("JavaStringHash(%q) = %d, want %d", s, got, want)
 		}
 	}
+}
+
+// FuzzFindInHFile: no bytes make the record-index entry lookup panic (an HFile whose cells and
+// record_index values are garbage is an error or no entry).
+func FuzzFindInHFile(f *testing.F) {
+	f.Add([]byte{}, "8")
+	f.Add(make([]byte, 64), "")
+	f.Fuzz(func(t *testing.T, b []byte, key string) {
+		_, _ = findInHFile(bytes.NewReader(b), int64(len(b)), `{"type":"record","name":"r","fields":[{"name":"recordIndexMetadata","type":["null",{"type":"record","name":"i","fields":[{"name":"partitionName","type":"string"},{"name":"fileIdHighBits","type":"long"},{"name":"fileIdLowBits","type":"long"},{"name":"fileIndex","type":"int"},{"name":"instantTime","type":"long"}]}]}]}`, key)
+	})
 }
