@@ -41,6 +41,7 @@ type CLI struct {
 	Snapshot    SnapshotCmd   `cmd:"" help:"Count or print the rows of a snapshot query, also as of an instant (time travel)."`
 	Changes     ChangesCmd    `cmd:"" help:"Print the CDC rows (op, ts_ms, before, after) of a table with change data capture."`
 	Duplicates  DuplicatesCmd `cmd:"" help:"Record keys the latest snapshot holds more than once (exit 3 when any)."`
+	Key         KeyCmd        `cmd:"" help:"One record's story: where its key lives (found through the table's index), its current value and every version on storage."`
 	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
 	Verify      VerifyCmd     `cmd:"" help:"Say whether a catalog row's change worked, from the event logs before and after it."`
 	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`

@@ -23,6 +23,7 @@ var jsonDocDynamicMaps = map[string][]string{
 	"report":   {"sections", "findings.inputs.sources", "findings.findings[].estimate.inputs"},
 	"layout":   {"tableCharacteristics.detectors[].effectiveConfigs"},
 	"health":   {"checks[].effectiveConfigs"},
+	"key":      {"current", "versions[].row", "changes[].before", "changes[].after"},
 	"eventlog": {"application.executorRemovalReasons", "stages[].taskFailureReasons", "hudiscope.application.eventCounts", "hudiscope.hudi.writeOperations", "hudiscope.hudi.configs"},
 }
 
@@ -117,7 +118,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
 	commands := []string{"timeline", "show", "files", "describe", "checkpoint", "report", "layout", "health", "eventlog",
-		"metadata validate-files", "metadata stats", "metadata timeline", "duplicates", "version"}
+		"metadata validate-files", "metadata stats", "metadata timeline", "duplicates", "version", "key"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
 			t.Fatalf("%s has no section \"## %s\" with documented fields", jsonDocFile, cmd)
@@ -210,7 +211,27 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		// the fixture that holds duplicates (a spilled search: every field is written)
 		run("duplicates", "duplicates", fixture("dups-1.1.1"), "-o", "json", "--mem-budget", "1KiB", "--limit", "3")
 		run("version", "version", "-o", "json")
+		run("key", "key", table, "1", "-o", "json")
 	}
+	// The bucket index's fields and a deleted key's versions.
+	run := func(args ...string) {
+		t.Helper()
+		stdout, stderr, code := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		paths := map[string]bool{}
+		collectJSONPaths(doc, "", map[string]bool{"current": true, "versions[].row": true, "changes[].before": true, "changes[].after": true}, paths)
+		for p := range paths {
+			seen["key"][p] = true
+		}
+	}
+	run("key", fixture("index-bucket-1.2.0"), "10", "-o", "json")
+	run("key", fixture("cdc-1.2.0"), "2", "-o", "json") // CDC images
 	for _, cmd := range commands {
 		var missing []string
 		for p := range seen[cmd] {

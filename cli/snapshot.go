@@ -22,8 +22,9 @@ import (
 
 // SnapshotCmd prints or counts the rows a snapshot query returns, optionally as of an instant.
 type SnapshotCmd struct {
-	Table string `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
-	AsOf  string `name:"as-of" placeholder:"T" help:"Time travel (as.of.instant): the table as of instant time T, compared with requested (instant) times as Hudi does."`
+	Table string   `arg:"" help:"Table path: directory, .zip, s3://, s3a:// or hdfs:// URI."`
+	AsOf  string   `name:"as-of" placeholder:"T" help:"Time travel (as.of.instant): the table as of instant time T, compared with requested (instant) times as Hudi does."`
+	Where []string `name:"where" sep:"none" placeholder:"COLUMN=VALUE" help:"Keep the rows whose COLUMN equals VALUE (its typed value: numbers compare numerically, null matches null; repeatable, ANDed). A partition field prunes partitions; the record key field prunes file groups through the table's index."`
 	RowFlags
 	OutputFlags
 	TableFlags
@@ -39,6 +40,7 @@ func (c *SnapshotCmd) examples() []string {
 		`hudiscope snapshot table.zip --count`,
 		`hudiscope snapshot table.zip --as-of 20261129155610512 --count --by commit`,
 		`hudiscope snapshot s3://bucket/orders --columns id,ts --limit 10 -o csv`,
+		`hudiscope snapshot table.zip --where dt=2024-01-01 --where id=8`,
 	}
 }
 
@@ -50,6 +52,14 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 	if err := c.check(); err != nil {
 		return err
 	}
+	var preds []model.Predicate
+	for _, w := range c.Where {
+		p, err := model.ParsePredicate(w)
+		if err != nil {
+			return codeError{exitUsage, "--where " + err.Error()}
+		}
+		preds = append(preds, p)
+	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
 	if err := c.tableOptions(&opts); err != nil {
 		return err
@@ -60,12 +70,25 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer reportProblems(s)
-	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: c.rowColumns()}
+	q := model.SnapshotQuery{AsOf: c.AsOf, RowColumns: c.rowColumns(), Where: preds}
 	return c.writeOutput(func(w io.Writer) error {
 		// The latest slices stand for an --as-of read's older ones too (a bound, not a plan).
-		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (report.SparkRead, error) {
+		scan := s.View
+		if len(preds) > 0 {
+			v, plan, err := s.WhereView(ctx, c.AsOf, preds)
+			if err != nil {
+				return err
+			}
+			scan = v
+			if plan.PartitionsPruned > 0 || plan.KeyMethod != "" {
+				warnf("note: --where: %d partition(s) pruned by the partition fields; %d file group(s) ruled out by the record key (%s)", plan.PartitionsPruned, plan.GroupsPruned, orNone(plan.KeyMethod))
+			}
+		}
+		done, err := c.handOff(ctx, w, model.SliceScanSize(scan), func() (report.SparkRead, error) {
 			loc, err := sparkLocation(c.Table)
-			return report.SnapshotSpark(c.SparkTable, loc, c.AsOf, c.RowFlags.spark()), err
+			out := c.RowFlags.spark()
+			out.Where = sparkWhere(preds)
+			return report.SnapshotSpark(c.SparkTable, loc, c.AsOf, out), err
 		})
 		if done {
 			return err
@@ -74,6 +97,31 @@ func (c *SnapshotCmd) Run(ctx context.Context) error {
 			return s.SnapshotBatches(ctx, q, fn)
 		})
 	})
+}
+
+// sparkWhere is --where in Spark SQL: a backquoted column equal to the value, a number bare,
+// null as IS NULL, anything else a string literal.
+func sparkWhere(preds []model.Predicate) []string {
+	out := make([]string, 0, len(preds))
+	for _, p := range preds {
+		col := "`" + strings.ReplaceAll(p.Column, "`", "``") + "`"
+		switch _, err := strconv.ParseFloat(strings.TrimSpace(p.Value), 64); {
+		case p.Value == "null":
+			out = append(out, col+" IS NULL")
+		case err == nil:
+			out = append(out, col+" = "+strings.TrimSpace(p.Value))
+		default:
+			out = append(out, col+" = "+report.SQLString(p.Value))
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // csvTerminalHelp is the row commands' promise about CSV's bytes (issue 31).

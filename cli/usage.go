@@ -28,6 +28,7 @@ Commands:
   snapshot    the rows a snapshot read returns, or as of a time (--as-of, --count)
   changes     the CDC rows (op, ts_ms, before, after) between two times
   duplicates  record keys held more than once in the latest snapshot (exit 3 when any)
+  key         one record key: where it lives, its value, every version on storage
   fleet       every table under a location or in a catalog (--glue, --hms), one row each
   version, completion, man, config
 
@@ -44,7 +45,7 @@ func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
 var commandNames = []string{"open", "report", "timeline", "show", "files", "describe", "checkpoint", "eventlog", "verify", "layout",
-	"health", "metadata", "fleet", "incremental", "snapshot", "changes", "duplicates", "version", "completion", "man", "config"}
+	"health", "metadata", "fleet", "incremental", "snapshot", "changes", "duplicates", "key", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.
 func helpWords(args []string) []string {

@@ -40,6 +40,9 @@ func (c RowColumns) options(t *hudi.Table) records.Options {
 type SnapshotQuery struct {
 	// AsOf is an instant time (yyyyMMddHHmmss[SSS]); "" reads the latest snapshot.
 	AsOf string
+	// Where keeps the rows every predicate matches (ANDed), pruning partitions and, through
+	// the record key's index, file groups first.
+	Where []Predicate
 	RowColumns
 }
 
@@ -98,6 +101,20 @@ func SnapshotBatches(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, 
 	}
 	o := q.options(t)
 	o.ReaderColumns, o.ReaderTypes = q.readerSchema(ctx, t, tl)
+	if len(q.Where) > 0 {
+		var err error
+		if view, _, err = whereView(ctx, t, tl, view, noMDT, q.AsOf == "", q.Where); err != nil {
+			return records.Stats{}, err
+		}
+		if !o.AllColumns {
+			for _, p := range q.Where {
+				if !slices.Contains(o.Columns, p.Column) {
+					o.Columns = append(slices.Clip(o.Columns), p.Column)
+				}
+			}
+		}
+		fn = whereFilter(q.Where, fn)
+	}
 	return records.ScanBatches(ctx, t, tl, view, o, fn)
 }
 

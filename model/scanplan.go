@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hudiscope/hudiscope/hudi"
 	"github.com/hudiscope/hudiscope/hudi/filegroup"
 	"github.com/hudiscope/hudiscope/hudi/problem"
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // ScanSize is how much a read would touch: files and bytes on storage. Commands compare it
@@ -55,12 +57,17 @@ func SliceScanSize(view *filegroup.View) ScanSize {
 // written file and its .cdc log files (images looked up in base files are among the written
 // files' previous versions and are not counted).
 func (s *Snapshot) ChangesScanSize(ctx context.Context, q ChangesQuery) (ScanSize, error) {
-	var out ScanSize
 	if s.table == nil || s.Timeline == nil {
-		return out, fmt.Errorf("the table's timeline was not loaded")
+		return ScanSize{}, fmt.Errorf("the table's timeline was not loaded")
 	}
+	return changesScanSize(ctx, s.table, s.Timeline, q), nil
+}
+
+// changesScanSize is ChangesScanSize on t and tl.
+func changesScanSize(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, q ChangesQuery) ScanSize {
+	var out ScanSize
 	var ignored problem.Log // Changes reports unreadable metadata
-	for _, in := range cdcWrites(ctx, s.table, s.Timeline, q, &ignored) {
+	for _, in := range cdcWrites(ctx, t, tl, q, &ignored) {
 		for _, stats := range in.Commit.PartitionToWriteStats {
 			for _, w := range stats {
 				out.Files++
@@ -72,5 +79,5 @@ func (s *Snapshot) ChangesScanSize(ctx context.Context, q ChangesQuery) (ScanSiz
 			}
 		}
 	}
-	return out, nil
+	return out
 }

@@ -26,6 +26,8 @@ type SparkSelect struct {
 	By      string
 	Columns []string
 	Limit   int
+	// Where are predicates ANDed in a WHERE clause (column = literal, already quoted).
+	Where []string
 }
 
 // SQLString quotes a Spark SQL string literal. Every Spark release unescapes backslash
@@ -54,6 +56,9 @@ func sparkProjection(cols []string) string {
 
 // sparkSelectSQL applies --count [--by], --columns and --limit to a FROM clause.
 func sparkSelectSQL(from string, out SparkSelect) string {
+	if len(out.Where) > 0 {
+		from += " WHERE " + strings.Join(out.Where, " AND ")
+	}
 	switch {
 	case out.Count && out.By == "commit":
 		return "SELECT _hoodie_commit_time, COUNT(*) AS rows FROM " + from + " GROUP BY _hoodie_commit_time ORDER BY _hoodie_commit_time"

@@ -135,99 +135,17 @@ func (l *Listing) Entries(i int) (string, []storage.Entry) {
 // times). store is the data table's storage and tl its active timeline; corrupt log blocks
 // are recorded in problems.
 func List(ctx context.Context, store storage.Storage, problems *problem.Log, tl *timeline.Timeline) (*Listing, error) {
-	// Read the MDT's properties and list its `files` partition at the same time (each is a
-	// round trip on object stores), then its timeline.
-	mdt := storage.NewPrefixed(store, TablePath)
+	mdt, part, err := openPartition(ctx, store, mdtFilesPartition)
+	if err != nil {
+		return nil, err
+	}
 	mdtPath := func(p string) string { return mdt.Root() + "/" + p }
-	var files []storage.Entry
-	var filesErr error
-	listed := make(chan struct{})
-	go func() {
-		defer close(listed)
-		files, filesErr = mdt.List(ctx, mdtFilesPartition)
-	}()
-	cfg, err := tableconfig.Read(ctx, mdt, ".hoodie/hoodie.properties")
-	<-listed
-	if err != nil {
-		return nil, fmt.Errorf("metadata table: %w", err)
-	}
-	if filesErr != nil {
-		return nil, fmt.Errorf("list metadata files partition: %w", filesErr)
-	}
-	timelineFiles, err := mdt.List(ctx, cfg.TimelineDir)
-	if err != nil {
-		return nil, fmt.Errorf("list metadata timeline: %w", err)
-	}
-	mi := &mdtInstants{completed: map[string]string{}}
-	for _, e := range timelineFiles {
-		f, ok := timeline.ParseInstantFileName(e.Name)
-		if !ok || f.State != timeline.Completed {
-			continue
-		}
-		mi.completed[f.RequestedTime] = f.CompletionTime
-		if mi.firstActive == "" || timeline.CompareInstants(f.RequestedTime, mi.firstActive) < 0 {
-			mi.firstActive = f.RequestedTime
-		}
-	}
-	v8 := cfg.Version >= 8
-
-	// The latest base file per file group whose instant completed.
-	bases := map[string]storage.Entry{}
-	baseInstant := map[string]string{}
-	for _, e := range files {
-		bn, ok := filegroup.ParseBaseFileName(e.Name)
-		if !ok || bn.Ext != "hfile" || !mi.isCompleted(bn.Instant) {
-			continue
-		}
-		if cur, ok := baseInstant[bn.FileID]; !ok || timeline.CompareInstants(bn.Instant, cur) > 0 {
-			bases[bn.FileID], baseInstant[bn.FileID] = e, bn.Instant
-		}
-	}
-	// The logs of the latest slice.
-	type logRef struct {
-		e    storage.Entry
-		name filegroup.LogFileName
-		key  string // ordering key: completion time (v8+) or the name's instant
-	}
-	var logs []logRef
-	for _, e := range files {
-		ln, ok := filegroup.ParseLogFileName(e.Name)
-		if !ok || ln.CDC {
-			continue
-		}
-		bi, hasBase := baseInstant[ln.FileID]
-		key := ln.Instant
-		if v8 {
-			if !mi.isCompleted(ln.Instant) {
-				continue
-			}
-			if ct := mi.completed[ln.Instant]; ct != "" {
-				key = ct
-			}
-			if hasBase && timeline.CompareInstants(key, bi) <= 0 {
-				continue // belongs to an older slice
-			}
-		} else if hasBase && ln.Instant != bi {
-			continue
-		}
-		logs = append(logs, logRef{e, ln, key})
-	}
-	sort.Slice(logs, func(a, b int) bool {
-		if c := timeline.CompareInstants(logs[a].key, logs[b].key); c != 0 {
-			return c < 0
-		}
-		return filegroup.CompareLogFiles(logs[a].name, logs[b].name) < 0
-	})
+	baseIDs, bases, logs := part.baseIDs, part.bases, part.logs
 
 	// Read the base files and logs. Files read whole (one GET each on object stores) are read
 	// concurrently and held until merged, so they are chosen in merge order while their sizes
 	// fit ReadBudget; any other file is read in ranges (an HFile block, a log block at a
 	// time), so memory never grows with the files' total size.
-	baseIDs := make([]string, 0, len(bases))
-	for id := range bases {
-		baseIDs = append(baseIDs, id)
-	}
-	sort.Strings(baseIDs)
 	entries := make([]storage.Entry, 0, len(baseIDs)+len(logs))
 	for _, id := range baseIDs {
 		entries = append(entries, bases[id])
@@ -265,19 +183,7 @@ func List(ctx context.Context, store storage.Storage, problems *problem.Log, tl 
 		srcs[i].close() // merged: let a whole read's bytes go
 	}
 
-	// Which data-table instants may contribute: not pending on the data timeline, and not
-	// newer than its latest completed instant (MDT-internal 20-digit instants excepted).
-	pending := map[string]bool{}
-	latest := ""
-	if tl != nil {
-		for _, in := range tl.Instants {
-			if in.State != timeline.Completed {
-				pending[in.RequestedTime] = true
-			} else if latest == "" || timeline.CompareInstants(in.RequestedTime, latest) > 0 {
-				latest = in.RequestedTime
-			}
-		}
-	}
+	counts := dataInstants(tl, part.mi)
 	// Two walks over each log's blocks — rollbacks first, then merging — so only one block's
 	// header is held at a time, however many blocks the logs have.
 	logSrcs := srcs[len(baseIDs):]
@@ -295,10 +201,7 @@ func List(ctx context.Context, store storage.Storage, problems *problem.Log, tl 
 		var err error
 		logfile.Walk(src.r, src.size, func(blk logfile.Block) bool {
 			err = mergeLogBlock(blk, src.r, func(inst string) bool {
-				if !mi.isCompleted(inst) || rolledBack[inst] || pending[inst] {
-					return false
-				}
-				return latest == "" || len(inst) > 17 || timeline.CompareInstants(inst, latest) <= 0
+				return !rolledBack[inst] && counts(inst)
 			}, records, apply)
 			if errors.Is(err, errSkipped) {
 				problems.Add(mdtPath(path), blk.Problem)
@@ -606,4 +509,131 @@ func deleteBlockKeys(content []byte) ([]string, error) {
 		}
 	}
 	return keys, nil
+}
+
+// mdtPartition is the latest file slice of every file group of one metadata-table partition.
+type mdtPartition struct {
+	mi      *mdtInstants
+	baseIDs []string                 // file ids with a completed base file, sorted
+	bases   map[string]storage.Entry // file id → latest completed base file
+	logs    []logRef                 // the latest slices' log files, in merge order
+}
+
+// logRef is one log file of a metadata-table slice.
+type logRef struct {
+	e    storage.Entry
+	name filegroup.LogFileName
+	key  string // ordering key: completion time (v8+) or the name's instant
+}
+
+// openPartition reads the metadata table's properties and timeline and picks the latest
+// slice of each file group of partition name (its directory under the metadata table).
+func openPartition(ctx context.Context, store storage.Storage, name string) (storage.Storage, *mdtPartition, error) {
+	// Read the MDT's properties and list its `files` partition at the same time (each is a
+	// round trip on object stores), then its timeline.
+	mdt := storage.NewPrefixed(store, TablePath)
+	var files []storage.Entry
+	var filesErr error
+	listed := make(chan struct{})
+	go func() {
+		defer close(listed)
+		files, filesErr = mdt.List(ctx, name)
+	}()
+	cfg, err := tableconfig.Read(ctx, mdt, ".hoodie/hoodie.properties")
+	<-listed
+	if err != nil {
+		return nil, nil, fmt.Errorf("metadata table: %w", err)
+	}
+	if filesErr != nil {
+		return nil, nil, fmt.Errorf("list metadata %s partition: %w", name, filesErr)
+	}
+	timelineFiles, err := mdt.List(ctx, cfg.TimelineDir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list metadata timeline: %w", err)
+	}
+	mi := &mdtInstants{completed: map[string]string{}}
+	for _, e := range timelineFiles {
+		f, ok := timeline.ParseInstantFileName(e.Name)
+		if !ok || f.State != timeline.Completed {
+			continue
+		}
+		mi.completed[f.RequestedTime] = f.CompletionTime
+		if mi.firstActive == "" || timeline.CompareInstants(f.RequestedTime, mi.firstActive) < 0 {
+			mi.firstActive = f.RequestedTime
+		}
+	}
+	v8 := cfg.Version >= 8
+
+	// The latest base file per file group whose instant completed.
+	bases := map[string]storage.Entry{}
+	baseInstant := map[string]string{}
+	for _, e := range files {
+		bn, ok := filegroup.ParseBaseFileName(e.Name)
+		if !ok || bn.Ext != "hfile" || !mi.isCompleted(bn.Instant) {
+			continue
+		}
+		if cur, ok := baseInstant[bn.FileID]; !ok || timeline.CompareInstants(bn.Instant, cur) > 0 {
+			bases[bn.FileID], baseInstant[bn.FileID] = e, bn.Instant
+		}
+	}
+	// The logs of the latest slice.
+	var logs []logRef
+	for _, e := range files {
+		ln, ok := filegroup.ParseLogFileName(e.Name)
+		if !ok || ln.CDC {
+			continue
+		}
+		bi, hasBase := baseInstant[ln.FileID]
+		key := ln.Instant
+		if v8 {
+			if !mi.isCompleted(ln.Instant) {
+				continue
+			}
+			if ct := mi.completed[ln.Instant]; ct != "" {
+				key = ct
+			}
+			if hasBase && timeline.CompareInstants(key, bi) <= 0 {
+				continue // belongs to an older slice
+			}
+		} else if hasBase && ln.Instant != bi {
+			continue
+		}
+		logs = append(logs, logRef{e, ln, key})
+	}
+	sort.Slice(logs, func(a, b int) bool {
+		if c := timeline.CompareInstants(logs[a].key, logs[b].key); c != 0 {
+			return c < 0
+		}
+		return filegroup.CompareLogFiles(logs[a].name, logs[b].name) < 0
+	})
+
+	baseIDs := make([]string, 0, len(bases))
+	for id := range bases {
+		baseIDs = append(baseIDs, id)
+	}
+	sort.Strings(baseIDs)
+	return mdt, &mdtPartition{mi: mi, baseIDs: baseIDs, bases: bases, logs: logs}, nil
+}
+
+// dataInstants is the test a metadata-table log block's instant passes to count: completed on
+// the metadata timeline, not pending on the data timeline tl, and not newer than tl's latest
+// completed instant (MDT-internal 20-digit instants excepted).
+func dataInstants(tl *timeline.Timeline, mi *mdtInstants) func(string) bool {
+	pending := map[string]bool{}
+	latest := ""
+	if tl != nil {
+		for _, in := range tl.Instants {
+			if in.State != timeline.Completed {
+				pending[in.RequestedTime] = true
+			} else if latest == "" || timeline.CompareInstants(in.RequestedTime, latest) > 0 {
+				latest = in.RequestedTime
+			}
+		}
+	}
+	return func(inst string) bool {
+		if !mi.isCompleted(inst) || pending[inst] {
+			return false
+		}
+		return latest == "" || len(inst) > 17 || timeline.CompareInstants(inst, latest) <= 0
+	}
 }

@@ -69,6 +69,18 @@ type baseColumns struct {
 // Len is the number of rows.
 func (b *Batch) Len() int { return len(b.rows) }
 
+// Filter keeps the rows keep accepts (keep sees each row's index before any is dropped), in order.
+func (b *Batch) Filter(keep func(i int) bool) {
+	n := 0
+	for i := range b.rows {
+		if keep(i) {
+			b.rows[n] = b.rows[i]
+			n++
+		}
+	}
+	b.rows = b.rows[:n]
+}
+
 // Record is row i as a Record (its values converted to Go values), the form every row had
 // before batches: callers that keep rows beyond the batch use this.
 func (b *Batch) Record(i int) Record {

@@ -17,6 +17,7 @@ import (
 // logBlock is one decoded data or delete block.
 type logBlock struct {
 	instant          string
+	file             string   // the log file's name
 	records          []Record // deletes carry deleted=true
 	undecodedDeletes bool
 }
@@ -66,7 +67,7 @@ func readLogs(ctx context.Context, store storage.Storage, logs []filegroup.LogFi
 				problems.Add(where, fmt.Sprintf("block at byte %d: %v", b.Offset, err))
 				continue
 			}
-			lb := logBlock{instant: b.InstantTime()}
+			lb := logBlock{instant: b.InstantTime(), file: lf.Name}
 			switch b.Type {
 			case logfile.BlockDelete:
 				lb.records, lb.undecodedDeletes, err = deleteRecords(content, o.OrderingFields)

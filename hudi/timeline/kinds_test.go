@@ -114,6 +114,8 @@ func TestKindsOnFixtures(t *testing.T) {
 		"eventlog-pair-before-1.2.0", "eventlog-pair-after-1.2.0"} {
 		want[fx] = plain(4)
 	}
+	// Issue 32's bucket-index table: an insert, three upserts and a delete (delta commits).
+	want["index-bucket-1.2.0"] = plain(5)
 	// Issue 29's: the bootstrap commit (00000000000001) and two upserts; one FULL_RECORD
 	// bootstrap commit (00000000000002); four delta commits of the schema evolution.
 	want["bootstrap-0.14.0"], want["bootstrap-1.1.1"] = plain(3), plain(3)

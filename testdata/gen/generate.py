@@ -790,6 +790,8 @@ class Gen:
         name = "idx_" + variant
         path = self.table_path(name)
         parts = ["2024-01-%02d" % d for d in range(1, 9)]
+        if variant == "bucket":
+            return self.index_bucket(name, path)
         opts = self.base_opts(name, partitioned=True)
         opts.update({"hoodie.parquet.small.file.limit": "0", "hoodie.metadata.enable": "true"})
         if variant == "simple":
@@ -844,6 +846,27 @@ class Gen:
         summary["workload"] = ("insert 2000 rows (4 partitions) then 3 upserts of 400 rows; "
                                "hoodie.upsert.shuffle.parallelism=%s" % par)
         summary["upsert_shuffle_parallelism"] = int(par)
+        self.finish(name, path, summary, opts)
+
+    def index_bucket(self, name, path):
+        """Issue 32 item 8: a merge-on-read table with a simple bucket index (4 buckets, 4 partitions):
+        an insert of 200 rows, then three upserts, so keys 8 and 9 have four versions (a base file
+        row and three log blocks) and key 10 is deleted by the last one."""
+        parts = ["2024-01-%02d" % d for d in range(1, 5)]
+        opts = self.base_opts(name, table_type="MERGE_ON_READ", partitioned=True)
+        opts.update({"hoodie.parquet.small.file.limit": "0", "hoodie.metadata.enable": "true",
+                     "hoodie.index.type": "BUCKET", "hoodie.index.bucket.engine": "SIMPLE",
+                     "hoodie.bucket.index.num.buckets": "4", "hoodie.bucket.index.hash.field": "id",
+                     "hoodie.compact.inline": "false"})
+        self.write(path, [(k, "n%d" % k, 0, parts[k % 4]) for k in range(200)], opts, op="insert", schema=PSCHEMA)
+        for r in (1, 2, 3):
+            upd = [(k, "u%d_%d" % (r, k), r, parts[k % 4]) for k in range(0, 200, 4 * r + 1) if k not in (8, 9)] + \
+                  [(8, "v%d" % r, r, parts[0]), (9, "v%d" % r, r, parts[1])]
+            self.write(path, upd, opts, schema=PSCHEMA)
+        self.write(path, [(10, "gone", 4, parts[2])], opts, op="delete", schema=PSCHEMA)
+        summary = self.common_oracles(name, path)
+        summary["workload"] = ("insert 200 rows (4 partitions x 4 buckets), three upserts (ids 8 and 9 "
+                               "each time), delete id 10")
         self.finish(name, path, summary, opts)
 
     # ------------------------------------------------ issue 29 scenarios (0.14.0 / 1.1.1)

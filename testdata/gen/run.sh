@@ -78,6 +78,7 @@ index-simple-$HUDI_1X|index|simple|$HUDI_1X|$B1|zstd|
 index-bloom-$HUDI_1X|index|bloom|$HUDI_1X|$B1|zstd|
 index-rli-$HUDI_1X|index|rli|$HUDI_1X|$B1|zstd|
 index-rli-nostream-$HUDI_1X|index|rli_nostream|$HUDI_1X|$B1|zstd|
+index-bucket-$HUDI_1X|index|bucket|$HUDI_1X|$B1|zstd|
 incr-$HUDI_10|incr||$HUDI_10|$B10|none|
 cow-services-$HUDI_10|cow-services||$HUDI_10|$B10|zstd|
 mor-services-$HUDI_10|mor-services||$HUDI_10|$B10|lz4|
@@ -200,6 +201,19 @@ fixture_probe probe_metadata.py mdt $HUDI_0X "$B0" "$VENV/bin/python" "$OUT"/cow
 # show_commit_files, show_commit_write_stats per completed write, stats_wa and stats_file_sizes per table.
 fixture_probe probe_show.py show $HUDI_1X "$B1" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_1X "$OUT"/mor-services-$HUDI_1X
 shopt -u nullglob
+# Issue 32: one record key's story (oracle/key_story.json) on the index fixtures, read by Hudi 1.2.0.
+keyprobe() { # fixture:keys...
+  local args=() a
+  for a in "$@"; do
+    if [ ${#SELECTED[@]} -gt 0 ] && ! want "${a%%:*}"; then continue; fi
+    [ -f "$OUT/${a%%:*}/table.zip" ] && args+=("$OUT/$a")
+  done
+  [ ${#args[@]} -gt 0 ] || return 0
+  echo "=== key probes: ${args[*]##*/}"
+  PYSPARK_PYTHON="$VENV/bin/python" PYSPARK_DRIVER_PYTHON="$VENV/bin/python" "$VENV/bin/python" "$HERE/probe_key.py" --reader $HUDI_1X \
+    --bundle "$B1" "${args[@]}" > "$WORK/probe-key.log" 2>&1 || { echo "FAILED: key probes (see $WORK/probe-key.log)"; }
+}
+keyprobe index-bucket-$HUDI_1X:8,9,10,0 index-rli-$HUDI_1X:8,1249,99999 index-bloom-$HUDI_1X:8,1249 index-simple-$HUDI_1X:8,1249
 
 # Describe probes (oracle/describe.json): show_table_properties, DESCRIBE, the read schema and every active
 # write's recorded schema, by the writer's own release.
