@@ -33,6 +33,7 @@ type CLI struct {
 	Open        OpenCmd       `cmd:"" default:"withargs" help:"Open the interactive explorer (default)."`
 	Report      ReportCmd     `cmd:"" help:"Write the full report (Markdown or JSON) without the TUI."`
 	Timeline    TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
+	Trends      TrendsCmd     `cmd:"" help:"Per-commit series (duration, records, bytes, files, write amplification, service cadence) over the active and archived timelines, with change points."`
 	Files       FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
 	Checkpoint  CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`
 	Incremental IncrQueryCmd  `cmd:"" help:"Count or print the rows an incremental query returns."`

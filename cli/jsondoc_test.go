@@ -115,7 +115,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("HUDISCOPE_NOW", "2026-12-01T00:00:00Z")
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
-	commands := []string{"timeline", "files", "checkpoint", "report", "layout", "health", "eventlog"}
+	commands := []string{"timeline", "trends", "files", "checkpoint", "report", "layout", "health", "eventlog"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
 			t.Fatalf("%s has no section \"## %s\" with documented fields", jsonDocFile, cmd)
@@ -158,6 +158,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		}
 		cd := []string{"--cluster-defaults", "-"}
 		tl := run("timeline", append([]string{"timeline", table, "--archived", "-o", "json"}, cd...)...)
+		run("trends", append([]string{"trends", table, "-o", "json"}, cd...)...)
 		run("files", append([]string{"files", table, "-o", "json"}, cd...)...)
 		// A value before the timeline (no instant) and the first completed write (an instant
 		// and a re-read).

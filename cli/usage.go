@@ -13,6 +13,7 @@ const shortUsage = `Usage: hudiscope [flags] TABLE          open the interactive
 
 Commands:
   timeline    every instant with requested and completion time
+  trends      per-commit series over the active and archived timelines, with change points
   files       the latest file slice of every file group
   checkpoint  what an incremental read from a begin value re-reads
   layout      file sizes, skew, small files (HoodieTableLayoutAnalyzer)
@@ -37,7 +38,7 @@ Run 'hudiscope COMMAND --help' for a command's flags and examples.
 func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
-var commandNames = []string{"open", "report", "timeline", "files", "checkpoint", "eventlog", "layout",
+var commandNames = []string{"open", "report", "timeline", "trends", "files", "checkpoint", "eventlog", "layout",
 	"health", "fleet", "incremental", "snapshot", "changes", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.

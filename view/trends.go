@@ -330,3 +330,19 @@ func median(v []float64) float64 {
 	}
 	return (s[n/2-1] + s[n/2]) / 2
 }
+
+// ChartPoints is how many values a Markdown chart draws at most.
+const ChartPoints = 120
+
+// Chart is the series drawn in at most n values: the values themselves when they fit, else the
+// medians of consecutive runs of per values each (the last run may be shorter).
+func (s *TrendSeries) Chart(n int) (vals []float64, per int) {
+	if n <= 0 || len(s.Values) <= n {
+		return s.Values, 1
+	}
+	per = (len(s.Values) + n - 1) / n
+	for i := 0; i < len(s.Values); i += per {
+		vals = append(vals, median(s.Values[i:min(i+per, len(s.Values))]))
+	}
+	return vals, per
+}
