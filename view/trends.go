@@ -270,9 +270,23 @@ func ChangeRule(k int, ratio float64) string {
 // search goes on k values after it.
 func changePoints(sr TrendSeries, points []TrendPoint, k int, ratio float64) []ChangePoint {
 	v := sr.Values
+	if len(v) < 2*k || sr.Max <= 0 || sr.Min == sr.Max {
+		return nil // too short, all zero or flat: no ratio of medians moves
+	}
+	// med[i] is the median of v[i:i+k]: before index i is med[i-k], after it med[i].
+	med := make([]float64, len(v)-k+1)
+	buf := make([]float64, k)
+	for i := range med {
+		copy(buf, v[i:i+k])
+		slices.Sort(buf)
+		med[i] = buf[k/2]
+		if k%2 == 0 {
+			med[i] = (buf[k/2-1] + buf[k/2]) / 2
+		}
+	}
 	var out []ChangePoint
 	score := func(i int) (before, after, r float64, ok bool) {
-		before, after = median(v[i-k:i]), median(v[i:i+k])
+		before, after = med[i-k], med[i]
 		if before <= 0 || after <= 0 {
 			return 0, 0, 0, false
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,4 +131,27 @@ func sameCompletionTime(in *timeline.Instant, oracle string) bool {
 	theirs, ok2 := timeline.ParseInstantTime(oracle, time.UTC)
 	d := theirs.Sub(ours)
 	return ok1 && ok2 && d > -time.Second && d < 2*time.Second
+}
+
+// An LSM-archived write keeps only its sums; its detail reads the metadata from the history
+// file again: the same records written as the point, and the write stats' JSON.
+func TestArchivedLSMDetailReadsAgain(t *testing.T) {
+	s, tr := trendsFixture(t, "tt-archive-1.1.1")
+	for _, p := range tr.Points {
+		if !p.Archived || !p.IsWrite() || p.RecordsWritten == 0 {
+			continue
+		}
+		if p.In.Commit != nil {
+			t.Errorf("%s keeps its full metadata", p.Requested)
+		}
+		d, err := s.InstantDetails(context.Background(), p.In)
+		if err != nil || d.Commit == nil || !strings.Contains(string(d.Content), `"partitionToWriteStats"`) {
+			t.Fatalf("%s: %v %v %.200s", p.Requested, err, d, d.Content)
+		}
+		if got := d.Commit.Totals(); got.NumWrites != p.RecordsWritten || got.TotalBytesWritten != p.BytesWritten {
+			t.Errorf("%s: detail %+v, point %d records %d bytes", p.Requested, got, p.RecordsWritten, p.BytesWritten)
+		}
+		return
+	}
+	t.Fatal("no archived write with records")
 }

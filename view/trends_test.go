@@ -30,7 +30,7 @@ func TestChangePoints(t *testing.T) {
 		sr.Points = append(sr.Points, i)
 		points = append(points, TrendPoint{Requested: "2026120100" + string(rune('0'+i/10)) + string(rune('0'+i%10)) + "00000", Action: "commit"})
 	}
-	sr.Label = "duration"
+	sr.Label, sr.Min, sr.Max = "duration", 1, 3.1
 	got := changePoints(sr, points, 10, 2)
 	if len(got) != 2 || got[0].Index != 25 || got[1].Index != 50 {
 		t.Fatalf("changes %+v", got)
@@ -46,9 +46,15 @@ func TestChangePoints(t *testing.T) {
 	for i := range noisy.Values {
 		noisy.Values[i] += float64(i%3) * 0.1 // +0 +0.1 +0.2
 	}
+	noisy.Max = 3.3
 	got = changePoints(noisy, points, 10, 2)
 	if len(got) != 2 || got[0].Index < 23 || got[0].Index > 27 || got[1].Index < 48 || got[1].Index > 52 {
 		t.Errorf("noisy changes %+v", got)
+	}
+	// A flat series has none.
+	flat := TrendSeries{Values: make([]float64, 30), Points: sr.Points[:30], Min: 2, Max: 2}
+	if got := changePoints(flat, points, 10, 2); len(got) != 0 {
+		t.Errorf("flat: %+v", got)
 	}
 	// Fewer than 2k values: no change is looked for.
 	sr.Values, sr.Points = sr.Values[15:34], sr.Points[15:34]
