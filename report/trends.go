@@ -31,17 +31,10 @@ func SeriesTitle(s *view.TrendSeries) string {
 	return s.Group + ": " + s.Label + " (" + s.Unit + ")"
 }
 
-// TrendsDocument is `hudiscope trends -o json` (docs/json.md, section trends).
-type TrendsDocument struct {
-	SchemaVersion string             `json:"schemaVersion"`
-	Table         TrendsTableJSON    `json:"table"`
-	Archived      bool               `json:"archived"`
-	Pending       int                `json:"pendingMetadata"`
-	Rule          TrendsRuleJSON     `json:"changeRule"`
-	Points        []TrendPointJSON   `json:"points"`
-	Series        []TrendSeriesJSON  `json:"series"`
-	Changes       []TrendsChangeJSON `json:"changes"`
-}
+// `hudiscope trends -o json` (docs/json.md, section trends) is, in this order:
+// schemaVersion, table (TrendsTableJSON), archived, pendingMetadata, changeRule
+// (TrendsRuleJSON), points ([]TrendPointJSON), series ([]TrendSeriesJSON) and changes
+// ([]TrendsChangeJSON); WriteTrendsJSON streams it.
 
 // TrendsTableJSON names the table.
 type TrendsTableJSON struct {
@@ -105,46 +98,65 @@ type TrendsChangeJSON struct {
 	Note          string  `json:"note"`
 }
 
-// WriteTrendsJSON writes the trends of table c.
+// WriteTrendsJSON writes the trends of table c: the TrendsDocument, byte for byte as
+// WriteJSON writes it, one point at a time (200k points were 880 MB held whole).
 func WriteTrendsJSON(w io.Writer, c *tableconfig.Config, t *view.TrendSet) error {
-	d := TrendsDocument{SchemaVersion: SchemaVersion, Archived: t.Archived, Pending: t.Pending,
-		Rule:   TrendsRuleJSON{Window: t.Window, Ratio: t.Ratio, Text: t.Rule},
-		Points: make([]TrendPointJSON, 0, len(t.Points)), Series: []TrendSeriesJSON{}, Changes: []TrendsChangeJSON{}}
+	var table TrendsTableJSON
 	if c != nil {
-		d.Table = TrendsTableJSON{Name: c.Name, Type: c.Type, Version: c.Version}
+		table = TrendsTableJSON{Name: c.Name, Type: c.Type, Version: c.Version}
 	}
-	ms := func(v int64) *int64 { return &v }
-	for i := range t.Points {
-		p := &t.Points[i]
-		j := TrendPointJSON{RequestedTime: p.Requested, CompletionTime: p.Completed, Action: p.Action, Operation: p.Operation,
-			Kind: p.Kind.String(), Archived: p.Archived, RecordsWritten: p.RecordsWritten, RecordsInserted: p.Inserted,
-			RecordsUpdated: p.Updated, RecordsDeleted: p.Deleted, BytesWritten: p.BytesWritten, FilesAdded: p.FilesAdded,
-			FilesUpdated: p.FilesUpdated, Files: p.Files, Partitions: p.Partitions, Errors: p.Errors}
-		if p.Duration > 0 {
-			j.DurationMs = ms(p.Duration.Milliseconds())
-		}
-		if p.Interval > 0 {
-			j.IntervalMs = ms(p.Interval.Milliseconds())
-		}
-		if p.HasWriteAmp {
-			wa := p.WriteAmp
-			j.WriteAmplification = &wa
-		}
-		if p.Files > 0 {
-			j.AvgFileSize = ms(p.AvgFileSize)
-		}
-		d.Points = append(d.Points, j)
-	}
+	j := newJSONStream(w)
+	j.raw("{")
+	j.key(0, "schemaVersion", true)
+	j.value(1, SchemaVersion)
+	j.key(0, "table", false)
+	j.value(1, table)
+	j.key(0, "archived", false)
+	j.value(1, t.Archived)
+	j.key(0, "pendingMetadata", false)
+	j.value(1, t.Pending)
+	j.key(0, "changeRule", false)
+	j.value(1, TrendsRuleJSON{Window: t.Window, Ratio: t.Ratio, Text: t.Rule})
+	j.key(0, "points", false)
+	j.array(1, len(t.Points), func(i int) { j.value(2, trendPointJSON(&t.Points[i])) })
+	series := []TrendSeriesJSON{}
+	changes := []TrendsChangeJSON{}
 	for i := range t.Series {
 		s := &t.Series[i]
-		d.Series = append(d.Series, TrendSeriesJSON{Name: s.Name, Group: s.Group, Label: s.Label, Unit: s.Unit,
+		series = append(series, TrendSeriesJSON{Name: s.Name, Group: s.Group, Label: s.Label, Unit: s.Unit,
 			Count: len(s.Values), Min: s.Min, Median: s.Median, Max: s.Max})
 		for _, c := range s.Changes {
-			d.Changes = append(d.Changes, TrendsChangeJSON{Series: s.Name, Group: s.Group, RequestedTime: c.Requested,
+			changes = append(changes, TrendsChangeJSON{Series: s.Name, Group: s.Group, RequestedTime: c.Requested,
 				Action: c.Action, Before: c.Before, After: c.After, Ratio: c.Ratio, Note: c.Note})
 		}
 	}
-	return WriteJSON(w, d)
+	j.key(0, "series", false)
+	j.value(1, series)
+	j.key(0, "changes", false)
+	j.value(1, changes)
+	return j.end()
+}
+
+func trendPointJSON(p *view.TrendPoint) TrendPointJSON {
+	ms := func(v int64) *int64 { return &v }
+	j := TrendPointJSON{RequestedTime: p.Requested, CompletionTime: p.Completed, Action: p.Action, Operation: p.Operation,
+		Kind: p.Kind.String(), Archived: p.Archived, RecordsWritten: p.RecordsWritten, RecordsInserted: p.Inserted,
+		RecordsUpdated: p.Updated, RecordsDeleted: p.Deleted, BytesWritten: p.BytesWritten, FilesAdded: p.FilesAdded,
+		FilesUpdated: p.FilesUpdated, Files: p.Files, Partitions: p.Partitions, Errors: p.Errors}
+	if p.Duration > 0 {
+		j.DurationMs = ms(p.Duration.Milliseconds())
+	}
+	if p.Interval > 0 {
+		j.IntervalMs = ms(p.Interval.Milliseconds())
+	}
+	if p.HasWriteAmp {
+		wa := p.WriteAmp
+		j.WriteAmplification = &wa
+	}
+	if p.Files > 0 {
+		j.AvgFileSize = ms(p.AvgFileSize)
+	}
+	return j
 }
 
 // TrendsHeadline is the one-line summary every trends surface starts with.

@@ -199,7 +199,7 @@ func (a *App) publish(s *model.Snapshot) tea.Cmd {
 		a.probs.SetSnapshot(a.snap)
 	}
 	if a.trends != nil {
-		a.trends.SetSnapshot(a.snap)
+		cmds = append(cmds, a.trends.SetSnapshot(a.snap))
 	}
 	return tea.Batch(cmds...)
 }
@@ -321,6 +321,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	for _, p := range a.panes {
 		cmds = append(cmds, p.Update(msg))
 	}
+	if a.trends != nil {
+		cmds = append(cmds, a.trends.Update(msg)) // its series, built in a Cmd
+	}
 	return a, tea.Batch(cmds...)
 }
 
@@ -418,7 +421,7 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Problems):
 		a.toggleProblems()
 	case key.Matches(msg, k.Trends):
-		a.toggleTrends()
+		return a.toggleTrends()
 	default:
 		for i, b := range k.Pane {
 			if i < len(a.panes) && key.Matches(msg, b) {
@@ -467,18 +470,20 @@ func (a *App) openProblems() {
 	a.probs.SetSize(a.width, a.bodyHeight())
 }
 
-func (a *App) openTrends() {
+func (a *App) openTrends() tea.Cmd {
 	a.help, a.probs = false, nil
-	a.trends = trendsui.NewTrendsView(a.c, a.snap)
+	var cmd tea.Cmd
+	a.trends, cmd = trendsui.NewTrendsView(a.c, a.snap)
 	a.trends.SetSize(a.width, a.bodyHeight())
+	return cmd
 }
 
-func (a *App) toggleTrends() {
+func (a *App) toggleTrends() tea.Cmd {
 	if a.trends != nil {
 		a.trends = nil
-		return
+		return nil
 	}
-	a.openTrends()
+	return a.openTrends()
 }
 
 func (a *App) toggleProblems() {

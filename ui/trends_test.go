@@ -122,3 +122,17 @@ func TestTrendsStreamsArchived(t *testing.T) {
 		t.Errorf("%d points", n)
 	}
 }
+
+// The series are built in a Cmd, not on the UI goroutine: until it returns the view says so,
+// then draws them.
+func TestTrendsBuildOffTheUIGoroutine(t *testing.T) {
+	a := archivedApp(t, 80, 24)
+	_, cmd := a.Update(keyMsg("T"))
+	if s := screen(a); !a.TrendsOpen() || !strings.Contains(s, "Building the series") {
+		t.Fatalf("before the build:\n%s", s)
+	}
+	run(a, cmd)
+	if s := screen(a); !strings.Contains(s, "84 completed instants (56 archived)") {
+		t.Errorf("after the build:\n%s", s)
+	}
+}

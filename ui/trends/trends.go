@@ -49,22 +49,35 @@ func (k trendsKeys) FullHelp() [][]key.Binding {
 }
 func (k trendsKeys) HelpTitles() []string { return []string{"Series", "Points"} }
 
-// NewTrendsView builds the view over s.
-func NewTrendsView(c *common.Common, s *model.Snapshot) *TrendsView {
+// NewTrendsView builds the view over s; the Cmd builds its series.
+func NewTrendsView(c *common.Common, s *model.Snapshot) (*TrendsView, tea.Cmd) {
 	v := &TrendsView{c: c, at: -1}
-	v.SetSnapshot(s)
-	return v
+	return v, v.SetSnapshot(s)
 }
 
 func (v *TrendsView) Title() string { return "Trends" }
 
+// builtMsg carries the series built for a snapshot in a Cmd (200k points take a few tenths
+// of a second: not on the UI goroutine).
+type builtMsg struct {
+	snap *model.Snapshot
+	t    *view.TrendSet
+}
+
+// SetSnapshot starts building the series of s; the view shows the last ones built until they
+// arrive ("building" before the first).
 func (v *TrendsView) SetSnapshot(s *model.Snapshot) tea.Cmd {
+	v.snap = s
+	return func() tea.Msg { return builtMsg{snap: s, t: view.Trends(s, view.TrendOptions{})} }
+}
+
+// set shows series built for the current snapshot, the cursor on the instant it was on.
+func (v *TrendsView) set(t *view.TrendSet) {
 	req := ""
 	if v.at >= 0 && v.t != nil && v.at < len(v.t.Points) {
 		req = v.t.Points[v.at].Requested
 	}
-	v.snap = s
-	v.t = view.Trends(s, view.TrendOptions{})
+	v.t = t
 	v.series = min(v.series, max(0, len(v.t.Series)-1))
 	// The points were rebuilt (archived ones may have joined before): find the cursor's
 	// instant again by its requested time.
@@ -76,7 +89,6 @@ func (v *TrendsView) SetSnapshot(s *model.Snapshot) tea.Cmd {
 		}
 	}
 	v.place()
-	return nil
 }
 
 // place puts the cursor on the point it was on, else the series' first one after it (another
@@ -140,6 +152,12 @@ func (v *TrendsView) Status() string {
 }
 
 func (v *TrendsView) Update(msg tea.Msg) tea.Cmd {
+	if b, ok := msg.(builtMsg); ok {
+		if b.snap == v.snap {
+			v.set(b.t)
+		}
+		return nil
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	sr := v.current()
 	if !ok || sr == nil {
@@ -201,6 +219,9 @@ func (v *TrendsView) chartWidth(width int) int {
 func (v *TrendsView) View(width, height int) string {
 	st := v.c.Styles
 	g := st.G
+	if v.t == nil {
+		return common.Fit([]string{" " + st.Header.Render("Trends"), "", " Building the series…"}, width, height)
+	}
 	lines := []string{" " + st.Header.Render("Trends") + st.Dim.Render(g.Sep+report.TrendsHeadline(v.t))}
 	sr := v.current()
 	if sr == nil {
@@ -297,6 +318,9 @@ func (v *TrendsView) View(width, height int) string {
 
 // Export is the trends as Markdown (the same as `hudiscope trends -o md`).
 func (v *TrendsView) Export() (string, string) {
+	if v.t == nil {
+		return "trends", "# Trends\n\nThe series are still being built.\n"
+	}
 	name := ""
 	if v.snap != nil && v.snap.Config != nil {
 		name = v.snap.Config.Name
