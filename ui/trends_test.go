@@ -136,3 +136,21 @@ func TestTrendsBuildOffTheUIGoroutine(t *testing.T) {
 		t.Errorf("after the build:\n%s", s)
 	}
 }
+
+// --ascii draws the view in ASCII only: columns, axis, the × of ratios and units.
+func TestTrendsASCII(t *testing.T) {
+	a := archivedApp(t, 120, 40, func(o *Options) { o.ASCII = true })
+	press(a, "T")
+	for _, keys := range [][]string{nil, {"k", "k", "k", "k", "k"}} { // writes' duration, then write amplification (×)
+		press(a, keys...)
+		s := screen(a)
+		for i, r := range s {
+			if r > 127 {
+				t.Fatalf("keys %v: non-ASCII %q at %d:\n%s", keys, r, i, s)
+			}
+		}
+	}
+	if !strings.Contains(screen(a), "write amplification (x)") {
+		t.Errorf("series:\n%s", screen(a))
+	}
+}

@@ -313,6 +313,12 @@ func (v *TrendsView) View(width, height int) string {
 		note = "no change point (" + common.Itoa(v.t.Window) + " values each side, ratio " + report.TrendValue(v.t.Ratio, "") + ")"
 	}
 	lines = append(lines, " "+st.Dim.Render(note))
+	if common.IsASCII(g) {
+		// The view layer's ratios and the × unit: ASCII surfaces draw an x.
+		for i, l := range lines {
+			lines[i] = strings.ReplaceAll(l, "×", "x")
+		}
+	}
 	return common.Fit(lines, width, height)
 }
 
