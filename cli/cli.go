@@ -34,6 +34,7 @@ type CLI struct {
 	Report      ReportCmd     `cmd:"" help:"Write the full report (Markdown or JSON) without the TUI."`
 	Timeline    TimelineCmd   `cmd:"" help:"List every instant with requested and completion time."`
 	Show        ShowCmd       `cmd:"" help:"Show one instant: write statistics per partition and file, write amplification, plans and metadata."`
+	Trends      TrendsCmd     `cmd:"" help:"Per-commit series (duration, records, bytes, files, write amplification, service cadence) over the active and archived timelines, with change points."`
 	Files       FilesCmd      `cmd:"" help:"List the latest file slices per partition."`
 	Describe    DescribeCmd   `cmd:"" help:"Show hoodie.properties, the table configuration with its sources, the schema and its history."`
 	Checkpoint  CheckpointCmd `cmd:"" help:"Check an incremental-read checkpoint value against the timeline."`

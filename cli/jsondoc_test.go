@@ -117,7 +117,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 	t.Setenv("HUDISCOPE_NOW", "2026-12-01T00:00:00Z")
 	t.Setenv("TZ", "UTC")
 	sections := jsonDocSections(t)
-	commands := []string{"timeline", "show", "files", "describe", "checkpoint", "report", "layout", "health", "eventlog",
+	commands := []string{"timeline", "show", "trends", "files", "describe", "checkpoint", "report", "layout", "health", "eventlog",
 		"metadata validate-files", "metadata stats", "metadata timeline", "duplicates", "version", "key"}
 	for _, cmd := range commands {
 		if len(sections[cmd]) == 0 {
@@ -161,6 +161,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		}
 		cd := []string{"--cluster-defaults", "-"}
 		tl := run("timeline", append([]string{"timeline", table, "--archived", "-o", "json"}, cd...)...)
+		run("trends", append([]string{"trends", table, "-o", "json"}, cd...)...)
 		run("files", append([]string{"files", table, "-o", "json"}, cd...)...)
 		// The filter members (with every filter flag, bounds given and resolved).
 		run("timeline", append([]string{"timeline", table, "-o", "json", "--since", "7d", "--until", "20991231", "--action", "commit,deltacommit",

@@ -15,6 +15,7 @@ const shortUsage = `Usage: hudiscope [flags] TABLE          open the interactive
 Commands:
   timeline    every instant with requested and completion time
   show        one instant: write stats per partition and file, write amplification, plans
+  trends      per-commit series over the active and archived timelines, with change points
   files       the latest file slice of every file group
   describe    hoodie.properties, table configuration with sources, schema and schema history
   checkpoint  what an incremental read from a begin value re-reads
@@ -44,7 +45,7 @@ Run 'hudiscope COMMAND --help' for a command's flags and examples.
 func printShortUsage(w io.Writer) { io.WriteString(w, shortUsage) }
 
 // commandNames are the words that select a command (open is the default and never typed).
-var commandNames = []string{"open", "report", "timeline", "show", "files", "describe", "checkpoint", "eventlog", "verify", "layout",
+var commandNames = []string{"open", "report", "timeline", "show", "trends", "files", "describe", "checkpoint", "eventlog", "verify", "layout",
 	"health", "metadata", "fleet", "incremental", "snapshot", "changes", "duplicates", "key", "version", "completion", "man", "config"}
 
 // helpWords turns `hudiscope help [COMMAND]` into the --help kong understands.

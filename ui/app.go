@@ -21,6 +21,7 @@ import (
 	"github.com/hudiscope/hudiscope/report"
 	"github.com/hudiscope/hudiscope/ui/common"
 	problemsui "github.com/hudiscope/hudiscope/ui/problems"
+	trendsui "github.com/hudiscope/hudiscope/ui/trends"
 )
 
 // Minimum usable terminal size; below it the "too small" screen is shown.
@@ -77,6 +78,11 @@ type focuser interface {
 	Focus(common.Jump) bool
 }
 
+// focusCmder is a focuser whose jump may start reading (the Timeline's instant detail).
+type focusCmder interface {
+	FocusCmd(common.Jump) (bool, tea.Cmd)
+}
+
 // clicker is implemented by views whose rows a mouse click selects (y: body line).
 type clicker interface {
 	Click(y int) tea.Cmd
@@ -103,6 +109,8 @@ type App struct {
 	msgBad  bool
 	// probs is the problems view while open (over the active pane).
 	probs *problemsui.ProblemsView
+	// trends is the trends view while open (over the active pane; T).
+	trends *trendsui.TrendsView
 
 	ch     chan model.Progress
 	cancel context.CancelFunc
@@ -190,6 +198,9 @@ func (a *App) publish(s *model.Snapshot) tea.Cmd {
 	if a.probs != nil {
 		a.probs.SetSnapshot(a.snap)
 	}
+	if a.trends != nil {
+		cmds = append(cmds, a.trends.SetSnapshot(a.snap))
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -201,16 +212,25 @@ func (a *App) ActivePane() int { return a.active }
 // Pane returns pane i.
 func (a *App) Pane(i int) common.Pane { return a.panes[i] }
 
-// view is what has the keys: the problems view while open, else the active pane.
+// view is what has the keys: the problems or trends view while open, else the active pane.
 func (a *App) view() common.Pane {
 	if a.probs != nil {
 		return a.probs
+	}
+	if a.trends != nil {
+		return a.trends
 	}
 	return a.panes[a.active]
 }
 
 // ProblemsOpen reports whether the problems view is shown.
 func (a *App) ProblemsOpen() bool { return a.probs != nil }
+
+// TrendsOpen reports whether the trends view is shown.
+func (a *App) TrendsOpen() bool { return a.trends != nil }
+
+// overlaid: a view (problems, trends) is shown over the active pane.
+func (a *App) overlaid() bool { return a.probs != nil || a.trends != nil }
 
 // HelpOpen reports whether the help overlay is shown.
 func (a *App) HelpOpen() bool { return a.help }
@@ -237,6 +257,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if a.probs != nil {
 			a.probs.SetSize(a.width, a.bodyHeight())
+		}
+		if a.trends != nil {
+			a.trends.SetSize(a.width, a.bodyHeight())
 		}
 		return a, nil
 	case common.Jump:
@@ -297,6 +320,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, p := range a.panes {
 		cmds = append(cmds, p.Update(msg))
+	}
+	if a.trends != nil {
+		cmds = append(cmds, a.trends.Update(msg)) // its series, built in a Cmd
 	}
 	return a, tea.Batch(cmds...)
 }
@@ -365,10 +391,10 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		a.help = true
 	case key.Matches(msg, k.NextPane):
-		a.probs = nil
+		a.probs, a.trends = nil, nil
 		a.active = (a.active + 1) % len(a.panes)
 	case key.Matches(msg, k.PrevPane):
-		a.probs = nil
+		a.probs, a.trends = nil, nil
 		a.active = (a.active + len(a.panes) - 1) % len(a.panes)
 	case key.Matches(msg, k.Export):
 		return a.exportPane()
@@ -378,6 +404,8 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		backed := p.Back()
 		if !backed && a.probs != nil {
 			a.probs = nil
+		} else if !backed && a.trends != nil {
+			a.trends = nil
 		} else if !backed && a.opts.Leave != nil {
 			return a.opts.Leave
 		}
@@ -392,10 +420,12 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Problems):
 		a.toggleProblems()
+	case key.Matches(msg, k.Trends):
+		return a.toggleTrends()
 	default:
 		for i, b := range k.Pane {
 			if i < len(a.panes) && key.Matches(msg, b) {
-				a.probs = nil
+				a.probs, a.trends = nil, nil
 				a.active = i
 				return nil
 			}
@@ -418,7 +448,14 @@ func (a *App) jump(j common.Jump) tea.Cmd {
 		if p.Title() != j.Pane() {
 			continue
 		}
-		a.active, a.probs, a.help = i, nil, false
+		a.active, a.probs, a.trends, a.help = i, nil, nil, false
+		if f, ok := p.(focusCmder); ok {
+			found, cmd := f.FocusCmd(j)
+			if !found {
+				a.message, a.msgBad = "not found in "+p.Title()+": "+j.Target(), true
+			}
+			return cmd
+		}
 		if f, ok := p.(focuser); ok && !f.Focus(j) {
 			a.message, a.msgBad = "not found in "+p.Title()+": "+j.Target(), true
 		}
@@ -428,9 +465,25 @@ func (a *App) jump(j common.Jump) tea.Cmd {
 }
 
 func (a *App) openProblems() {
-	a.help = false
+	a.help, a.trends = false, nil
 	a.probs = problemsui.NewProblemsView(a.c, a.snap)
 	a.probs.SetSize(a.width, a.bodyHeight())
+}
+
+func (a *App) openTrends() tea.Cmd {
+	a.help, a.probs = false, nil
+	var cmd tea.Cmd
+	a.trends, cmd = trendsui.NewTrendsView(a.c, a.snap)
+	a.trends.SetSize(a.width, a.bodyHeight())
+	return cmd
+}
+
+func (a *App) toggleTrends() tea.Cmd {
+	if a.trends != nil {
+		a.trends = nil
+		return nil
+	}
+	return a.openTrends()
 }
 
 func (a *App) toggleProblems() {
@@ -472,11 +525,11 @@ func (a *App) click(m tea.MouseClickMsg) tea.Cmd {
 	}
 	switch {
 	case m.Y == 1:
-		if p := a.panes[a.active]; len(p.Breadcrumb()) > 0 && a.probs == nil {
+		if p := a.panes[a.active]; len(p.Breadcrumb()) > 0 && !a.overlaid() {
 			return nil
 		}
 		if i := a.tabAt(m.X); i >= 0 {
-			a.probs, a.active = nil, i
+			a.probs, a.trends, a.active = nil, nil, i
 		}
 	case m.Y == a.height-1:
 		if x0, x1 := a.badgeSpan(); m.X >= x0 && m.X < x1 {
@@ -721,7 +774,7 @@ func (a *App) tabsView(w int) string {
 	st := a.c.Styles
 	g := st.G
 	p := a.panes[a.active]
-	if crumbs := p.Breadcrumb(); len(crumbs) > 0 && !a.help && a.probs == nil {
+	if crumbs := p.Breadcrumb(); len(crumbs) > 0 && !a.help && !a.overlaid() {
 		s := " " + st.TabActive.Render(fmt.Sprintf("%d %s", a.active+1, p.Title()))
 		for _, c := range crumbs {
 			s += g.Crumb + safetext.Terminal(c) // crumbs are plain text
@@ -732,7 +785,7 @@ func (a *App) tabsView(w int) string {
 	b.WriteByte(' ')
 	for i := range a.panes {
 		label := a.tabLabel(i)
-		if i == a.active && a.probs == nil {
+		if i == a.active && !a.overlaid() {
 			b.WriteString(st.TabActive.Render("[" + label + "]"))
 		} else {
 			b.WriteString(st.Tab.Render(" " + label + " "))
@@ -829,6 +882,8 @@ func (a *App) hints(p common.Pane) []key.Binding {
 		return own
 	case p == common.Pane(a.probs):
 		return []key.Binding{k.Back, k.Copy, k.Problems}
+	case p == common.Pane(a.trends):
+		return append(append([]key.Binding{k.Back}, own...), k.Copy, k.Export, k.Trends)
 	case len(p.Breadcrumb()) > 0:
 		return append(append([]key.Binding{k.Back}, own...), k.Export)
 	case len(own) == 0:

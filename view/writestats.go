@@ -84,16 +84,24 @@ func (w WA) Text() string {
 // it to the completed commits and replacecommits of the commit timeline (deltacommits are
 // not in its list, compaction commits are); this function takes any write's metadata.
 func WriteAmplification(c *timeline.CommitMetadata) WA {
-	var w WA
-	if c == nil {
-		return w
-	}
-	for _, stats := range c.PartitionToWriteStats {
-		for _, s := range stats {
-			w.Written += s.NumWrites
-			w.Updated += s.NumUpdateWrites
+	var written, updated int64
+	if c != nil {
+		for _, stats := range c.PartitionToWriteStats {
+			for _, s := range stats {
+				written += s.NumWrites
+				updated += s.NumUpdateWrites
+			}
 		}
 	}
+	return WriteAmplificationOf(written, updated)
+}
+
+// WriteAmplificationOf is WriteAmplification from the two sums (a commit's totals, which an
+// archived instant keeps when its metadata is not kept: `trends` reads them). It is a ratio of
+// record counts, not of bytes: a copy-on-write upsert that rewrites a 1,000-record file to
+// update 10 of them has a factor of 100.
+func WriteAmplificationOf(written, updated int64) WA {
+	w := WA{Written: written, Updated: updated}
 	if w.Updated > 0 {
 		w.OK = true
 		w.Factor, _ = strconv.ParseFloat(strconv.FormatFloat(float64(float32(w.Written)/float32(w.Updated)), 'f', 2, 64), 64)

@@ -62,6 +62,11 @@ type CommitTotals struct {
 	// write in a commit it still completed (0.14.0 completes a commit with 29 of 30 failed).
 	TotalWriteErrors  int64
 	Files, Partitions int
+	// FilesAdded and FilesUpdated count write stats as Hudi's show_commits does
+	// (HoodieCommitMetadata.fetchTotalFilesInsert / fetchTotalFilesUpdated): a stat whose
+	// prevCommit is the string "null" adds a file, one naming a commit updates one (a stat
+	// without prevCommit counts as neither).
+	FilesAdded, FilesUpdated int
 }
 
 // Totals adds up the write stats of every partition.
@@ -79,6 +84,9 @@ func (m *CommitMetadata) Totals() CommitTotals {
 			t.NumDeletes += s.NumDeletes
 			t.TotalBytesWritten += s.TotalWriteBytes
 			t.TotalWriteErrors += s.TotalWriteErrors
+			added, updated := prevCommitKind(s.PrevCommit)
+			t.FilesAdded += added
+			t.FilesUpdated += updated
 			key := s.Path
 			if key == "" {
 				key = part + "/" + s.FileID
@@ -101,6 +109,20 @@ type PartitionWrites struct {
 	NumWrites, NumInserts, NumUpdateWrites, NumDeletes, TotalWriteBytes int64
 	// WriteErrors sums the stats' totalWriteErrors (records that failed to write).
 	WriteErrors int64
+	// FilesAdded and FilesUpdated count stats as CommitTotals' fields of the same names.
+	FilesAdded, FilesUpdated int
+}
+
+// prevCommitKind is (1, 0) for a stat that added a file (prevCommit "null", any case, as
+// Hudi compares it), (0, 1) for one that updated a file, (0, 0) without a prevCommit.
+func prevCommitKind(prev string) (added, updated int) {
+	switch {
+	case prev == "":
+		return 0, 0
+	case strings.EqualFold(prev, "null"):
+		return 1, 0
+	}
+	return 0, 1
 }
 
 // add counts one file's write stat into w; the full and the compact decode count alike.
@@ -118,6 +140,9 @@ func (w *PartitionWrites) add(writes, inserts, updates, deletes, bytes, errs int
 	w.NumDeletes += deletes
 	w.TotalWriteBytes += bytes
 	w.WriteErrors += errs
+	added, updated := prevCommitKind(prevCommit)
+	w.FilesAdded += added
+	w.FilesUpdated += updated
 }
 
 // PartitionWrites sums the write stats of each partition, sorted by partition path (a

@@ -209,6 +209,8 @@ func (sum *commitSummary) addWrites(w PartitionWrites) {
 	t.NumDeletes += w.NumDeletes
 	t.TotalBytesWritten += w.TotalWriteBytes
 	t.TotalWriteErrors += w.WriteErrors
+	t.FilesAdded += w.FilesAdded
+	t.FilesUpdated += w.FilesUpdated
 	sum.writes = append(sum.writes, w)
 }
 

@@ -108,7 +108,8 @@ func TestPartitionWrites(t *testing.T) {
 	}}
 	want := []PartitionWrites{
 		{Partition: "a", Files: 1, NewFiles: 1, NumWrites: 3, NumInserts: 3, TotalWriteBytes: 50},
-		{Partition: "b", Files: 2, UpdatedFiles: 1, NewFiles: 1, NumWrites: 12, NumInserts: 6, NumUpdateWrites: 2, NumDeletes: 1, TotalWriteBytes: 400},
+		{Partition: "b", Files: 2, UpdatedFiles: 1, NewFiles: 1, NumWrites: 12, NumInserts: 6, NumUpdateWrites: 2, NumDeletes: 1, TotalWriteBytes: 400,
+			FilesAdded: 1, FilesUpdated: 1}, // f1's prevCommit "null" adds, f2's "001" updates (show_commits); f3 has none
 		{Partition: "c"},
 	}
 	if got := cm.PartitionWrites(); !reflect.DeepEqual(got, want) {

@@ -125,9 +125,10 @@ func TestSummaryPlanShapes(t *testing.T) {
 	// The full datum's sums, as numbers: partition b has a null stat (counted, zero) and two files.
 	datum, _ := s.Encode(datums["full"])
 	_, sum, _ := fastSummary(t, ocfSeed(planSchema, datum))
-	// (b's null stat: no path or id, 0 writes = 0 inserts, no previous commit — a new file "b/".)
+	// (b's null stat: no path or id, 0 writes = 0 inserts, no previous commit — a new file "b/";
+	// FilesAdded counts the three stats whose prevCommit is "null", as Hudi's show_commits does.)
 	if sum.op != "INSERT_OVERWRITE" || sum.totals != (CommitTotals{NumWrites: 15, NumInserts: 10, NumUpdateWrites: 6, NumDeletes: 3,
-		TotalBytesWritten: 300, Files: 4, Partitions: 2}) || len(sum.writes) != 4 || sum.writes[1].Files != 3 || sum.writes[1].NewFiles != 2 {
+		TotalBytesWritten: 300, Files: 4, Partitions: 2, FilesAdded: 3}) || len(sum.writes) != 4 || sum.writes[1].Files != 3 || sum.writes[1].NewFiles != 2 {
 		t.Errorf("sums %+v", sum)
 	}
 

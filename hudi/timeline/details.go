@@ -49,6 +49,8 @@ func (r *Reader) Details(ctx context.Context, in *Instant) (*Details, error) {
 	if content == nil && in.State == Completed {
 		if cf := in.CompletedFile(); cf != "" {
 			content = r.readContent(ctx, cf, d)
+		} else if in.lsm != nil && IsWriteAction(in.Action) {
+			content = r.lsmContent(ctx, in, d)
 		}
 	}
 	if content == nil && in.State == Inflight {

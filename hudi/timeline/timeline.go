@@ -79,6 +79,9 @@ type Instant struct {
 	// (Details reads their files on demand). A pointer: two slices per instant were 48 of its
 	// 360 bytes, kept twice over while the explorer's commits step copies 200k instants.
 	stored *storedJSON
+	// lsm is the LSM history file an archived write came from (shared by its rows): Details
+	// reads its metadata there again, as it is not kept.
+	lsm *string
 }
 
 // storedJSON is an instant's metadata as JSON, already in hand (archived entries).

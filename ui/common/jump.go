@@ -22,6 +22,10 @@ type JumpPane struct{ Title string }
 // JumpInstant selects an instant (by requested time) in the Timeline.
 type JumpInstant struct{ Requested string }
 
+// JumpInstantDetail opens, in the Timeline, the detail of an instant (by requested time), as
+// Enter on its row does (the Trends view's Enter).
+type JumpInstantDetail struct{ Requested string }
+
 // JumpPartitionWrites lists, in the Timeline, the instants that wrote a partition.
 type JumpPartitionWrites struct{ Path string }
 
@@ -47,6 +51,7 @@ type JumpProblems struct{}
 func (j JumpPane) Pane() string              { return j.Title }
 func (JumpInstant) Pane() string             { return "Timeline" }
 func (JumpPartitionWrites) Pane() string     { return "Timeline" }
+func (JumpInstantDetail) Pane() string       { return "Timeline" }
 func (JumpPartition) Pane() string           { return "Layout" }
 func (JumpInstantStages) Pane() string       { return "Event log" }
 func (JumpStage) Pane() string               { return "Event log" }
@@ -56,6 +61,7 @@ func (JumpProblems) Pane() string            { return ProblemsPane }
 func (JumpPane) Target() string              { return "the row" }
 func (j JumpInstant) Target() string         { return target("instant ", j.Requested, j.Requested) }
 func (j JumpPartitionWrites) Target() string { return target("partition ", j.Path, PartLabel(j.Path)) }
+func (j JumpInstantDetail) Target() string   { return target("instant ", j.Requested, j.Requested) }
 func (j JumpInstantStages) Target() string   { return target("instant ", j.Requested, j.Requested) }
 func (j JumpStage) Target() string           { return "stage " + Itoa(j.ID) }
 func (j JumpCheck) Target() string           { return target("check ", j.Name, j.Name) }

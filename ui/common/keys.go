@@ -26,8 +26,8 @@ type GlobalKeys struct {
 	Pane                                                 [6]key.Binding
 	Help, Back, Export, Report, Quit, ForceQuit, Suspend key.Binding
 	// Copy puts the focused value on the clipboard (OSC 52); Zone cycles how times are shown;
-	// Problems opens the problems view (the status line's badge).
-	Copy, Zone, Problems key.Binding
+	// Problems opens the problems view (the status line's badge); Trends the trends view.
+	Copy, Zone, Problems, Trends key.Binding
 }
 
 // NavKeys move a list cursor or scroll a text view.
@@ -61,6 +61,7 @@ func DefaultKeyMap() KeyMap {
 			Copy:      Bind("y", "copy focused value", "y"),
 			Zone:      Bind("z", "time zone / raw (cycle)", "z"),
 			Problems:  Bind("p", "problems (open/close)", "p"),
+			Trends:    Bind("T", "trends (open/close)", "T"),
 		},
 		Nav: NavKeys{
 			Up:       Bind("↑/k", "up", "up", "k"),
@@ -113,8 +114,12 @@ func (g GlobalKeys) ShortHelp() []key.Binding {
 }
 
 func (g GlobalKeys) FullHelp() [][]key.Binding {
-	panes := []key.Binding{g.NextPane, g.PrevPane}
-	panes = append(panes, g.Pane[:]...)
+	// tab and shift+tab share a line (the two bindings' keys), so the trends view's T fits
+	// the overlay at 80x24 as before.
+	cycle := Bind(g.NextPane.Help().Key+"/"+g.PrevPane.Help().Key, "next / previous pane",
+		append(g.NextPane.Keys(), g.PrevPane.Keys()...)...)
+	panes := append([]key.Binding{cycle}, g.Pane[:]...)
+	panes = append(panes, g.Trends) // a view over the pane, as a pane is one
 	return [][]key.Binding{panes, {g.Back, g.Help, g.Copy, g.Zone, g.Problems, g.Export, g.Report, g.Quit, g.ForceQuit, g.Suspend}}
 }
 

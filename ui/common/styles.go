@@ -24,7 +24,9 @@ type Glyphs struct {
 	// RightEighth start a span mid-cell; Open marks a span still running at the axis end.
 	Eighths                      [8]string
 	Full, RightHalf, RightEighth string
-	Open, Empty, ProgressEmpty   string
+	// Lower[i] is a bottom-aligned cell filled (i+1)/8: the Trends view's columns.
+	Lower                      [8]string
+	Open, Empty, ProgressEmpty string
 }
 
 // UnicodeGlyphs is the default glyph set.
@@ -32,7 +34,8 @@ func UnicodeGlyphs() Glyphs {
 	return Glyphs{Cursor: "▶", Late: "↯", Archived: "a", Derived: "~", Approx: "≈", Sep: " · ", Crumb: " › ",
 		OK: "✓", Bad: "✗", Rule: "─", Arrow: "→", Ellipsis: "…", Warn: "⚠", Sorted: "▼",
 		Eighths: [8]string{"▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"}, Full: "█", RightHalf: "▐",
-		RightEighth: "▕", Open: "░", Empty: " ", ProgressEmpty: "░"}
+		RightEighth: "▕", Open: "░", Empty: " ", ProgressEmpty: "░",
+		Lower: [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}}
 }
 
 // ASCIIGlyphs draws with ASCII only.
@@ -40,7 +43,8 @@ func ASCIIGlyphs() Glyphs {
 	return Glyphs{Cursor: ">", Late: "!", Archived: "a", Derived: "~", Approx: "~", Sep: " - ", Crumb: " > ",
 		OK: "+", Bad: "x", Rule: "-", Arrow: "->", Ellipsis: "~", Warn: "!", Sorted: "v",
 		Eighths: [8]string{"|", "|", "=", "=", "=", "=", "=", "="}, Full: "=", RightHalf: "=",
-		RightEighth: "|", Open: ".", Empty: " ", ProgressEmpty: "."}
+		RightEighth: "|", Open: ".", Empty: " ", ProgressEmpty: ".",
+		Lower: [8]string{"_", "_", ".", ".", ":", ":", "#", "#"}}
 }
 
 // Styles are the semantic styles every pane uses. With color off (NO_COLOR) only bold,

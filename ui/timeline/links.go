@@ -3,8 +3,23 @@ package timeline
 import (
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/hudiscope/hudiscope/ui/common"
 )
+
+// FocusCmd is Focus, and for a JumpInstantDetail opens the instant's detail as Enter on its
+// row does (the Cmd reads it).
+func (t *Timeline) FocusCmd(j common.Jump) (bool, tea.Cmd) {
+	d, ok := j.(common.JumpInstantDetail)
+	if !ok {
+		return t.Focus(j), nil
+	}
+	if !t.Focus(common.JumpInstant(d)) {
+		return false, nil
+	}
+	return true, t.openDetail()
+}
 
 // Focus selects the instant a JumpInstant names, or lists the instants that wrote a
 // JumpPartitionWrites partition; any other jump only shows the pane.

@@ -393,11 +393,7 @@ func (t *Timeline) Handle(msg tea.Msg) tea.Cmd {
 			t.applyOrder(t.ListView.Selected())
 			return nil
 		case key.Matches(km, k.Open):
-			in := t.Selected()
-			t.Detail = NewInstantDetail(in)
-			t.Detail.hasLayout = t.Snap.Layout != nil
-			t.Detail.hasEventLog = t.Snap.EventLog != nil
-			return loadDetail(t.Snap, in)
+			return t.openDetail()
 		case key.Matches(km, k.Checkpoint):
 			t.ckpt = newCheckpointHelper(t.C)
 			return nil
@@ -911,4 +907,13 @@ func writeRowLead(b *strings.Builder, g common.Glyphs, r tlRow, sel bool) {
 		mark = g.Archived
 	}
 	b.WriteString(mark)
+}
+
+// openDetail opens the selected instant's detail; the Cmd reads it.
+func (t *Timeline) openDetail() tea.Cmd {
+	in := t.Selected()
+	t.Detail = NewInstantDetail(in)
+	t.Detail.hasLayout = t.Snap.Layout != nil
+	t.Detail.hasEventLog = t.Snap.EventLog != nil
+	return loadDetail(t.Snap, in)
 }
