@@ -18,7 +18,7 @@ import (
 // writes carries it (top-level "schemaVersion", or "hudiscope.schemaVersion" in the documents
 // whose top level follows a Java tool). Minor versions add fields; a major version removes or
 // changes one. docs/json.md documents every field.
-const SchemaVersion = "1.2.0"
+const SchemaVersion = "1.3.0"
 
 // WriteJSON writes v as indented JSON. Nothing is HTML-escaped: paths and messages keep their
 // < > & as they are.

@@ -45,7 +45,7 @@ func TestTimelineJSONWriteErrorsAndStalled(t *testing.T) {
 		if err := json.Unmarshal(doc, &d); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if d.SchemaVersion != "1.2.0" {
+		if d.SchemaVersion != SchemaVersion {
 			t.Errorf("%s: schemaVersion %s", name, d.SchemaVersion)
 		}
 		var errs, stalled []string
