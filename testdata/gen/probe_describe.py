@@ -16,13 +16,12 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import exc_text, dump, read_timeline  # noqa: E402
-from probe_incremental import spark_session, log  # noqa: E402
+from probe_incremental import spark_session, log, scratch_copy  # noqa: E402
 
 
 def rows(spark, q):
@@ -44,14 +43,7 @@ def main():
     os.makedirs(a.scratch, exist_ok=True)
     spark = spark_session(a.reader, a.bundle, a.scratch)
     for fixture_dir in a.fixtures:
-        fx = os.path.basename(os.path.abspath(fixture_dir))
-        summary = json.load(open(os.path.join(fixture_dir, "oracle", "summary.json")))
-        work = os.path.join(a.scratch, fx)
-        if os.path.exists(work):
-            shutil.rmtree(work)
-        os.makedirs(work)
-        subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, "table.zip"), "-d", work])
-        path = os.path.join(work, summary["table_dir"])
+        fx, summary, path = scratch_copy(a.scratch, fixture_dir)
         tname = "describe_" + fx.replace("-", "_").replace(".", "_")
         spark.sql("DROP TABLE IF EXISTS %s" % tname)
         spark.sql("CREATE TABLE %s USING hudi LOCATION '%s'" % (tname, path))

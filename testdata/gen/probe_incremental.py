@@ -150,7 +150,9 @@ def ensure_bootstrap_source(fixture_dir, summary):
                            os.path.dirname(root)])
 
 
-def probe_fixture(prober, fixture_dir, scratch, out_name, with_end):
+def scratch_copy(scratch, fixture_dir):
+    """Unzips a committed fixture's table.zip into scratch/<fixture> (replacing an older copy): every
+    probe reads such a copy, never the committed table. Returns (fixture name, summary.json, table path)."""
     fx = os.path.basename(os.path.abspath(fixture_dir))
     summary = json.load(open(os.path.join(fixture_dir, "oracle", "summary.json")))
     work = os.path.join(scratch, fx)
@@ -158,7 +160,11 @@ def probe_fixture(prober, fixture_dir, scratch, out_name, with_end):
         shutil.rmtree(work)
     os.makedirs(work)
     subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, "table.zip"), "-d", work])
-    path = os.path.join(work, summary["table_dir"])
+    return fx, summary, os.path.join(work, summary["table_dir"])
+
+
+def probe_fixture(prober, fixture_dir, scratch, out_name, with_end):
+    fx, summary, path = scratch_copy(scratch, fixture_dir)
     ensure_bootstrap_source(fixture_dir, summary)
     before = list_files(path)
     props = read_hoodie_props(path)

@@ -14,13 +14,12 @@ _hoodie_commit_time that wrote it. Never run from `go test`/CI.
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import read_timeline, dump  # noqa: E402
-from probe_incremental import spark_session, WRITE_ACTIONS, log  # noqa: E402
+from probe_incremental import spark_session, WRITE_ACTIONS, log, scratch_copy  # noqa: E402
 import json  # noqa: E402
 
 
@@ -41,14 +40,7 @@ def main():
     for arg in a.fixtures:
         fixture_dir, keys = arg.rsplit(":", 1)
         keys = keys.split(",")
-        fx = os.path.basename(os.path.abspath(fixture_dir))
-        summary = json.load(open(os.path.join(fixture_dir, "oracle", "summary.json")))
-        work = os.path.join(a.scratch, fx)
-        if os.path.exists(work):
-            shutil.rmtree(work)
-        os.makedirs(work)
-        subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, "table.zip"), "-d", work])
-        path = os.path.join(work, summary["table_dir"])
+        fx, summary, path = scratch_copy(a.scratch, fixture_dir)
         tl = read_timeline(path)
         writes = [e for e in tl if e["state"] == "COMPLETED" and e["action"] in WRITE_ACTIONS]
         snap = spark.read.format("hudi").load(path)

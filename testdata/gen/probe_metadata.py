@@ -17,14 +17,13 @@ cli/metadata_oracle_test.go. Never run from `go test`/CI.
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import exc_text, dump  # noqa: E402
-from probe_incremental import spark_session, first_line, log  # noqa: E402
+from probe_incremental import spark_session, first_line, log, scratch_copy  # noqa: E402
 import json  # noqa: E402
 
 
@@ -52,14 +51,7 @@ def main():
     os.makedirs(a.scratch, exist_ok=True)
     spark = spark_session(a.reader, a.bundle, a.scratch)
     for fixture_dir in a.fixtures:
-        fx = os.path.basename(os.path.abspath(fixture_dir))
-        summary = json.load(open(os.path.join(fixture_dir, "oracle", "summary.json")))
-        work = os.path.join(a.scratch, fx)
-        if os.path.exists(work):
-            shutil.rmtree(work)
-        os.makedirs(work)
-        subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, "table.zip"), "-d", work])
-        path = os.path.join(work, summary["table_dir"])
+        fx, summary, path = scratch_copy(a.scratch, fixture_dir)
         # The metadata procedures take a catalog table name (not a path): register the scratch copy
         # as an external table of Spark's in-memory catalog.
         q = "mdt_" + "".join(c if c.isalnum() else "_" for c in fx)

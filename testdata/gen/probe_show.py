@@ -15,13 +15,12 @@ from `go test`/CI.
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import read_timeline, exc_text, dump, df_json  # noqa: E402
-from probe_incremental import spark_session, instant_ref, WRITE_ACTIONS, log  # noqa: E402
+from probe_incremental import spark_session, instant_ref, WRITE_ACTIONS, log, scratch_copy  # noqa: E402
 import json  # noqa: E402
 
 
@@ -44,14 +43,7 @@ def main():
     os.makedirs(a.scratch, exist_ok=True)
     spark = spark_session(a.reader, a.bundle, a.scratch)
     for fixture_dir in a.fixtures:
-        fx = os.path.basename(os.path.abspath(fixture_dir))
-        summary = json.load(open(os.path.join(fixture_dir, "oracle", "summary.json")))
-        work = os.path.join(a.scratch, fx)
-        if os.path.exists(work):
-            shutil.rmtree(work)
-        os.makedirs(work)
-        subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, "table.zip"), "-d", work])
-        path = os.path.join(work, summary["table_dir"])
+        fx, summary, path = scratch_copy(a.scratch, fixture_dir)
         name = "probe_show_" + fx.replace("-", "_").replace(".", "_")
         spark.sql("DROP TABLE IF EXISTS %s" % name)
         spark.sql("CREATE TABLE %s USING hudi LOCATION '%s'" % (name, path))

@@ -14,14 +14,13 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import read_timeline, exc_text, dump  # noqa: E402
-from probe_incremental import spark_session, shift_ms, first_line, instant_ref, WRITE_ACTIONS, log, row_values, ensure_bootstrap_source  # noqa: E402
+from probe_incremental import spark_session, shift_ms, first_line, instant_ref, WRITE_ACTIONS, log, row_values, ensure_bootstrap_source, scratch_copy  # noqa: E402
 
 ROWS = False
 
@@ -59,14 +58,7 @@ def main():
     os.makedirs(a.scratch, exist_ok=True)
     spark = spark_session(a.reader, a.bundle, a.scratch)
     for fixture_dir in a.fixtures:
-        fx = os.path.basename(os.path.abspath(fixture_dir))
-        summary = json.load(open(os.path.join(fixture_dir, "oracle", "summary.json")))
-        work = os.path.join(a.scratch, fx)
-        if os.path.exists(work):
-            shutil.rmtree(work)
-        os.makedirs(work)
-        subprocess.check_call(["unzip", "-q", os.path.join(fixture_dir, "table.zip"), "-d", work])
-        path = os.path.join(work, summary["table_dir"])
+        fx, summary, path = scratch_copy(a.scratch, fixture_dir)
         ensure_bootstrap_source(fixture_dir, summary)
         tl = read_timeline(path)
         writes = [e for e in tl if e["state"] == "COMPLETED" and e["action"] in WRITE_ACTIONS]

@@ -134,14 +134,21 @@ done
 # Incremental-read probes (oracle/incremental_probes*.json, format in testdata/README.md): one Spark
 # application per reader release, reading unzipped copies of the committed table.zip files (never writing).
 # The writer's own release -> incremental_probes.json; another reader -> incremental_probes_reader-<rel>.json.
-probe() { # reader-release bundle python out-name fixture-dir...
-  local rel=$1 bundle=$2 py=$3 name=$4; shift 4
-  local dirs=() d
+# selected_fixtures ARRAY fixture-dir...: the fixture dirs holding a table.zip, only those named on the
+# command line when some are (every probe function's choice).
+selected_fixtures() {
+  local -n into=$1; shift
+  local d
   for d in "$@"; do
     [ -f "$d/table.zip" ] || continue
     if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
-    dirs+=("$d")
+    into+=("$d")
   done
+}
+probe() { # reader-release bundle python out-name fixture-dir...
+  local rel=$1 bundle=$2 py=$3 name=$4; shift 4
+  local dirs=()
+  selected_fixtures dirs "$@"
   [ ${#dirs[@]} -gt 0 ] || return 0
   if [ ! -x "$py" ] || [ ! -f "$bundle" ]; then echo "SKIPPED probes by $rel ($name): needs $py + $bundle"; return 0; fi
   echo "=== probes: reader Hudi $rel -> $name: ${dirs[*]##*/}"
@@ -164,12 +171,8 @@ PROBE_EXTRA="--rows --archived-all" probe $HUDI_014 "$B014" "$VENV34/bin/python"
 PROBE_EXTRA="--rows --archived-all" probe $HUDI_111 "$B111" "$VENV/bin/python" incremental_probes_reader-$HUDI_111.json "$OUT"/*-$HUDI_014
 tt() { # reader-release bundle python fixture-dir...
   local rel=$1 bundle=$2 py=$3; shift 3
-  local dirs=() d
-  for d in "$@"; do
-    [ -f "$d/table.zip" ] || continue
-    if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
-    dirs+=("$d")
-  done
+  local dirs=()
+  selected_fixtures dirs "$@"
   [ ${#dirs[@]} -gt 0 ] || return 0
   echo "=== time-travel probes: reader Hudi $rel: ${dirs[*]##*/}"
   PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_timetravel.py" --reader "$rel" --bundle "$bundle" \
@@ -182,12 +185,8 @@ tt $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/*-$HUDI_014
 # fixture_probe script log-name reader-release bundle python fixture-dir...
 fixture_probe() {
   local script=$1 name=$2 rel=$3 bundle=$4 py=$5; shift 5
-  local dirs=() d
-  for d in "$@"; do
-    [ -f "$d/table.zip" ] || continue
-    if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
-    dirs+=("$d")
-  done
+  local dirs=()
+  selected_fixtures dirs "$@"
   [ ${#dirs[@]} -gt 0 ] || return 0
   echo "=== $name probes: Hudi $rel: ${dirs[*]##*/}"
   PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/$script" --reader "$rel" --bundle "$bundle" \
@@ -217,21 +216,8 @@ keyprobe index-bucket-$HUDI_1X:8,9,10,0 index-rli-$HUDI_1X:8,1249,99999 index-bl
 
 # Describe probes (oracle/describe.json): show_table_properties, DESCRIBE, the read schema and every active
 # write's recorded schema, by the writer's own release.
-describe_probe() { # release bundle python fixture-dir...
-  local rel=$1 bundle=$2 py=$3; shift 3
-  local dirs=() d
-  for d in "$@"; do
-    [ -f "$d/table.zip" ] || continue
-    if [ ${#SELECTED[@]} -gt 0 ] && ! want "$(basename "$d")"; then continue; fi
-    dirs+=("$d")
-  done
-  [ ${#dirs[@]} -gt 0 ] || return 0
-  echo "=== describe probes: Hudi $rel: ${dirs[*]##*/}"
-  PYSPARK_PYTHON="$py" PYSPARK_DRIVER_PYTHON="$py" "$py" "$HERE/probe_describe.py" --reader "$rel" --bundle "$bundle" \
-    "${dirs[@]}" > "$WORK/describe-$rel.log" 2>&1 || { echo "FAILED: describe probes $rel (see $WORK/describe-$rel.log)"; }
-}
-describe_probe $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/schema-evo-mor-$HUDI_111
-describe_probe $HUDI_0X "$B0" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_0X
+fixture_probe probe_describe.py describe $HUDI_111 "$B111" "$VENV/bin/python" "$OUT"/schema-evo-mor-$HUDI_111
+fixture_probe probe_describe.py describe $HUDI_0X "$B0" "$VENV/bin/python" "$OUT"/cow-services-$HUDI_0X
 
 # Do the released hudi-utilities bundles ship the analyzer tools?
 {
