@@ -82,3 +82,16 @@ func TestInstantMeasureOf(t *testing.T) {
 		t.Errorf("mor-services latest: %v delta commits, want 6", got)
 	}
 }
+
+// The file groups the timeline replay counts at the latest instant are the file groups
+// `hudiscope layout` lists from storage (its "N file groups" line), on fixtures with archived
+// timelines, compaction and clustering alike.
+func TestInstantFileGroupsMatchLayout(t *testing.T) {
+	for fixture, groups := range map[string]float64{"mor-archived-0.14.0": 2, "mor-archived-1.1.1": 2, "tt-archive-1.1.1": 3,
+		"tt-archive-0.14.0": 3, "mor-compaction-1.2.0": 1, "cow-services-0.15.0": 5, "cow-services-1.2.0": 5, "incr-1.2.0": 1} {
+		m := InstantMeasureOf(context.Background(), loadWithArchive(t, fixture), "latest")
+		if got, ok := m.Values["instant.fileGroups"]; !ok || got != groups {
+			t.Errorf("%s: %v file groups (%q), layout lists %v", fixture, got, m.Why["instant.fileGroups"], groups)
+		}
+	}
+}
