@@ -43,6 +43,7 @@ func instantGoldens() map[string]struct {
 		"OBS-028.txt":                  {[]string{"verify", "OBS-028", "--table", mor, "--before", morThirdDelta, "--after", morAfterCompaction}, 0},
 		"OBS-028-pending.txt":          {[]string{"verify", "OBS-028", "--table", fixture("mor-services-1.2.0"), "--before", "20261129163038266", "--after", "latest"}, exitVerifyWrongWay},
 		"OBS-028-absent.txt":           {[]string{"verify", "OBS-028", "--table", mor, "--before", "20261130200000000", "--after", morAfterCompaction}, exitVerifyUnknown},
+		"OBS-016.txt":                  {[]string{"verify", "OBS-016", "--table", cow, "--before", "20261129161810138", "--after", "latest"}, 0},
 		"OBS-017.txt":                  {[]string{"verify", "OBS-017", "--table", mor, "--before", morThirdDelta, "--after", morAfterCompaction}, exitVerifyUnknown},
 		"OBS-009.txt":                  {[]string{"verify", "OBS-009", "--table", mor, "--before", morThirdDelta, "--after", morAfterCompaction}, exitVerifyUnknown},
 	}

@@ -81,7 +81,38 @@ func InstantMeasureOf(ctx context.Context, s *model.Snapshot, arg string) *findi
 	}
 	measureFileGroups(m, through)
 	measureDeltaCommits(m, through, tableType)
+	measureCleanRetained(ctx, s, m, through)
 	return m
+}
+
+// measureCleanRetained is the earliest commit to retain of the last completed clean through
+// the instant, as Unix epoch milliseconds (instant times read in UTC).
+func measureCleanRetained(ctx context.Context, s *model.Snapshot, m *findings.InstantMeasure, through []*timeline.Instant) {
+	const p = "instant.cleanRetainedFromEpochMillis"
+	for i := len(through) - 1; i >= 0; i-- {
+		x := through[i]
+		if !x.IsClean() {
+			continue
+		}
+		d, err := s.InstantDetails(ctx, x)
+		switch {
+		case err != nil:
+			m.Why[p] = fmt.Sprintf("the metadata of clean %s cannot be read: %v", x.RequestedTime, err)
+		case len(d.Problems) > 0:
+			m.Why[p] = fmt.Sprintf("the metadata of clean %s cannot be read: %s", x.RequestedTime, d.Problems[0])
+		case d.Clean == nil || d.Clean.EarliestCommitToRetain == "":
+			m.Why[p] = fmt.Sprintf("clean %s records no earliest commit to retain (KEEP_LATEST_FILE_VERSIONS)", x.RequestedTime)
+		default:
+			t, ok := timeline.ParseInstantTime(d.Clean.EarliestCommitToRetain, time.UTC)
+			if !ok {
+				m.Why[p] = fmt.Sprintf("clean %s: earliest commit to retain %q is not an instant time", x.RequestedTime, d.Clean.EarliestCommitToRetain)
+				return
+			}
+			m.Values[p] = float64(t.UnixMilli())
+		}
+		return
+	}
+	m.Why[p] = "no completed clean on the timeline through " + m.Instant
 }
 
 // throughInstant are the completed instants of all up to and including in, in timeline order.

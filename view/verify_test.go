@@ -29,7 +29,7 @@ func TestInstantMeasureOf(t *testing.T) {
 	cow := loadWithArchive(t, "cow-services-1.2.0")
 	m := InstantMeasureOf(ctx, cow, "20261129162054490")
 	want := map[string]float64{"instant.durationMillis": 39166, "instant.filesWritten": 3, "instant.recordsWritten": 75,
-		"instant.fileSizeP50": 10829, "instant.fileGroups": 3}
+		"instant.fileSizeP50": 10829, "instant.fileGroups": 3, "instant.cleanRetainedFromEpochMillis": 1795969187920}
 	if m.Unknown != "" || m.Instant != "20261129162054490.replacecommit" || len(m.Values) != len(want) {
 		t.Fatalf("%+v", m)
 	}
@@ -55,6 +55,14 @@ func TestInstantMeasureOf(t *testing.T) {
 	cl := InstantMeasureOf(ctx, cow, "20261129162049827")
 	if cl.Values["instant.durationMillis"] != 4481 || cl.Why["instant.filesWritten"] != "20261129162049827.clean is a clean, not a write" {
 		t.Errorf("clean: %+v", cl)
+	}
+	// the last clean through the UPSERT 20261129161810138 is 20261129161805411 (earliest commit
+	// to retain 20261129161754717, show); through the latest, 20261129162049827
+	// (20261129161947920): 113203 ms later
+	for arg, ms := range map[string]float64{"20261129161810138": 1795969074717, "latest": 1795969187920} {
+		if got := InstantMeasureOf(ctx, cow, arg).Values["instant.cleanRetainedFromEpochMillis"]; got != ms {
+			t.Errorf("%s: clean retains from %v, want %v", arg, got, ms)
+		}
 	}
 	for arg, why := range map[string]string{
 		"20261130200000000": "no instant 20261130200000000 on the timeline",

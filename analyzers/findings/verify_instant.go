@@ -8,13 +8,14 @@ import (
 // InstantMeasures are the measures of a table at one instant a verification reads
 // (Verification.Instant), and what each is. view.InstantFactsOf computes them.
 var InstantMeasures = map[string]string{
-	"instant.durationMillis":              "milliseconds from the instant's request to its completion",
-	"instant.filesWritten":                "distinct files the write at the instant wrote (its write stats)",
-	"instant.fileSizeP50":                 "median size in bytes of the files the write at the instant wrote",
-	"instant.recordsWritten":              "records the write at the instant wrote (numWrites)",
-	"instant.writeAmplification":          "the write's write amplification (numWrites / numUpdateWrites, as stats wa)",
-	"instant.fileGroups":                  "file groups live as of the instant: created by the completed writes through it, minus those the replacecommits through it replaced",
-	"instant.deltaCommitsSinceCompaction": "completed delta commits requested after the last completed compaction, through the instant",
+	"instant.durationMillis":               "milliseconds from the instant's request to its completion",
+	"instant.filesWritten":                 "distinct files the write at the instant wrote (its write stats)",
+	"instant.fileSizeP50":                  "median size in bytes of the files the write at the instant wrote",
+	"instant.recordsWritten":               "records the write at the instant wrote (numWrites)",
+	"instant.writeAmplification":           "the write's write amplification (numWrites / numUpdateWrites, as stats wa)",
+	"instant.fileGroups":                   "file groups live as of the instant: created by the completed writes through it, minus those the replacecommits through it replaced",
+	"instant.deltaCommitsSinceCompaction":  "completed delta commits after the last completed compaction through the instant (since the timeline's start when none completed)",
+	"instant.cleanRetainedFromEpochMillis": "the earliest commit to retain of the last completed clean through the instant, as Unix epoch milliseconds (UTC)",
 }
 
 // InstantMeasure holds the measures of one instant of a table (InstantMeasures).
