@@ -44,7 +44,7 @@ type CLI struct {
 	Duplicates  DuplicatesCmd `cmd:"" help:"Record keys the latest snapshot holds more than once (exit 3 when any)."`
 	Key         KeyCmd        `cmd:"" help:"One record's story: where its key lives (found through the table's index), its current value and every version on storage."`
 	Eventlog    EventlogCmd   `cmd:"" help:"Analyze a Spark event log by Hudi operation and phase."`
-	Verify      VerifyCmd     `cmd:"" help:"Say whether a catalog row's change worked, from the event logs before and after it."`
+	Verify      VerifyCmd     `cmd:"" help:"Say whether a catalog row's change worked, from the event logs before and after it, or from two instants of a table (--table)."`
 	Layout      LayoutCmd     `cmd:"" help:"File-size statistics, skew and detectors (HoodieTableLayoutAnalyzer)."`
 	Health      HealthCmd     `cmd:"" help:"Table-service health checks (HoodieTableHealthChecker)."`
 	Metadata    MetadataCmd   `cmd:"" help:"Metadata-table checks: validate-files, stats, timeline (hudi-cli metadata)."`

@@ -15,14 +15,27 @@ import (
 type VerifyDocument struct {
 	SchemaVersion string `json:"schemaVersion"`
 	Document      string `json:"document"`
-	Before        string `json:"before"`
-	After         string `json:"after"`
+	// Input is what before and after name: VerifyEventLogs or VerifyInstants (of Table).
+	Input  string `json:"input"`
+	Table  string `json:"table,omitempty"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+	// BeforeInstant and AfterInstant are the instants read (TIME.ACTION) with VerifyInstants.
+	BeforeInstant string `json:"beforeInstant,omitempty"`
+	AfterInstant  string `json:"afterInstant,omitempty"`
 	*findings.VerifyResult
 }
 
-// NewVerifyDocument wraps a verification for JSON output.
+// The inputs of a verify document.
+const (
+	VerifyEventLogs = "eventlogs"
+	VerifyInstants  = "instants"
+)
+
+// NewVerifyDocument wraps a verification on two event logs for JSON output (set Input, Table
+// and the instants for one on two instants).
 func NewVerifyDocument(r *findings.VerifyResult, before, after string) VerifyDocument {
-	return VerifyDocument{SchemaVersion: SchemaVersion, Document: "verify", Before: before, After: after, VerifyResult: r}
+	return VerifyDocument{SchemaVersion: SchemaVersion, Document: "verify", Input: VerifyEventLogs, Before: before, After: after, VerifyResult: r}
 }
 
 // VerifyCells are one check's cells as text: before, after, delta, relative change ("-" unknown).

@@ -16,6 +16,13 @@ type Verification struct {
 	Checks       []Check `json:"checks,omitempty"`
 	Partly       string  `json:"partly,omitempty"`
 	Unverifiable string  `json:"unverifiable,omitempty"`
+	// Instant are the checks two instants of the table evaluate (instant.* measures,
+	// InstantMeasures), InstantPartly the part of the step they do not cover, and
+	// InstantUnverifiable why the table's instants cannot verify the step (for a row without
+	// Instant checks; "" reads as "its step reads no measure of the table's commits").
+	Instant             []Check `json:"instant,omitempty"`
+	InstantPartly       string  `json:"instantPartly,omitempty"`
+	InstantUnverifiable string  `json:"instantUnverifiable,omitempty"`
 }
 
 // Check is one measurable part of a verification step: the value at Path (an eventlog.* path,
@@ -152,6 +159,25 @@ func (c *Catalog) compileVerification(r *Row) error {
 	if len(v.Checks) > 0 && primary == 0 {
 		return fmt.Errorf("verification: only guards, no check of the claim")
 	}
+	if len(v.Instant) > 0 && v.InstantUnverifiable != "" {
+		return fmt.Errorf("verification: instant checks and instantUnverifiable both given")
+	}
+	primary = 0
+	for i, ck := range v.Instant {
+		at := fmt.Sprintf("verification.instant[%d]", i)
+		if !expects[ck.Expect] {
+			return fmt.Errorf("%s: unknown expect %q", at, ck.Expect)
+		}
+		if _, ok := InstantMeasures[ck.Path]; !ok || ck.Agg != "" || ck.Minus != "" || ck.Over != "" {
+			return fmt.Errorf("%s: %q: an instant check reads one instant.* measure (InstantMeasures), without agg, minus or over", at, ck.Path)
+		}
+		if !ck.Guard {
+			primary++
+		}
+	}
+	if len(v.Instant) > 0 && primary == 0 {
+		return fmt.Errorf("verification: instant checks are only guards")
+	}
 	return nil
 }
 
@@ -165,12 +191,7 @@ func Verify(cat *Catalog, id string, before, after *eventlog.Report) (*VerifyRes
 	if cat == nil {
 		cat = Default()
 	}
-	var row *Row
-	for i := range cat.Rows {
-		if strings.EqualFold(cat.Rows[i].ID, id) {
-			row = &cat.Rows[i]
-		}
-	}
+	row := cat.Row(strings.ToUpper(id))
 	if row == nil {
 		return nil, fmt.Errorf("no catalog row %q (rows are OBS-001…OBS-030 and CAP-001…CAP-007)", id)
 	}
@@ -179,6 +200,9 @@ func Verify(cat *Catalog, id string, before, after *eventlog.Report) (*VerifyRes
 	if !row.Verifiable() {
 		res.Verdict = VerdictUnknown
 		res.Why = "not verifiable from an event log: " + row.Verification.Unverifiable
+		if row.InstantVerifiable() {
+			res.Why += " (verify it from two instants of the table: --table T --before INSTANT --after INSTANT)"
+		}
 		return res, nil
 	}
 	var docB, docA any
@@ -240,9 +264,15 @@ func (c *Catalog) value(ck Check, doc any) (float64, string) {
 }
 
 func (c *Catalog) check(ck Check, docB, docA any) CheckResult {
-	r := CheckResult{Says: ck.Says, Measure: ck.Measure(), Expect: ck.Expect, Guard: ck.Guard, Tolerance: ck.tolerance(), Outcome: OutcomeUnknown}
 	b, whyB := c.value(ck, docB)
 	a, whyA := c.value(ck, docA)
+	return judge(ck, b, whyB, a, whyA)
+}
+
+// judge is a check's outcome from its measure before (b) and after (a); a non-empty why says
+// that side is unknown.
+func judge(ck Check, b float64, whyB string, a float64, whyA string) CheckResult {
+	r := CheckResult{Says: ck.Says, Measure: ck.Measure(), Expect: ck.Expect, Guard: ck.Guard, Tolerance: ck.tolerance(), Outcome: OutcomeUnknown}
 	if whyB != "" {
 		r.Why = "before: " + whyB
 	}
