@@ -27,7 +27,7 @@ func TestChangePoints(t *testing.T) {
 			v = 3.1
 		}
 		sr.Values = append(sr.Values, v)
-		sr.Points = append(sr.Points, i)
+		sr.Points = append(sr.Points, int32(i))
 		points = append(points, TrendPoint{Requested: "2026120100" + string(rune('0'+i/10)) + string(rune('0'+i%10)) + "00000", Action: "commit"})
 	}
 	sr.Label, sr.Min, sr.Max = "duration", 1, 3.1

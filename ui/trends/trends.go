@@ -102,13 +102,13 @@ func (v *TrendsView) place() {
 	v.cursor = len(sr.Values) - 1
 	if v.at >= 0 {
 		for i, p := range sr.Points {
-			if p >= v.at {
+			if int(p) >= v.at {
 				v.cursor = i
 				break
 			}
 		}
 	}
-	v.at = sr.Points[v.cursor]
+	v.at = int(sr.Points[v.cursor])
 }
 
 func (v *TrendsView) current() *view.TrendSeries {
@@ -192,7 +192,7 @@ func (v *TrendsView) Update(msg tea.Msg) tea.Cmd {
 func (v *TrendsView) move(d int) {
 	sr := v.current()
 	v.cursor = max(0, min(len(sr.Values)-1, v.cursor+d))
-	v.at = sr.Points[v.cursor]
+	v.at = int(sr.Points[v.cursor])
 }
 
 // CopyValue is the requested time of the point under the cursor.
