@@ -98,6 +98,47 @@ type TrendSet struct {
 	// instants chosen whose commit metadata was not read yet (they are not points).
 	Archived bool
 	Pending  int
+	// Archival is when the archiver ran and what each run moved (read with the archived
+	// timeline; the Since option applies to its runs' times, Last does not).
+	Archival ArchivalSet
+}
+
+// ArchivalSet is the archiver's runs as storage shows them, oldest first.
+type ArchivalSet struct {
+	// Rule states how runs are derived and what they miss (timeline.ArchivalRule).
+	Rule string
+	Runs []ArchivalRun
+	// MedianInstants is the median of the runs' instants; MedianInterval of their intervals
+	// (0 with fewer than two runs).
+	MedianInstants float64
+	MedianInterval time.Duration
+}
+
+// ArchivalRun is one run and the time since the previous one (0 for the first).
+type ArchivalRun struct {
+	timeline.ArchivalRun
+	Interval time.Duration
+}
+
+// archivalOf are the runs at or after from (zero: all) with their intervals and medians.
+func archivalOf(runs []timeline.ArchivalRun, from time.Time) ArchivalSet {
+	a := ArchivalSet{Rule: timeline.ArchivalRule}
+	var counts, gaps []float64
+	for i, r := range runs {
+		if !from.IsZero() && r.Time.Before(from) {
+			continue
+		}
+		run := ArchivalRun{ArchivalRun: r}
+		if i > 0 && r.Time.After(runs[i-1].Time) {
+			run.Interval = r.Time.Sub(runs[i-1].Time)
+			gaps = append(gaps, float64(run.Interval))
+		}
+		counts = append(counts, float64(r.Instants))
+		a.Runs = append(a.Runs, run)
+	}
+	a.MedianInstants = median(counts)
+	a.MedianInterval = time.Duration(median(gaps))
+	return a
 }
 
 // The groups of series, in drawing order.
@@ -156,6 +197,13 @@ func Trends(s *model.Snapshot, o TrendOptions) *TrendSet {
 	}
 	t := TrendsOf(instants, now, o)
 	t.Archived = archived
+	if archived {
+		from := time.Time{}
+		if o.Since > 0 && !now.IsZero() {
+			from = now.Add(-o.Since)
+		}
+		t.Archival = archivalOf(s.Timeline.ArchivalRuns, from)
+	}
 	return t
 }
 

@@ -30,18 +30,21 @@ import (
 // manifest). Unreadable files are recorded as problems; what can be read is kept.
 func (r *Reader) LoadArchived(ctx context.Context, tl *Timeline) error {
 	var archived []*Instant
+	var runs []ArchivalRun
 	if r.Config.HistoryDir != "" {
-		lsm, err := r.readLSMHistory(ctx)
+		lsm, err := r.readLSMHistory(ctx, &runs)
 		if err != nil {
 			return err
 		}
 		archived = append(archived, lsm...)
 	}
-	old, err := r.readArchiveLogs(ctx)
+	old, err := r.readArchiveLogs(ctx, &runs)
 	if err != nil {
 		return err
 	}
 	archived = append(archived, old...)
+	sortRuns(runs)
+	tl.ArchivalRuns = runs
 	// The active timeline wins where both hold an instant (archival is copy-then-delete).
 	active := map[string]bool{}
 	for _, in := range tl.Instants {
@@ -97,7 +100,8 @@ func (r *Reader) openArchive(ctx context.Context, p string, listed int64) (io.Re
 var archiveFileRe = regexp.MustCompile(`^\.commits_\.archive\.(\d+)(?:_.*)?$`)
 
 // readArchiveLogs reads `.hoodie/archived/.commits_.archive.<N>_<token>` files, newest first.
-func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
+// Each file is one archival run (ArchivalRule) appended to runs.
+func (r *Reader) readArchiveLogs(ctx context.Context, runs *[]ArchivalRun) ([]*Instant, error) {
 	entries, err := r.Store.List(ctx, r.Config.ArchiveDir)
 	if err != nil {
 		if storage.IsNotExist(err) {
@@ -109,12 +113,13 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 		n    int
 		path string
 		size int64
+		mod  time.Time
 	}
 	var files []af
 	for _, e := range entries {
 		if m := archiveFileRe.FindStringSubmatch(e.Name); m != nil && !e.IsDir {
 			n, _ := strconv.Atoi(m[1])
-			files = append(files, af{n, e.Path, e.Size})
+			files = append(files, af{n, e.Path, e.Size, e.ModTime})
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].n > files[j].n })
@@ -126,6 +131,8 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 			r.Problems.Add(r.path(f.path), err.Error())
 			continue
 		}
+		run := ArchivalRun{File: f.path, Time: f.mod}
+		inFile := map[string]bool{}
 		logfile.Walk(br, size, func(blk logfile.Block) bool { // one block's header held at a time
 			if blk.Corrupt {
 				r.Problems.Add(r.path(f.path), blk.Problem)
@@ -134,6 +141,7 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 			if blk.Type != logfile.BlockAvroData {
 				return true
 			}
+			run.Blocks++
 			content, err := blk.ReadContent(br)
 			if err != nil {
 				r.Problems.Add(r.path(f.path), err.Error())
@@ -156,6 +164,14 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 					continue
 				}
 				k := in.RequestedTime + "/" + family(in.Action)
+				if !inFile[k] {
+					inFile[k] = true
+					run.Instants++
+					if run.First == "" || in.RequestedTime < run.First {
+						run.First = in.RequestedTime
+					}
+					run.Last = max(run.Last, in.RequestedTime)
+				}
 				if prev := byKey[k]; prev != nil {
 					mergeArchived(prev, in)
 					continue
@@ -166,6 +182,7 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 			return true
 		})
 		closeFile()
+		*runs = append(*runs, run)
 	}
 	for _, in := range out {
 		if in.State == Completed && IsWriteAction(in.Action) && in.content() != nil {
@@ -267,7 +284,8 @@ type lsmManifest struct {
 var manifestRe = regexp.MustCompile(`^manifest_(\d+)$`)
 
 // readLSMHistory reads the live files of the latest LSM manifest.
-func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
+// Its layer-0 files are archival runs (ArchivalRule) appended to runs.
+func (r *Reader) readLSMHistory(ctx context.Context, runs *[]ArchivalRun) ([]*Instant, error) {
 	dir := r.Config.HistoryDir
 	entries, err := r.Store.List(ctx, dir)
 	if err != nil {
@@ -276,6 +294,7 @@ func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
 		}
 		return nil, fmt.Errorf("list %s: %w", r.path(dir), err)
 	}
+	*runs = append(*runs, r.lsmRuns(ctx, entries)...)
 	version := -1
 	maxManifest := -1
 	for _, e := range entries {
