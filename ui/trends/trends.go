@@ -223,6 +223,9 @@ func (v *TrendsView) View(width, height int) string {
 		return common.Fit([]string{" " + st.Header.Render("Trends"), "", " Building the series…"}, width, height)
 	}
 	lines := []string{" " + st.Header.Render("Trends") + st.Dim.Render(g.Sep+report.TrendsHeadline(v.t))}
+	if v.t.Archived {
+		lines = append(lines, " "+st.Dim.Render("archival: "+report.ArchivalLine(&v.t.Archival)))
+	}
 	sr := v.current()
 	if sr == nil {
 		lines = append(lines, "", " No completed instant with the measures to draw yet.")
