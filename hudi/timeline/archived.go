@@ -543,6 +543,11 @@ func (r *Reader) eachLSMRow(ctx context.Context, p string, fn func(*lsmRow)) (er
 			idx[i] = leaf.ColumnIndex
 		}
 	}
+	if idx[0] < 0 {
+		// Without it no row is an instant, and the footer's row counts alone would set the
+		// loop's length (a hostile one: 2^62).
+		return errors.New("parquet: no instantTime column (not an LSM history file)")
+	}
 	var cur [len(lsmColumns)]lsmCursor
 	var vals [len(lsmColumns)][lsmBatch]parquet.Value
 	defer func() {
