@@ -127,6 +127,31 @@ func writeTrendsText(w io.Writer, name string, t *view.TrendSet) error {
 	if n == 0 {
 		fmt.Fprintln(w, "no change point")
 	}
-	_, err = fmt.Fprintf(w, "rule: %s\n", t.Rule)
+	fmt.Fprintf(w, "rule: %s\n", t.Rule)
+	if !t.Archived {
+		return nil
+	}
+	fmt.Fprintf(w, "\narchival: %s\n", report.ArchivalLine(&t.Archival))
+	rows := report.ArchivalRows(&t.Archival)
+	if n := len(rows) - archivalTextRuns; n > 0 {
+		fmt.Fprintf(w, "  (%d earlier runs: -o json lists them all)\n", n)
+		rows = rows[n:]
+	}
+	if len(rows) > 0 {
+		err = columns{rows: func(row func(...string)) {
+			row("time", "instants", "first", "last", "since previous", "file")
+			for _, r := range rows {
+				r[5] = safetext.Terminal(r[5])
+				row(r...)
+			}
+		}}.write(w)
+		if err != nil {
+			return err
+		}
+	}
+	_, err = fmt.Fprintf(w, "archival rule: %s\n", t.Archival.Rule)
 	return err
 }
+
+// archivalTextRuns is how many archival runs the text output lists (the last ones).
+const archivalTextRuns = 20

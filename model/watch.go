@@ -173,7 +173,7 @@ func (w *Watcher) Refresh(ctx context.Context, full bool) (_ *Snapshot, res Refr
 	next := prev.clone()
 	res.Changes = DiffTimelines(prev.Timeline, tl)
 	if prev.HasRun(StepArchived) {
-		tl.Archived = prev.Timeline.Archived
+		tl.Archived, tl.ArchivalRuns = prev.Timeline.Archived, prev.Timeline.ArchivalRuns
 		v := prev.table.HistoryVersion(ctx)
 		if prev.table.Config.HistoryDir != "" {
 			res.Requests++

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hudiscope/hudiscope/hudi/tableconfig"
 	"github.com/hudiscope/hudiscope/internal/units"
@@ -86,6 +87,43 @@ type TrendSeriesJSON struct {
 	Max    float64 `json:"max"`
 }
 
+// TrendsArchivalJSON is when the archiver ran (view.ArchivalSet).
+type TrendsArchivalJSON struct {
+	Rule             string                  `json:"rule"`
+	MedianInstants   float64                 `json:"medianInstants"`
+	MedianIntervalMs *int64                  `json:"medianIntervalMs"`
+	Runs             []TrendsArchivalRunJSON `json:"runs"`
+}
+
+// TrendsArchivalRunJSON is one archival run.
+type TrendsArchivalRunJSON struct {
+	File         string `json:"file"`
+	Time         string `json:"time"`
+	Instants     int    `json:"instants"`
+	FirstInstant string `json:"firstInstant"`
+	LastInstant  string `json:"lastInstant"`
+	Blocks       int    `json:"blocks"`
+	IntervalMs   *int64 `json:"intervalMs"`
+}
+
+// TrendsArchival is the archival document part of a trend set.
+func TrendsArchival(a *view.ArchivalSet) TrendsArchivalJSON {
+	ms := func(d time.Duration) *int64 {
+		if d <= 0 {
+			return nil
+		}
+		v := d.Milliseconds()
+		return &v
+	}
+	j := TrendsArchivalJSON{Rule: a.Rule, MedianInstants: a.MedianInstants, MedianIntervalMs: ms(a.MedianInterval),
+		Runs: []TrendsArchivalRunJSON{}}
+	for _, r := range a.Runs {
+		j.Runs = append(j.Runs, TrendsArchivalRunJSON{File: r.File, Time: r.Time.UTC().Format(time.RFC3339Nano), Instants: r.Instants,
+			FirstInstant: r.First, LastInstant: r.Last, Blocks: r.Blocks, IntervalMs: ms(r.Interval)})
+	}
+	return j
+}
+
 // TrendsChangeJSON is one change point.
 type TrendsChangeJSON struct {
 	Series        string  `json:"series"`
@@ -134,6 +172,8 @@ func WriteTrendsJSON(w io.Writer, c *tableconfig.Config, t *view.TrendSet) error
 	j.value(1, series)
 	j.key(0, "changes", false)
 	j.value(1, changes)
+	j.key(0, "archival", false)
+	j.value(1, TrendsArchival(&t.Archival))
 	return j.end()
 }
 
@@ -231,7 +271,44 @@ func TrendsMarkdown(name string, t *view.TrendSet) string {
 		}
 		b.WriteString("]\n```\n\n")
 	}
+	if t.Archived {
+		fmt.Fprintf(&b, "## archival\n\n%s.\n\nRule: %s.\n\n", ArchivalLine(&t.Archival), t.Archival.Rule)
+		if rows := ArchivalRows(&t.Archival); len(rows) > 0 {
+			var esc [][]string
+			for _, r := range rows {
+				esc = append(esc, []string{r[0], r[1], r[2], r[3], r[4], Escape(r[5])})
+			}
+			b.WriteString(Table([]string{"time", "instants", "first", "last", "since previous", "file"}, "lrllrl", esc))
+			b.WriteString("\n")
+		}
+	}
 	return b.String()
+}
+
+// ArchivalLine is the archival runs in one line: "3 archival runs, median 1 instant a run, 20s apart".
+func ArchivalLine(a *view.ArchivalSet) string {
+	if len(a.Runs) == 0 {
+		return "no archival run seen"
+	}
+	s := fmt.Sprintf("%d archival runs, median %s instants a run", len(a.Runs), units.Num(a.MedianInstants))
+	if a.MedianInterval > 0 {
+		s += ", median " + units.Millis(a.MedianInterval.Milliseconds()) + " apart"
+	}
+	last := a.Runs[len(a.Runs)-1]
+	return s + "; last at " + last.Time.UTC().Format(time.RFC3339) + " (" + strconv.Itoa(last.Instants) + " instants)"
+}
+
+// ArchivalRows are the runs as table rows: time, instants, first, last, interval, file.
+func ArchivalRows(a *view.ArchivalSet) [][]string {
+	var rows [][]string
+	for _, r := range a.Runs {
+		iv := ""
+		if r.Interval > 0 {
+			iv = units.Millis(r.Interval.Milliseconds())
+		}
+		rows = append(rows, []string{r.Time.UTC().Format(time.RFC3339), strconv.Itoa(r.Instants), r.First, r.Last, iv, r.File})
+	}
+	return rows
 }
 
 func ratioCell(r float64) string { return units.Num(r) + "×" }

@@ -46,8 +46,9 @@ type TrendSeries struct {
 	// Label is the measure in words; Unit its unit ("s", "records", "bytes", "files",
 	// "partitions", "×").
 	Label, Unit string
-	// Points are indexes into TrendSet.Points, one per value.
-	Points []int
+	// Points are indexes into TrendSet.Points, one per value (int32: a series of 200k
+	// points holds 12 of them).
+	Points []int32
 	Values []float64
 	// Min, Max and Median of Values (0 without values).
 	Min, Max, Median float64
@@ -97,6 +98,47 @@ type TrendSet struct {
 	// instants chosen whose commit metadata was not read yet (they are not points).
 	Archived bool
 	Pending  int
+	// Archival is when the archiver ran and what each run moved (read with the archived
+	// timeline; the Since option applies to its runs' times, Last does not).
+	Archival ArchivalSet
+}
+
+// ArchivalSet is the archiver's runs as storage shows them, oldest first.
+type ArchivalSet struct {
+	// Rule states how runs are derived and what they miss (timeline.ArchivalRule).
+	Rule string
+	Runs []ArchivalRun
+	// MedianInstants is the median of the runs' instants; MedianInterval of their intervals
+	// (0 with fewer than two runs).
+	MedianInstants float64
+	MedianInterval time.Duration
+}
+
+// ArchivalRun is one run and the time since the previous one (0 for the first).
+type ArchivalRun struct {
+	timeline.ArchivalRun
+	Interval time.Duration
+}
+
+// archivalOf are the runs at or after from (zero: all) with their intervals and medians.
+func archivalOf(runs []timeline.ArchivalRun, from time.Time) ArchivalSet {
+	a := ArchivalSet{Rule: timeline.ArchivalRule}
+	var counts, gaps []float64
+	for i, r := range runs {
+		if !from.IsZero() && r.Time.Before(from) {
+			continue
+		}
+		run := ArchivalRun{ArchivalRun: r}
+		if i > 0 && r.Time.After(runs[i-1].Time) {
+			run.Interval = r.Time.Sub(runs[i-1].Time)
+			gaps = append(gaps, float64(run.Interval))
+		}
+		counts = append(counts, float64(r.Instants))
+		a.Runs = append(a.Runs, run)
+	}
+	a.MedianInstants = median(counts)
+	a.MedianInterval = time.Duration(median(gaps))
+	return a
 }
 
 // The groups of series, in drawing order.
@@ -155,6 +197,13 @@ func Trends(s *model.Snapshot, o TrendOptions) *TrendSet {
 	}
 	t := TrendsOf(instants, now, o)
 	t.Archived = archived
+	if archived {
+		from := time.Time{}
+		if o.Since > 0 && !now.IsZero() {
+			from = now.Add(-o.Since)
+		}
+		t.Archival = archivalOf(s.Timeline.ArchivalRuns, from)
+	}
 	return t
 }
 
@@ -198,28 +247,50 @@ func TrendsOf(instants []*timeline.Instant, now time.Time, o TrendOptions) *Tren
 		points = points[len(points)-o.Last:]
 	}
 	t.Points = points
+	var scratch []float64 // median's sorting buffer, shared by the series
 	for _, g := range trendGroups {
 		measures := serviceMeasures
 		if g.name == "writes" {
 			measures = writeMeasures
 		}
+		// The group's points, once: every measure's series is at most as long.
+		var in []int32
+		for i := range points {
+			if g.kind(points[i].Kind) {
+				in = append(in, int32(i))
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
 		for _, m := range measures {
 			sr := TrendSeries{Name: m.name, Group: g.name, Label: m.label, Unit: m.unit}
-			for i := range points {
-				p := &points[i]
-				if !g.kind(p.Kind) {
-					continue
-				}
-				if v, ok := m.value(p); ok {
-					sr.Points = append(sr.Points, i)
-					sr.Values = append(sr.Values, v)
+			vals := make([]float64, 0, len(in))
+			all := true
+			for _, i := range in {
+				if v, ok := m.value(&points[i]); ok {
+					vals = append(vals, v)
+				} else {
+					all = false
 				}
 			}
-			if len(sr.Values) == 0 {
+			if len(vals) == 0 {
 				continue
 			}
+			sr.Values = vals
+			if all {
+				sr.Points = in // every point has a value: the series shares the group's indexes
+			} else {
+				sr.Points = make([]int32, 0, len(vals))
+				for _, i := range in {
+					if _, ok := m.value(&points[i]); ok {
+						sr.Points = append(sr.Points, i)
+					}
+				}
+			}
 			sr.Min, sr.Max = slices.Min(sr.Values), slices.Max(sr.Values)
-			sr.Median = median(sr.Values)
+			scratch = append(scratch[:0], sr.Values...)
+			sr.Median = sortedMedian(scratch)
 			sr.Changes = changePoints(sr, points, o.Window, o.Ratio)
 			t.Series = append(t.Series, sr)
 		}
@@ -302,7 +373,7 @@ func changePoints(sr TrendSeries, points []TrendPoint, k int, ratio float64) []C
 		}
 		best := (first + last) / 2
 		before, after, r, _ := score(best)
-		p := points[sr.Points[best]]
+		p := &points[sr.Points[best]]
 		cp := ChangePoint{Index: best, Requested: p.Requested, Action: p.Action, Before: before, After: after, Ratio: r}
 		cp.Note = fmt.Sprintf("from %s %s, %s median %s× the previous %d", p.Action, p.Requested, sr.Label, ratioText(r), k)
 		out = append(out, cp)
@@ -320,10 +391,14 @@ func ratioText(r float64) string {
 }
 
 func median(v []float64) float64 {
-	if len(v) == 0 {
+	return sortedMedian(slices.Clone(v))
+}
+
+// sortedMedian is the median of s, which it sorts.
+func sortedMedian(s []float64) float64 {
+	if len(s) == 0 {
 		return 0
 	}
-	s := slices.Clone(v)
 	slices.Sort(s)
 	n := len(s)
 	if n%2 == 1 {

@@ -3,6 +3,9 @@ package view
 import (
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/timeline"
 )
 
 // hudi-cli's `stats wa`: records written over records updated, none without updates.
@@ -27,7 +30,7 @@ func TestChangePoints(t *testing.T) {
 			v = 3.1
 		}
 		sr.Values = append(sr.Values, v)
-		sr.Points = append(sr.Points, i)
+		sr.Points = append(sr.Points, int32(i))
 		points = append(points, TrendPoint{Requested: "2026120100" + string(rune('0'+i/10)) + string(rune('0'+i%10)) + "00000", Action: "commit"})
 	}
 	sr.Label, sr.Min, sr.Max = "duration", 1, 3.1
@@ -60,5 +63,29 @@ func TestChangePoints(t *testing.T) {
 	sr.Values, sr.Points = sr.Values[15:34], sr.Points[15:34]
 	if got := changePoints(sr, points, 10, 2); len(got) != 0 {
 		t.Errorf("19 values: %+v", got)
+	}
+}
+
+// The archival runs of mor-archived-1.1.1's layer-0 files (TestArchivalRuns): intervals from
+// one file time to the next, the medians, and --since keeping the runs after its start.
+func TestArchivalOf(t *testing.T) {
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.TimeOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	runs := []timeline.ArchivalRun{
+		{Time: at("23:14:26"), Instants: 4}, {Time: at("23:14:46"), Instants: 1}, {Time: at("23:15:14"), Instants: 1},
+	}
+	a := archivalOf(runs, time.Time{})
+	if len(a.Runs) != 3 || a.Runs[0].Interval != 0 || a.Runs[1].Interval != 20*time.Second || a.Runs[2].Interval != 28*time.Second ||
+		a.MedianInstants != 1 || a.MedianInterval != 24*time.Second || a.Rule != timeline.ArchivalRule {
+		t.Fatalf("%+v", a)
+	}
+	a = archivalOf(runs, at("23:14:30"))
+	if len(a.Runs) != 2 || a.Runs[0].Interval != 20*time.Second || a.MedianInterval != 24*time.Second {
+		t.Fatalf("since: %+v", a)
 	}
 }

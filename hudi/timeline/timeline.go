@@ -255,6 +255,9 @@ type Timeline struct {
 	Instants []*Instant
 	// Archived instants (oldest first, same order), loaded on request.
 	Archived []*Instant
+	// ArchivalRuns are the archiver's runs the archived files show, oldest first (read with
+	// Archived; ArchivalRule).
+	ArchivalRuns []ArchivalRun
 	// ByRequested is true when the table orders its timeline by requested time (version < 8).
 	ByRequested bool
 }

@@ -102,13 +102,13 @@ func (v *TrendsView) place() {
 	v.cursor = len(sr.Values) - 1
 	if v.at >= 0 {
 		for i, p := range sr.Points {
-			if p >= v.at {
+			if int(p) >= v.at {
 				v.cursor = i
 				break
 			}
 		}
 	}
-	v.at = sr.Points[v.cursor]
+	v.at = int(sr.Points[v.cursor])
 }
 
 func (v *TrendsView) current() *view.TrendSeries {
@@ -192,7 +192,7 @@ func (v *TrendsView) Update(msg tea.Msg) tea.Cmd {
 func (v *TrendsView) move(d int) {
 	sr := v.current()
 	v.cursor = max(0, min(len(sr.Values)-1, v.cursor+d))
-	v.at = sr.Points[v.cursor]
+	v.at = int(sr.Points[v.cursor])
 }
 
 // CopyValue is the requested time of the point under the cursor.
@@ -223,6 +223,9 @@ func (v *TrendsView) View(width, height int) string {
 		return common.Fit([]string{" " + st.Header.Render("Trends"), "", " Building the series…"}, width, height)
 	}
 	lines := []string{" " + st.Header.Render("Trends") + st.Dim.Render(g.Sep+report.TrendsHeadline(v.t))}
+	if v.t.Archived {
+		lines = append(lines, " "+st.Dim.Render("archival: "+report.ArchivalLine(&v.t.Archival)))
+	}
 	sr := v.current()
 	if sr == nil {
 		lines = append(lines, "", " No completed instant with the measures to draw yet.")
