@@ -113,6 +113,7 @@ func loadProperties(ctx context.Context, s *Snapshot) error {
 		t.Store = storage.NewCounting(t.Store)
 	}
 	t.SetBootstrapPrefixes(s.Options.BootstrapPrefixes)
+	t.OnArchived = s.Options.OnArchived
 	s.table, s.Config = t, t.Config
 	return nil
 }

@@ -159,6 +159,7 @@ func (r *Reader) readArchiveLogs(ctx context.Context) ([]*Instant, error) {
 				}
 				byKey[k] = in
 				out = append(out, in)
+				r.archivedOne()
 			}
 			return true
 		})
@@ -327,6 +328,7 @@ func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
 					}
 				}
 				out = append(out, in)
+				r.archivedOne()
 				continue
 			}
 			if len(row.Metadata) > 0 {
@@ -348,6 +350,7 @@ func (r *Reader) readLSMHistory(ctx context.Context) ([]*Instant, error) {
 				}
 			}
 			out = append(out, in)
+			r.archivedOne()
 		}
 	}
 	return out, nil
