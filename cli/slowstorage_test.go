@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/hudiscope/hudiscope/hudi/storage"
+)
+
+// registerSlowStorage, given a duration (the child's HUDISCOPE_TEST_SLOW_LIST), adds the
+// slow:// scheme: slow:///dir is the local table dir whose every directory listing takes that
+// long, so a small table's listing lasts long enough for the progress line.
+func registerSlowStorage(d string) {
+	delay, err := time.ParseDuration(d)
+	if err != nil {
+		return
+	}
+	storage.Register("slow", func(location string, o storage.Options) (storage.Storage, error) {
+		st, err := storage.Open(strings.TrimPrefix(location, "slow://"), o)
+		if err != nil {
+			return nil, err
+		}
+		return slowList{st, delay}, nil
+	})
+}
+
+type slowList struct {
+	storage.Storage
+	delay time.Duration
+}
+
+func (s slowList) List(ctx context.Context, dir string) ([]storage.Entry, error) {
+	time.Sleep(s.delay)
+	return s.Storage.List(ctx, dir)
+}
