@@ -45,3 +45,23 @@ func TestOnSlicesCountsSlices(t *testing.T) {
 		t.Errorf("OnSlices heard %d slices; the view has %d file groups, want 11", slices, s.View.NumFileGroups())
 	}
 }
+
+// metadata validate-files' storage listing tells Options.OnListed each partition's entries: on
+// index-simple-1.2.0, 8 partitions holding 248 files (unzip -l: 116 parquet files, 8
+// .hoodie_partition_metadata and 124 .crc), of which the 116 data files match the MDT.
+func TestOnListedValidateFiles(t *testing.T) {
+	calls, total := 0, 0
+	s, err := Load(context.Background(), Options{Location: filepath.Join("..", "testdata", "fixtures", "index-simple-1.2.0", "table.zip"),
+		Steps: []Step{StepTimeline}, ClusterDefaults: "-"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Options.OnListed = func(n int) { calls++; total += n }
+	v, err := s.ValidateMetadataFiles(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 8 || total != 248 || !v.Match || len(v.Files) != 116 {
+		t.Errorf("OnListed called %d times with %d files; validation match %v over %d files", calls, total, v.Match, len(v.Files))
+	}
+}
