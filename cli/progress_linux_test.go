@@ -155,3 +155,32 @@ func head(s string) string {
 	}
 	return s
 }
+
+// TestProgressSlicesOnTerminal: duplicates on dups-1.1.1 (11 file groups, 20 ms a listing
+// and a file opened) draws "reading N file slices…" after the listing, clears it before the
+// report, and exits 3 (duplicates found) as without a terminal.
+func TestProgressSlicesOnTerminal(t *testing.T) {
+	dir := unzipFixture(t, "dups-1.1.1")
+	env := []string{"HUDISCOPE_PAGER=", "HUDISCOPE_TEST_SLOW_LIST=20ms"}
+	term, code := ptyBoth(t, env, "duplicates", "slow://"+dir, "--no-mdt")
+	if code != exitDuplicatesFound {
+		t.Fatalf("exit %d, want %d: %q", code, exitDuplicatesFound, head(term))
+	}
+	draws := regexp.MustCompile(`\r\x1b\[Kreading ([0-9]+) file slices…`).FindAllStringSubmatchIndex(term, -1)
+	if len(draws) == 0 {
+		t.Fatalf("no slice count on the terminal:\n%q", head(term))
+	}
+	last := draws[len(draws)-1]
+	var shown int
+	fmt.Sscan(term[last[2]:last[3]], &shown)
+	if shown < 1 || shown > 11 {
+		t.Errorf("last drawn slice count %d, want 1..11", shown)
+	}
+	rest := term[last[1]:]
+	if !strings.HasPrefix(rest, "\r\x1b[K") {
+		t.Fatalf("the progress line is not cleared right after its last drawing: %q", head(rest))
+	}
+	if report := rest[len("\r\x1b[K"):]; strings.Contains(report, "\x1b[K") || !strings.Contains(report, "duplicate") {
+		t.Errorf("report after the line: %q", head(report))
+	}
+}

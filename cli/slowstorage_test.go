@@ -9,8 +9,9 @@ import (
 )
 
 // registerSlowStorage, given a duration (the child's HUDISCOPE_TEST_SLOW_LIST), adds the
-// slow:// scheme: slow:///dir is the local table dir whose every directory listing takes that
-// long, so a small table's listing lasts long enough for the progress line.
+// slow:// scheme: slow:///dir is the local table dir whose every directory listing and file
+// opened for ranged reads (parquet, log files) takes that long, so a small table's listing and
+// records reads last long enough for the progress line.
 func registerSlowStorage(d string) {
 	delay, err := time.ParseDuration(d)
 	if err != nil {
@@ -33,4 +34,9 @@ type slowList struct {
 func (s slowList) List(ctx context.Context, dir string) ([]storage.Entry, error) {
 	time.Sleep(s.delay)
 	return s.Storage.List(ctx, dir)
+}
+
+func (s slowList) Open(ctx context.Context, p string) (storage.File, error) {
+	time.Sleep(s.delay)
+	return s.Storage.Open(ctx, p)
 }

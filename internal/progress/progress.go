@@ -80,7 +80,7 @@ func (r *Reporter) Count() int64 {
 	return r.n
 }
 
-// Done clears the line (if anything was drawn); later Adds count but draw nothing.
+// Done clears the line (if anything was drawn, once); later Adds count but draw nothing.
 func (r *Reporter) Done() {
 	if r == nil {
 		return
@@ -89,6 +89,7 @@ func (r *Reporter) Done() {
 	defer r.mu.Unlock()
 	if r.drawn {
 		io.WriteString(r.w, "\r\x1b[K")
+		r.drawn = false // a second Done clears nothing more
 	}
 	r.closed = true
 }

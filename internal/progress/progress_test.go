@@ -69,6 +69,7 @@ func TestLineSwitchesLabels(t *testing.T) {
 		clock = clock.Add(Interval)
 	}
 	l.Done()
+	l.Done() // clears once
 	files(1)
 	want := "\r\x1b[Klisting 20 files…\r\x1b[Klisting 30 files…\r\x1b[K" +
 		"\r\x1b[Kreading archived timeline: 8,000 instants…\r\x1b[Kreading archived timeline: 12,000 instants…\r\x1b[K"
