@@ -19,6 +19,7 @@ import (
 // hudiscope itself (no second build, same coverage).
 func TestMain(m *testing.M) {
 	if os.Getenv("HUDISCOPE_RUN_MAIN") == "1" {
+		registerSlowStorage(os.Getenv("HUDISCOPE_TEST_SLOW_LIST"))
 		code := Main(os.Args[1:])
 		if f := os.Getenv("HUDISCOPE_PEAK_RSS_FILE"); f != "" {
 			writePeakRSS(f)

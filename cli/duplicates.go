@@ -62,13 +62,17 @@ func (c *DuplicatesCmd) Run(ctx context.Context) error {
 		return codeError{exitUsage, "--limit: want 0 (all) or more"}
 	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
+	// On a terminal, stderr counts the files listed, then the slices scanned, cleared before
+	// the output (opened once the scan is done).
+	line := progressHooks(&opts)
+	defer line.Done()
 	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
 	if err != nil {
 		return err
 	}
 	defer reportProblems(s)
 	found := false
-	err = c.writeOutput(func(w io.Writer) error {
+	err = c.writeOutputAfterWork(line.Done, func(w io.Writer) error {
 		done, err := c.handOff(ctx, w, model.SliceScanSize(s.View), func() (report.SparkRead, error) {
 			loc, err := sparkLocation(c.Table)
 			return report.DuplicatesSpark(c.SparkTable, loc), err
@@ -77,6 +81,7 @@ func (c *DuplicatesCmd) Run(ctx context.Context) error {
 			return err
 		}
 		res, st, err := s.Duplicates(ctx, duplicates.Options{MemBudget: budget, TempDir: c.TempDir, Limit: c.Limit})
+		line.Done()
 		if err != nil {
 			return err
 		}

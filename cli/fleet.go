@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hudiscope/hudiscope/internal/progress"
 	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -65,7 +66,14 @@ func (c *FleetCmd) Run(ctx context.Context) error {
 		return err
 	}
 	base := c.FleetFlags.base(c.TableFlags, c.ApplyAllDefaults, nil)
-	d, rows, err := model.RunFleet(ctx, c.FleetFlags.source(c.Location), base, nil)
+	// On a terminal, stderr counts the tables read so far, cleared before the output.
+	line := progress.LineOnStderr()
+	var onRow func(int, model.FleetRow)
+	if read := line.Counter("reading %s tables…"); read != nil {
+		onRow = func(int, model.FleetRow) { read(1) }
+	}
+	d, rows, err := model.RunFleet(ctx, c.FleetFlags.source(c.Location), base, onRow)
+	line.Done()
 	if err != nil {
 		return err
 	}

@@ -56,12 +56,16 @@ func (c *KeyCmd) Run(ctx context.Context) error {
 	}
 	opts := c.options(c.Table, []model.Step{model.StepFiles}, nil)
 	opts.Archived = true // versions written by archived commits still name their commit
+	// On a terminal, stderr counts the files listed, the archived instants and the slices
+	// read for the key, cleared before the output (opened once the lookup is done).
+	line := progressHooks(&opts)
+	defer line.Done()
 	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles)
 	if err != nil {
 		return err
 	}
 	defer reportProblems(s)
-	return c.writeOutput(func(w io.Writer) error {
+	return c.writeOutputAfterWork(line.Done, func(w io.Writer) error {
 		q := model.KeyQuery{Key: c.Key, Partition: c.Partition, Buckets: c.Buckets, Scan: c.Scan}
 		q.Before = func(size model.ScanSize) error {
 			done, err := c.handOff(ctx, w, size, func() (report.SparkRead, error) {
@@ -74,6 +78,7 @@ func (c *KeyCmd) Run(ctx context.Context) error {
 			return err
 		}
 		st, err := s.KeyLookup(ctx, q)
+		line.Done()
 		var off errHandedOff
 		if errors.As(err, &off) {
 			return off.err

@@ -90,14 +90,31 @@ func (c *LayoutCmd) Run(ctx context.Context) error {
 	}
 	// One report per table, in order; a failing table is reported and the rest still run
 	// (Java stops at the first failure), and the exit code says something failed.
-	var failed []string
-	w, done, err := c.open()
-	if err != nil {
-		return codeError{exitError, err.Error()}
+	// The output (maybe a pager) opens once the first table is loaded, so the progress line
+	// stderr shows meanwhile is cleared before it; later tables show it only when the output
+	// is a file (a pager owns the terminal by then).
+	var (
+		failed []string
+		w      io.Writer
+		done   = func() error { return nil }
+	)
+	out := func() (io.Writer, error) {
+		if w == nil {
+			var err error
+			if w, done, err = c.open(); err != nil {
+				return nil, codeError{exitError, err.Error()}
+			}
+		}
+		return w, nil
 	}
-	defer done()
+	defer func() { _ = done() }()
+	toFile := c.OutputFile != "" && c.OutputFile != "-"
 	for _, table := range tables {
-		if err := c.runTable(ctx, table, format, dates, w); err != nil {
+		err := c.runTable(ctx, table, format, dates, out, w == nil || toFile)
+		if err != nil {
+			if _, oerr := out(); oerr != nil { // the output is opened even when every table failed
+				return oerr
+			}
 			if len(tables) == 1 {
 				return err
 			}
@@ -108,13 +125,16 @@ func (c *LayoutCmd) Run(ctx context.Context) error {
 	if err := done(); err != nil {
 		return codeError{exitError, fmt.Sprintf("output file: %v", err)}
 	}
+	done = func() error { return nil }
 	if len(failed) > 0 {
 		return codeError{exitError, fmt.Sprintf("layout failed for %d of %d tables: %s", len(failed), len(tables), strings.Join(failed, ", "))}
 	}
 	return nil
 }
 
-func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *layout.Interval, w io.Writer) error {
+// runTable loads one table (with the progress line when showProgress) and writes its report to
+// out, opened after the load.
+func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *layout.Interval, out func() (io.Writer, error), showProgress bool) error {
 	tune := func(opt *layout.Options) {
 		opt.PartitionStats, opt.TopN, opt.Characteristics, opt.PrintTopK = c.PartitionStats, c.TopN, c.Characteristics, c.PrintTopK
 		opt.IncludeRowCounts, opt.TableStats, opt.Dates = c.RowCounts, c.TableStats, dates
@@ -129,11 +149,15 @@ func (c *LayoutCmd) runTable(ctx context.Context, table, format string, dates *l
 	// The detectors read commit metadata (hot partitions: the window's write stats); without
 	// them the report needs the timeline's names only (replacecommits are read for the view).
 	opts.LazyCommits = !c.Characteristics
-	s, err := load(ctx, opts, model.StepTimeline, model.StepFiles, model.StepConfig, model.StepLayout)
+	s, err := loadProgress(ctx, opts, showProgress, model.StepTimeline, model.StepFiles, model.StepConfig, model.StepLayout)
 	if err != nil {
 		return codeError{exitError, err.Error()}
 	}
 	defer reportProblems(s)
+	w, err := out()
+	if err != nil {
+		return err
+	}
 	opt := model.LayoutOptions(s.Effective)
 	tune(&opt)
 	r := new(layout.Result)

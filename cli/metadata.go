@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/hudiscope/hudiscope/analyzers/mdt"
+	"github.com/hudiscope/hudiscope/internal/progress"
 	"github.com/hudiscope/hudiscope/internal/redact"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
@@ -31,8 +32,16 @@ type metadataTable struct {
 // load reads what the subcommands start from: the data table's properties and timeline
 // (and the effective configuration, for timeline's max delta commits).
 func (m *metadataTable) load(ctx context.Context, steps ...model.Step) (*model.Snapshot, string, error) {
+	return m.loadProgress(ctx, nil, steps...)
+}
+
+// loadProgress is load with the snapshot's hooks on line (nil: load's own, ended with it).
+func (m *metadataTable) loadProgress(ctx context.Context, line *progress.Line, steps ...model.Step) (*model.Snapshot, string, error) {
 	opts := m.options(m.Table, steps, nil)
 	opts.LazyCommits = true
+	if line != nil {
+		opts.OnListed = line.Counter("listing %s files…")
+	}
 	s, err := load(ctx, opts, steps...)
 	if err != nil {
 		return nil, "", err
@@ -70,12 +79,16 @@ func (c *MetadataValidateCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return codeError{exitUsage, err.Error()}
 	}
-	s, table, err := c.load(ctx, model.StepTimeline)
+	// On a terminal, stderr counts the storage files listed, cleared before the output.
+	line := progress.LineOnStderr()
+	defer line.Done()
+	s, table, err := c.loadProgress(ctx, line, model.StepTimeline)
 	if err != nil {
 		return err
 	}
 	defer reportProblems(s)
 	v, err := s.ValidateMetadataFiles(ctx, c.All)
+	line.Done()
 	if err != nil {
 		return mdtError(err)
 	}

@@ -76,6 +76,56 @@ func (o OutputFlags) writeOutput(write func(io.Writer) error) error {
 	return err
 }
 
+// writeOutputAfterWork is writeOutput opening the output at write's first byte (or at its end
+// when it wrote none), after before() has cleared the progress line: long work inside write
+// (a duplicates scan, a key's slices) counts on a terminal's stderr before a pager takes it.
+// write must not ask whether its writer is a terminal (isTerminal): it is not known yet.
+func (o OutputFlags) writeOutputAfterWork(before func(), write func(io.Writer) error) error {
+	lw := &lazyWriter{o: o, before: before}
+	err := write(lw)
+	if lw.w == nil {
+		if oerr := lw.start(); err == nil {
+			err = oerr
+		}
+	}
+	if lw.done != nil {
+		if cerr := lw.done(); err == nil && cerr != nil {
+			err = fmt.Errorf("output file: %w", cerr)
+		}
+	}
+	return err
+}
+
+// lazyWriter opens its output at the first Write.
+type lazyWriter struct {
+	o      OutputFlags
+	before func()
+	w      io.Writer
+	done   func() error
+	err    error
+}
+
+func (l *lazyWriter) start() error {
+	if l.w != nil || l.err != nil {
+		return l.err
+	}
+	l.before()
+	l.w, l.done, l.err = l.o.open()
+	if l.err != nil {
+		l.w = nil
+	}
+	return l.err
+}
+
+func (l *lazyWriter) Write(p []byte) (int, error) {
+	if l.w == nil {
+		if err := l.start(); err != nil {
+			return 0, err
+		}
+	}
+	return l.w.Write(p)
+}
+
 // isTerminal reports whether w is a terminal (stdout not redirected, or --output-file /dev/tty):
 // output there must not carry a value's control sequences.
 func isTerminal(w io.Writer) bool {

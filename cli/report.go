@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/hudiscope/hudiscope/internal/progress"
 	"github.com/hudiscope/hudiscope/model"
 	"github.com/hudiscope/hudiscope/report"
 )
@@ -52,13 +51,8 @@ func (c *ReportCmd) Run(ctx context.Context) error {
 	if c.EventLog != "" {
 		needed = append(needed, model.StepEventLog)
 	}
-	// On a terminal, stderr counts the files listed so far, cleared before the report.
-	prog := progress.OnStderr("listing %s files…")
-	if prog != nil {
-		opts.OnListed = prog.Add
-	}
+	// On a terminal, stderr counts the files listed so far, cleared before the report (load).
 	s, err := load(ctx, opts, needed...)
-	prog.Done()
 	if err != nil {
 		return err
 	}

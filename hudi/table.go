@@ -27,6 +27,9 @@ type Table struct {
 	storeOpts    storage.Options
 	bootPrefixes []PrefixMap
 	boot         bootstrapState
+
+	// OnArchived, when set, hears each archived instant LoadArchived decodes (a progress count).
+	OnArchived func(instants int)
 }
 
 // ErrNotHudiTable is returned when the location has no .hoodie directory.
@@ -101,7 +104,7 @@ func (t *Table) path(p string) string { return t.Store.Root() + "/" + p }
 
 // timeline reads through the table's current Store (tests swap it), recording into its problems.
 func (t *Table) timeline() *timeline.Reader {
-	return &timeline.Reader{Store: t.Store, Config: t.Config, Problems: &t.problems}
+	return &timeline.Reader{Store: t.Store, Config: t.Config, Problems: &t.problems, OnArchived: t.OnArchived}
 }
 
 // ActiveTimeline lists and reads the active timeline.

@@ -93,6 +93,12 @@ func (t *Table) ListPartitions(ctx context.Context, tl *timeline.Timeline, src L
 	return filegroup.ListPartitions(ctx, t.Store, &t.problems)
 }
 
+// ListStoragePartitions is ListPartitions(ListingStorage) telling listed (when set) the
+// number of files of each partition as it is listed.
+func (t *Table) ListStoragePartitions(ctx context.Context, listed func(files int)) (map[string][]storage.Entry, error) {
+	return filegroup.ListPartitionsFunc(ctx, t.Store, &t.problems, listed)
+}
+
 // useMetadata says whether src lists from the metadata table first.
 func (t *Table) useMetadata(src ListingSource) bool {
 	return src == ListingMetadata || (src == ListingAuto && metadata.CanListFiles(t.Config))

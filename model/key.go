@@ -32,6 +32,8 @@ const (
 // KeyQuery is one record key to look up.
 type KeyQuery struct {
 	Key string
+	// onSlice hears each file slice read for the key's versions (Options.OnSlices).
+	onSlice func(slices int)
 	// Partition limits the lookup to one partition path ("" every partition).
 	Partition string
 	// Buckets is the bucket index's bucket count (hoodie.bucket.index.num.buckets, which the
@@ -101,6 +103,7 @@ func (s *Snapshot) KeyLookup(ctx context.Context, q KeyQuery) (*KeyStory, error)
 	if s.table == nil || s.Timeline == nil || s.View == nil {
 		return nil, fmt.Errorf("the table's timeline and file view were not loaded")
 	}
+	q.onSlice = s.Options.OnSlices
 	return KeyLookup(ctx, s.table, s.Timeline, s.View, s.Options.NoMDT, q)
 }
 
@@ -160,6 +163,9 @@ func KeyLookup(ctx context.Context, t *hudi.Table, tl *timeline.Timeline, view *
 		var found []KeyVersion
 		for _, sl := range g.Slices {
 			vs, err := records.KeyVersions(ctx, t.Store, sl, q.Key, o, &problems)
+			if q.onSlice != nil {
+				q.onSlice(1)
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()

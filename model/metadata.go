@@ -71,7 +71,7 @@ func (s *Snapshot) ValidateMetadataFiles(ctx context.Context, all bool) (*mdt.Va
 		defer wg.Done()
 		mdtParts, mdtErr = s.table.ListPartitions(ctx, s.Timeline, hudi.ListingMetadata)
 	}()
-	fsParts, fsErr = s.table.ListPartitions(ctx, s.Timeline, hudi.ListingStorage)
+	fsParts, fsErr = s.table.ListStoragePartitions(ctx, s.Options.OnListed)
 	wg.Wait()
 	if mdtErr != nil {
 		return nil, fmt.Errorf("list files from the metadata table: %w", mdtErr)

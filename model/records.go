@@ -71,7 +71,24 @@ func (s *Snapshot) SnapshotBatches(ctx context.Context, q SnapshotQuery, fn func
 	if s.table == nil || s.Timeline == nil || s.View == nil {
 		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
 	}
-	return SnapshotBatches(ctx, s.table, s.Timeline, s.View, s.Options.NoMDT, q, fn)
+	return SnapshotBatches(ctx, s.table, s.Timeline, s.View, s.Options.NoMDT, q, s.countSlices(fn))
+}
+
+// countSlices passes each batch to fn and tells Options.OnSlices of each file slice begun
+// (its batches come one slice at a time).
+func (s *Snapshot) countSlices(fn func(*records.Batch) error) func(*records.Batch) error {
+	on := s.Options.OnSlices
+	if on == nil {
+		return fn
+	}
+	var last *filegroup.FileGroup
+	return func(b *records.Batch) error {
+		if b.FileGroup != last || last == nil {
+			last = b.FileGroup
+			on(1)
+		}
+		return fn(b)
+	}
 }
 
 // SnapshotRows reads the snapshot of t (as of q.AsOf when set), one file slice at a time.
@@ -368,7 +385,7 @@ func (s *Snapshot) IncrementalBatches(ctx context.Context, q IncrementalQuery, f
 	if s.table == nil || s.Timeline == nil || s.View == nil {
 		return records.Stats{}, fmt.Errorf("the table's timeline and file view were not loaded")
 	}
-	return IncrementalBatches(ctx, s.table, s.Timeline, s.View, q, fn)
+	return IncrementalBatches(ctx, s.table, s.Timeline, s.View, q, s.countSlices(fn))
 }
 
 // IncrementalRows calls fn for every record the incremental read q returns: the latest

@@ -66,6 +66,12 @@ type Options struct {
 	// OnListed, when set, is called by the file-system view step with the data files of each
 	// partition as it is listed (a command's progress count on a terminal).
 	OnListed func(files int)
+	// OnArchived, when set, hears each archived instant as the archived timeline is decoded
+	// (one call at a time).
+	OnArchived func(instants int)
+	// OnSlices, when set, hears each file slice a records read (snapshot, incremental,
+	// duplicates, key) begins.
+	OnSlices func(slices int)
 
 	// TuneLayout adjusts the layout analysis after its defaults are taken from the effective
 	// configuration (the layout command's thresholds, dates and output switches); nil keeps

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/hudiscope/hudiscope/analyzers/config"
 	"github.com/hudiscope/hudiscope/analyzers/eventlog"
@@ -113,6 +114,15 @@ func loadProperties(ctx context.Context, s *Snapshot) error {
 		t.Store = storage.NewCounting(t.Store)
 	}
 	t.SetBootstrapPrefixes(s.Options.BootstrapPrefixes)
+	if f := s.Options.OnArchived; f != nil {
+		// The LSM history files decode in parallel: the hook hears one call at a time.
+		var mu sync.Mutex
+		t.OnArchived = func(n int) {
+			mu.Lock()
+			defer mu.Unlock()
+			f(n)
+		}
+	}
 	s.table, s.Config = t, t.Config
 	return nil
 }

@@ -156,11 +156,20 @@ func (v *View) NumFileGroups() int {
 // .hoodie) that holds a `.hoodie_partition_metadata` file. It returns each partition with
 // its files. Listing runs concurrently, bounded, so remote stores stay fast.
 func ListPartitions(ctx context.Context, store storage.Storage, problems *problem.Log) (map[string][]storage.Entry, error) {
+	return ListPartitionsFunc(ctx, store, problems, nil)
+}
+
+// ListPartitionsFunc is ListPartitions telling listed (when set, one call at a time) the
+// number of files of each partition as it is listed (a progress count).
+func ListPartitionsFunc(ctx context.Context, store storage.Storage, problems *problem.Log, listed func(files int)) (map[string][]storage.Entry, error) {
 	out := map[string][]storage.Entry{}
 	var mu sync.Mutex
 	err := walkPartitions(ctx, store, problems, func(dir string, files []storage.Entry) {
 		mu.Lock()
 		out[dir] = files
+		if listed != nil {
+			listed(len(files))
+		}
 		mu.Unlock()
 	})
 	return out, err

@@ -178,6 +178,7 @@ func (r *Reader) readArchiveLogs(ctx context.Context, runs *[]ArchivalRun) ([]*I
 				}
 				byKey[k] = in
 				out = append(out, in)
+				r.archivedOne()
 			}
 			return true
 		})
@@ -390,6 +391,7 @@ func (r *Reader) lsmInstants(ctx context.Context, p string) ([]*Instant, error) 
 				}
 			}
 			out = append(out, in)
+			r.archivedOne()
 			return
 		}
 		if len(row.Metadata) > 0 {
@@ -411,6 +413,7 @@ func (r *Reader) lsmInstants(ctx context.Context, p string) ([]*Instant, error) 
 			}
 		}
 		out = append(out, in)
+		r.archivedOne()
 	})
 	return out, err
 }

@@ -29,6 +29,16 @@ type Reader struct {
 	// decode it again on demand. A 200k-commit timeline then holds ~100 bytes of metadata per
 	// instant instead of ~1.3 KB.
 	Compact bool
+	// OnArchived, when set, hears each archived instant LoadArchived decodes (a progress count);
+	// the LSM history files are decoded in parallel, so it may be called from several goroutines.
+	OnArchived func(instants int)
+}
+
+// archivedOne counts one decoded archived instant.
+func (r *Reader) archivedOne() {
+	if r.OnArchived != nil {
+		r.OnArchived(1)
+	}
 }
 
 // path names a table-relative path for messages, prefixed with the table root.

@@ -80,7 +80,7 @@ func (r *Reporter) Count() int64 {
 	return r.n
 }
 
-// Done clears the line (if anything was drawn); later Adds count but draw nothing.
+// Done clears the line (if anything was drawn, once); later Adds count but draw nothing.
 func (r *Reporter) Done() {
 	if r == nil {
 		return
@@ -89,6 +89,7 @@ func (r *Reporter) Done() {
 	defer r.mu.Unlock()
 	if r.drawn {
 		io.WriteString(r.w, "\r\x1b[K")
+		r.drawn = false // a second Done clears nothing more
 	}
 	r.closed = true
 }
@@ -104,4 +105,62 @@ func Thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return neg + s
+}
+
+// Line is one stderr line shared by successive kinds of work ("listing 1,200 files…", then
+// "reading archived timeline: 12,000 instants…"): each Counter draws its own label, and the
+// first count of another counter clears what the previous one drew. A nil *Line is valid:
+// its counters are nil, so a hook left nil costs the work nothing.
+type Line struct {
+	mu     sync.Mutex
+	w      io.Writer
+	now    func() time.Time
+	cur    *Reporter
+	closed bool
+}
+
+// LineOnStderr is a line on os.Stderr when it is a terminal, else nil.
+func LineOnStderr() *Line {
+	if !term.IsTerminal(os.Stderr.Fd()) {
+		return nil
+	}
+	return NewLine(os.Stderr, time.Now)
+}
+
+// NewLine draws on w whatever w is, timed by now.
+func NewLine(w io.Writer, now func() time.Time) *Line {
+	return &Line{w: w, now: now}
+}
+
+// Counter is a count with its own label (format holds one %s, the count); nil on a nil Line.
+// A counter taken up again after another one drew is not drawn again.
+func (l *Line) Counter(format string) func(n int) {
+	if l == nil {
+		return nil
+	}
+	r := New(l.w, format, l.now)
+	return func(n int) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.closed {
+			return
+		}
+		if l.cur != r {
+			l.cur.Done()
+			l.cur = r
+		}
+		r.Add(n)
+	}
+}
+
+// Done clears the line (if anything was drawn); later counts draw nothing. Call it before the
+// command's output starts.
+func (l *Line) Done() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cur.Done()
+	l.closed = true
 }

@@ -51,3 +51,34 @@ func TestReporterThrottlesAndClears(t *testing.T) {
 	nilR.Add(1)
 	nilR.Done()
 }
+
+// A Line draws each kind of work under its own label, clears the first kind's line when the
+// second starts counting, and clears the last at Done; a nil Line hands out nil counters.
+func TestLineSwitchesLabels(t *testing.T) {
+	var b bytes.Buffer
+	clock := time.Unix(0, 0)
+	l := NewLine(&b, func() time.Time { return clock })
+	files := l.Counter("listing %s files…")
+	arch := l.Counter("reading archived timeline: %s instants…")
+	for i := 0; i < 3; i++ { // 0, 100, 200 ms: drawn at 100 and 200 ms
+		files(10)
+		clock = clock.Add(Interval)
+	}
+	for i := 0; i < 3; i++ {
+		arch(4000)
+		clock = clock.Add(Interval)
+	}
+	l.Done()
+	l.Done() // clears once
+	files(1)
+	want := "\r\x1b[Klisting 20 files…\r\x1b[Klisting 30 files…\r\x1b[K" +
+		"\r\x1b[Kreading archived timeline: 8,000 instants…\r\x1b[Kreading archived timeline: 12,000 instants…\r\x1b[K"
+	if got := b.String(); got != want {
+		t.Errorf("line wrote\n%q\nwant\n%q", got, want)
+	}
+	var none *Line
+	if none.Counter("x %s") != nil {
+		t.Error("a nil Line's counter is not nil")
+	}
+	none.Done()
+}
