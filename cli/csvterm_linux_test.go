@@ -91,12 +91,9 @@ func TestCSVFileExact(t *testing.T) {
 	}
 }
 
-// readPTY closes the slave and reads what it was sent: the master returns the buffered bytes,
-// then EIO. A reader that never ends fails the test after 5 s instead of hanging it.
-func readPTY(t *testing.T, m, s *os.File) string {
-	t.Helper()
-	s.Close()
-	done := make(chan string, 1)
+// drainPTY reads the master until the terminal closes (EIO) and sends all it read.
+func drainPTY(m *os.File) <-chan string {
+	out := make(chan string, 1)
 	go func() {
 		var buf bytes.Buffer
 		b := make([]byte, 4096)
@@ -107,8 +104,17 @@ func readPTY(t *testing.T, m, s *os.File) string {
 				break
 			}
 		}
-		done <- buf.String()
+		out <- buf.String()
 	}()
+	return out
+}
+
+// readPTY closes the slave and reads what it was sent: the master returns the buffered bytes,
+// then EIO. A reader that never ends fails the test after 5 s instead of hanging it.
+func readPTY(t *testing.T, m, s *os.File) string {
+	t.Helper()
+	s.Close()
+	done := drainPTY(m)
 	select {
 	case got := <-done:
 		return got

@@ -24,19 +24,7 @@ func ptyChild(t *testing.T, env []string, sig syscall.Signal, ready string, args
 	var errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, s, &errb
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out := make(chan string, 1)
-	go func() {
-		var buf bytes.Buffer
-		b := make([]byte, 4096)
-		for {
-			k, err := m.Read(b)
-			buf.Write(b[:k])
-			if err != nil {
-				break
-			}
-		}
-		out <- buf.String()
-	}()
+	out := drainPTY(m)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

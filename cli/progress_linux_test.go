@@ -50,19 +50,7 @@ func ptyBoth(t *testing.T, env []string, args ...string) (string, int) {
 	cmd.Env = cleanEnv(append(append(os.Environ(), "HUDISCOPE_RUN_MAIN=1", "NO_COLOR=1", "HUDISCOPE_PAGER", "PAGER", "LESS", "LV"), env...))
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, s, s
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out := make(chan string, 1)
-	go func() {
-		var buf bytes.Buffer
-		b := make([]byte, 4096)
-		for {
-			k, err := m.Read(b)
-			buf.Write(b[:k])
-			if err != nil {
-				break
-			}
-		}
-		out <- buf.String()
-	}()
+	out := drainPTY(m)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
