@@ -87,21 +87,7 @@ func TestJSONOutputGolden(t *testing.T) {
 					t.Errorf("the Java tool's schemaVersion is %v", doc["schemaVersion"])
 				}
 				golden := filepath.Join("testdata", "golden", fx+"-"+cmd+".json")
-				if *updateGolden {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./cli -run TestJSONOutputGolden -update)", err)
-				}
-				if stdout != string(want) {
-					t.Errorf("%s differs from the golden file; diff with: go test ./cli -run TestJSONOutputGolden -update && git diff %s", golden, golden)
-				}
+				assertGolden(t, golden, stdout)
 			})
 		}
 	}

@@ -33,18 +33,7 @@ func TestDescribeGolden(t *testing.T) {
 					}
 				}
 				golden := filepath.Join("testdata", "golden", fx+"-describe."+f.ext)
-				if *updateGolden {
-					if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./cli -run TestDescribeGolden -update)", err)
-				}
-				if stdout != string(want) {
-					t.Errorf("%s differs from the golden file; diff with: go test ./cli -run TestDescribeGolden -update && git diff %s", golden, golden)
-				}
+				assertGolden(t, golden, stdout)
 			})
 		}
 	}

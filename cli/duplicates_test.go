@@ -23,19 +23,7 @@ func TestDuplicatesGolden(t *testing.T) {
 				t.Fatalf("%s -o %s: exit %d (want %d), stderr %s", c.fx, f.format, code, c.code, stderr)
 			}
 			golden := filepath.Join("testdata", "golden", "duplicates-"+c.fx+"."+f.ext)
-			if *updateGolden {
-				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if stdout != string(want) {
-				t.Errorf("%s -o %s differs from %s:\n%s", c.fx, f.format, golden, stdout)
-			}
+			assertGolden(t, golden, stdout)
 		}
 	}
 	var doc struct {

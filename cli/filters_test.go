@@ -82,18 +82,7 @@ func TestFilterGolden(t *testing.T) {
 				}
 			}
 			golden := filepath.Join("testdata", "golden", "filters", fx+"-"+cmd+"-"+c.name+"."+format)
-			if *updateGolden {
-				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cli -run TestFilterGolden -update)", err)
-			}
-			if stdout != string(want) {
-				t.Errorf("%s differs: go test ./cli -run TestFilterGolden -update && git diff %s", golden, golden)
-			}
+			assertGolden(t, golden, stdout)
 		}
 	}
 	for fx, cases := range timelineFilterCases {

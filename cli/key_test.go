@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,18 +19,7 @@ func TestKeyGolden(t *testing.T) {
 				t.Fatalf("%s %s -o %s: exit %d: %s", c.fx, c.key, f, code, stderr)
 			}
 			golden := filepath.Join("testdata", "golden", "key-"+c.fx+"-"+c.key+"."+map[string]string{"text": "txt", "json": "json", "md": "md"}[f])
-			if *updateGolden {
-				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cli -run TestKeyGolden -update)", err)
-			}
-			if stdout != string(want) {
-				t.Errorf("%s differs from the golden file; diff with: go test ./cli -run TestKeyGolden -update && git diff %s", golden, golden)
-			}
+			assertGolden(t, golden, stdout)
 		}
 	}
 }

@@ -14,19 +14,7 @@ import (
 // metadataGolden compares out with testdata/golden/name (rewritten with -update).
 func metadataGolden(t *testing.T, name, out string) {
 	t.Helper()
-	golden := filepath.Join("testdata", "golden", name)
-	if *updateGolden {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cli -run TestMetadataGolden -update)", err)
-	}
-	if out != string(want) {
-		t.Errorf("%s differs from the golden file; diff with: go test ./cli -run TestMetadataGolden -update && git diff %s", golden, golden)
-	}
+	assertGolden(t, filepath.Join("testdata", "golden", name), out)
 }
 
 // mdtDoc is the part of the metadata documents the tests read.

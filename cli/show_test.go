@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,18 +46,7 @@ func TestShowGolden(t *testing.T) {
 				}
 				ext := map[string]string{"text": "txt", "json": "json", "md": "md"}[format]
 				golden := filepath.Join("testdata", "show", c.fx+"-"+c.name+"."+ext)
-				if *updateGolden {
-					if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./cli -run TestShowGolden -update)", err)
-				}
-				if stdout != string(want) {
-					t.Errorf("%s differs from the golden file; diff with: go test ./cli -run TestShowGolden -update && git diff %s", golden, golden)
-				}
+				assertGolden(t, golden, stdout)
 			})
 		}
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,18 +54,7 @@ func TestTrendsGolden(t *testing.T) {
 			}
 			ext := map[string]string{"text": "txt", "json": "json", "md": "md"}[format]
 			golden := filepath.Join("testdata", "golden", fx+"-trends."+ext)
-			if *updateGolden {
-				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			b, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cli -run TestTrendsGolden -update)", err)
-			}
-			if stdout != string(b) {
-				t.Errorf("%s differs from the golden file; diff with: go test ./cli -run TestTrendsGolden -update && git diff %s", golden, golden)
-			}
+			assertGolden(t, golden, stdout)
 		}
 		d := trendsJSON(t, fixture(fx), "--cluster-defaults", "-")
 		archived := 0

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -59,19 +58,7 @@ func TestVerifyInstantsGolden(t *testing.T) {
 				t.Fatalf("%v: exit %d, want %d: %s", g.args, code, g.code, stderr)
 			}
 			path := filepath.Join("testdata", "golden", "verify-instants-"+name)
-			if *updateGolden {
-				if err := os.WriteFile(path, []byte(stdout), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if stdout != string(want) {
-				t.Errorf("%v differs from %s (run with -update to accept):\n%s", g.args, path, stdout)
-			}
+			assertGolden(t, path, stdout)
 		})
 	}
 }
