@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/hudiscope/hudiscope/analyzers/mdt"
@@ -27,7 +28,7 @@ func (s *Snapshot) requireMDT(ctx context.Context) (*hudi.Table, *timeline.Timel
 	}
 	if !s.table.HasMetadataTable(ctx) {
 		return nil, nil, fmt.Errorf("%w: %s/%s/.hoodie does not exist (hoodie.table.metadata.partitions=%q)",
-			mdt.ErrNoMetadataTable, s.table.Store.Root(), metadata.TablePath, joinComma(s.Config.MetadataParts))
+			mdt.ErrNoMetadataTable, s.table.Store.Root(), metadata.TablePath, strings.Join(s.Config.MetadataParts, ","))
 	}
 	mt, err := s.table.OpenMetadataTable(ctx)
 	if err != nil {
@@ -40,17 +41,6 @@ func (s *Snapshot) requireMDT(ctx context.Context) (*hudi.Table, *timeline.Timel
 	return mt, mtl, nil
 }
 
-func joinComma(xs []string) string {
-	out := ""
-	for i, x := range xs {
-		if i > 0 {
-			out += ","
-		}
-		out += x
-	}
-	return out
-}
-
 // ValidateMetadataFiles compares, in every partition, the files the metadata table's `files`
 // partition lists with the files on storage (names and sizes), as Hudi's
 // validate_metadata_table_files does; storage files of instants the data timeline does not
@@ -61,7 +51,7 @@ func (s *Snapshot) ValidateMetadataFiles(ctx context.Context, all bool) (*mdt.Va
 	}
 	if !metadata.CanListFiles(s.Config) {
 		return nil, fmt.Errorf("%w: its files partition is not complete (hoodie.table.metadata.partitions=%q, inflight %q)",
-			mdt.ErrNoMetadataTable, joinComma(s.Config.MetadataParts), joinComma(s.Config.MetadataPartsInflight))
+			mdt.ErrNoMetadataTable, strings.Join(s.Config.MetadataParts, ","), strings.Join(s.Config.MetadataPartsInflight, ","))
 	}
 	var mdtParts, fsParts map[string][]storage.Entry
 	var mdtErr, fsErr error

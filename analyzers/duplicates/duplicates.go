@@ -132,9 +132,6 @@ func NewFinder(o Options) *Finder {
 	return &Finder{o: o, locIdx: map[Location]int32{}}
 }
 
-// Dir is the spill directory ("" until the first spill).
-func (f *Finder) Dir() string { return f.dir }
-
 // Add records one copy of key at loc.
 func (f *Finder) Add(key string, loc Location) error {
 	if len(key) > MaxKeyLen {

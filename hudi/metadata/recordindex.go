@@ -37,10 +37,9 @@ type RecordLocation struct {
 	Instant string
 	// Position is the record's row position in the base file; -1 when not recorded.
 	Position int64
-	// IndexFileGroup is the record_index file group holding the entry; GroupsRead counts the
-	// file groups read to find it (the key's hashed group first).
+	// IndexFileGroup is the record_index file group holding the entry (LookupRecordIndex's
+	// count says how many groups were read to find it).
 	IndexFileGroup string
-	GroupsRead     int
 }
 
 // LookupRecordIndex finds key in the record-level index of the table on store: the latest
@@ -80,7 +79,7 @@ func LookupRecordIndex(ctx context.Context, store storage.Storage, tl *timeline.
 			return nil, n + 1, fmt.Errorf("record index file group %s: %w", id, err)
 		}
 		if loc != nil {
-			loc.IndexFileGroup, loc.GroupsRead = id, n+1
+			loc.IndexFileGroup = id
 			return loc, n + 1, nil
 		}
 	}
