@@ -227,37 +227,12 @@ func groupDeltas(before, after []GroupSummary) []GroupDelta {
 // in label order, as the phase summary groups by phase: stage count, tasks observed, stage
 // wall clock, executor run time, shuffle and spill, and the share of all stage wall clock.
 func StageKinds(r *Report) []GroupSummary {
-	by := map[string]*GroupSummary{}
-	var total int64
-	for _, s := range r.HudiscopeStages() {
-		k := s.Phase
+	out := summarise(r.HudiscopeStages(), "stageKind", func(s *Stage) string {
 		if s.SubPhase != nil && *s.SubPhase != "" {
-			k += "/" + *s.SubPhase
+			return s.Phase + "/" + *s.SubPhase
 		}
-		g := by[k]
-		if g == nil {
-			g = &GroupSummary{Label: k, labelKey: "stageKind"}
-			by[k] = g
-		}
-		o := s.Observed
-		g.StageCount++
-		g.TaskCount += o.NumTasksObserved
-		if o.DurationMillis > 0 {
-			g.StageWallClockMillis += o.DurationMillis
-			total += o.DurationMillis
-		}
-		g.ExecutorRunTimeMillis += o.ExecutorRunTimeMillis
-		g.ShuffleBytes += o.ShuffleReadBytes + o.ShuffleWriteBytes
-		g.SpilledBytes += o.MemoryBytesSpilled + o.DiskBytesSpilled
-	}
-	out := make([]GroupSummary, 0, len(by))
-	for _, g := range by {
-		g.ShareOfStageWallClock = -1
-		if total > 0 {
-			g.ShareOfStageWallClock = round3(float64(g.StageWallClockMillis) / float64(total))
-		}
-		out = append(out, *g)
-	}
+		return s.Phase
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
 	return out
 }
