@@ -184,16 +184,26 @@ func (c *Catalog) compileVerification(r *Row) error {
 // Verifiable says whether a row's verification step has checks an event-log pair evaluates.
 func (r *Row) Verifiable() bool { return len(r.Verification.Checks) > 0 }
 
-// Verify evaluates row id's verification step on the event log of the run before the change
-// and the one after it. A nil log makes every check unknown (never "no change"). The error
-// is for a row the catalog does not have.
-func Verify(cat *Catalog, id string, before, after *eventlog.Report) (*VerifyResult, error) {
+// verifyRow is row id (whatever its case) of catalog cat, the default catalog when nil,
+// and that catalog.
+func verifyRow(cat *Catalog, id string) (*Catalog, *Row, error) {
 	if cat == nil {
 		cat = Default()
 	}
 	row := cat.Row(strings.ToUpper(id))
 	if row == nil {
-		return nil, fmt.Errorf("no catalog row %q (rows are OBS-001…OBS-030 and CAP-001…CAP-007)", id)
+		return nil, nil, fmt.Errorf("no catalog row %q (rows are OBS-001…OBS-030 and CAP-001…CAP-007)", id)
+	}
+	return cat, row, nil
+}
+
+// Verify evaluates row id's verification step on the event log of the run before the change
+// and the one after it. A nil log makes every check unknown (never "no change"). The error
+// is for a row the catalog does not have.
+func Verify(cat *Catalog, id string, before, after *eventlog.Report) (*VerifyResult, error) {
+	cat, row, err := verifyRow(cat, id)
+	if err != nil {
+		return nil, err
 	}
 	res := &VerifyResult{Row: row.ID, Title: row.Title, Step: row.Verify, Checks: []CheckResult{},
 		Partly: row.Verification.Partly, Unverifiable: row.Verification.Unverifiable}

@@ -1,10 +1,5 @@
 package findings
 
-import (
-	"fmt"
-	"strings"
-)
-
 // InstantMeasures are the measures of a table at one instant a verification reads
 // (Verification.Instant), and what each is. view.InstantFactsOf computes them.
 var InstantMeasures = map[string]string{
@@ -65,12 +60,9 @@ func (r *Row) instantUnverifiable() string {
 // makes every check unknown (never "no change"). The error is for a row the catalog does not
 // have.
 func VerifyInstants(cat *Catalog, id string, before, after *InstantMeasure) (*VerifyResult, error) {
-	if cat == nil {
-		cat = Default()
-	}
-	row := cat.Row(strings.ToUpper(id))
-	if row == nil {
-		return nil, fmt.Errorf("no catalog row %q (rows are OBS-001…OBS-030 and CAP-001…CAP-007)", id)
+	_, row, err := verifyRow(cat, id)
+	if err != nil {
+		return nil, err
 	}
 	res := &VerifyResult{Row: row.ID, Title: row.Title, Step: row.Verify, Checks: []CheckResult{},
 		Partly: row.Verification.InstantPartly}
