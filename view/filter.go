@@ -124,13 +124,13 @@ func resolveBound(v string, now time.Time, zone *time.Location) (string, error) 
 		return v, nil
 	}
 	if t, err := time.Parse(time.RFC3339, v); err == nil {
-		return instantString(t, zone), nil
+		return timeline.FormatInstantTime(t, zone), nil
 	}
 	d, err := parseAge(v)
 	if err != nil {
 		return "", fmt.Errorf("%q is neither an instant time (20261201093000), an RFC 3339 time nor a duration (7d, 36h, 90m)", v)
 	}
-	return instantString(now.Add(-d), zone), nil
+	return timeline.FormatInstantTime(now.Add(-d), zone), nil
 }
 
 // parseAge is a Go duration with days (d) and weeks (w) besides: 7d, 2w, 1d12h, 36h, 90m.
@@ -167,14 +167,6 @@ func parseAge(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("negative duration %q", v)
 	}
 	return total, nil
-}
-
-func instantString(t time.Time, zone *time.Location) string {
-	if zone == nil {
-		zone = time.UTC
-	}
-	t = t.In(zone)
-	return t.Format("20060102150405") + fmt.Sprintf("%03d", t.Nanosecond()/int(time.Millisecond))
 }
 
 func isDigits(s string) bool {

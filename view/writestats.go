@@ -169,7 +169,7 @@ func CommitWriteStats(c *timeline.CommitMetadata) *WriteStats {
 		return nil
 	}
 	tot := c.Totals()
-	out := &WriteStats{PartitionCount: tot.Partitions, FileCount: tot.Files, WriteAmplification: WriteAmplification(c)}
+	out := &WriteStats{PartitionCount: tot.Partitions, FileCount: tot.Files}
 	var sizes []int64
 	for _, p := range c.Partitions() {
 		ps := PartitionStats{Partition: p}
@@ -205,5 +205,7 @@ func CommitWriteStats(c *timeline.CommitMetadata) *WriteStats {
 		out.AvgRecordSize = int64(math.Ceil(float64(out.BytesWritten) / float64(out.RecordsWritten)))
 	}
 	out.FileSizes = FileSizeStats(sizes)
+	// The same sums WriteAmplification(c) takes, already added up above.
+	out.WriteAmplification = WriteAmplificationOf(out.RecordsWritten, out.RecordsUpdated)
 	return out
 }
