@@ -192,8 +192,8 @@ func Trends(s *model.Snapshot, o TrendOptions) *TrendSet {
 		archived = s.HasRun(model.StepArchived)
 	}
 	now := time.Time{}
-	if s != nil && s.Options.Now != nil {
-		now = s.Options.Now()
+	if s != nil {
+		now = s.Now() // the one clock `timeline --since` also counts back from
 	}
 	t := TrendsOf(instants, now, o)
 	t.Archived = archived
