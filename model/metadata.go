@@ -23,12 +23,8 @@ import (
 // requireMDT returns the open metadata table, or mdt.ErrNoMetadataTable (wrapped with what
 // was looked for) when the table has none.
 func (s *Snapshot) requireMDT(ctx context.Context) (*hudi.Table, *timeline.Timeline, error) {
-	if s.table == nil || s.Timeline == nil {
-		return nil, nil, errSkipped(StepTimeline)
-	}
-	if !s.table.HasMetadataTable(ctx) {
-		return nil, nil, fmt.Errorf("%w: %s/%s/.hoodie does not exist (hoodie.table.metadata.partitions=%q)",
-			mdt.ErrNoMetadataTable, s.table.Store.Root(), metadata.TablePath, strings.Join(s.Config.MetadataParts, ","))
+	if err := s.checkMDT(ctx); err != nil {
+		return nil, nil, err
 	}
 	mt, err := s.table.OpenMetadataTable(ctx)
 	if err != nil {
@@ -41,12 +37,26 @@ func (s *Snapshot) requireMDT(ctx context.Context) (*hudi.Table, *timeline.Timel
 	return mt, mtl, nil
 }
 
+// checkMDT is nil when the table has a metadata table, else mdt.ErrNoMetadataTable wrapped
+// with what was looked for (nothing of the metadata table is read).
+func (s *Snapshot) checkMDT(ctx context.Context) error {
+	if s.table == nil || s.Timeline == nil {
+		return errSkipped(StepTimeline)
+	}
+	if !s.table.HasMetadataTable(ctx) {
+		return fmt.Errorf("%w: %s/%s/.hoodie does not exist (hoodie.table.metadata.partitions=%q)",
+			mdt.ErrNoMetadataTable, s.table.Store.Root(), metadata.TablePath, strings.Join(s.Config.MetadataParts, ","))
+	}
+	return nil
+}
+
 // ValidateMetadataFiles compares, in every partition, the files the metadata table's `files`
 // partition lists with the files on storage (names and sizes), as Hudi's
 // validate_metadata_table_files does; storage files of instants the data timeline does not
 // count as committed are told apart (mdt.StatusUncommitted). all keeps matching files too.
 func (s *Snapshot) ValidateMetadataFiles(ctx context.Context, all bool) (*mdt.Validation, error) {
-	if _, _, err := s.requireMDT(ctx); err != nil {
+	// Only whether it exists: ListPartitions opens the metadata table itself.
+	if err := s.checkMDT(ctx); err != nil {
 		return nil, err
 	}
 	if !metadata.CanListFiles(s.Config) {
