@@ -117,11 +117,26 @@ func JavaStringHash(s string) int32 {
 func lookupGroup(ctx context.Context, mdt storage.Storage, part *mdtPartition, id, key string, counts func(string) bool) (*RecordLocation, error) {
 	var loc *RecordLocation
 	if base, ok := part.bases[id]; ok {
-		b, err := mdt.ReadFile(ctx, base.Path)
-		if err != nil {
-			return nil, err
+		// A point lookup: a base file larger than List reads whole is read in ranges (the
+		// HFile's index, then the one data block), not into memory.
+		var r io.ReaderAt
+		var size int64
+		if base.Size >= 0 && base.Size <= WholeReadMax {
+			b, err := mdt.ReadFile(ctx, base.Path)
+			if err != nil {
+				return nil, err
+			}
+			r, size = bytes.NewReader(b), int64(len(b))
+		} else {
+			f, err := mdt.Open(ctx, base.Path)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			r, size = f, f.Size()
 		}
-		if loc, err = findInHFile(bytes.NewReader(b), int64(len(b)), "", key); err != nil {
+		var err error
+		if loc, err = findInHFile(r, size, "", key); err != nil {
 			return nil, fmt.Errorf("%s: %w", base.Path, err)
 		}
 	}

@@ -15,6 +15,15 @@ import (
 // record_index file groups of log files only. Every key is in the group Hudi's hash names (one
 // group read), in its partition; an absent key reads all ten.
 func TestRecordIndexFixture(t *testing.T) {
+	t.Run("read whole", testRecordIndexFixture)
+	// The same answers when the base HFiles are read in ranges (a record index past WholeReadMax).
+	old := WholeReadMax
+	WholeReadMax = 0
+	defer func() { WholeReadMax = old }()
+	t.Run("read in ranges", testRecordIndexFixture)
+}
+
+func testRecordIndexFixture(t *testing.T) {
 	st, err := storage.Open(filepath.Join("..", "..", "testdata", "fixtures", "index-rli-1.2.0", "table.zip"), storage.Options{})
 	if err != nil {
 		t.Skip(err)
